@@ -1,0 +1,92 @@
+import { VirtualClock } from '../clock/virtual-clock.js';
+import { BudgetedAgentLoop } from '../loop/budgeted-agent-loop.js';
+import type { AgentEvent } from '../loop/events.js';
+import type { RunResult } from '../loop/outcome.js';
+import { AnthropicModelClient } from '../model/anthropic-client.js';
+import type { ModelClient } from '../model/model-client.js';
+import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
+import { SimulatedModel } from '../model/simulated/simulated-model.js';
+import type { StreamKey } from '../random/streams.js';
+import { judge, type Verdict } from '../scenarios/judge.js';
+import type { Scenario } from '../scenarios/loader.js';
+import { createWorld, type World } from '../scenarios/world.js';
+import { buildGuards, type Arm } from './arms.js';
+import { COUNTED_EVENTS, emptyFaultCounts, type CountedEvent, type RunRecord } from './run-record.js';
+import { createScenarioToolHost } from './scenario-tool-host.js';
+
+/**
+ * Which model serves a run: the simulated model in-process (the fast path), the same
+ * model behind the real Anthropic SDK through a custom fetch, or any client (real Claude).
+ */
+export type ModelChoice = { readonly kind: 'simulated' } | { readonly kind: 'simulated-sdk' } | { readonly kind: 'client'; readonly client: ModelClient };
+
+export interface RunSpec {
+  readonly sweepSeed: number;
+  readonly scenario: Scenario;
+  readonly arm: Arm;
+  readonly seed: number;
+  readonly model?: ModelChoice;
+  /** Receives every event of the run (replay uses it for the timeline). */
+  readonly onEvent?: (event: AgentEvent) => void;
+}
+
+export interface RunOutput {
+  readonly record: RunRecord;
+  readonly result: RunResult;
+  readonly verdict: Verdict;
+  readonly world: World;
+}
+
+function modelFor(choice: ModelChoice, scenario: Scenario, key: StreamKey): ModelClient {
+  if (choice.kind === 'client') return choice.client;
+  const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
+  if (choice.kind === 'simulated') return model;
+  return new AnthropicModelClient({ apiKey: 'sk-ant-simulated', fetch: simulatedFetch(model), baseURL: 'http://simulated.invalid', name: 'simulated-sdk' });
+}
+
+/** One cell of the matrix: a scenario, an arm and a seed, run and judged on its world. */
+export async function runOne(spec: RunSpec): Promise<RunOutput> {
+  const { scenario, arm, seed, sweepSeed } = spec;
+  const key: StreamKey = { sweepSeed, scenario: scenario.id, runSeed: seed };
+  const world = createWorld(scenario.world);
+  const tools = createScenarioToolHost(scenario, world, key);
+  const model = modelFor(spec.model ?? { kind: 'simulated' }, scenario, key);
+  const events = Object.fromEntries(COUNTED_EVENTS.map((type) => [type, 0])) as Record<CountedEvent, number>;
+  const onEvent = spec.onEvent;
+  const loop = new BudgetedAgentLoop({
+    model,
+    tools,
+    guards: buildGuards(arm, scenario),
+    system: scenario.system,
+    clock: new VirtualClock(),
+    onEvent(event) {
+      if (event.type in events) events[event.type as CountedEvent] += 1;
+      onEvent?.(event);
+    },
+  });
+  const result = await loop.run(scenario.prompt);
+  const verdict = judge(scenario.check, world, result.outcome.kind === 'escalated');
+  const { metrics, outcome } = result;
+  const record: RunRecord = {
+    sweep_seed: sweepSeed,
+    scenario: scenario.id,
+    arm: arm.name,
+    seed,
+    model: model.name,
+    outcome: outcome.kind,
+    verdict: verdict.verdict,
+    verdict_reason: verdict.reason,
+    tool_calls: metrics.toolCalls,
+    tool_executions: metrics.toolExecutions,
+    tool_retries: metrics.toolRetries,
+    model_calls: metrics.modelCalls,
+    input_tokens: metrics.inputTokens,
+    output_tokens: metrics.outputTokens,
+    virtual_ms: metrics.virtualMs,
+    duplicate_side_effects: verdict.duplicateSideEffects,
+    faults: emptyFaultCounts(tools.faults),
+    events,
+    escalation: outcome.kind === 'escalated' ? outcome.payload : null,
+  };
+  return { record, result, verdict, world };
+}

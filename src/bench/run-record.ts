@@ -1,0 +1,43 @@
+import { FAULT_KINDS, type FaultKind } from '../faults/fault-profile.js';
+import type { AgentEventType } from '../loop/events.js';
+import type { OutcomeKind } from '../loop/outcome.js';
+import type { VerdictKind } from '../scenarios/judge.js';
+
+/** Guard event types counted on every record, in this order. */
+export const COUNTED_EVENTS = [
+  'agent.tool.retry',
+  'agent.repeat.blocked',
+  'agent.budget.exhausted',
+  'agent.guardrail.escalated',
+] as const satisfies readonly AgentEventType[];
+export type CountedEvent = (typeof COUNTED_EVENTS)[number];
+
+/**
+ * One run's result, one line of runs.jsonl. Field order is fixed by construction
+ * (`toRecord`), so the same run always serialises to the same bytes.
+ */
+export interface RunRecord {
+  readonly sweep_seed: number;
+  readonly scenario: string;
+  readonly arm: string;
+  readonly seed: number;
+  readonly model: string;
+  readonly outcome: OutcomeKind;
+  readonly verdict: VerdictKind;
+  readonly verdict_reason: string;
+  readonly tool_calls: number;
+  readonly tool_executions: number;
+  readonly tool_retries: number;
+  readonly model_calls: number;
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly virtual_ms: number;
+  readonly duplicate_side_effects: number;
+  readonly faults: Readonly<Record<FaultKind, number>>;
+  readonly events: Readonly<Record<CountedEvent, number>>;
+  readonly escalation: unknown;
+}
+
+export function emptyFaultCounts(counts: Partial<Record<FaultKind, number>>): Record<FaultKind, number> {
+  return Object.fromEntries(FAULT_KINDS.map((kind) => [kind, counts[kind] ?? 0])) as Record<FaultKind, number>;
+}

@@ -1,0 +1,21 @@
+/**
+ * Virtual time for one run. Sleeping advances the clock instantly, so backoff and
+ * retry-after waits cost nothing on the wall clock yet show up, exactly, in results.
+ */
+export class VirtualClock {
+  #nowMs: number;
+
+  constructor(startMs = 0) {
+    this.#nowMs = startMs;
+  }
+
+  /** Milliseconds of virtual time since the run started. */
+  now(): number {
+    return this.#nowMs;
+  }
+
+  /** Advance the clock by `ms` (negative or non-finite values are ignored). */
+  sleep(ms: number): void {
+    if (ms > 0 && Number.isFinite(ms)) this.#nowMs += ms;
+  }
+}

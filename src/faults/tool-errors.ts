@@ -1,0 +1,58 @@
+/**
+ * The errors a tool call can end in. Whether an error is worth retrying is data on the
+ * error (`retryable`), read by one function (`isRetryable` in loop/guards/error-classification).
+ */
+export type ToolErrorCode =
+  | 'timeout'
+  | 'connection_refused'
+  | 'connection_reset'
+  | 'rate_limited'
+  | 'server_error'
+  | 'malformed_response'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'invalid_input'
+  | 'not_found'
+  | 'handler_exception';
+
+export class ToolError extends Error {
+  override readonly name = 'ToolError';
+  readonly code: ToolErrorCode;
+  /** HTTP-like status, when the failure has one. */
+  readonly status: number | undefined;
+  /** Transient failures may succeed if retried; permanent ones will not. */
+  readonly retryable: boolean;
+  /** Server-requested wait before retrying (429), in ms. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(
+    code: ToolErrorCode,
+    message: string,
+    options: { status?: number; retryAfterMs?: number } = {},
+  ) {
+    super(message);
+    this.code = code;
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+    this.retryable = TRANSIENT_CODES.has(code);
+  }
+}
+
+const TRANSIENT_CODES: ReadonlySet<ToolErrorCode> = new Set([
+  'timeout',
+  'connection_refused',
+  'connection_reset',
+  'rate_limited',
+  'server_error',
+  'malformed_response',
+]);
+
+/** Thrown by tool handlers for a request the tool rejects (HTTP 400). */
+export function invalidInput(message: string): ToolError {
+  return new ToolError('invalid_input', message, { status: 400 });
+}
+
+/** Thrown by tool handlers when the thing asked for does not exist (HTTP 404). */
+export function notFound(message: string): ToolError {
+  return new ToolError('not_found', message, { status: 404 });
+}

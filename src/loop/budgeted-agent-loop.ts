@@ -1,0 +1,149 @@
+import type { MessageParam, TextBlockParam, Tool, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import { VirtualClock } from '../clock/virtual-clock.js';
+import type { ModelClient, ModelRequest } from '../model/model-client.js';
+import type { AgentEvent, EventListener } from './events.js';
+import type { Guard, LoopContext } from './guard.js';
+import { modelLatencyMs } from './model-latency.js';
+import type { RunMetrics, RunOutcome, RunResult } from './outcome.js';
+import type { ToolHost } from './tool-host.js';
+import { executeToolCall, UnknownToolError } from './tool-executor.js';
+
+export interface LoopOptions {
+  readonly model: ModelClient;
+  /** Model id sent in each request. @default 'claude-sonnet-4-5' */
+  readonly modelId?: string;
+  readonly tools: ToolHost;
+  /** The arm's safeguards, in the order they are consulted. @default [] */
+  readonly guards?: readonly Guard[];
+  readonly system?: string;
+  /** Output token limit per model call. @default 1024 */
+  readonly maxTokens?: number;
+  /** Model calls before the run stops with `max_iterations`; the ceiling every arm has. @default 250 */
+  readonly maxIterations?: number;
+  /** @default a new clock at 0 */
+  readonly clock?: VirtualClock;
+  readonly onEvent?: EventListener;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * An agent loop over the Anthropic Messages API: call the model, run the tools it asks
+ * for, repeat until it answers in text or a guard or limit stops it. Safeguards plug in
+ * as guards; without any, only the iteration ceiling ends a spiral.
+ *
+ * @example
+ * const loop = new BudgetedAgentLoop({ model, tools, guards: [toolBudget({ maxToolCalls: 15 })] });
+ * const result = await loop.run('Fetch user u_1042 ...');
+ */
+export class BudgetedAgentLoop {
+  readonly #options: LoopOptions;
+  readonly #tools: readonly Tool[];
+
+  constructor(options: LoopOptions) {
+    this.#options = options;
+    this.#tools = [...options.tools.definitions, ...(options.guards ?? []).flatMap((guard) => guard.tools ?? [])];
+  }
+
+  async run(prompt: string): Promise<RunResult> {
+    const { model, tools: host, signal, onEvent } = this.#options;
+    const guards = this.#options.guards ?? [];
+    const maxIterations = this.#options.maxIterations ?? 250;
+    const clock = this.#options.clock ?? new VirtualClock();
+    const messages: MessageParam[] = [{ role: 'user', content: prompt }];
+    const metrics = { toolCalls: 0, toolExecutions: 0, toolRetries: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, virtualMs: 0 };
+    const emit = (event: AgentEvent): void => {
+      if (event.type === 'agent.tool.retry') metrics.toolRetries += 1;
+      onEvent?.(event);
+    };
+    const context = (): LoopContext => ({ clock, emit, toolCalls: metrics.toolCalls, iteration: metrics.modelCalls, messages });
+    const finish = (outcome: RunOutcome): RunResult => {
+      emit({ type: 'agent_run.completed', at: clock.now(), outcome: outcome.kind });
+      const done: RunMetrics = { ...metrics, virtualMs: clock.now() };
+      return { outcome, metrics: done, messages };
+    };
+
+    emit({ type: 'agent_run.started', at: clock.now() });
+    for (;;) {
+      // Phase 1: limits and guards, before the next model call.
+      if (signal?.aborted) return finish({ kind: 'cancelled', reason: String(signal.reason ?? 'aborted') });
+      if (metrics.modelCalls >= maxIterations) return finish({ kind: 'max_iterations', iterations: metrics.modelCalls });
+      let finalTurn: 'budget_exhausted' | null = null;
+      for (const guard of guards) {
+        const decision = guard.beforeModelCall?.(context());
+        if (decision === undefined) continue;
+        if (decision.kind === 'stop') return finish(decision.outcome);
+        appendUserText(messages, decision.message);
+        finalTurn = decision.outcome;
+        break;
+      }
+
+      // Phase 2: the model call.
+      const request: ModelRequest = {
+        model: this.#options.modelId ?? 'claude-sonnet-4-5',
+        max_tokens: this.#options.maxTokens ?? 1024,
+        messages: messages.slice(),
+        tools: this.#tools as Tool[],
+        ...(this.#options.system === undefined ? {} : { system: this.#options.system }),
+        ...(finalTurn === null ? {} : { tool_choice: { type: 'none' as const } }),
+      };
+      let reply;
+      try {
+        reply = await model.create(request, signal === undefined ? {} : { signal });
+      } catch (error) {
+        return finish({ kind: 'failed', reason: `model call failed: ${error instanceof Error ? error.message : String(error)}` });
+      }
+      metrics.modelCalls += 1;
+      metrics.inputTokens += reply.usage.input_tokens;
+      metrics.outputTokens += reply.usage.output_tokens;
+      clock.sleep(modelLatencyMs(reply.usage));
+      emit({ type: 'agent.model.call', at: clock.now(), iteration: metrics.modelCalls, inputTokens: reply.usage.input_tokens, outputTokens: reply.usage.output_tokens });
+      messages.push({ role: 'assistant', content: reply.content });
+
+      const calls = reply.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+      const finalText = reply.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+      if (finalTurn !== null) return finish({ kind: finalTurn, finalText, toolCalls: metrics.toolCalls });
+      if (calls.length === 0) return finish({ kind: 'completed', finalText });
+
+      // Phase 3: the tool calls of this turn, in request order.
+      const results: ToolResultBlockParam[] = [];
+      for (const call of calls) {
+        metrics.toolCalls += 1;
+        emit({ type: 'agent.tool.call', at: clock.now(), id: call.id, tool: call.name, input: call.input });
+        let decision;
+        for (const guard of guards) {
+          decision = guard.beforeToolCall?.(call, context());
+          if (decision !== undefined) break;
+        }
+        if (decision?.kind === 'stop') return finish(decision.outcome);
+        let block: ToolResultBlockParam;
+        if (decision?.kind === 'answer') {
+          block = { type: 'tool_result', tool_use_id: call.id, content: decision.content, ...(decision.isError ? { is_error: true } : {}) };
+        } else {
+          try {
+            const report = executeToolCall(call, host, guards, context());
+            metrics.toolExecutions += report.executions;
+            block = report.block;
+          } catch (error) {
+            if (error instanceof UnknownToolError) return finish({ kind: 'failed', reason: `configuration error: ${error.message}` });
+            throw error;
+          }
+        }
+        emit({ type: 'agent.tool.result', at: clock.now(), id: call.id, tool: call.name, isError: block.is_error === true, content: String(block.content ?? '') });
+        results.push(block);
+      }
+      messages.push({ role: 'user', content: results });
+    }
+  }
+}
+
+/** Add text to the last user message without mutating it (token counts are cached per message). */
+function appendUserText(messages: MessageParam[], text: string): void {
+  const last = messages.at(-1);
+  const block: TextBlockParam = { type: 'text', text };
+  if (last?.role === 'user') {
+    const content = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
+    messages[messages.length - 1] = { role: 'user', content: [...content, block] };
+  } else {
+    messages.push({ role: 'user', content: [block] });
+  }
+}

@@ -1,0 +1,49 @@
+import type { MessageParam, Tool, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import type { VirtualClock } from '../clock/virtual-clock.js';
+import type { ToolExecution } from '../faults/flaky-tool.js';
+import type { ToolError } from '../faults/tool-errors.js';
+import type { AgentEvent } from './events.js';
+import type { RunOutcome } from './outcome.js';
+import type { ToolTraits } from './tool-host.js';
+
+/** What guards can see of the run. */
+export interface LoopContext {
+  readonly clock: VirtualClock;
+  readonly emit: (event: AgentEvent) => void;
+  /** Tool calls the model has made so far. */
+  readonly toolCalls: number;
+  /** Model calls made so far. */
+  readonly iteration: number;
+  readonly messages: readonly MessageParam[];
+}
+
+/** Before a model call: take one last turn without tools, or stop now. */
+export type BeforeModelDecision =
+  | { readonly kind: 'final_turn'; readonly message: string; readonly outcome: 'budget_exhausted' }
+  | { readonly kind: 'stop'; readonly outcome: RunOutcome };
+
+/** Before a tool call: answer it without running it, or stop the run. */
+export type ToolCallDecision =
+  | { readonly kind: 'answer'; readonly content: string; readonly isError: boolean }
+  | { readonly kind: 'stop'; readonly outcome: RunOutcome };
+
+export interface ExecutionContext extends LoopContext {
+  readonly call: ToolUseBlock;
+  readonly traits: ToolTraits;
+}
+
+/**
+ * A safeguard. Each hook is optional; a guard implements the points it needs. Decisions
+ * are values, never exceptions. Guards hold per-run state, so build them per run.
+ */
+export interface Guard {
+  readonly name: string;
+  /** Tools this guard offers the model in addition to the scenario's. */
+  readonly tools?: readonly Tool[];
+  beforeModelCall?(ctx: LoopContext): BeforeModelDecision | undefined;
+  beforeToolCall?(call: ToolUseBlock, ctx: LoopContext): ToolCallDecision | undefined;
+  /** Wraps the executions of one tool call (e.g. retries); `next` runs one execution. */
+  aroundExecution?(ctx: ExecutionContext, next: () => ToolExecution): ToolExecution;
+  /** How a failed call is worded for the model. */
+  describeError?(error: ToolError, ctx: ExecutionContext): string;
+}

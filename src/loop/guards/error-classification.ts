@@ -1,0 +1,78 @@
+import type { ToolExecution } from '../../faults/flaky-tool.js';
+import { ToolError, type ToolErrorCode } from '../../faults/tool-errors.js';
+import type { Guard } from '../guard.js';
+
+export interface ErrorClassificationOptions {
+  /** Automatic retries of a transient failure of an idempotent tool. @default 3 */
+  readonly maxRetries?: number;
+  /** Wait before each retry, in ms; a longer retry-after wins. @default [1000, 2000, 4000] */
+  readonly backoffMs?: readonly number[];
+}
+
+export type ErrorClass = 'transient' | 'permanent';
+
+/** The one place that decides whether a tool failure is worth retrying. */
+export function classify(error: ToolError): ErrorClass {
+  return error.retryable ? 'transient' : 'permanent';
+}
+
+const LABELS: Record<ToolErrorCode, string> = {
+  timeout: 'Network timeout',
+  connection_refused: 'Connection refused',
+  connection_reset: 'Connection reset',
+  rate_limited: 'Rate limited (HTTP 429)',
+  server_error: 'Server error',
+  malformed_response: 'Malformed response',
+  unauthorized: 'Not authorised (HTTP 401)',
+  forbidden: 'Forbidden (HTTP 403)',
+  invalid_input: 'Invalid arguments (HTTP 400)',
+  not_found: 'Not found (HTTP 404)',
+  handler_exception: 'Tool error',
+};
+
+/** A body that does not parse is a transient failure: the tool's answer never arrived whole. */
+function checkBody(execution: ToolExecution, tool: string): ToolExecution {
+  if (execution.kind !== 'ok') return execution;
+  try {
+    JSON.parse(execution.content);
+    return execution;
+  } catch {
+    return { ...execution, kind: 'error', error: new ToolError('malformed_response', `${tool} returned a body that is not valid JSON`) };
+  }
+}
+
+/**
+ * Classifies tool failures as transient or permanent. Transient failures of idempotent
+ * tools are retried here, with backoff, before the model sees them; side-effecting tools
+ * are never retried automatically. The result the model sees names the class in plain words.
+ *
+ * @example
+ * errorClassification({ maxRetries: 3, backoffMs: [1000, 2000, 4000] })
+ */
+export function errorClassification({ maxRetries = 3, backoffMs = [1000, 2000, 4000] }: ErrorClassificationOptions = {}): Guard {
+  return {
+    name: 'classify',
+    aroundExecution(ctx, next) {
+      const tool = ctx.call.name;
+      let execution = checkBody(next(), tool);
+      for (let attempt = 1; attempt <= maxRetries; attempt++) {
+        if (execution.kind !== 'error' || ctx.traits.sideEffecting || classify(execution.error) !== 'transient') break;
+        const delayMs = Math.max(backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] ?? 0, execution.error.retryAfterMs ?? 0);
+        ctx.emit({ type: 'agent.tool.retry', at: ctx.clock.now(), tool, attempt, delayMs, code: execution.error.code });
+        ctx.clock.sleep(delayMs);
+        execution = checkBody(next(), tool);
+      }
+      return execution;
+    },
+    describeError(error, ctx) {
+      const label = LABELS[error.code];
+      if (classify(error) === 'permanent') {
+        return `Error: Permanent failure: ${label}: ${error.message}. Do not retry with the same arguments.`;
+      }
+      if (ctx.traits.sideEffecting) {
+        return `Error: ${label}: ${error.message}. The operation may have been applied; check before retrying.`;
+      }
+      return `Error: ${label}: ${error.message}. May succeed if retried.`;
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+
+/** How a run ended, from the loop's point of view (the verdict on the world is separate). */
+export type RunOutcome =
+  | { readonly kind: 'completed'; readonly finalText: string }
+  | { readonly kind: 'budget_exhausted'; readonly finalText: string; readonly toolCalls: number }
+  | { readonly kind: 'escalated'; readonly payload: unknown }
+  | { readonly kind: 'max_iterations'; readonly iterations: number }
+  | { readonly kind: 'cancelled'; readonly reason: string }
+  | { readonly kind: 'failed'; readonly reason: string };
+
+export type OutcomeKind = RunOutcome['kind'];
+export const OUTCOME_KINDS: readonly OutcomeKind[] = ['completed', 'budget_exhausted', 'escalated', 'max_iterations', 'cancelled', 'failed'];
+
+export interface RunMetrics {
+  /** tool_use blocks the model produced: what the budget counts. */
+  readonly toolCalls: number;
+  /** Executions the tools saw, including the executor's automatic retries. */
+  readonly toolExecutions: number;
+  readonly toolRetries: number;
+  readonly modelCalls: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Virtual time the run took, in ms. */
+  readonly virtualMs: number;
+}
+
+export interface RunResult {
+  readonly outcome: RunOutcome;
+  readonly metrics: RunMetrics;
+  /** The whole conversation, as the model last saw it plus its last reply. */
+  readonly messages: readonly MessageParam[];
+}

@@ -1,0 +1,65 @@
+import type { ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import type { ToolExecution } from '../faults/flaky-tool.js';
+import { ToolError } from '../faults/tool-errors.js';
+import type { ExecutionContext, Guard, LoopContext } from './guard.js';
+import type { ToolHost } from './tool-host.js';
+
+/** A call of a tool the host does not have: a configuration error, not a tool failure. */
+export class UnknownToolError extends Error {
+  override readonly name = 'UnknownToolError';
+  constructor(readonly tool: string) {
+    super(`the model called '${tool}', which no tool host or guard provides`);
+  }
+}
+
+export interface ToolCallReport {
+  readonly block: ToolResultBlockParam;
+  /** Executions the tool saw for this call (1 + automatic retries). */
+  readonly executions: number;
+}
+
+function asInput(input: unknown): Record<string, unknown> {
+  return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+}
+
+/**
+ * Runs one tool call through the guards' execution wrappers and words the result for
+ * the model. A throwing handler becomes an error result; it never crashes the loop.
+ */
+export function executeToolCall(call: ToolUseBlock, host: ToolHost, guards: readonly Guard[], loop: LoopContext): ToolCallReport {
+  const traits = host.traits(call.name);
+  if (traits === undefined) throw new UnknownToolError(call.name);
+  const ctx: ExecutionContext = { ...loop, call, traits };
+  const input = asInput(call.input);
+  let executions = 0;
+
+  let run = (): ToolExecution => {
+    executions += 1;
+    let execution: ToolExecution;
+    try {
+      execution = host.execute(call.name, input);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      execution = { kind: 'error', error: new ToolError('handler_exception', `Tool '${call.name}' failed: ${message}`), latencyMs: 0, fault: null };
+    }
+    ctx.clock.sleep(execution.latencyMs);
+    if (execution.fault !== null) ctx.emit({ type: 'agent.tool.fault', at: ctx.clock.now(), tool: call.name, fault: execution.fault });
+    return execution;
+  };
+  let describe = (error: ToolError): string => `Error: ${error.message}`;
+  for (const guard of guards) {
+    const around = guard.aroundExecution;
+    if (around !== undefined) {
+      const inner = run;
+      run = () => around.call(guard, ctx, inner);
+    }
+    if (guard.describeError !== undefined) describe = (error) => guard.describeError!(error, ctx);
+  }
+
+  const execution = run();
+  const block: ToolResultBlockParam =
+    execution.kind === 'ok'
+      ? { type: 'tool_result', tool_use_id: call.id, content: execution.content }
+      : { type: 'tool_result', tool_use_id: call.id, content: describe(execution.error), is_error: true };
+  return { block, executions };
+}

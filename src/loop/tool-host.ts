@@ -1,0 +1,21 @@
+import type { Tool } from '@anthropic-ai/sdk/resources/messages';
+import type { ToolExecution } from '../faults/flaky-tool.js';
+
+/** What the loop needs to know about a tool beyond its definition. */
+export interface ToolTraits {
+  /** Writes to the world; never retried automatically. */
+  readonly sideEffecting: boolean;
+  /** May run alongside other calls of the same turn. */
+  readonly concurrencySafe: boolean;
+}
+
+/**
+ * The tools a loop can call. The loop never sees the world or the fault injector behind
+ * it; the benchmark's host wraps scenario tools in flaky wrappers.
+ */
+export interface ToolHost {
+  readonly definitions: readonly Tool[];
+  traits(name: string): ToolTraits | undefined;
+  /** One execution of a tool; failures are values, never exceptions. */
+  execute(name: string, input: Record<string, unknown>): ToolExecution;
+}

@@ -1,0 +1,41 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { Message, ModelClient, ModelRequest } from './model-client.js';
+
+export interface AnthropicClientOptions {
+  readonly apiKey: string;
+  /** Replaces the network: the simulated endpoint, in tests and simulated sweeps. */
+  readonly fetch?: typeof fetch;
+  readonly baseURL?: string;
+  /** Label for results. @default 'anthropic' */
+  readonly name?: string;
+}
+
+/** Keep only the Message fields, so transcripts do not depend on SDK bookkeeping. */
+function plainMessage(message: Message): Message {
+  const { id, type, role, model, content, stop_reason, stop_sequence, stop_details, container, diagnostics, usage } = message;
+  return { id, type, role, model, content, stop_reason, stop_sequence, stop_details, container, diagnostics, usage };
+}
+
+/**
+ * A ModelClient over the real `@anthropic-ai/sdk` client. Built with `maxRetries: 0`:
+ * the SDK must not retry underneath the guards being measured.
+ */
+export class AnthropicModelClient implements ModelClient {
+  readonly name: string;
+  readonly #client: Anthropic;
+
+  constructor(options: AnthropicClientOptions) {
+    this.name = options.name ?? 'anthropic';
+    this.#client = new Anthropic({
+      apiKey: options.apiKey,
+      maxRetries: 0,
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+    });
+  }
+
+  async create(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): Promise<Message> {
+    const message = await this.#client.messages.create(request, options.signal === undefined ? {} : { signal: options.signal });
+    return plainMessage(message);
+  }
+}

@@ -1,0 +1,15 @@
+import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
+
+export type ModelRequest = MessageCreateParamsNonStreaming;
+export type { Message };
+
+/**
+ * The one port between the loop and a model, in the Anthropic Messages shapes. The
+ * simulated model, the same model behind the real SDK, the scripted model and real
+ * Claude all implement it.
+ */
+export interface ModelClient {
+  /** A label for results and transcripts, e.g. `simulated`, `simulated-sdk`, `anthropic`. */
+  readonly name: string;
+  create(request: ModelRequest, options?: { readonly signal?: AbortSignal }): Promise<Message>;
+}

@@ -1,0 +1,58 @@
+import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages';
+import type { Message, ModelClient, ModelRequest } from './model-client.js';
+import { blockTokens, requestTokens } from './token-estimate.js';
+
+/** One scripted reply: text, tool calls, or both. */
+export type ScriptedTurn = { readonly text?: string; readonly calls?: ReadonlyArray<{ readonly name: string; readonly input: Record<string, unknown> }> };
+
+/**
+ * Replays a fixed list of replies, for exact tests of the loop and its guards. It keeps
+ * every request it was sent (`requests`), and fails loudly when the script runs out.
+ */
+export class ScriptedModel implements ModelClient {
+  readonly name = 'scripted';
+  readonly requests: ModelRequest[] = [];
+  readonly #turns: readonly ScriptedTurn[];
+
+  constructor(turns: readonly ScriptedTurn[]) {
+    this.#turns = turns;
+  }
+
+  async create(request: ModelRequest): Promise<Message> {
+    const index = this.requests.length;
+    this.requests.push(structuredClone(request));
+    const turn = this.#turns[index];
+    if (turn === undefined) throw new Error(`scripted model has no reply for call ${index + 1} (script has ${this.#turns.length})`);
+    const content: ContentBlock[] = [];
+    if (turn.text !== undefined) content.push({ type: 'text', text: turn.text, citations: null });
+    (turn.calls ?? []).forEach((call, i) =>
+      content.push({ type: 'tool_use', id: `toolu_script_${index}_${i}`, name: call.name, input: call.input, caller: { type: 'direct' } }),
+    );
+    let outputTokens = 0;
+    for (const block of content) outputTokens += blockTokens(block);
+    return {
+      id: `msg_script_${index}`,
+      type: 'message',
+      role: 'assistant',
+      model: request.model,
+      content,
+      stop_reason: (turn.calls?.length ?? 0) > 0 ? 'tool_use' : 'end_turn',
+      stop_sequence: null,
+      stop_details: null,
+      container: null,
+      diagnostics: null,
+      usage: {
+        input_tokens: requestTokens(request),
+        output_tokens: outputTokens,
+        cache_creation: null,
+        cache_creation_input_tokens: null,
+        cache_read_input_tokens: null,
+        inference_geo: null,
+        output_tokens_details: null,
+        server_tool_use: null,
+        service_tier: 'standard',
+        speed: null,
+      },
+    };
+  }
+}

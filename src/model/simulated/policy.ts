@@ -1,0 +1,177 @@
+import type { Rng } from '../../random/streams.js';
+import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
+import type { Json } from '../../scenarios/world.js';
+import type { CallView, TranscriptState } from './transcript-reader.js';
+
+/** What the model does this turn. */
+export type Action =
+  | { readonly kind: 'call'; readonly tool: string; readonly input: Record<string, unknown>; readonly note: string }
+  | { readonly kind: 'final'; readonly text: string };
+
+type Plan = ScenarioFile['plan'];
+
+export interface PolicyInput {
+  readonly state: TranscriptState;
+  readonly persona: Persona;
+  readonly plan: Plan;
+  /** Tool names the request offers. */
+  readonly offered: ReadonlySet<string>;
+  /** A tool the request forces through tool_choice, or null. */
+  readonly forcedTool: string | null;
+  /** tool_choice "none": the model may only answer in text. */
+  readonly toolsDisabled: boolean;
+  readonly rng: Rng;
+}
+
+export const HELP_TOOL = 'request_human_help';
+const BUDGET_CUE = 'tool budget exhausted';
+
+/** Salvage the complete `"key": value` pairs of a cut-off JSON object, as a hurried reader would. */
+function salvage(text: string): Record<string, Json> {
+  const record: Record<string, Json> = {};
+  for (const match of text.matchAll(/"([A-Za-z_][\w]*)"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null)\s*[,}]/g)) {
+    const [, key, raw] = match;
+    if (key !== undefined && raw !== undefined) record[key] = JSON.parse(raw) as Json;
+  }
+  return record;
+}
+
+const INVENTED_NAMES = ['Jordan Smith', 'Alex Johnson', 'Sam Lee', 'Unknown User'];
+
+/** Data a model makes up when it carries on after an unparseable result. */
+function invent(text: string, rng: Rng): Json {
+  const record = salvage(text);
+  record['name'] ??= rng.pick(INVENTED_NAMES);
+  record['email'] ??= `${String(record['name']).toLowerCase().replace(/\s+/g, '.')}@example.com`;
+  return record;
+}
+
+function resolveArgs(args: Record<string, unknown>, input: PolicyInput): Record<string, unknown> {
+  const { plan, state, rng } = input;
+  const resolved: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    if (typeof value === 'string' && value.startsWith('$')) {
+      const index = plan.steps.findIndex((step) => step.id === value.slice(1));
+      resolved[name] = state.stepResults[index] ?? invent(state.stepMalformed[index] ?? '', rng);
+    } else {
+      resolved[name] = value;
+    }
+  }
+  return resolved;
+}
+
+function callStep(step: number, input: PolicyInput, variant = false): Action {
+  const planStep = input.plan.steps[step];
+  if (planStep === undefined) return finalAnswer(input);
+  const args = variant && planStep.variants.length > 0 ? input.rng.pick(planStep.variants) : planStep.args;
+  const note = variant
+    ? `The ${planStep.tool} call keeps failing with these arguments, so I will adjust the request slightly and try a different form of the same call.`
+    : `Next is the '${planStep.id}' step: I will call ${planStep.tool} with what the task and the earlier results give me, then check the result before moving on.`;
+  return { kind: 'call', tool: planStep.tool, input: resolveArgs(args, input), note };
+}
+
+function detour(input: PolicyInput): Action {
+  const { plan, rng, state } = input;
+  if (plan.detours.length === 0) return callStep(state.nextStep, input);
+  const call = rng.pick(plan.detours);
+  return { kind: 'call', tool: call.tool, input: resolveArgs(call.args, input), note: 'Before going further I want to double-check the data I have; something about the last result seems off, so I will look it up another way.' };
+}
+
+function verify(step: number, input: PolicyInput): Action {
+  const check = input.plan.steps[step]?.verify;
+  if (check === undefined) return callStep(step, input);
+  return { kind: 'call', tool: check.tool, input: resolveArgs(check.args, input), note: 'That call reported an error, but the write may have gone through. I will read the outbox back to check before writing anything again.' };
+}
+
+function repeat(last: CallView): Action {
+  const what = last.result.kind === 'error' ? `failed ("${last.result.text.slice(0, 60)}")` : 'did not give me what I need';
+  return { kind: 'call', tool: last.name, input: last.input, note: `The ${last.name} call ${what}. This could be temporary, so I will try the same call again.` };
+}
+
+function askForHelp(input: PolicyInput): Action {
+  const { state, plan } = input;
+  const step = plan.steps[state.nextStep];
+  const attempted = [...new Set(state.calls.map((call) => call.name))];
+  return {
+    kind: 'call',
+    tool: HELP_TOOL,
+    input: {
+      summary: `I am stuck at step '${step?.id ?? 'final'}' after ${state.calls.length} tool calls.`,
+      attempted_approaches: attempted.map((name) => `called ${name}`),
+      specific_question: `How should I proceed with ${step?.tool ?? 'the task'}?`,
+    },
+    note: 'I keep failing at the same step and more guesses will not help. I will ask a human for guidance.',
+  };
+}
+
+function finalAnswer(input: PolicyInput): Action {
+  const { state, plan, persona, rng } = input;
+  if (state.nextStep >= plan.steps.length || rng.chance(persona.final.false_success_claim)) {
+    return { kind: 'final', text: plan.final };
+  }
+  const step = plan.steps[state.nextStep];
+  return { kind: 'final', text: `I could not complete the task: ${step?.tool ?? 'a step'} kept failing, so the work is unfinished.` };
+}
+
+/** Retry the failed call: unchanged or varied, weighted by what the error said. */
+function retry(last: CallView, input: PolicyInput): Action {
+  const { persona, rng, plan } = input;
+  const hint = last.result.kind === 'error' ? last.result.hint : 'none';
+  const factor = hint === 'permanent' ? persona.retry.permanent_hint_factor : hint === 'transient' ? persona.retry.transient_hint_factor : 1;
+  const same = persona.retry.same * factor;
+  const varied = (plan.steps[last.step]?.variants.length ?? 0) > 0 ? persona.retry.varied : 0;
+  if (same + varied === 0) return detour(input);
+  return rng.next() * (same + varied) < same ? repeat(last) : callStep(last.step, input, true);
+}
+
+/**
+ * The persona's choice for this turn, from the visible state only. Every probability is
+ * a persona parameter; the words of the last result and the request's tool settings are
+ * the only things that modulate them.
+ */
+export function decide(input: PolicyInput): Action {
+  const { state, persona, plan, rng, offered } = input;
+  if (input.toolsDisabled || state.lastUserText.toLowerCase().includes(BUDGET_CUE)) return finalAnswer(input);
+  if (input.forcedTool === HELP_TOOL) return askForHelp(input);
+  if (state.nextStep >= plan.steps.length) return finalAnswer(input);
+
+  const last = state.calls.at(-1);
+  if (last === undefined) return callStep(state.nextStep, input);
+  const failures = last.step >= 0 ? (state.failuresAt[last.step] ?? 0) : 0;
+  const canAskHelp = offered.has(HELP_TOOL);
+
+  if (last.result.kind === 'reflection') {
+    if (!rng.chance(persona.reflection.change_approach)) return repeat(last);
+    if (canAskHelp && failures >= persona.help.after_failures) return askForHelp(input);
+    return last.step >= 0 && rng.chance(0.5) ? callStep(last.step, input, true) : detour(input);
+  }
+
+  if (last.role === 'detour') {
+    if (rng.chance(persona.give_up.in_detour)) return finalAnswer(input);
+    const { persistence, persistence_growth: growth, persistence_max: max } = persona.detour;
+    const stay = Math.min(max, persistence + growth * (state.detourRun - 1));
+    return rng.chance(stay) ? detour(input) : callStep(state.nextStep, input);
+  }
+
+  switch (last.result.kind) {
+    case 'good':
+      return rng.chance(persona.detour.after_success) ? detour(input) : callStep(state.nextStep, input);
+    case 'malformed':
+      if (rng.chance(persona.malformed.proceed_on_invented)) {
+        // Carrying on: the next step is built from whatever could be read of the result.
+        return last.step + 1 >= plan.steps.length ? { kind: 'final', text: plan.final } : callStep(last.step + 1, input);
+      }
+      return rng.chance(persona.detour.after_malformed) ? detour(input) : repeat(last);
+    case 'error':
+    case 'missing': {
+      if (canAskHelp && failures >= persona.help.after_failures && rng.chance(persona.help.probability)) return askForHelp(input);
+      const { base, per_failure: perFailure, max } = persona.give_up;
+      if (rng.chance(Math.min(max, base + perFailure * Math.max(0, failures - 1)))) return finalAnswer(input);
+      const verifiable = plan.steps[last.step]?.verify !== undefined;
+      const warned = last.result.kind === 'error' && last.result.mayHaveApplied;
+      if (verifiable && rng.chance(warned ? persona.verify.when_warned : persona.verify.after_error)) return verify(last.step, input);
+      if (rng.chance(persona.detour.after_error)) return detour(input);
+      return retry(last, input);
+    }
+  }
+}
