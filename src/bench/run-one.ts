@@ -2,7 +2,6 @@ import { VirtualClock } from '../clock/virtual-clock.js';
 import { BudgetedAgentLoop } from '../loop/budgeted-agent-loop.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { RunResult } from '../loop/outcome.js';
-import { AnthropicModelClient } from '../model/anthropic-client.js';
 import type { ModelClient } from '../model/model-client.js';
 import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
 import { SimulatedModel } from '../model/simulated/simulated-model.js';
@@ -18,7 +17,10 @@ import { createScenarioToolHost } from './scenario-tool-host.js';
  * Which model serves a run: the simulated model in-process (the fast path), the same
  * model behind the real Anthropic SDK through a custom fetch, or any client (real Claude).
  */
-export type ModelChoice = { readonly kind: 'simulated' } | { readonly kind: 'simulated-sdk' } | { readonly kind: 'client'; readonly client: ModelClient };
+export type ModelChoice =
+  | { readonly kind: 'simulated' }
+  | { readonly kind: 'simulated-sdk' }
+  | { readonly kind: 'client'; readonly client: ModelClient; readonly modelId: string };
 
 export interface RunSpec {
   readonly sweepSeed: number;
@@ -37,10 +39,12 @@ export interface RunOutput {
   readonly world: World;
 }
 
-function modelFor(choice: ModelChoice, scenario: Scenario, key: StreamKey): ModelClient {
+async function modelFor(choice: ModelChoice, scenario: Scenario, key: StreamKey): Promise<ModelClient> {
   if (choice.kind === 'client') return choice.client;
   const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
   if (choice.kind === 'simulated') return model;
+  // Loaded on demand: the SDK costs ~0.3 s of start-up that in-process sweeps never need.
+  const { AnthropicModelClient } = await import('../model/anthropic-client.js');
   return new AnthropicModelClient({ apiKey: 'sk-ant-simulated', fetch: simulatedFetch(model), baseURL: 'http://simulated.invalid', name: 'simulated-sdk' });
 }
 
@@ -50,11 +54,13 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const key: StreamKey = { sweepSeed, scenario: scenario.id, runSeed: seed };
   const world = createWorld(scenario.world);
   const tools = createScenarioToolHost(scenario, world, key);
-  const model = modelFor(spec.model ?? { kind: 'simulated' }, scenario, key);
+  const choice = spec.model ?? { kind: 'simulated' };
+  const model = await modelFor(choice, scenario, key);
   const events = Object.fromEntries(COUNTED_EVENTS.map((type) => [type, 0])) as Record<CountedEvent, number>;
   const onEvent = spec.onEvent;
   const loop = new BudgetedAgentLoop({
     model,
+    ...(choice.kind === 'client' ? { modelId: choice.modelId } : {}),
     tools,
     guards: buildGuards(arm, scenario),
     system: scenario.system,

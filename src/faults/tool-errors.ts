@@ -30,7 +30,12 @@ export class ToolError extends Error {
     message: string,
     options: { status?: number; retryAfterMs?: number } = {},
   ) {
+    // Tool errors are values handed back to the model, made thousands of times a second;
+    // a stack trace would be their most expensive part and is never read.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.code = code;
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;

@@ -1,6 +1,6 @@
 import type { MessageParam, TextBlockParam, Tool, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
-import type { ModelClient, ModelRequest } from '../model/model-client.js';
+import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../model/model-client.js';
 import type { AgentEvent, EventListener } from './events.js';
 import type { Guard, LoopContext } from './guard.js';
 import { modelLatencyMs } from './model-latency.js';
@@ -10,7 +10,7 @@ import { executeToolCall, UnknownToolError } from './tool-executor.js';
 
 export interface LoopOptions {
   readonly model: ModelClient;
-  /** Model id sent in each request. @default 'claude-sonnet-4-5' */
+  /** Model id sent in each request. @default DEFAULT_MODEL_ID */
   readonly modelId?: string;
   readonly tools: ToolHost;
   /** The arm's safeguards, in the order they are consulted. @default [] */
@@ -79,7 +79,7 @@ export class BudgetedAgentLoop {
 
       // Phase 2: the model call.
       const request: ModelRequest = {
-        model: this.#options.modelId ?? 'claude-sonnet-4-5',
+        model: this.#options.modelId ?? DEFAULT_MODEL_ID,
         max_tokens: this.#options.maxTokens ?? 1024,
         messages: messages.slice(),
         tools: this.#tools as Tool[],
@@ -90,6 +90,8 @@ export class BudgetedAgentLoop {
       try {
         reply = await model.create(request, signal === undefined ? {} : { signal });
       } catch (error) {
+        // An abort surfaces as the client's rejection; it is still the user's cancellation.
+        if (signal?.aborted) return finish({ kind: 'cancelled', reason: String(signal.reason ?? 'aborted') });
         return finish({ kind: 'failed', reason: `model call failed: ${error instanceof Error ? error.message : String(error)}` });
       }
       metrics.modelCalls += 1;

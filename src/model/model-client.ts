@@ -13,3 +13,6 @@ export interface ModelClient {
   readonly name: string;
   create(request: ModelRequest, options?: { readonly signal?: AbortSignal }): Promise<Message>;
 }
+
+/** The model id requests carry unless the user names one (`--model`). */
+export const DEFAULT_MODEL_ID = 'claude-sonnet-5-5';

@@ -50,7 +50,15 @@ class AleaRng implements Rng {
   }
 }
 
-/** The stream for one purpose (e.g. `fault:get_user`) at one index (e.g. the call number). */
+const SEPARATOR = '\u241f';
+const prefixes = new WeakMap<StreamKey, string>();
+
+/** The stream for one purpose (e.g. `tool:get_user`) at one index (e.g. the call number). */
 export function stream(key: StreamKey, purpose: string, index: number): Rng {
-  return new AleaRng(`${key.sweepSeed}\u241f${key.scenario}\u241f${key.runSeed}\u241f${purpose}\u241f${index}`);
+  let prefix = prefixes.get(key);
+  if (prefix === undefined) {
+    prefix = `${key.sweepSeed}${SEPARATOR}${key.scenario}${SEPARATOR}${key.runSeed}${SEPARATOR}`;
+    prefixes.set(key, prefix);
+  }
+  return new AleaRng(`${prefix}${purpose}${SEPARATOR}${index}`);
 }

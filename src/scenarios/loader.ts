@@ -69,33 +69,50 @@ export function loadPersona(id: string, dir = SCENARIOS_DIR): { persona: Persona
   return { persona: parsed.data, text };
 }
 
-/** Cross-field checks the schema alone cannot express. */
-function referenceProblems(path: string, file: ScenarioFile): InputProblem[] {
+type Loose = Record<string, unknown>;
+const asObject = (value: unknown): Loose => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : {});
+const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/**
+ * Cross-field checks the schema alone cannot express. They read the raw file
+ * defensively, so they run even when the schema check failed and every problem of a
+ * file is reported in one go.
+ */
+function referenceProblems(path: string, raw: unknown): InputProblem[] {
   const problems: InputProblem[] = [];
-  const offered = new Set(file.tools);
-  file.tools.forEach((tool, i) => {
+  const file = asObject(raw);
+  const tools = asArray(file['tools']).filter((tool): tool is string => typeof tool === 'string');
+  const offered = new Set(tools);
+  tools.forEach((tool, i) => {
     if (!TOOL_CATALOGUE.has(tool)) {
       problems.push({ source: path, field: `tools.${i}`, expected: `a catalogue tool (${[...TOOL_CATALOGUE.keys()].join(', ')}), got '${tool}'` });
     }
   });
   const seen = new Set<string>();
-  const checkCall = (field: string, tool: string, args: Record<string, unknown>) => {
-    if (!offered.has(tool)) problems.push({ source: path, field: `${field}.tool`, expected: `one of the scenario's tools, got '${tool}'` });
-    for (const [name, value] of Object.entries(args)) {
+  const checkCall = (field: string, call: Loose) => {
+    const tool = call['tool'];
+    if (typeof tool === 'string' && !offered.has(tool)) problems.push({ source: path, field: `${field}.tool`, expected: `one of the scenario's tools, got '${tool}'` });
+    for (const [name, value] of Object.entries(asObject(call['args']))) {
       if (typeof value === 'string' && value.startsWith('$') && !seen.has(value.slice(1))) {
         problems.push({ source: path, field: `${field}.args.${name}`, expected: `a reference to an earlier step, got '${value}'` });
       }
     }
   };
-  file.plan.steps.forEach((step, i) => {
-    checkCall(`plan.steps.${i}`, step.tool, step.args);
-    step.variants.forEach((variant, j) => checkCall(`plan.steps.${i}.variants.${j}`, step.tool, variant));
-    if (step.verify) checkCall(`plan.steps.${i}.verify`, step.verify.tool, step.verify.args);
-    seen.add(step.id);
+  const plan = asObject(file['plan']);
+  asArray(plan['steps']).forEach((entry, i) => {
+    const step = asObject(entry);
+    checkCall(`plan.steps.${i}`, step);
+    asArray(step['variants']).forEach((variant, j) => checkCall(`plan.steps.${i}.variants.${j}`, { tool: step['tool'], args: variant }));
+    if (step['verify'] !== undefined) checkCall(`plan.steps.${i}.verify`, asObject(step['verify']));
+    if (typeof step['id'] === 'string') seen.add(step['id']);
   });
-  file.plan.detours.forEach((call, i) => checkCall(`plan.detours.${i}`, call.tool, call.args));
-  for (const tool of Object.keys(file.faults.tools)) {
+  asArray(plan['detours']).forEach((call, i) => checkCall(`plan.detours.${i}`, asObject(call)));
+  for (const tool of Object.keys(asObject(asObject(file['faults'])['tools']))) {
     if (!offered.has(tool)) problems.push({ source: path, field: `faults.tools.${tool}`, expected: "one of the scenario's tools" });
+  }
+  const id = file['id'];
+  if (typeof id === 'string' && basename(path, '.yaml') !== id) {
+    problems.push({ source: path, field: 'id', expected: `the file name without .yaml ('${basename(path, '.yaml')}'), got '${id}'` });
   }
   return problems;
 }
@@ -104,13 +121,9 @@ function referenceProblems(path: string, file: ScenarioFile): InputProblem[] {
 export function loadScenarioFile(path: string, personasDir = SCENARIOS_DIR): Scenario {
   const { text, data } = readYaml(path);
   const parsed = scenarioSchema.safeParse(data);
-  if (!parsed.success) throw new UserInputError(zodProblems(path, parsed.error));
+  const problems = [...(parsed.success ? [] : zodProblems(path, parsed.error)), ...referenceProblems(path, data)];
+  if (!parsed.success || problems.length > 0) throw new UserInputError(problems);
   const file = parsed.data;
-  const problems = referenceProblems(path, file);
-  if (basename(path, '.yaml') !== file.id) {
-    problems.push({ source: path, field: 'id', expected: `the file name without .yaml ('${basename(path, '.yaml')}'), got '${file.id}'` });
-  }
-  if (problems.length > 0) throw new UserInputError(problems);
   const { persona, text: personaText } = loadPersona(file.persona, personasDir);
   return {
     id: file.id,

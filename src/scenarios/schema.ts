@@ -58,13 +58,13 @@ export const personaSchema = z.strictObject({
   id: z.string().min(1),
   description: z.string().default(''),
   retry: z.strictObject({
-    /** Weight of retrying a failed call with identical arguments. */
+    /** Weight of retrying a failed call with identical arguments (its share of same + varied is the chance). */
     same: z.number().min(0),
-    /** Weight of retrying with varied arguments. */
+    /** Weight of retrying with varied arguments (or, at a step with no variants, re-checking instead). */
     varied: z.number().min(0),
-    /** Multiplies `same` when the result says "Do not retry with the same arguments". */
+    /** Multiplies the chance of repeating the exact failed call, as a retry or a detour, after "Do not retry with the same arguments". */
     permanent_hint_factor: z.number().min(0),
-    /** Multiplies `same` when the result says the failure "may succeed if retried". */
+    /** Multiplies the chance of a same-argument retry after "May succeed if retried". */
     transient_hint_factor: z.number().min(0),
   }),
   give_up: z.strictObject({

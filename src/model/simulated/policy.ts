@@ -1,6 +1,6 @@
 import type { Rng } from '../../random/streams.js';
 import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
-import type { Json } from '../../scenarios/world.js';
+import { canonicalJson, type Json } from '../../scenarios/world.js';
 import type { CallView, TranscriptState } from './transcript-reader.js';
 
 /** What the model does this turn. */
@@ -70,11 +70,41 @@ function callStep(step: number, input: PolicyInput, variant = false): Action {
   return { kind: 'call', tool: planStep.tool, input: resolveArgs(args, input), note };
 }
 
-function detour(input: PolicyInput): Action {
-  const { plan, rng, state } = input;
+/**
+ * How the words of a failed call's result scale the chance of making exactly that call
+ * again: "Do not retry with the same arguments" lowers it, "May succeed if retried" raises it.
+ */
+function hintFactor(last: CallView, persona: Persona): number {
+  if (last.result.kind !== 'error') return 1;
+  if (last.result.hint === 'permanent') return persona.retry.permanent_hint_factor;
+  if (last.result.hint === 'transient') return persona.retry.transient_hint_factor;
+  return 1;
+}
+
+function sameCall(tool: string, args: Record<string, unknown>, call: CallView): boolean {
+  return tool === call.name && canonicalJson(args) === canonicalJson(call.input);
+}
+
+/**
+ * Wander off the plan to re-check something. After a failed call, a detour that would
+ * repeat that very call is subject to the same reading of the error as a retry.
+ */
+function detour(input: PolicyInput, failed?: CallView): Action {
+  const { plan, rng, state, persona } = input;
   if (plan.detours.length === 0) return callStep(state.nextStep, input);
-  const call = rng.pick(plan.detours);
-  return { kind: 'call', tool: call.tool, input: resolveArgs(call.args, input), note: 'Before going further I want to double-check the data I have; something about the last result seems off, so I will look it up another way.' };
+  const pick = () => {
+    const call = rng.pick(plan.detours);
+    return { tool: call.tool, args: resolveArgs(call.args, input) };
+  };
+  let call = pick();
+  if (failed !== undefined && sameCall(call.tool, call.args, failed) && !rng.chance(hintFactor(failed, persona))) {
+    const others = plan.detours.filter((other) => !sameCall(other.tool, resolveArgs(other.args, input), failed));
+    if (others.length > 0) {
+      const other = rng.pick(others);
+      call = { tool: other.tool, args: resolveArgs(other.args, input) };
+    }
+  }
+  return { kind: 'call', tool: call.tool, input: call.args, note: 'Before going further I want to double-check the data I have; something about the last result seems off, so I will look it up another way.' };
 }
 
 function verify(step: number, input: PolicyInput): Action {
@@ -113,15 +143,18 @@ function finalAnswer(input: PolicyInput): Action {
   return { kind: 'final', text: `I could not complete the task: ${step?.tool ?? 'a step'} kept failing, so the work is unfinished.` };
 }
 
-/** Retry the failed call: unchanged or varied, weighted by what the error said. */
+/**
+ * Retry the failed call: unchanged with the persona's share of `same`, scaled by what the
+ * error said; otherwise with varied arguments, or, where the step has no other form, by
+ * looking at the problem from another side.
+ */
 function retry(last: CallView, input: PolicyInput): Action {
   const { persona, rng, plan } = input;
-  const hint = last.result.kind === 'error' ? last.result.hint : 'none';
-  const factor = hint === 'permanent' ? persona.retry.permanent_hint_factor : hint === 'transient' ? persona.retry.transient_hint_factor : 1;
-  const same = persona.retry.same * factor;
-  const varied = (plan.steps[last.step]?.variants.length ?? 0) > 0 ? persona.retry.varied : 0;
-  if (same + varied === 0) return detour(input);
-  return rng.next() * (same + varied) < same ? repeat(last) : callStep(last.step, input, true);
+  const total = persona.retry.same + persona.retry.varied;
+  const share = total === 0 ? 0 : persona.retry.same / total;
+  if (rng.chance(Math.min(1, share * hintFactor(last, persona)))) return repeat(last);
+  const hasVariants = (plan.steps[last.step]?.variants.length ?? 0) > 0;
+  return hasVariants ? callStep(last.step, input, true) : detour(input, last);
 }
 
 /**
@@ -170,7 +203,7 @@ export function decide(input: PolicyInput): Action {
       const verifiable = plan.steps[last.step]?.verify !== undefined;
       const warned = last.result.kind === 'error' && last.result.mayHaveApplied;
       if (verifiable && rng.chance(warned ? persona.verify.when_warned : persona.verify.after_error)) return verify(last.step, input);
-      if (rng.chance(persona.detour.after_error)) return detour(input);
+      if (rng.chance(persona.detour.after_error)) return detour(input, last);
       return retry(last, input);
     }
   }

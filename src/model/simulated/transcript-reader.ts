@@ -16,8 +16,6 @@ export type ResultView =
 export interface CallView {
   readonly name: string;
   readonly input: Record<string, unknown>;
-  /** Name and arguments as one string: two calls are "the same" when these match. */
-  readonly key: string;
   /** The plan step the call served, or -1 for a detour. */
   readonly step: number;
   readonly role: 'plan' | 'verify' | 'detour';
@@ -52,8 +50,25 @@ function resultText(block: ToolResultBlockParam): string {
   return content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
+/**
+ * Readings of result blocks. A block's reading depends on that block's content alone
+ * (never on the transcript around it), so remembering it changes nothing the model
+ * knows: a block that compaction drops is simply not read again. It saves re-parsing
+ * every earlier result on every turn.
+ */
+const readings = new WeakMap<ToolResultBlockParam, ResultView>();
+
 export function viewResult(block: ToolResultBlockParam | undefined): ResultView {
   if (block === undefined) return { kind: 'missing' };
+  let view = readings.get(block);
+  if (view === undefined) {
+    view = readResult(block);
+    readings.set(block, view);
+  }
+  return view;
+}
+
+function readResult(block: ToolResultBlockParam): ResultView {
   const text = resultText(block);
   const lower = text.toLowerCase();
   if (lower.startsWith(REFLECTION_CUE)) return { kind: 'reflection' };
@@ -126,7 +141,7 @@ export function readTranscript(messages: readonly MessageParam[], steps: readonl
         failuresAt[step] = (failuresAt[step] ?? 0) + 1;
       }
       detourRun = role === 'detour' ? detourRun + 1 : 0;
-      calls.push({ name: block.name, input, key: `${block.name}:${JSON.stringify(input)}`, step, role, result });
+      calls.push({ name: block.name, input, step, role, result });
     }
   }
 

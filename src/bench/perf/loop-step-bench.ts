@@ -1,0 +1,79 @@
+import { Bench } from 'tinybench';
+import type { Scenario } from '../../scenarios/loader.js';
+import { ARM_PRESETS, type Arm } from '../arms.js';
+import { runOne } from '../run-one.js';
+import { runBareLoop } from './bare-loop.js';
+
+export interface StepBenchRow {
+  readonly task: string;
+  /** Model calls per benchmark iteration (the same every iteration: runs are seeded). */
+  readonly steps: number;
+  readonly usPerStep: number;
+  /** Relative margin of error of the mean, in percent. */
+  readonly rme: number;
+  readonly runsPerSecond: number;
+  readonly ratioToBare: number;
+}
+
+export interface StepBenchOptions {
+  readonly scenario: Scenario;
+  /** Seeds per iteration: one iteration runs each once. @default 20 */
+  readonly seeds?: number;
+  /** Arms measured beside the bare loop. @default ['none', 'article'] */
+  readonly arms?: readonly string[];
+  /** Measuring time per task, in ms. @default 1500 */
+  readonly timeMs?: number;
+  /** Also measure the simulated model through the real Anthropic SDK. @default false */
+  readonly sdk?: boolean;
+}
+
+/**
+ * µs per loop step (one model call and its tool calls), for a bare loop and for
+ * BudgetedAgentLoop with each arm, measured side by side in one process with tinybench,
+ * so the ratios hold whatever else the machine is doing.
+ */
+export async function benchLoopSteps(options: StepBenchOptions): Promise<StepBenchRow[]> {
+  const { scenario } = options;
+  const seeds = options.seeds ?? 20;
+  const arms = (options.arms ?? ['none', 'article']).map((name) => ARM_PRESETS.get(name) as Arm);
+  const steps = new Map<string, number>();
+  const bench = new Bench({ time: options.timeMs ?? 1500, warmupTime: 300 });
+
+  const bare = (): number => {
+    let total = 0;
+    for (let seed = 1; seed <= seeds; seed++) total += runBareLoop(scenario, { sweepSeed: 0, scenario: scenario.id, runSeed: seed });
+    return total;
+  };
+  const loop = (arm: Arm, kind: 'simulated' | 'simulated-sdk') => async (): Promise<number> => {
+    let total = 0;
+    for (let seed = 1; seed <= seeds; seed++) total += (await runOne({ sweepSeed: 0, scenario, arm, seed, model: { kind } })).record.model_calls;
+    return total;
+  };
+
+  steps.set('bare loop', bare());
+  bench.add('bare loop', bare);
+  for (const arm of arms) {
+    const name = `loop: ${arm.name}`;
+    const task = loop(arm, 'simulated');
+    steps.set(name, await task());
+    bench.add(name, task);
+  }
+  if (options.sdk === true) {
+    const arm = arms.at(-1) as Arm;
+    const name = `loop: ${arm.name} via SDK`;
+    const task = loop(arm, 'simulated-sdk');
+    steps.set(name, await task());
+    bench.add(name, task);
+  }
+  await bench.run();
+
+  const rows = bench.tasks.map((task) => {
+    const result = task.result;
+    if (result === undefined || !('latency' in result)) throw new Error(`benchmark task '${task.name}' did not complete`);
+    const taskSteps = steps.get(task.name) ?? 1;
+    const usPerIteration = result.latency.mean * 1000;
+    return { task: task.name, steps: taskSteps, usPerStep: usPerIteration / taskSteps, rme: result.latency.rme, runsPerSecond: (seeds * 1e6) / usPerIteration };
+  });
+  const bareUs = rows[0]?.usPerStep ?? 1;
+  return rows.map((row) => ({ ...row, ratioToBare: row.usPerStep / bareUs }));
+}

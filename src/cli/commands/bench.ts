@@ -1,0 +1,40 @@
+import Table from 'cli-table3';
+import type { Command } from 'commander';
+import { resolveArms } from '../../bench/arms.js';
+import { benchLoopSteps } from '../../bench/perf/loop-step-bench.js';
+import { loadScenario } from '../../scenarios/loader.js';
+import { commaList, positiveInt } from '../parse.js';
+
+interface BenchFlags {
+  readonly scenario: string;
+  readonly arms: string[];
+  readonly seeds: number;
+  readonly time: number;
+  readonly sdk: boolean;
+  readonly json: boolean;
+}
+
+export function registerBench(program: Command): void {
+  program
+    .command('bench')
+    .description('Measure the harness itself: µs per loop step for a bare loop and for each arm, side by side in one process (tinybench).')
+    .option('-s, --scenario <id>', 'scenario to run', 'fetch-transform-write')
+    .option('-a, --arms <names>', 'arms to measure beside the bare loop', commaList, ['none', 'article'])
+    .option('-n, --seeds <count>', 'runs per benchmark iteration', positiveInt, 20)
+    .option('--time <ms>', 'measuring time per task', positiveInt, 1500)
+    .option('--sdk', 'also measure the last arm with the simulated model behind the real Anthropic SDK', false)
+    .option('--json', 'print the rows as JSON', false)
+    .action(async (flags: BenchFlags) => {
+      resolveArms(flags.arms);
+      const rows = await benchLoopSteps({ scenario: loadScenario(flags.scenario), arms: flags.arms, seeds: flags.seeds, timeMs: flags.time, sdk: flags.sdk });
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        return;
+      }
+      const table = new Table({ head: ['task', 'steps / iteration', 'µs per step', '± %', 'runs / s', '× bare loop'] });
+      for (const row of rows) {
+        table.push([row.task, row.steps, row.usPerStep.toFixed(2), row.rme.toFixed(1), Math.round(row.runsPerSecond).toLocaleString('en-US'), row.ratioToBare.toFixed(2)]);
+      }
+      process.stdout.write(`${flags.scenario}, ${flags.seeds} seeds per iteration, node ${process.version}\n${table.toString()}\n`);
+    });
+}

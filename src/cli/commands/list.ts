@@ -1,0 +1,22 @@
+import type { Command } from 'commander';
+import { ARM_PRESETS } from '../../bench/arms.js';
+import { listScenarioIds, loadScenario } from '../../scenarios/loader.js';
+
+export function registerList(program: Command): void {
+  program
+    .command('list')
+    .description('List the bundled scenarios and the arm presets.')
+    .action(() => {
+      const lines = ['Scenarios:'];
+      for (const id of listScenarioIds()) {
+        const scenario = loadScenario(id);
+        lines.push(`  ${id}  (${scenario.budgetClass}, budget ${scenario.toolBudget} calls, persona ${scenario.persona.id})`);
+        lines.push(`      ${scenario.title}; tools: ${scenario.tools.map((tool) => tool.definition.name).join(', ')}`);
+      }
+      lines.push('', 'Arms:');
+      for (const arm of ARM_PRESETS.values()) {
+        lines.push(`  ${arm.name.padEnd(9)} ${arm.guards.length === 0 ? '(no safeguards; iteration ceiling 250)' : arm.guards.map((guard) => guard.guard).join(' + ')}`);
+      }
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+}

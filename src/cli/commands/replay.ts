@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { resolveArms } from '../../bench/arms.js';
+import { runOne } from '../../bench/run-one.js';
+import type { AgentEvent } from '../../loop/events.js';
+import { renderTranscript } from '../../report/transcript.js';
+import { loadScenario } from '../../scenarios/loader.js';
+import { chooseModel } from '../model-choice.js';
+import { nonNegativeInt } from '../parse.js';
+
+interface ReplayFlags {
+  readonly scenario: string;
+  readonly arm: string;
+  readonly seed: number;
+  readonly sweepSeed: number;
+  readonly via: string;
+}
+
+export function registerReplay(program: Command): void {
+  program
+    .command('replay')
+    .description("Re-run one run from its seed and print its whole transcript: messages, tool calls, injected faults, guard events, verdict.")
+    .requiredOption('-s, --scenario <id>', 'scenario id')
+    .requiredOption('-a, --arm <name>', 'arm name')
+    .requiredOption('--seed <n>', 'the run seed', nonNegativeInt)
+    .option('--sweep-seed <n>', 'the sweep seed the run belonged to', nonNegativeInt, 0)
+    .option('--via <path>', "'in-process' or 'sdk'", 'in-process')
+    .action(async (flags: ReplayFlags) => {
+      const scenario = loadScenario(flags.scenario);
+      const [arm] = resolveArms([flags.arm], '--arm');
+      const events: AgentEvent[] = [];
+      const { record, result, verdict, world } = await runOne({
+        sweepSeed: flags.sweepSeed,
+        scenario,
+        arm: arm!,
+        seed: flags.seed,
+        model: await chooseModel({ via: flags.via }),
+        onEvent: (event) => events.push(event),
+      });
+      const command = `spiralbench replay --scenario ${scenario.id} --arm ${arm!.name} --seed ${flags.seed}${flags.sweepSeed === 0 ? '' : ` --sweep-seed ${flags.sweepSeed}`}`;
+      process.stdout.write(
+        renderTranscript({
+          header: [
+            `${scenario.id} · arm ${arm!.name} · seed ${flags.seed} · sweep seed ${flags.sweepSeed} · model ${record.model}`,
+            `guards: ${arm!.guards.length === 0 ? '(none)' : arm!.guards.map((guard) => JSON.stringify(guard)).join(' ')}`,
+          ],
+          events,
+          messages: result.messages,
+          world,
+          footer: [
+            `outcome: ${record.outcome}${result.outcome.kind === 'completed' || result.outcome.kind === 'budget_exhausted' ? ` — final answer: ${result.outcome.finalText}` : result.outcome.kind === 'failed' ? ` — ${result.outcome.reason}` : ''}`,
+            `verdict: ${verdict.verdict} — ${verdict.reason}`,
+            `tool calls ${record.tool_calls} · tool executions ${record.tool_executions} · model calls ${record.model_calls} · tokens ${record.input_tokens} in / ${record.output_tokens} out · ${(record.virtual_ms / 1000).toFixed(1)} s virtual`,
+            `faults: ${Object.entries(record.faults).filter(([, n]) => n > 0).map(([kind, n]) => `${kind} ${n}`).join(', ') || 'none'}`,
+            `replay: ${command}`,
+          ],
+        }),
+      );
+    });
+}

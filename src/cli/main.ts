@@ -1,0 +1,49 @@
+import { Command, CommanderError } from 'commander';
+import { formatProblem, UserInputError } from '../user-input-error.js';
+import { VERSION } from '../version.js';
+import { registerBench } from './commands/bench.js';
+import { registerList } from './commands/list.js';
+import { registerReplay } from './commands/replay.js';
+import { registerRun } from './commands/run.js';
+
+/** Exit code for bad input: a flag, a name, a file. */
+export const EXIT_USAGE = 2;
+
+export function buildProgram(): Command {
+  const program = new Command('spiralbench')
+    .description('Fault-injection benchmark for LLM agent loops: what happens to your agent when its tools and its model misbehave, and which safeguard is worth it.')
+    .version(VERSION)
+    .option('--verbose', 'print stack traces for unexpected errors')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  registerRun(program);
+  registerReplay(program);
+  registerList(program);
+  registerBench(program);
+  for (const command of program.commands) command.exitOverride();
+  return program;
+}
+
+/** Runs the CLI and returns the process exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv as string[]);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit through here too, with code 0.
+      return error.exitCode === 0 ? 0 : EXIT_USAGE;
+    }
+    if (error instanceof UserInputError) {
+      const lines = error.problems.map(formatProblem);
+      process.stderr.write(lines.length === 1 ? `error: ${lines[0]}\n` : `error: ${lines.length} problems\n${lines.map((line) => `  - ${line}\n`).join('')}`);
+      return EXIT_USAGE;
+    }
+    const verbose = argv.includes('--verbose');
+    process.stderr.write(`spiralbench: unexpected error: ${error instanceof Error ? (verbose ? error.stack : error.message) : String(error)}\n`);
+    if (!verbose) process.stderr.write('(run again with --verbose for a stack trace)\n');
+    return 1;
+  }
+}

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { stream, type Rng, type StreamKey } from '../random/streams.js';
+import { TOOL_CATALOGUE, type ToolSpec } from '../scenarios/tool-catalogue.js';
+import { createWorld, type World } from '../scenarios/world.js';
+import { FAULT_KINDS, NO_FAULTS, type FaultKind, type FaultProfile, type FaultRates } from './fault-profile.js';
+import { FlakyTool } from './flaky-tool.js';
+import { ToolError } from './tool-errors.js';
+
+function spec(name: string): ToolSpec {
+  const found = TOOL_CATALOGUE.get(name);
+  if (found === undefined) throw new Error(`no catalogue tool ${name}`);
+  return found;
+}
+
+const USER = { id: 'u_1042', name: 'Ada  Lovelace', email: 'Ada.Lovelace@Example.COM', plan: 'pro' };
+const newWorld = (): World => createWorld({ records: { users: { u_1042: USER } } });
+const profile = (rates: FaultRates, extra: Partial<FaultProfile> = {}): FaultProfile => ({ ...NO_FAULTS, rates, retryAfterMs: 2000, timeoutMs: 10_000, ...extra });
+const KEY: StreamKey = { sweepSeed: 7, scenario: 'flaky-tool-test', runSeed: 3 };
+
+/** An Rng that returns the given draws in order. */
+function draws(...values: number[]): Rng {
+  let i = 0;
+  const next = (): number => {
+    const value = values[i++];
+    if (value === undefined) throw new Error('out of scripted draws');
+    return value;
+  };
+  return { next, chance: (p) => next() < p, int: (n) => Math.floor(next() * n), pick: (items) => items[0] as never };
+}
+
+const REFERENCE: FaultRates = { timeout: 0.3, malformed_json: 0.1, rate_limit: 0.05 };
+
+describe('FlakyTool.faultFor', () => {
+  const tool = new FlakyTool(spec('get_user'), profile(REFERENCE));
+
+  it('maps a draw to a fault by cumulative thresholds in FAULT_KINDS order', () => {
+    expect(FAULT_KINDS).toEqual(['timeout', 'connection_refused', 'rate_limit', 'server_error', 'malformed_json', 'partial_write']);
+    // timeout [0, 0.30), rate_limit [0.30, 0.35), malformed_json [0.35, 0.45), none above.
+    expect(tool.faultFor(0)).toBe('timeout');
+    expect(tool.faultFor(0.299)).toBe('timeout');
+    expect(tool.faultFor(0.3)).toBe('rate_limit');
+    expect(tool.faultFor(0.31)).toBe('rate_limit');
+    expect(tool.faultFor(0.349)).toBe('rate_limit');
+    expect(tool.faultFor(0.36)).toBe('malformed_json');
+    expect(tool.faultFor(0.449)).toBe('malformed_json');
+    expect(tool.faultFor(0.46)).toBeNull();
+    expect(tool.faultFor(0.999)).toBeNull();
+  });
+
+  it('uses per-tool rates in place of the scenario-wide rates', () => {
+    const perTool = profile(REFERENCE, { tools: { get_user: { server_error: 0.5 } } });
+    expect(new FlakyTool(spec('get_user'), perTool).faultFor(0.1)).toBe('server_error');
+    expect(new FlakyTool(spec('get_user'), perTool).faultFor(0.6)).toBeNull();
+    expect(new FlakyTool(spec('read_result'), perTool).faultFor(0.1)).toBe('timeout');
+  });
+
+  it('refuses rates that add up to more than 1', () => {
+    expect(() => new FlakyTool(spec('get_user'), profile({ timeout: 0.6, server_error: 0.5 }))).toThrow(RangeError);
+    expect(() => new FlakyTool(spec('get_user'), profile({ timeout: 0.6, server_error: 0.5 }))).toThrow('fault rates add up to 1.1, more than 1');
+    expect(() => new FlakyTool(spec('get_user'), profile({ timeout: 0.5, server_error: 0.5 }))).not.toThrow();
+  });
+});
+
+describe('FlakyTool.execute', () => {
+  const tool = new FlakyTool(spec('get_user'), profile(REFERENCE));
+
+  it('gives the same decision for the same stream, twice', () => {
+    for (let index = 0; index < 50; index++) {
+      const first = tool.execute({ user_id: 'u_1042' }, newWorld(), stream(KEY, 'tool:get_user', index));
+      const second = tool.execute({ user_id: 'u_1042' }, newWorld(), stream(KEY, 'tool:get_user', index));
+      expect(second).toEqual(first);
+    }
+  });
+
+  it('injects each fault at its rate over 20,000 executions (within 1.5 points)', () => {
+    const counts: Record<string, number> = {};
+    const world = newWorld();
+    const n = 20_000;
+    for (let index = 0; index < n; index++) {
+      const fault = tool.execute({ user_id: 'u_1042' }, world, stream(KEY, 'tool:get_user', index)).fault ?? 'none';
+      counts[fault] = (counts[fault] ?? 0) + 1;
+    }
+    const expected: Record<FaultKind | 'none', number> = {
+      timeout: 0.3,
+      connection_refused: 0,
+      rate_limit: 0.05,
+      server_error: 0,
+      malformed_json: 0.1,
+      partial_write: 0,
+      none: 0.55,
+    };
+    for (const [kind, rate] of Object.entries(expected)) {
+      expect(Math.abs((counts[kind] ?? 0) / n - rate), kind).toBeLessThanOrEqual(0.015);
+    }
+    expect(Object.keys(counts).sort()).toEqual(['malformed_json', 'none', 'rate_limit', 'timeout']);
+  });
+
+  it('fails a timeout after the profile timeout, as a transient ToolError', () => {
+    const execution = tool.execute({ user_id: 'u_1042' }, newWorld(), draws(0.1));
+    expect(execution.kind).toBe('error');
+    expect(execution.latencyMs).toBe(10_000);
+    expect(execution.fault).toBe('timeout');
+    if (execution.kind !== 'error') return;
+    expect(execution.error).toBeInstanceOf(ToolError);
+    expect(execution.error).toMatchObject({ code: 'timeout', retryable: true, message: 'get_user: request timed out after 10000 ms' });
+  });
+
+  it('carries the retry-after on a 429', () => {
+    const execution = tool.execute({ user_id: 'u_1042' }, newWorld(), draws(0.32));
+    expect(execution.kind === 'error' ? execution.error : undefined).toMatchObject({ code: 'rate_limited', status: 429, retryAfterMs: 2000, retryable: true });
+  });
+
+  it('returns the real body when no fault is drawn', () => {
+    const execution = tool.execute({ user_id: 'u_1042' }, newWorld(), draws(0.9));
+    expect(execution).toEqual({ kind: 'ok', content: JSON.stringify(USER), latencyMs: 300, fault: null });
+  });
+
+  it('malformed_json returns a strict prefix of the real body that does not parse', () => {
+    const body = JSON.stringify(USER);
+    for (const cutDraw of [0, 0.25, 0.5, 0.75, 0.999]) {
+      const execution = tool.execute({ user_id: 'u_1042' }, newWorld(), draws(0.4, cutDraw));
+      expect(execution.kind).toBe('ok');
+      expect(execution.fault).toBe('malformed_json');
+      const content = execution.kind === 'ok' ? execution.content : '';
+      expect(content.length).toBeGreaterThan(0);
+      expect(content.length).toBeLessThan(body.length);
+      expect(body.startsWith(content)).toBe(true);
+      expect(() => JSON.parse(content)).toThrow(SyntaxError);
+    }
+  });
+
+  it('partial_write on write_result applies the write and still returns an error', () => {
+    const writer = new FlakyTool(spec('write_result'), profile({ partial_write: 1 }));
+    const world = newWorld();
+    const execution = writer.execute({ key: 'u_1042', value: { a: 1 } }, world, draws(0.5));
+
+    expect(world.outbox).toEqual([{ key: 'u_1042', value: { a: 1 } }]);
+    expect(execution.kind).toBe('error');
+    expect(execution.fault).toBe('partial_write');
+    expect(execution.kind === 'error' ? execution.error : undefined).toMatchObject({ code: 'connection_reset', retryable: true });
+  });
+
+  it('a fault that fails before the handler leaves the world untouched', () => {
+    const writer = new FlakyTool(spec('write_result'), profile({ timeout: 1 }));
+    const world = newWorld();
+    expect(writer.execute({ key: 'u_1042', value: { a: 1 } }, world, draws(0.5)).fault).toBe('timeout');
+    expect(world.outbox).toEqual([]);
+  });
+
+  it('a handler that rejects its input yields a permanent error, not a thrown exception', () => {
+    const execution = tool.execute({ user_id: 'u_9999' }, newWorld(), draws(0.9));
+    expect(execution.kind === 'error' ? execution.error : undefined).toMatchObject({ code: 'not_found', status: 404, retryable: false, message: "no user with id 'u_9999'" });
+    expect(execution.fault).toBeNull();
+  });
+});

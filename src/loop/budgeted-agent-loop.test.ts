@@ -1,0 +1,148 @@
+import type { Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { describe, expect, it } from 'vitest';
+import type { ToolExecution } from '../faults/flaky-tool.js';
+import type { Message, ModelClient, ModelRequest } from '../model/model-client.js';
+import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
+import { BudgetedAgentLoop } from './budgeted-agent-loop.js';
+import type { AgentEvent } from './events.js';
+import type { RunResult } from './outcome.js';
+import type { ToolHost } from './tool-host.js';
+
+const X: Tool = { name: 'x', input_schema: { type: 'object' } };
+
+/** A host with one tool `x` whose handler is given. */
+function hostWith(execute: (name: string, input: Record<string, unknown>) => ToolExecution): ToolHost & { calls: number } {
+  const host = {
+    definitions: [X],
+    calls: 0,
+    traits: (name: string) => (name === 'x' ? { sideEffecting: false, concurrencySafe: true } : undefined),
+    execute(name: string, input: Record<string, unknown>): ToolExecution {
+      host.calls += 1;
+      return execute(name, input);
+    },
+  };
+  return host;
+}
+
+const okHost = () => hostWith(() => ({ kind: 'ok', content: '{"ok":true}', latencyMs: 100, fault: null }));
+const callX: ScriptedTurn = { calls: [{ name: 'x', input: {} }] };
+
+function toolResults(result: RunResult): ToolResultBlockParam[] {
+  return result.messages.flatMap((message) =>
+    message.role === 'user' && typeof message.content !== 'string'
+      ? message.content.filter((block): block is ToolResultBlockParam => block.type === 'tool_result')
+      : [],
+  );
+}
+
+/** A model that calls `x` forever, counting its calls. */
+class AlwaysCallsTool implements ModelClient {
+  readonly name = 'always';
+  calls = 0;
+  readonly #inner = new ScriptedModel(Array.from({ length: 100 }, () => callX));
+  create(request: ModelRequest): Promise<Message> {
+    this.calls += 1;
+    return this.#inner.create(request);
+  }
+}
+
+describe('BudgetedAgentLoop', () => {
+  it('turns a throwing tool handler into an error tool result and carries on', async () => {
+    const host = hostWith(() => {
+      throw new Error('boom');
+    });
+    const model = new ScriptedModel([callX, { text: 'recovered' }]);
+    const events: AgentEvent[] = [];
+    const result = await new BudgetedAgentLoop({ model, tools: host, onEvent: (e) => events.push(e) }).run('go');
+
+    expect(result.outcome).toEqual({ kind: 'completed', finalText: 'recovered' });
+    expect(toolResults(result)).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_script_0_0', content: "Error: Tool 'x' failed: boom", is_error: true }]);
+    // The model saw the error result on its second call.
+    expect(model.requests).toHaveLength(2);
+    expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain("Tool 'x' failed: boom");
+    expect(events.find((e) => e.type === 'agent.tool.result')).toMatchObject({ isError: true, content: "Error: Tool 'x' failed: boom" });
+  });
+
+  it('ends with failed and a configuration error when the model calls a tool nobody provides', async () => {
+    const host = okHost();
+    const model = new ScriptedModel([{ calls: [{ name: 'no_such_tool', input: {} }] }, { text: 'never sent' }]);
+    const result = await new BudgetedAgentLoop({ model, tools: host }).run('go');
+
+    expect(result.outcome.kind).toBe('failed');
+    expect(result.outcome.kind === 'failed' ? result.outcome.reason : '').toBe(
+      "configuration error: the model called 'no_such_tool', which no tool host or guard provides",
+    );
+    expect(host.calls).toBe(0);
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('stops with max_iterations after maxIterations model calls', async () => {
+    const model = new AlwaysCallsTool();
+    const host = okHost();
+    const result = await new BudgetedAgentLoop({ model, tools: host, maxIterations: 2 }).run('go');
+
+    expect(result.outcome).toEqual({ kind: 'max_iterations', iterations: 2 });
+    expect(model.calls).toBe(2);
+    expect(host.calls).toBe(2);
+    expect(result.metrics).toMatchObject({ modelCalls: 2, toolCalls: 2, toolExecutions: 2 });
+  });
+
+  it('returns cancelled without calling the model when the signal is already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort('user pressed ctrl-c');
+    const model = new AlwaysCallsTool();
+    const events: AgentEvent[] = [];
+    const result = await new BudgetedAgentLoop({ model, tools: okHost(), signal: controller.signal, onEvent: (e) => events.push(e) }).run('go');
+
+    expect(result.outcome).toEqual({ kind: 'cancelled', reason: 'user pressed ctrl-c' });
+    expect(model.calls).toBe(0);
+    expect(result.metrics.modelCalls).toBe(0);
+    expect(events.map((e) => e.type)).toEqual(['agent_run.started', 'agent_run.completed']);
+  });
+
+  it('checks the signal again after a tool batch, before the next model call', async () => {
+    const controller = new AbortController();
+    const host = hostWith(() => {
+      controller.abort('stop after the tool');
+      return { kind: 'ok', content: '{"ok":true}', latencyMs: 100, fault: null };
+    });
+    const model = new AlwaysCallsTool();
+    const result = await new BudgetedAgentLoop({ model, tools: host, signal: controller.signal }).run('go');
+
+    expect(result.outcome).toEqual({ kind: 'cancelled', reason: 'stop after the tool' });
+    expect(model.calls).toBe(1);
+    expect(host.calls).toBe(1);
+  });
+
+  // BUG (src/loop/budgeted-agent-loop.ts:90-94): when the run is cancelled while the model
+  // call is in flight, the client rejects with an abort error and the loop reports
+  // `failed: model call failed: ...` instead of `cancelled`; the catch does not look at
+  // `signal.aborted`. A user who cancels a run sees it counted as a failure.
+  it('reports a cancellation during the model call as cancelled, not failed', async () => {
+    const controller = new AbortController();
+    const model: ModelClient = {
+      name: 'aborting',
+      create(_request, options) {
+        controller.abort('user pressed ctrl-c');
+        expect(options?.signal).toBe(controller.signal);
+        return Promise.reject(new Error('Request was aborted.'));
+      },
+    };
+    const result = await new BudgetedAgentLoop({ model, tools: okHost(), signal: controller.signal }).run('go');
+
+    expect(result.outcome).toEqual({ kind: 'cancelled', reason: 'user pressed ctrl-c' });
+  });
+
+  it('adds model latency and tool latency to the virtual clock and returns the whole conversation', async () => {
+    const model = new ScriptedModel([callX, { text: 'done' }]);
+    const events: AgentEvent[] = [];
+    const result = await new BudgetedAgentLoop({ model, tools: okHost(), onEvent: (e) => events.push(e) }).run('go');
+
+    const modelCalls = events.flatMap((e) => (e.type === 'agent.model.call' ? [e] : []));
+    const modelMs = modelCalls.reduce((sum, e) => sum + 400 + Math.round(e.inputTokens * 0.05) + e.outputTokens * 20, 0);
+    expect(result.metrics.virtualMs).toBe(modelMs + 100);
+    expect(result.metrics.inputTokens).toBe(modelCalls.reduce((sum, e) => sum + e.inputTokens, 0));
+    expect(result.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(result.messages[0]).toEqual({ role: 'user', content: 'go' });
+  });
+});

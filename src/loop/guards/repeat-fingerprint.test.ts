@@ -1,0 +1,111 @@
+import type { Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { describe, expect, it } from 'vitest';
+import type { ToolExecution } from '../../faults/flaky-tool.js';
+import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
+import { BudgetedAgentLoop } from '../budgeted-agent-loop.js';
+import type { AgentEvent } from '../events.js';
+import type { RunResult } from '../outcome.js';
+import type { ToolHost } from '../tool-host.js';
+import { callFingerprint, REFLECTION_MESSAGE, repeatFingerprint } from './repeat-fingerprint.js';
+
+const DEFINITIONS: Tool[] = ['lookup', 'other'].map((name) => ({ name, input_schema: { type: 'object' } }));
+
+function countingHost(): ToolHost & { readonly executed: Array<{ name: string; input: Record<string, unknown> }> } {
+  const executed: Array<{ name: string; input: Record<string, unknown> }> = [];
+  return {
+    definitions: DEFINITIONS,
+    executed,
+    traits: () => ({ sideEffecting: false, concurrencySafe: true }),
+    execute(name, input): ToolExecution {
+      executed.push({ name, input });
+      return { kind: 'ok', content: '{"ok":true}', latencyMs: 100, fault: null };
+    },
+  };
+}
+
+const call = (name: string, input: Record<string, unknown>): ScriptedTurn => ({ calls: [{ name, input }] });
+
+/** Every tool_result the model was sent, in order. */
+function toolResults(result: RunResult): ToolResultBlockParam[] {
+  return result.messages.flatMap((message) =>
+    message.role === 'user' && typeof message.content !== 'string'
+      ? message.content.filter((block): block is ToolResultBlockParam => block.type === 'tool_result')
+      : [],
+  );
+}
+
+describe('callFingerprint', () => {
+  it('does not depend on key order, at any depth', () => {
+    expect(callFingerprint('lookup', { a: 1, b: 2 })).toBe(callFingerprint('lookup', { b: 2, a: 1 }));
+    expect(callFingerprint('lookup', { o: { x: 1, y: [1, { p: 1, q: 2 }] } })).toBe(callFingerprint('lookup', { o: { y: [1, { q: 2, p: 1 }], x: 1 } }));
+  });
+
+  it('is a sha256 hex digest that differs by tool name or by argument value', () => {
+    const base = callFingerprint('lookup', { a: 1, b: 2 });
+    expect(base).toMatch(/^[0-9a-f]{64}$/);
+    expect(callFingerprint('other', { a: 1, b: 2 })).not.toBe(base);
+    expect(callFingerprint('lookup', { a: 1, b: 3 })).not.toBe(base);
+    expect(callFingerprint('lookup', { a: 1, b: '2' })).not.toBe(base);
+    expect(callFingerprint('lookup', { a: 1 })).not.toBe(base);
+  });
+});
+
+describe('repeatFingerprint', () => {
+  it('answers a call identical to the previous one with the reflection message instead of executing it', async () => {
+    const model = new ScriptedModel([call('lookup', { a: 1, b: 2 }), call('lookup', { b: 2, a: 1 }), { text: 'done' }]);
+    const host = countingHost();
+    const events: AgentEvent[] = [];
+    const result = await new BudgetedAgentLoop({ model, tools: host, guards: [repeatFingerprint({ window: 2 })], onEvent: (e) => events.push(e) }).run('go');
+
+    expect(result.outcome).toEqual({ kind: 'completed', finalText: 'done' });
+    expect(host.executed).toHaveLength(1);
+    expect(result.metrics.toolCalls).toBe(2);
+    expect(result.metrics.toolExecutions).toBe(1);
+    const second = toolResults(result)[1];
+    expect(second).toEqual({ type: 'tool_result', tool_use_id: 'toolu_script_1_0', content: REFLECTION_MESSAGE, is_error: true });
+    expect(events.filter((e) => e.type === 'agent.repeat.blocked')).toEqual([
+      { type: 'agent.repeat.blocked', at: expect.any(Number), tool: 'lookup', fingerprint: callFingerprint('lookup', { a: 1, b: 2 }) },
+    ]);
+  });
+
+  it('blocks a call identical to the one two calls back (window 2)', async () => {
+    const model = new ScriptedModel([call('lookup', { a: 1 }), call('other', { a: 1 }), call('lookup', { a: 1 }), { text: 'done' }]);
+    const host = countingHost();
+    const result = await new BudgetedAgentLoop({ model, tools: host, guards: [repeatFingerprint()] }).run('go');
+
+    expect(host.executed.map((e) => e.name)).toEqual(['lookup', 'other']);
+    const results = toolResults(result);
+    expect(results.map((block) => block.is_error === true)).toEqual([false, false, true]);
+    expect(results[2]?.content).toBe(REFLECTION_MESSAGE);
+  });
+
+  it('executes a call identical to one three calls back: it has left the window of 2', async () => {
+    const model = new ScriptedModel([
+      call('lookup', { a: 1 }),
+      call('lookup', { a: 2 }),
+      call('lookup', { a: 3 }),
+      call('lookup', { a: 1 }),
+      { text: 'done' },
+    ]);
+    const host = countingHost();
+    const result = await new BudgetedAgentLoop({ model, tools: host, guards: [repeatFingerprint({ window: 2 })] }).run('go');
+
+    expect(host.executed.map((e) => e.input)).toEqual([{ a: 1 }, { a: 2 }, { a: 3 }, { a: 1 }]);
+    expect(toolResults(result).map((block) => block.content)).toEqual(['{"ok":true}', '{"ok":true}', '{"ok":true}', '{"ok":true}']);
+  });
+
+  it('compares calls within one turn as well as across turns', async () => {
+    const model = new ScriptedModel([
+      { calls: [{ name: 'lookup', input: { a: 1 } }, { name: 'lookup', input: { a: 1 } }] },
+      { text: 'done' },
+    ]);
+    const host = countingHost();
+    const result = await new BudgetedAgentLoop({ model, tools: host, guards: [repeatFingerprint()] }).run('go');
+
+    expect(host.executed).toHaveLength(1);
+    expect(toolResults(result).map((block) => [block.tool_use_id, block.is_error === true])).toEqual([
+      ['toolu_script_0_0', false],
+      ['toolu_script_0_1', true],
+    ]);
+  });
+});

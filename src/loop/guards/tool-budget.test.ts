@@ -1,0 +1,81 @@
+import type { MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import { describe, expect, it } from 'vitest';
+import type { ToolExecution } from '../../faults/flaky-tool.js';
+import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
+import { BudgetedAgentLoop } from '../budgeted-agent-loop.js';
+import type { AgentEvent } from '../events.js';
+import type { ToolHost } from '../tool-host.js';
+import { toolBudget } from './tool-budget.js';
+
+const LOOKUP: Tool = { name: 'lookup', description: 'Look something up.', input_schema: { type: 'object', properties: { q: { type: 'number' } } } };
+
+function okHost(): ToolHost & { readonly executed: string[] } {
+  const executed: string[] = [];
+  return {
+    definitions: [LOOKUP],
+    executed,
+    traits: (name) => (name === 'lookup' ? { sideEffecting: false, concurrencySafe: true } : undefined),
+    execute(name): ToolExecution {
+      executed.push(name);
+      return { kind: 'ok', content: '{"ok":true}', latencyMs: 100, fault: null };
+    },
+  };
+}
+
+const call = (q: number): ScriptedTurn => ({ calls: [{ name: 'lookup', input: { q } }] });
+
+/** The text of the last text block of the last user message of a request. */
+function lastUserText(messages: readonly MessageParam[]): string | undefined {
+  const last = messages.at(-1);
+  if (last?.role !== 'user') return undefined;
+  if (typeof last.content === 'string') return last.content;
+  const texts = last.content.filter((block) => block.type === 'text');
+  return texts.at(-1)?.text;
+}
+
+describe('toolBudget', () => {
+  it('at the ceiling sends one neutral message with tool_choice none and takes the reply as the final answer', async () => {
+    const model = new ScriptedModel([call(1), call(2), call(3), { text: 'I learned that q=1..3 are ok.' }]);
+    const host = okHost();
+    const events: AgentEvent[] = [];
+    const loop = new BudgetedAgentLoop({ model, tools: host, guards: [toolBudget({ maxToolCalls: 3 })], onEvent: (e) => events.push(e) });
+
+    const result = await loop.run('Look things up.');
+
+    expect(result.outcome).toEqual({ kind: 'budget_exhausted', finalText: 'I learned that q=1..3 are ok.', toolCalls: 3 });
+    expect(model.requests).toHaveLength(4);
+    expect(result.metrics.modelCalls).toBe(4);
+    expect(result.metrics.toolCalls).toBe(3);
+    expect(host.executed).toEqual(['lookup', 'lookup', 'lookup']);
+
+    const [first, second, third, fourth] = model.requests;
+    expect(first?.tool_choice).toBeUndefined();
+    expect(second?.tool_choice).toBeUndefined();
+    expect(third?.tool_choice).toBeUndefined();
+    expect(fourth?.tool_choice).toEqual({ type: 'none' });
+    expect(lastUserText(fourth?.messages ?? [])).toBe(
+      'Tool budget exhausted (3 calls). Summarize what you have learned and return a final answer.',
+    );
+    // The third tool result is still delivered, in the same user message as the notice.
+    const last = fourth?.messages.at(-1);
+    expect(Array.isArray(last?.content) ? last.content.map((block) => block.type) : last?.content).toEqual(['tool_result', 'text']);
+
+    expect(events.filter((e) => e.type === 'agent.budget.exhausted')).toEqual([
+      { type: 'agent.budget.exhausted', at: expect.any(Number), toolCalls: 3, limit: 3 },
+    ]);
+  });
+
+  it('under the budget lets the run complete normally without ever sending tool_choice', async () => {
+    const model = new ScriptedModel([call(1), call(2), { text: 'Done.' }]);
+    const host = okHost();
+    const loop = new BudgetedAgentLoop({ model, tools: host, guards: [toolBudget({ maxToolCalls: 3 })] });
+
+    const result = await loop.run('Look things up.');
+
+    expect(result.outcome).toEqual({ kind: 'completed', finalText: 'Done.' });
+    expect(model.requests).toHaveLength(3);
+    expect(model.requests.map((request) => request.tool_choice)).toEqual([undefined, undefined, undefined]);
+    expect(model.requests.every((request) => !('tool_choice' in request))).toBe(true);
+    expect(host.executed).toHaveLength(2);
+  });
+});

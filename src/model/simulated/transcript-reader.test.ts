@@ -1,0 +1,157 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { describe, expect, it } from 'vitest';
+import { REFLECTION_MESSAGE } from '../../loop/guards/repeat-fingerprint.js';
+import { loadScenario } from '../../scenarios/loader.js';
+import { readTranscript, viewResult } from './transcript-reader.js';
+
+const { plan, prompt } = loadScenario('fetch-transform-write');
+const STEPS = plan.steps;
+
+const USER = { id: 'u_1042', name: 'Ada  Lovelace', email: 'Ada.Lovelace@Example.COM' };
+const TRANSFORMED = { id: 'u_1042', display_name: 'Ada Lovelace', email: 'ada.lovelace@example.com', email_domain: 'example.com', initials: 'AL' };
+
+let nextId = 0;
+
+/** One tool call and its result, as the loop writes them into the transcript. */
+function exchange(name: string, input: Record<string, unknown>, content: string, isError = false): MessageParam[] {
+  const id = `toolu_${nextId++}`;
+  return [
+    { role: 'assistant', content: [{ type: 'text', text: 'calling' }, { type: 'tool_use', id, name, input }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }] },
+  ];
+}
+
+const start: MessageParam = { role: 'user', content: prompt };
+const fetched = () => exchange('get_user', { user_id: 'u_1042' }, JSON.stringify(USER));
+const transformed = () => exchange('transform_record', { record: USER }, JSON.stringify(TRANSFORMED));
+
+describe('readTranscript', () => {
+  it('starts at step 0 with nothing known', () => {
+    const state = readTranscript([start], STEPS);
+    expect(state).toEqual({
+      calls: [],
+      stepResults: [undefined, undefined, undefined],
+      stepMalformed: [undefined, undefined, undefined],
+      failuresAt: [0, 0, 0],
+      nextStep: 0,
+      detourRun: 0,
+      lastUserText: prompt,
+    });
+  });
+
+  it('advances nextStep on good results and keeps each step result', () => {
+    const state = readTranscript([start, ...fetched(), ...transformed()], STEPS);
+    expect(state.nextStep).toBe(2);
+    expect(state.stepResults).toEqual([USER, TRANSFORMED, undefined]);
+    expect(state.calls.map((call) => [call.name, call.step, call.role, call.result.kind])).toEqual([
+      ['get_user', 0, 'plan', 'good'],
+      ['transform_record', 1, 'plan', 'good'],
+    ]);
+    expect(state.lastUserText).toBe('');
+  });
+
+  it('records an unparseable result in stepMalformed, counts it as a failure and does not advance', () => {
+    const cut = '{"id":"u_1042","name":"Ada  Lov';
+    const state = readTranscript([start, ...exchange('get_user', { user_id: 'u_1042' }, cut)], STEPS);
+    expect(state.nextStep).toBe(0);
+    expect(state.stepMalformed).toEqual([cut, undefined, undefined]);
+    expect(state.stepResults[0]).toBeUndefined();
+    expect(state.failuresAt).toEqual([1, 0, 0]);
+  });
+
+  it('counts failures per step', () => {
+    const state = readTranscript(
+      [
+        start,
+        ...exchange('get_user', { user_id: 'u_1042' }, 'Error: get_user: request timed out after 10000 ms', true),
+        ...exchange('get_user', { user_id: '1042' }, "Error: no user with id '1042'", true),
+        ...fetched(),
+        ...exchange('transform_record', { record: USER }, 'Error: transform_record: HTTP 503 Service Unavailable', true),
+      ],
+      STEPS,
+    );
+    expect(state.failuresAt).toEqual([2, 1, 0]);
+    expect(state.nextStep).toBe(1);
+  });
+
+  it('counts the detour calls at the end of the transcript in a row', () => {
+    const state = readTranscript(
+      [
+        start,
+        ...exchange('search_users', { query: 'lovelace' }, '{"matches":[]}'),
+        ...fetched(),
+        ...exchange('search_users', { query: 'Ada Lovelace' }, '{"matches":[]}'),
+        ...exchange('get_user', { user_id: 'u_1042' }, JSON.stringify(USER)),
+        ...exchange('read_result', { key: 'u_1042' }, '{"key":"u_1042","found":false}'),
+      ],
+      STEPS,
+    );
+    // After the fetch, get_user is no longer a plan step; read_result verifies only the write step.
+    expect(state.calls.map((call) => call.role)).toEqual(['detour', 'plan', 'detour', 'detour', 'detour']);
+    expect(state.detourRun).toBe(3);
+    expect(state.nextStep).toBe(1);
+  });
+
+  it('a verify read that found the write completes the side-effecting step', () => {
+    const failedWrite = exchange('write_result', { key: 'u_1042', value: TRANSFORMED }, 'Error: Connection reset: socket hang up. The operation may have been applied; check before retrying.', true);
+    const before = [start, ...fetched(), ...transformed(), ...failedWrite];
+    expect(readTranscript(before, STEPS).nextStep).toBe(2);
+    expect(readTranscript(before, STEPS).failuresAt).toEqual([0, 0, 1]);
+
+    const found = readTranscript([...before, ...exchange('read_result', { key: 'u_1042' }, JSON.stringify({ key: 'u_1042', found: true, value: TRANSFORMED, writes: 1 }))], STEPS);
+    expect(found.calls.at(-1)?.role).toBe('verify');
+    expect(found.nextStep).toBe(3);
+
+    const notFound = readTranscript([...before, ...exchange('read_result', { key: 'u_1042' }, '{"key":"u_1042","found":false}')], STEPS);
+    expect(notFound.calls.at(-1)?.role).toBe('verify');
+    expect(notFound.nextStep).toBe(2);
+  });
+
+  it('a call without a result in the transcript is missing, and text after results is the last user text', () => {
+    const messages: MessageParam[] = [
+      start,
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'lost', name: 'get_user', input: { user_id: 'u_1042' } }] },
+      { role: 'user', content: [{ type: 'text', text: 'Tool budget exhausted ' }, { type: 'text', text: '(15 calls).' }] },
+    ];
+    const state = readTranscript(messages, STEPS);
+    expect(state.calls[0]?.result).toEqual({ kind: 'missing' });
+    expect(state.lastUserText).toBe('Tool budget exhausted (15 calls).');
+  });
+});
+
+describe('viewResult', () => {
+  it('recognises the repeat guard reflection message', () => {
+    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: REFLECTION_MESSAGE, is_error: true })).toEqual({ kind: 'reflection' });
+  });
+
+  it('reads the permanent hint', () => {
+    const text = "Error: Permanent failure: Not found (HTTP 404): no user with id 'x'. Do not retry with the same arguments.";
+    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: text, is_error: true })).toEqual({ kind: 'error', text, hint: 'permanent', mayHaveApplied: false });
+  });
+
+  it('reads the transient hint, also from text blocks', () => {
+    const view = viewResult({
+      type: 'tool_result',
+      tool_use_id: 't',
+      content: [
+        { type: 'text', text: 'Error: Network timeout: get_user: request timed out. ' },
+        { type: 'text', text: 'May succeed if retried.' },
+      ],
+      is_error: true,
+    });
+    expect(view).toEqual({ kind: 'error', text: 'Error: Network timeout: get_user: request timed out. May succeed if retried.', hint: 'transient', mayHaveApplied: false });
+  });
+
+  it('reads that a write may have been applied', () => {
+    const text = 'Error: Connection reset: write_result: socket hang up. The operation may have been applied; check before retrying.';
+    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: text, is_error: true })).toEqual({ kind: 'error', text, hint: 'none', mayHaveApplied: true });
+  });
+
+  it('takes an error without hints as a plain error, a JSON body as good, anything else as malformed', () => {
+    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: "Error: Tool 'x' failed: boom", is_error: true })).toMatchObject({ kind: 'error', hint: 'none' });
+    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: 'error: no is_error flag' })).toMatchObject({ kind: 'error', hint: 'none' });
+    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: '{"a":[1,2]}' })).toEqual({ kind: 'good', value: { a: [1, 2] } });
+    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: '{"a":[1,' })).toEqual({ kind: 'malformed', text: '{"a":[1,' });
+    expect(viewResult(undefined)).toEqual({ kind: 'missing' });
+  });
+});
