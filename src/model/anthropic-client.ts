@@ -26,12 +26,11 @@ export class AnthropicModelClient implements ModelClient {
 
   constructor(options: AnthropicClientOptions) {
     this.name = options.name ?? 'anthropic';
-    this.#client = new Anthropic({
-      apiKey: options.apiKey,
-      maxRetries: 0,
+    const transport = {
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
       ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-    });
+    };
+    this.#client = new Anthropic({ maxRetries: 0, apiKey: options.apiKey, ...transport });
   }
 
   async create(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): Promise<Message> {

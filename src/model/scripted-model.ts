@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { Message, ModelClient, ModelRequest } from './model-client.js';
-import { blockTokens, requestTokens } from './token-estimate.js';
+import { assistantMessage } from './assistant-message.js';
 
 /** One scripted reply: text, tool calls, or both. */
 export type ScriptedTurn = { readonly text?: string; readonly calls?: ReadonlyArray<{ readonly name: string; readonly input: Record<string, unknown> }> };
@@ -28,31 +28,6 @@ export class ScriptedModel implements ModelClient {
     (turn.calls ?? []).forEach((call, i) =>
       content.push({ type: 'tool_use', id: `toolu_script_${index}_${i}`, name: call.name, input: call.input, caller: { type: 'direct' } }),
     );
-    let outputTokens = 0;
-    for (const block of content) outputTokens += blockTokens(block);
-    return {
-      id: `msg_script_${index}`,
-      type: 'message',
-      role: 'assistant',
-      model: request.model,
-      content,
-      stop_reason: (turn.calls?.length ?? 0) > 0 ? 'tool_use' : 'end_turn',
-      stop_sequence: null,
-      stop_details: null,
-      container: null,
-      diagnostics: null,
-      usage: {
-        input_tokens: requestTokens(request),
-        output_tokens: outputTokens,
-        cache_creation: null,
-        cache_creation_input_tokens: null,
-        cache_read_input_tokens: null,
-        inference_geo: null,
-        output_tokens_details: null,
-        server_tool_use: null,
-        service_tier: 'standard',
-        speed: null,
-      },
-    };
+    return assistantMessage(`msg_script_${index}`, request, content);
   }
 }

@@ -9,7 +9,7 @@ function errorResponse(status: number, type: string, message: string): Response 
 }
 
 /**
- * The simulated model as the Messages HTTP endpoint, for `new Anthropic({ fetch })`: the
+ * The simulated model as the Messages HTTP endpoint, for `new Anthropic({ fetch, maxRetries: 0 })`: the
  * SDK builds the request, and parses the response or raises its own error classes.
  */
 export function simulatedFetch(model: SimulatedModel): typeof fetch {

@@ -2,7 +2,7 @@ import type { ContentBlock, Message, ToolChoice } from '@anthropic-ai/sdk/resour
 import { stream, type StreamKey } from '../../random/streams.js';
 import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
 import type { ModelClient, ModelRequest } from '../model-client.js';
-import { blockTokens, requestTokens } from '../token-estimate.js';
+import { assistantMessage } from '../assistant-message.js';
 import { decide } from './policy.js';
 import { readTranscript } from './transcript-reader.js';
 
@@ -54,32 +54,7 @@ export class SimulatedModel implements ModelClient {
             { type: 'text', text: action.note, citations: null },
             { type: 'tool_use', id: `toolu_sim_${turn}`, name: action.tool, input: action.input, caller: { type: 'direct' } },
           ];
-    let outputTokens = 0;
-    for (const block of content) outputTokens += blockTokens(block);
-    return {
-      id: `msg_sim_${streamKey.runSeed}_${turn}`,
-      type: 'message',
-      role: 'assistant',
-      model: request.model,
-      content,
-      stop_reason: action.kind === 'final' ? 'end_turn' : 'tool_use',
-      stop_sequence: null,
-      stop_details: null,
-      container: null,
-      diagnostics: null,
-      usage: {
-        input_tokens: requestTokens(request),
-        output_tokens: outputTokens,
-        cache_creation: null,
-        cache_creation_input_tokens: null,
-        cache_read_input_tokens: null,
-        inference_geo: null,
-        output_tokens_details: null,
-        server_tool_use: null,
-        service_tier: 'standard',
-        speed: null,
-      },
-    };
+    return assistantMessage(`msg_sim_${streamKey.runSeed}_${turn}`, request, content);
   }
 
   async create(request: ModelRequest): Promise<Message> {
