@@ -28,7 +28,7 @@ describe('determinism', () => {
     expect((await runOne({ sweepSeed: 0, scenario, arm: arm!, seed: 25 })).record).toEqual(alone);
 
     const summary = async (sweepSeed: number) =>
-      JSON.stringify((await runSweep({ scenarios: [scenario], arms: [arm!], seeds: 30, sweepSeed })).cells);
+      JSON.stringify((await runSweep({ scenarios: [{ scenario, path: '' }], arms: [arm!], seeds: 30, sweepSeed, workers: 1 })).cells);
     expect(await summary(9)).not.toBe(await summary(0));
   });
 });

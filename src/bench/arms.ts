@@ -13,37 +13,77 @@ export type GuardSetting =
   | { readonly guard: 'repeat'; readonly window: number }
   | { readonly guard: 'classify'; readonly maxRetries: number; readonly backoffMs: readonly number[] };
 
-/** A benchmark arm: a name and the safeguards it turns on. */
+export type GuardName = GuardSetting['guard'];
+
+/** A benchmark arm: a name and the safeguards it turns on, in the order they are consulted. */
 export interface Arm {
   readonly name: string;
   readonly guards: readonly GuardSetting[];
 }
 
-const STUCK: GuardSetting = { guard: 'stuck' };
-const BUDGET: GuardSetting = { guard: 'budget', maxToolCalls: 'task-class' };
-const REPEAT: GuardSetting = { guard: 'repeat', window: 2 };
-const CLASSIFY: GuardSetting = { guard: 'classify', maxRetries: 3, backoffMs: [1000, 2000, 4000] };
+/**
+ * Every guard with its default settings, in consultation order: an escalation is
+ * honoured before a repeat check could block it, and the budget is checked before
+ * anything else reaches the model.
+ */
+export const DEFAULT_GUARDS: readonly GuardSetting[] = [
+  { guard: 'stuck' },
+  { guard: 'budget', maxToolCalls: 'task-class' },
+  { guard: 'repeat', window: 2 },
+  { guard: 'classify', maxRetries: 3, backoffMs: [1000, 2000, 4000] },
+];
+
+/** The four core safeguards of the article. */
+const ARTICLE: readonly GuardName[] = ['stuck', 'budget', 'repeat', 'classify'];
+
+function armOf(name: string, guards: readonly GuardName[]): Arm {
+  return { name, guards: DEFAULT_GUARDS.filter((setting) => guards.includes(setting.guard)) };
+}
+
+const ALL_GUARDS = DEFAULT_GUARDS.map((setting) => setting.guard);
 
 export const ARM_PRESETS: ReadonlyMap<string, Arm> = new Map(
   [
-    { name: 'none', guards: [] },
-    { name: 'budget', guards: [BUDGET] },
-    { name: 'repeat', guards: [REPEAT] },
-    { name: 'classify', guards: [CLASSIFY] },
-    { name: 'stuck', guards: [STUCK] },
-    // The four core safeguards. Order is the order guards are consulted: an escalation
-    // is honoured before a repeat check could block it.
-    { name: 'article', guards: [STUCK, BUDGET, REPEAT, CLASSIFY] },
+    armOf('none', []),
+    ...ALL_GUARDS.map((guard) => armOf(guard, [guard])),
+    armOf('article', ARTICLE),
+    // Everything built so far; grows as guards land (article stays the four core ones).
+    armOf('all', ALL_GUARDS),
   ].map((arm) => [arm.name, arm]),
 );
 
-export function resolveArms(names: readonly string[], source = '--arms'): Arm[] {
-  const unknown = names.filter((name) => !ARM_PRESETS.has(name));
-  if (unknown.length > 0) {
-    throw UserInputError.single(source, '', `arm names from ${[...ARM_PRESETS.keys()].join(', ')}; unknown: ${unknown.join(', ')}`);
-  }
+/** Preset groups that expand to several arms. */
+export const ARM_GROUPS: ReadonlyMap<string, () => Arm[]> = new Map([
+  [
+    'ablation',
+    () => [
+      ARM_PRESETS.get('none')!,
+      ...ALL_GUARDS.map((guard) => ARM_PRESETS.get(guard)!),
+      ...ALL_GUARDS.map((left) => armOf(`all-no-${left}`, ALL_GUARDS.filter((guard) => guard !== left))),
+      ARM_PRESETS.get('all')!,
+    ],
+  ],
+]);
+
+/**
+ * Arms by name: presets, preset groups (`ablation`) and arms from a config file, in the
+ * order given, without duplicates.
+ */
+export function resolveArms(names: readonly string[], source = '--arms', custom: ReadonlyMap<string, Arm> = new Map()): Arm[] {
   if (names.length === 0) throw UserInputError.single(source, '', 'at least one arm');
-  return names.map((name) => ARM_PRESETS.get(name) as Arm);
+  const arms: Arm[] = [];
+  const unknown: string[] = [];
+  for (const name of names) {
+    const group = ARM_GROUPS.get(name);
+    const found = group?.() ?? [custom.get(name) ?? ARM_PRESETS.get(name)].filter((arm) => arm !== undefined);
+    if (found.length === 0) unknown.push(name);
+    for (const arm of found) if (!arms.some((known) => known.name === arm.name)) arms.push(arm);
+  }
+  if (unknown.length > 0) {
+    const known = [...custom.keys(), ...ARM_PRESETS.keys(), ...ARM_GROUPS.keys()];
+    throw UserInputError.single(source, '', `arm names from ${known.join(', ')}; unknown: ${unknown.join(', ')}`);
+  }
+  return arms;
 }
 
 /** Fresh guard instances for one run (guards keep per-run state). */

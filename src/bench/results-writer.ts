@@ -1,29 +1,7 @@
 import { closeSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
-import { FAULT_KINDS } from '../faults/fault-profile.js';
-import { COUNTED_EVENTS, type RunRecord } from './run-record.js';
-
-/** Flat CSV columns, in the order of RunRecord's fields. */
-const CSV_COLUMNS = [
-  'sweep_seed', 'scenario', 'arm', 'seed', 'model', 'outcome', 'verdict', 'verdict_reason',
-  'tool_calls', 'tool_executions', 'tool_retries', 'model_calls', 'input_tokens', 'output_tokens',
-  'virtual_ms', 'duplicate_side_effects',
-  ...FAULT_KINDS.map((kind) => `fault_${kind}`),
-  ...COUNTED_EVENTS.map((type) => `event_${type}`),
-  'escalation',
-];
-
-function csvRow(record: RunRecord): unknown[] {
-  return [
-    record.sweep_seed, record.scenario, record.arm, record.seed, record.model, record.outcome, record.verdict,
-    record.verdict_reason, record.tool_calls, record.tool_executions, record.tool_retries, record.model_calls,
-    record.input_tokens, record.output_tokens, record.virtual_ms, record.duplicate_side_effects,
-    ...FAULT_KINDS.map((kind) => record.faults[kind]),
-    ...COUNTED_EVENTS.map((type) => record.events[type]),
-    record.escalation === null ? '' : JSON.stringify(record.escalation),
-  ];
-}
+import type { ChunkResult } from './chunk-runner.js';
+import { CSV_HEADER } from './run-csv.js';
 
 /** Write `text` to `path` atomically: a reader sees the old file or the new one, never half. */
 export function writeFileAtomic(path: string, text: string): void {
@@ -33,42 +11,28 @@ export function writeFileAtomic(path: string, text: string): void {
 }
 
 /**
- * Appends finished runs to runs.jsonl and runs.csv in batches, so a sweep's results are
- * on disk as it goes rather than only at the end.
+ * Appends finished chunks to runs.jsonl and runs.csv, in order, as they complete, so a
+ * sweep's results are on disk as it goes; summary.json is written atomically at the end.
  */
 export class ResultsWriter {
   readonly dir: string;
   readonly #jsonl: number;
   readonly #csv: number;
-  readonly #batchSize: number;
-  #jsonLines: string[] = [];
-  #csvRows: unknown[][] = [];
 
-  constructor(dir: string, batchSize = 256) {
+  constructor(dir: string) {
     this.dir = dir;
-    this.#batchSize = batchSize;
     mkdirSync(dir, { recursive: true });
     this.#jsonl = openSync(join(dir, 'runs.jsonl'), 'w');
     this.#csv = openSync(join(dir, 'runs.csv'), 'w');
-    writeSync(this.#csv, stringify([CSV_COLUMNS]));
+    writeSync(this.#csv, CSV_HEADER);
   }
 
-  add(record: RunRecord): void {
-    this.#jsonLines.push(JSON.stringify(record));
-    this.#csvRows.push(csvRow(record));
-    if (this.#jsonLines.length >= this.#batchSize) this.flush();
-  }
-
-  flush(): void {
-    if (this.#jsonLines.length === 0) return;
-    writeSync(this.#jsonl, `${this.#jsonLines.join('\n')}\n`);
-    writeSync(this.#csv, stringify(this.#csvRows));
-    this.#jsonLines = [];
-    this.#csvRows = [];
+  append(chunk: ChunkResult): void {
+    writeSync(this.#jsonl, chunk.jsonl);
+    writeSync(this.#csv, chunk.csv);
   }
 
   close(summary: unknown): void {
-    this.flush();
     closeSync(this.#jsonl);
     closeSync(this.#csv);
     writeFileAtomic(join(this.dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);

@@ -1,14 +1,18 @@
-import { OUTCOME_KINDS } from '../loop/outcome.js';
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
 import type { Scenario } from '../scenarios/loader.js';
-import { summariseCell, type CellSummary } from '../stats/cell-summary.js';
 import { VERSION } from '../version.js';
 import type { Arm } from './arms.js';
+import type { CellSummary } from '../stats/cell-summary.js';
+import { CellAccumulator } from './cell-accumulator.js';
+import { runChunk, type ChunkResult, type ChunkTask } from './chunk-runner.js';
 import { ResultsWriter } from './results-writer.js';
-import { runOne, type ModelChoice } from './run-one.js';
-import type { RunRecord } from './run-record.js';
+import type { ModelChoice } from './run-one.js';
+import { planChunks, totalRuns, type Shard, type SweepDefinition } from './sweep-plan.js';
 
 export interface SweepOptions {
-  readonly scenarios: readonly Scenario[];
+  /** Loaded scenarios, with the files they came from (workers load them again). */
+  readonly scenarios: ReadonlyArray<{ readonly scenario: Scenario; readonly path: string }>;
   readonly arms: readonly Arm[];
   /** Runs per (scenario, arm) cell. */
   readonly seeds: number;
@@ -16,8 +20,14 @@ export interface SweepOptions {
   readonly baseSeed?: number;
   /** Namespace of every random stream of the sweep. @default 0 */
   readonly sweepSeed?: number;
-  /** @default in-process simulated model */
+  /** @default the simulated model in-process */
   readonly model?: ModelChoice;
+  /** Worker threads; 1 runs inline. A real model always runs inline. @default the machine's cores */
+  readonly workers?: number;
+  /** Run only this slice of the sweep. @default the whole sweep */
+  readonly shard?: Shard;
+  /** Runs per unit of work. @default 250 */
+  readonly chunkSize?: number;
   /** Folder for runs.jsonl, runs.csv and summary.json; nothing is written without it. */
   readonly outDir?: string;
   readonly onProgress?: (done: number, total: number) => void;
@@ -28,50 +38,115 @@ export interface SweepSummary {
   readonly sweep_seed: number;
   readonly seeds: { readonly base: number; readonly count: number };
   readonly model: string;
-  readonly scenarios: ReadonlyArray<{ readonly id: string; readonly hash: string; readonly tool_budget: number }>;
+  readonly shard: Shard | null;
+  readonly scenarios: ReadonlyArray<{ readonly id: string; readonly hash: string; readonly tool_budget: number; readonly impossible: boolean }>;
   readonly arms: readonly Arm[];
   readonly cells: readonly CellSummary[];
 }
 
+/** The summary of a sweep's definition and cells, shared by runs and merges. */
+export function sweepSummary(
+  definition: Omit<SweepSummary, 'cells' | 'spiralbench'>,
+  cells: readonly CellSummary[],
+): SweepSummary {
+  return { spiralbench: VERSION, ...definition, cells };
+}
+
+export function isImpossible(scenario: Scenario): boolean {
+  return (scenario as { readonly impossible?: boolean }).impossible === true;
+}
+
 /**
- * Runs the matrix scenario × arm × seed in that order, writing each finished run as it
- * goes. The order of runs, and so every output byte, depends only on the options.
+ * Runs the matrix scenario × arm × seed. Chunks may finish in any order on any worker;
+ * they are written and summarised strictly in output order, so every output byte
+ * depends only on the options, never on the worker count.
  */
 export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
-  const { scenarios, arms, seeds } = options;
-  const baseSeed = options.baseSeed ?? 1;
-  const sweepSeed = options.sweepSeed ?? 0;
   const model = options.model ?? { kind: 'simulated' };
+  const definition: SweepDefinition = {
+    scenarios: options.scenarios.map(({ scenario, path }) => ({ id: scenario.id, path })),
+    arms: options.arms,
+    seeds: { base: options.baseSeed ?? 1, count: options.seeds },
+    sweepSeed: options.sweepSeed ?? 0,
+    model: model.kind === 'client' ? 'simulated' : model.kind,
+  };
+  const shard = options.shard ?? { index: 1, count: 1 };
+  const chunks = planChunks(definition, options.chunkSize ?? 250, shard);
+  const total = chunks.reduce((sum, chunk) => sum + chunk.seedTo - chunk.seedFrom, 0);
+  const workers = model.kind === 'client' ? 1 : Math.max(1, options.workers ?? availableParallelism());
   const writer = options.outDir === undefined ? undefined : new ResultsWriter(options.outDir);
-  const total = scenarios.length * arms.length * seeds;
-  const cells: CellSummary[] = [];
-  let done = 0;
-  let modelName = model.kind === 'client' ? model.client.name : model.kind;
 
-  for (const scenario of scenarios) {
-    for (const arm of arms) {
-      const records: RunRecord[] = [];
-      for (let seed = baseSeed; seed < baseSeed + seeds; seed++) {
-        const { record } = await runOne({ sweepSeed, scenario, arm, seed, model });
-        modelName = record.model;
-        records.push(record);
-        writer?.add(record);
-        done += 1;
-        options.onProgress?.(done, total);
-      }
-      cells.push(summariseCell(scenario.id, arm.name, records, OUTCOME_KINDS));
+  const cells = new Map<string, CellAccumulator>();
+  let done = 0;
+  const accept = (result: ChunkResult): void => {
+    const chunk = chunks[result.index]!;
+    const scenario = options.scenarios[chunk.scenarioIndex]!.scenario;
+    const arm = options.arms[chunk.armIndex]!;
+    const key = `${chunk.scenarioIndex}/${chunk.armIndex}`;
+    let cell = cells.get(key);
+    if (cell === undefined) {
+      cell = new CellAccumulator(scenario.id, arm.name, isImpossible(scenario));
+      cells.set(key, cell);
     }
+    cell.addPacked(result.packed);
+    writer?.append(result);
+    done += result.runs;
+    options.onProgress?.(done, total);
+  };
+
+  if (workers === 1) {
+    for (const chunk of chunks) {
+      accept(await runChunk({ definition, chunk }, { model, scenario: options.scenarios[chunk.scenarioIndex]!.scenario }));
+    }
+  } else {
+    await runPooled(definition, chunks, workers, accept);
   }
 
-  const summary: SweepSummary = {
-    spiralbench: VERSION,
-    sweep_seed: sweepSeed,
-    seeds: { base: baseSeed, count: seeds },
-    model: modelName,
-    scenarios: scenarios.map((scenario) => ({ id: scenario.id, hash: scenario.hash, tool_budget: scenario.toolBudget })),
-    arms,
-    cells,
-  };
+  const summary = sweepSummary(
+    {
+      sweep_seed: definition.sweepSeed,
+      seeds: definition.seeds,
+      model: model.kind === 'client' ? model.client.name : model.kind,
+      shard: shard.count === 1 ? null : shard,
+      scenarios: options.scenarios.map(({ scenario }) => ({ id: scenario.id, hash: scenario.hash, tool_budget: scenario.toolBudget, impossible: isImpossible(scenario) })),
+      arms: options.arms,
+    },
+    [...cells.values()].map((cell) => cell.summary()),
+  );
   writer?.close(summary);
   return summary;
+}
+
+/** Chunks on a worker pool, handed to `accept` in index order with a bounded backlog. */
+async function runPooled(definition: SweepDefinition, chunks: readonly ReturnType<typeof planChunks>[number][], workers: number, accept: (result: ChunkResult) => void): Promise<void> {
+  const pool = new Piscina<ChunkTask, ChunkResult>({
+    filename: new URL('./worker.js', import.meta.url).href,
+    minThreads: workers,
+    maxThreads: workers,
+  });
+  const waiting = new Map<number, ChunkResult>();
+  let next = 0;
+  let submitted = 0;
+  const inFlight = new Set<Promise<void>>();
+  try {
+    while (next < chunks.length) {
+      // Keep a few chunks per worker queued; more would only hold finished output in memory.
+      while (submitted < chunks.length && submitted - next < workers * 4) {
+        const task = pool.run({ definition, chunk: chunks[submitted]! }).then((result) => {
+          waiting.set(result.index, result);
+          inFlight.delete(task);
+        });
+        inFlight.add(task);
+        submitted += 1;
+      }
+      await Promise.race(inFlight);
+      for (let result = waiting.get(next); result !== undefined; result = waiting.get(next)) {
+        waiting.delete(next);
+        accept(result);
+        next += 1;
+      }
+    }
+  } finally {
+    await pool.destroy();
+  }
 }

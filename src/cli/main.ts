@@ -3,6 +3,7 @@ import { formatProblem, UserInputError } from '../user-input-error.js';
 import { VERSION } from '../version.js';
 import { registerBench } from './commands/bench.js';
 import { registerList } from './commands/list.js';
+import { registerMerge } from './commands/merge.js';
 import { registerReplay } from './commands/replay.js';
 import { registerRun } from './commands/run.js';
 
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerReplay(program);
   registerList(program);
   registerBench(program);
+  registerMerge(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -13,8 +13,9 @@ export interface Distribution {
  * R type 7), via simple-statistics. Values are rounded to 2 decimals so summaries
  * serialise identically everywhere.
  */
-export function describe(values: readonly number[]): Distribution {
+export function describe(values: ArrayLike<number>): Distribution {
   if (values.length === 0) return { median: 0, p95: 0, max: 0, mean: 0 };
+  // A numeric sort of a typed copy: Array.prototype.sort would compare as strings.
   const sorted = Float64Array.from(values).sort();
   let sum = 0;
   for (const value of sorted) sum += value;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ARM_PRESETS } from '../../bench/arms.js';
+import { ARM_GROUPS, ARM_PRESETS } from '../../bench/arms.js';
 import { listScenarioIds, loadScenario } from '../../scenarios/loader.js';
 
 export function registerList(program: Command): void {
@@ -17,6 +17,8 @@ export function registerList(program: Command): void {
       for (const arm of ARM_PRESETS.values()) {
         lines.push(`  ${arm.name.padEnd(9)} ${arm.guards.length === 0 ? '(no safeguards; iteration ceiling 250)' : arm.guards.map((guard) => guard.guard).join(' + ')}`);
       }
+      for (const [name, expand] of ARM_GROUPS) lines.push(`  ${name.padEnd(9)} group: ${expand().map((arm) => arm.name).join(', ')}`);
+      lines.push('', 'Custom arms: --arms-file <yaml> (see `spiralbench run --help`).');
       process.stdout.write(`${lines.join('\n')}\n`);
     });
 }

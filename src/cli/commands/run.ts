@@ -1,48 +1,72 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
+import { loadArmsFile } from '../../bench/arms-file.js';
+import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { runSweep } from '../../bench/sweep.js';
+import { parseShard, type Shard } from '../../bench/sweep-plan.js';
 import { renderCellTables } from '../../report/terminal-table.js';
-import { loadScenario } from '../../scenarios/loader.js';
 import { chooseModel } from '../model-choice.js';
 import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
+import { sweepProgress } from '../progress.js';
 
 interface RunFlags {
   readonly scenario: string[];
   readonly arms: string[];
+  readonly armsFile?: string;
   readonly seeds: number;
   readonly seed: number;
   readonly sweepSeed: number;
+  readonly workers: number;
+  readonly shard?: Shard;
   readonly out: string;
   readonly via: string;
   readonly model?: string;
   readonly json: boolean;
 }
 
+function shardFlag(value: string): Shard {
+  const shard = parseShard(value);
+  if (shard === undefined) throw new InvalidArgumentError('expected i/n with 1 <= i <= n, e.g. 2/3.');
+  return shard;
+}
+
 export function registerRun(program: Command): void {
   program
     .command('run')
     .description('Run scenario × arm × seed and print a table per scenario; write runs.jsonl, runs.csv and summary.json.')
-    .requiredOption('-s, --scenario <ids>', 'scenario id(s), comma-separated (see `spiralbench list`)', commaList)
-    .option('-a, --arms <names>', 'arms to compare, comma-separated', commaList, ['none', 'article'])
+    .requiredOption('-s, --scenario <ids>', 'scenario ids or .yaml paths, comma-separated (see `spiralbench list`)', commaList)
+    .option('-a, --arms <names>', 'arms or groups (ablation), comma-separated', commaList, ['none', 'article'])
+    .option('--arms-file <path>', 'YAML/JSON file of custom arms, usable by name in --arms')
     .option('-n, --seeds <count>', 'runs per scenario and arm', positiveInt, 50)
     .option('--seed <base>', 'first run seed; runs use base, base+1, ...', nonNegativeInt, 1)
     .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
+    .option('-w, --workers <n>', 'worker threads (1 runs inline); results are identical for any count', positiveInt, availableParallelism())
+    .option('--shard <i/n>', 'run only the i-th of n equal slices of the sweep (combine with `spiralbench merge`)', shardFlag)
     .option('-o, --out <dir>', 'results folder', 'results/latest')
     .option('--via <path>', "how the simulated model is reached: 'in-process' (fast) or 'sdk' (through the real Anthropic SDK)", 'in-process')
     .option('--model <id>', 'run against real Claude (needs ANTHROPIC_API_KEY) instead of the simulated model')
     .option('--json', 'print summary.json to stdout instead of tables', false)
     .addHelpText(
       'after',
-      '\nExample:\n  spiralbench run --scenario fetch-transform-write --arms none,article --seeds 50\n\nEvery run replays byte-for-byte: spiralbench replay --scenario <id> --arm <arm> --seed <n>',
+      [
+        '',
+        'Examples:',
+        '  spiralbench run --scenario fetch-transform-write --arms none,article --seeds 50',
+        '  spiralbench run --scenario fetch-transform-write --arms ablation --seeds 1000 --workers 2',
+        '  spiralbench run -s fetch-transform-write -n 50000 --shard 2/3 --out results/shard-2   # then: spiralbench merge',
+        '',
+        'Every run replays byte-for-byte: spiralbench replay --scenario <id> --arm <arm> --seed <n>',
+      ].join('\n'),
     )
     .action(async (flags: RunFlags) => {
-      const scenarios = flags.scenario.map((id) => loadScenario(id));
-      const arms = resolveArms(flags.arms);
+      const scenarios = flags.scenario.map(resolveScenarioSource);
+      const custom = flags.armsFile === undefined ? new Map() : loadArmsFile(flags.armsFile);
+      const arms = resolveArms(flags.arms, '--arms', custom);
       const model = await chooseModel(flags);
       const outDir = resolve(flags.out);
       const total = scenarios.length * arms.length * flags.seeds;
-      const progress = process.stderr.isTTY && total >= 2000;
       const summary = await runSweep({
         scenarios,
         arms,
@@ -50,20 +74,22 @@ export function registerRun(program: Command): void {
         baseSeed: flags.seed,
         sweepSeed: flags.sweepSeed,
         model,
+        workers: flags.workers,
+        ...(flags.shard === undefined ? {} : { shard: flags.shard }),
         outDir,
-        onProgress: progress
-          ? (done, all) => {
-              if (done % 500 === 0 || done === all) process.stderr.write(`\r${done}/${all} runs`);
-              if (done === all) process.stderr.write('\n');
-            }
-          : () => {},
+        ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
       });
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
         return;
       }
+      const shardNote = summary.shard === null ? '' : ` · shard ${summary.shard.index}/${summary.shard.count}`;
       process.stdout.write(`${renderCellTables(summary.cells, { color: process.stdout.isTTY === true })}\n`);
-      process.stdout.write(`\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.seed}..${flags.seed + flags.seeds - 1}\n`);
+      process.stdout.write(`\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.seed}..${flags.seed + flags.seeds - 1}${shardNote}\n`);
       process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
     });
+}
+
+function optionalProgress(onProgress: ((done: number, total: number) => void) | undefined) {
+  return onProgress === undefined ? {} : { onProgress };
 }

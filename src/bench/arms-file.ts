@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { UserInputError } from '../user-input-error.js';
+import { ARM_GROUPS, ARM_PRESETS, type Arm, type GuardSetting } from './arms.js';
+
+const guardSetting = z.discriminatedUnion('guard', [
+  z.strictObject({ guard: z.literal('stuck') }),
+  z.strictObject({ guard: z.literal('budget'), maxToolCalls: z.union([z.number().int().min(1), z.literal('task-class')]).default('task-class') }),
+  z.strictObject({ guard: z.literal('repeat'), window: z.number().int().min(1).default(2) }),
+  z.strictObject({
+    guard: z.literal('classify'),
+    maxRetries: z.number().int().min(0).default(3),
+    backoffMs: z.array(z.number().min(0)).min(1).default([1000, 2000, 4000]),
+  }),
+]);
+
+const armsFileSchema = z.strictObject({
+  arms: z
+    .array(z.strictObject({ name: z.string().regex(/^[a-z0-9][a-z0-9:_-]*$/, 'lower-case letters, digits, -, _ or :'), guards: z.array(guardSetting) }))
+    .min(1),
+});
+
+/**
+ * Custom arms from a YAML or JSON file:
+ *
+ * ```yaml
+ * arms:
+ *   - name: tight-budget
+ *     guards:
+ *       - { guard: budget, maxToolCalls: 8 }
+ *       - { guard: classify, maxRetries: 2, backoffMs: [500, 1000] }
+ * ```
+ */
+export function loadArmsFile(path: string): Map<string, Arm> {
+  let data: unknown;
+  try {
+    data = parseYaml(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw UserInputError.single(path, '', `a readable YAML or JSON arms file (${(error as Error).message.split('\n')[0]})`);
+  }
+  const parsed = armsFileSchema.safeParse(data);
+  if (!parsed.success) {
+    throw new UserInputError(parsed.error.issues.map((issue) => ({ source: path, field: issue.path.map(String).join('.'), expected: issue.message })));
+  }
+  const arms = new Map<string, Arm>();
+  parsed.data.arms.forEach((arm, i) => {
+    if (ARM_PRESETS.has(arm.name) || ARM_GROUPS.has(arm.name) || arms.has(arm.name)) {
+      throw UserInputError.single(path, `arms.${i}.name`, `a name not already taken by a preset or another arm, got '${arm.name}'`);
+    }
+    arms.set(arm.name, { name: arm.name, guards: arm.guards as GuardSetting[] });
+  });
+  return arms;
+}

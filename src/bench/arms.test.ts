@@ -1,0 +1,72 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UserInputError } from '../user-input-error.js';
+import { ARM_PRESETS, resolveArms } from './arms.js';
+import { loadArmsFile } from './arms-file.js';
+
+const guardsOf = (name: string) => ARM_PRESETS.get(name)?.guards.map((setting) => setting.guard);
+
+describe('arm presets', () => {
+  it('article is the four core guards in consultation order; all has every guard', () => {
+    expect(guardsOf('article')).toEqual(['stuck', 'budget', 'repeat', 'classify']);
+    expect(guardsOf('all')).toEqual(['stuck', 'budget', 'repeat', 'classify']);
+    expect(guardsOf('none')).toEqual([]);
+    expect(guardsOf('repeat')).toEqual(['repeat']);
+  });
+
+  it('ablation expands to none, each alone, all-but-one and all', () => {
+    expect(resolveArms(['ablation']).map((arm) => arm.name)).toEqual([
+      'none', 'stuck', 'budget', 'repeat', 'classify',
+      'all-no-stuck', 'all-no-budget', 'all-no-repeat', 'all-no-classify', 'all',
+    ]);
+    expect(resolveArms(['ablation']).find((arm) => arm.name === 'all-no-repeat')?.guards.map((s) => s.guard)).toEqual(['stuck', 'budget', 'classify']);
+  });
+
+  it('keeps the order given and drops duplicates', () => {
+    expect(resolveArms(['article', 'none', 'article']).map((arm) => arm.name)).toEqual(['article', 'none']);
+  });
+
+  it('names every unknown arm in one error', () => {
+    expect(() => resolveArms(['none', 'nope', 'zzz'])).toThrow(/unknown: nope, zzz/);
+  });
+});
+
+describe('arms file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'arms-'));
+  const write = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('loads custom arms with defaults filled in, usable by name', () => {
+    const path = write('ok.yaml', 'arms:\n  - name: tight\n    guards:\n      - { guard: budget, maxToolCalls: 8 }\n      - { guard: classify }\n');
+    const custom = loadArmsFile(path);
+    expect(resolveArms(['none', 'tight'], '--arms', custom)[1]).toEqual({
+      name: 'tight',
+      guards: [
+        { guard: 'budget', maxToolCalls: 8 },
+        { guard: 'classify', maxRetries: 3, backoffMs: [1000, 2000, 4000] },
+      ],
+    });
+  });
+
+  it('reports every problem with the file and field', () => {
+    const path = write('bad.yaml', 'arms:\n  - name: Bad Name\n    guards:\n      - { guard: budget, maxToolCalls: 0 }\n      - { guard: teleport }\n');
+    try {
+      loadArmsFile(path);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(UserInputError);
+      const fields = (error as UserInputError).problems.map((problem) => `${problem.source}|${problem.field}`);
+      expect(fields).toEqual([`${path}|arms.0.name`, `${path}|arms.0.guards.0.maxToolCalls`, `${path}|arms.0.guards.1.guard`]);
+    }
+  });
+
+  it('refuses a name a preset already has', () => {
+    const path = write('taken.yaml', 'arms:\n  - name: article\n    guards: []\n');
+    expect(() => loadArmsFile(path)).toThrow(/arms\.0\.name: a name not already taken/);
+  });
+});

@@ -1,0 +1,82 @@
+import { OUTCOME_KINDS } from '../loop/outcome.js';
+import type { CellSummary } from '../stats/cell-summary.js';
+import { describe } from '../stats/descriptive.js';
+import { wilson } from '../stats/wilson.js';
+import { PACKED_WIDTH, VERDICT_KINDS } from './packed-metrics.js';
+
+/** A growable column of non-negative integers (4 bytes a run). */
+class Column {
+  #values = new Uint32Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.#values.length) {
+      const grown = new Uint32Array(this.#values.length * 2);
+      grown.set(this.#values);
+      this.#values = grown;
+    }
+    this.#values[this.length++] = value;
+  }
+
+  view(): Uint32Array {
+    return this.#values.subarray(0, this.length);
+  }
+}
+
+const COLUMN_FIELDS = ['tool_calls', 'tool_executions', 'model_calls', 'input_tokens', 'output_tokens', 'virtual_ms'] as const;
+
+/**
+ * Streams a cell's runs into counts and columns. Counts take constant memory; exact
+ * quantiles need every value, kept as 4-byte integers (24 bytes a run), so a sweep's
+ * memory grows by kilobytes, not by records.
+ */
+export class CellAccumulator {
+  readonly scenario: string;
+  readonly arm: string;
+  readonly #impossible: boolean;
+  readonly #verdicts = new Array<number>(VERDICT_KINDS.length).fill(0);
+  readonly #outcomes = new Array<number>(OUTCOME_KINDS.length).fill(0);
+  readonly #columns = COLUMN_FIELDS.map(() => new Column());
+  #duplicates = 0;
+  #runs = 0;
+
+  constructor(scenario: string, arm: string, impossible: boolean) {
+    this.scenario = scenario;
+    this.arm = arm;
+    this.#impossible = impossible;
+  }
+
+  /** Add `rows` packed runs (see packed-metrics.ts). */
+  addPacked(packed: Float64Array, rows = packed.length / PACKED_WIDTH): void {
+    for (let row = 0; row < rows; row++) {
+      const at = row * PACKED_WIDTH;
+      this.#verdicts[packed[at] as number]! += 1;
+      this.#outcomes[packed[at + 1] as number]! += 1;
+      for (let c = 0; c < COLUMN_FIELDS.length; c++) this.#columns[c]!.push(packed[at + 2 + c] as number);
+      this.#duplicates += packed[at + 8] as number;
+      this.#runs += 1;
+    }
+  }
+
+  summary(): CellSummary {
+    const count = (kind: string) => this.#verdicts[VERDICT_KINDS.indexOf(kind as never)] ?? 0;
+    const column = (field: (typeof COLUMN_FIELDS)[number]) => describe(this.#columns[COLUMN_FIELDS.indexOf(field)]!.view());
+    const successes = count('success');
+    return {
+      scenario: this.scenario,
+      arm: this.arm,
+      runs: this.#runs,
+      success: wilson(successes, this.#runs),
+      right_outcome: wilson(successes + (this.#impossible ? count('escalated') : 0), this.#runs),
+      verdicts: Object.fromEntries(VERDICT_KINDS.map((kind, i) => [kind, this.#verdicts[i] ?? 0])),
+      outcomes: Object.fromEntries(OUTCOME_KINDS.map((kind, i) => [kind, this.#outcomes[i] ?? 0])),
+      tool_calls: column('tool_calls'),
+      tool_executions: column('tool_executions'),
+      model_calls: column('model_calls'),
+      input_tokens: column('input_tokens'),
+      output_tokens: column('output_tokens'),
+      virtual_ms: column('virtual_ms'),
+      duplicate_side_effects: this.#duplicates,
+    };
+  }
+}

@@ -1,0 +1,63 @@
+import type { Scenario } from '../scenarios/loader.js';
+import { PACKED_WIDTH, packRun } from './packed-metrics.js';
+import { runOne, type ModelChoice } from './run-one.js';
+import type { RunRecord } from './run-record.js';
+import { csvRows } from './run-csv.js';
+import { loadScenarioAt } from './scenario-source.js';
+import type { Chunk, SweepDefinition } from './sweep-plan.js';
+
+export interface ChunkTask {
+  readonly definition: SweepDefinition;
+  readonly chunk: Chunk;
+}
+
+/** What the main thread can hand a chunk it runs itself. */
+export interface InlineOptions {
+  /** A real client instead of the definition's simulated model (clients do not cross threads). */
+  readonly model?: ModelChoice;
+  /** The chunk's scenario, already loaded. */
+  readonly scenario?: Scenario;
+}
+
+/** A finished chunk, ready to append: output lines and the numbers summaries need. */
+export interface ChunkResult {
+  readonly index: number;
+  readonly runs: number;
+  readonly jsonl: string;
+  readonly csv: string;
+  readonly packed: Float64Array;
+}
+
+const scenarios = new Map<string, Scenario>();
+
+function scenarioAt(path: string): Scenario {
+  let scenario = scenarios.get(path);
+  if (scenario === undefined) {
+    scenario = loadScenarioAt(path);
+    scenarios.set(path, scenario);
+  }
+  return scenario;
+}
+
+/**
+ * Runs one chunk. The same function runs inline and in pool workers, so a sweep's bytes
+ * cannot depend on where its chunks ran.
+ */
+export async function runChunk({ definition, chunk }: ChunkTask, inline: InlineOptions = {}): Promise<ChunkResult> {
+  const source = definition.scenarios[chunk.scenarioIndex];
+  const arm = definition.arms[chunk.armIndex];
+  if (source === undefined || arm === undefined) throw new RangeError(`chunk ${chunk.index} is outside the sweep`);
+  const scenario = inline.scenario ?? scenarioAt(source.path);
+  const model = inline.model ?? { kind: definition.model };
+  const runs = chunk.seedTo - chunk.seedFrom;
+  const records: RunRecord[] = [];
+  const packed = new Float64Array(runs * PACKED_WIDTH);
+  for (let seed = chunk.seedFrom; seed < chunk.seedTo; seed++) {
+    const { record } = await runOne({ sweepSeed: definition.sweepSeed, scenario, arm, seed, model });
+    packRun(record, packed, records.length);
+    records.push(record);
+  }
+  let jsonl = '';
+  for (const record of records) jsonl += `${JSON.stringify(record)}\n`;
+  return { index: chunk.index, runs, jsonl, csv: csvRows(records), packed };
+}

@@ -1,0 +1,31 @@
+import { stringify } from 'csv-stringify/sync';
+import { FAULT_KINDS } from '../faults/fault-profile.js';
+import { COUNTED_EVENTS, type RunRecord } from './run-record.js';
+
+/** Flat CSV columns, in the order of RunRecord's fields. */
+export const CSV_COLUMNS = [
+  'sweep_seed', 'scenario', 'arm', 'seed', 'model', 'outcome', 'verdict', 'verdict_reason',
+  'tool_calls', 'tool_executions', 'tool_retries', 'model_calls', 'input_tokens', 'output_tokens',
+  'virtual_ms', 'duplicate_side_effects',
+  ...FAULT_KINDS.map((kind) => `fault_${kind}`),
+  ...COUNTED_EVENTS.map((type) => `event_${type}`),
+  'escalation',
+];
+
+export const CSV_HEADER: string = stringify([CSV_COLUMNS]);
+
+function csvRow(record: RunRecord): unknown[] {
+  return [
+    record.sweep_seed, record.scenario, record.arm, record.seed, record.model, record.outcome, record.verdict,
+    record.verdict_reason, record.tool_calls, record.tool_executions, record.tool_retries, record.model_calls,
+    record.input_tokens, record.output_tokens, record.virtual_ms, record.duplicate_side_effects,
+    ...FAULT_KINDS.map((kind) => record.faults[kind]),
+    ...COUNTED_EVENTS.map((type) => record.events[type]),
+    record.escalation === null ? '' : JSON.stringify(record.escalation),
+  ];
+}
+
+/** CSV lines (no header) for records, RFC 4180 quoting by csv-stringify. */
+export function csvRows(records: readonly RunRecord[]): string {
+  return stringify(records.map(csvRow));
+}

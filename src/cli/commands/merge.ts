@@ -1,0 +1,27 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { mergeShards } from '../../bench/merge-shards.js';
+import { renderCellTables } from '../../report/terminal-table.js';
+
+export function registerMerge(program: Command): void {
+  program
+    .command('merge')
+    .description('Combine the folders of `run --shard 1/n` … `n/n` into one sweep, identical to running it unsharded.')
+    .argument('<shard-dirs...>', 'the shard result folders, in any order')
+    .requiredOption('-o, --out <dir>', 'folder for the merged runs.jsonl, runs.csv and summary.json')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Example (a CI matrix of 3 machines, then one merge job):',
+        '  spiralbench run -s fetch-transform-write -a none,article -n 50000 --shard ${{ matrix.shard }}/3 -o results/shard-${{ matrix.shard }}',
+        '  spiralbench merge results/shard-1 results/shard-2 results/shard-3 -o results/full',
+      ].join('\n'),
+    )
+    .action(async (dirs: string[], flags: { readonly out: string }) => {
+      const outDir = resolve(flags.out);
+      const summary = await mergeShards(dirs.map((dir) => resolve(dir)), outDir);
+      process.stdout.write(`${renderCellTables(summary.cells, { color: process.stdout.isTTY === true })}\n`);
+      process.stdout.write(`\nmerged ${dirs.length} shard(s) → ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
+    });
+}

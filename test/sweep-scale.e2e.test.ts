@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from './cli-helpers.js';
+
+const FILES = ['runs.jsonl', 'runs.csv', 'summary.json'];
+const SWEEP = ['run', '--scenario', 'fetch-transform-write', '--arms', 'none,article', '--seeds', '300'];
+
+function files(dir: string): string[] {
+  return FILES.map((file) => readFileSync(join(dir, file), 'utf8'));
+}
+
+describe('a sweep is the same bytes whatever runs it', () => {
+  const reference = tempDir();
+  const first = cli([...SWEEP, '--workers', '1', '--out', reference]);
+
+  it.each([2, 4])('with --workers %i as with --workers 1', (workers) => {
+    expect(first.status, first.stderr).toBe(0);
+    const out = tempDir();
+    const result = cli([...SWEEP, '--workers', String(workers), '--out', out]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(files(out)).toEqual(files(reference));
+  });
+
+  it('sharded 3 ways and merged (in any order) as unsharded', () => {
+    const shards = [1, 2, 3].map((index) => {
+      const out = tempDir();
+      const result = cli([...SWEEP, '--workers', '2', '--shard', `${index}/3`, '--out', out]);
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).toContain(`shard ${index}/3`);
+      return out;
+    });
+    const merged = tempDir();
+    const result = cli(['merge', shards[2]!, shards[0]!, shards[1]!, '--out', merged]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(files(merged)).toEqual(files(reference));
+  });
+
+  it('merge refuses an incomplete set of shards and shards of different sweeps', () => {
+    const one = tempDir();
+    const other = tempDir();
+    cli([...SWEEP, '--shard', '1/2', '--out', one]);
+    cli(['run', '--scenario', 'fetch-transform-write', '--arms', 'none', '--seeds', '300', '--shard', '2/2', '--out', other]);
+    const missing = cli(['merge', one, '--out', tempDir()]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/every shard 1\.\.2 exactly once; got 1/);
+    const mixed = cli(['merge', one, other, '--out', tempDir()]);
+    expect(mixed.status).toBe(2);
+    expect(mixed.stderr).toMatch(/a shard of the same sweep/);
+  });
+});
