@@ -4,6 +4,7 @@ import type { Scenario } from '../scenarios/loader.js';
 import { VERSION } from '../version.js';
 import type { Arm } from './arms.js';
 import type { CellSummary } from '../stats/cell-summary.js';
+import { passHatK } from '../stats/pass-hat-k.js';
 import { CellAccumulator } from './cell-accumulator.js';
 import { runChunk, type ChunkResult, type ChunkTask } from './chunk-runner.js';
 import { ResultsWriter } from './results-writer.js';
@@ -42,14 +43,28 @@ export interface SweepSummary {
   readonly scenarios: ReadonlyArray<{ readonly id: string; readonly hash: string; readonly tool_budget: number; readonly impossible: boolean }>;
   readonly arms: readonly Arm[];
   readonly cells: readonly CellSummary[];
+  /** pass^k per arm, each scenario one task (τ-bench): how reliably an arm succeeds k times in a row. */
+  readonly pass_hat_k: ReadonlyArray<{ readonly arm: string; readonly k: Readonly<Record<string, number>> }>;
+}
+
+const PASS_HAT_KS = [1, 2, 4, 8];
+
+function passHatKByArm(cells: readonly CellSummary[]): SweepSummary['pass_hat_k'] {
+  const arms = [...new Set(cells.map((cell) => cell.arm))];
+  return arms.map((arm) => {
+    const tasks = cells.filter((cell) => cell.arm === arm).map((cell) => ({ trials: cell.runs, successes: cell.success.successes }));
+    const fewest = Math.min(...tasks.map((task) => task.trials));
+    const k = Object.fromEntries(PASS_HAT_KS.filter((k) => k <= fewest).map((k) => [String(k), Math.round(passHatK(tasks, k) * 10_000) / 10_000]));
+    return { arm, k };
+  });
 }
 
 /** The summary of a sweep's definition and cells, shared by runs and merges. */
 export function sweepSummary(
-  definition: Omit<SweepSummary, 'cells' | 'spiralbench'>,
+  definition: Omit<SweepSummary, 'cells' | 'spiralbench' | 'pass_hat_k'>,
   cells: readonly CellSummary[],
 ): SweepSummary {
-  return { spiralbench: VERSION, ...definition, cells };
+  return { spiralbench: VERSION, ...definition, cells, pass_hat_k: passHatKByArm(cells) };
 }
 
 export function isImpossible(scenario: Scenario): boolean {

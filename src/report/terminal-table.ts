@@ -1,9 +1,18 @@
 import Table from 'cli-table3';
 import type { CellSummary } from '../stats/cell-summary.js';
+import type { Proportion } from '../stats/wilson.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const int = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 const thousands = (x: number) => Math.round(x).toLocaleString('en-US');
+const rate = (p: Proportion) => `${pct(p.rate)} [${pct(p.low)}, ${pct(p.high)}]`;
+
+/** pass^k per arm on one line each: how reliably an arm succeeds k times in a row. */
+export function renderPassHatK(rows: ReadonlyArray<{ readonly arm: string; readonly k: Readonly<Record<string, number>> }>): string {
+  const width = Math.max(...rows.map((row) => row.arm.length));
+  const lines = rows.map((row) => `  ${row.arm.padEnd(width)}  ${Object.entries(row.k).map(([k, value]) => `k=${k} ${value.toFixed(3)}`).join('  ')}`);
+  return `pass^k (each scenario a task, τ-bench):\n${lines.join('\n')}`;
+}
 
 function outcomes(cell: CellSummary): string {
   return Object.entries(cell.outcomes)
@@ -19,21 +28,28 @@ function verdicts(cell: CellSummary): string {
     .join('\n');
 }
 
+export interface TableOptions {
+  readonly color?: boolean;
+  /** Scenarios whose right outcome is an escalation: their headline is that rate, not success. */
+  readonly impossible?: ReadonlySet<string>;
+}
+
 /** One table per scenario, a row per arm, for the terminal. */
-export function renderCellTables(cells: readonly CellSummary[], options: { readonly color?: boolean } = {}): string {
+export function renderCellTables(cells: readonly CellSummary[], options: TableOptions = {}): string {
   const byScenario = new Map<string, CellSummary[]>();
   for (const cell of cells) byScenario.set(cell.scenario, [...(byScenario.get(cell.scenario) ?? []), cell]);
   const out: string[] = [];
   for (const [scenario, rows] of byScenario) {
+    const impossible = options.impossible?.has(scenario) === true;
     const table = new Table({
-      head: ['arm', 'runs', 'success [95% CI]', 'tool calls\nmed / p95 / max', 'model calls\nmed', 'input tokens\nmed / p95', 'outcomes', 'other verdicts'],
+      head: ['arm', 'runs', impossible ? 'right outcome:\nescalated [95% CI]' : 'success [95% CI]', 'tool calls\nmed / p95 / max', 'model calls\nmed', 'input tokens\nmed / p95', 'outcomes', 'other verdicts'],
       style: { head: options.color === false ? [] : ['cyan'], border: options.color === false ? [] : ['grey'] },
     });
     for (const cell of rows) {
       table.push([
         cell.arm,
         cell.runs,
-        `${pct(cell.success.rate)} [${pct(cell.success.low)}, ${pct(cell.success.high)}]`,
+        rate(impossible ? cell.right_outcome : cell.success),
         `${int(cell.tool_calls.median)} / ${int(cell.tool_calls.p95)} / ${cell.tool_calls.max}`,
         int(cell.model_calls.median),
         `${thousands(cell.input_tokens.median)} / ${thousands(cell.input_tokens.p95)}`,
@@ -41,7 +57,7 @@ export function renderCellTables(cells: readonly CellSummary[], options: { reado
         verdicts(cell),
       ]);
     }
-    out.push(`${scenario}\n${table.toString()}`);
+    out.push(`${scenario}${impossible ? ' (impossible: the right outcome is to escalate)' : ''}\n${table.toString()}`);
   }
   return out.join('\n\n');
 }

@@ -19,11 +19,11 @@ export interface StepBenchOptions {
   readonly scenario: Scenario;
   /** Seeds per iteration: one iteration runs each once. @default 20 */
   readonly seeds?: number;
-  /** Arms measured beside the bare loop. @default ['none', 'article'] */
+  /** Arms measured beside the bare loop. @default ['none', 'article', 'all'] */
   readonly arms?: readonly string[];
   /** Measuring time per task, in ms. @default 1500 */
   readonly timeMs?: number;
-  /** Also measure the simulated model through the real Anthropic SDK. @default false */
+  /** Also measure `article` with the simulated model through the real Anthropic SDK. @default true */
   readonly sdk?: boolean;
 }
 
@@ -35,7 +35,7 @@ export interface StepBenchOptions {
 export async function benchLoopSteps(options: StepBenchOptions): Promise<StepBenchRow[]> {
   const { scenario } = options;
   const seeds = options.seeds ?? 20;
-  const arms = (options.arms ?? ['none', 'article']).map((name) => ARM_PRESETS.get(name) as Arm);
+  const arms = (options.arms ?? ['none', 'article', 'all']).map((name) => ARM_PRESETS.get(name) as Arm);
   const steps = new Map<string, number>();
   const bench = new Bench({ time: options.timeMs ?? 1500, warmupTime: 300 });
 
@@ -58,8 +58,8 @@ export async function benchLoopSteps(options: StepBenchOptions): Promise<StepBen
     steps.set(name, await task());
     bench.add(name, task);
   }
-  if (options.sdk === true) {
-    const arm = arms.at(-1) as Arm;
+  if (options.sdk !== false) {
+    const arm = ARM_PRESETS.get('article') as Arm;
     const name = `loop: ${arm.name} via SDK`;
     const task = loop(arm, 'simulated-sdk');
     steps.set(name, await task());

@@ -19,10 +19,10 @@ export function registerBench(program: Command): void {
     .command('bench')
     .description('Measure the harness itself: µs per loop step for a bare loop and for each arm, side by side in one process (tinybench).')
     .option('-s, --scenario <id>', 'scenario to run', 'fetch-transform-write')
-    .option('-a, --arms <names>', 'arms to measure beside the bare loop', commaList, ['none', 'article'])
+    .option('-a, --arms <names>', 'arms to measure beside the bare loop', commaList, ['none', 'article', 'all'])
     .option('-n, --seeds <count>', 'runs per benchmark iteration', positiveInt, 20)
     .option('--time <ms>', 'measuring time per task', positiveInt, 1500)
-    .option('--sdk', 'also measure the last arm with the simulated model behind the real Anthropic SDK', false)
+    .option('--no-sdk', 'skip measuring the article arm with the simulated model behind the real Anthropic SDK')
     .option('--json', 'print the rows as JSON', false)
     .action(async (flags: BenchFlags) => {
       resolveArms(flags.arms);

@@ -6,7 +6,7 @@ import { loadArmsFile } from '../../bench/arms-file.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { runSweep } from '../../bench/sweep.js';
 import { parseShard, type Shard } from '../../bench/sweep-plan.js';
-import { renderCellTables } from '../../report/terminal-table.js';
+import { renderCellTables, renderPassHatK } from '../../report/terminal-table.js';
 import { chooseModel } from '../model-choice.js';
 import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
 import { sweepProgress } from '../progress.js';
@@ -67,6 +67,7 @@ export function registerRun(program: Command): void {
       const model = await chooseModel(flags);
       const outDir = resolve(flags.out);
       const total = scenarios.length * arms.length * flags.seeds;
+      const started = performance.now();
       const summary = await runSweep({
         scenarios,
         arms,
@@ -79,12 +80,19 @@ export function registerRun(program: Command): void {
         outDir,
         ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
       });
+      // Wall time and memory go to stderr: stdout stays the same bytes for the same sweep.
+      const seconds = (performance.now() - started) / 1000;
+      const runs = summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
+      const peakMb = process.resourceUsage().maxRSS / 1024;
+      process.stderr.write(`${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${flags.workers} worker(s)) · peak memory ${peakMb.toFixed(0)} MB\n`);
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
         return;
       }
       const shardNote = summary.shard === null ? '' : ` · shard ${summary.shard.index}/${summary.shard.count}`;
-      process.stdout.write(`${renderCellTables(summary.cells, { color: process.stdout.isTTY === true })}\n`);
+      const impossible = new Set(summary.scenarios.filter((scenario) => scenario.impossible).map((scenario) => scenario.id));
+      process.stdout.write(`${renderCellTables(summary.cells, { color: process.stdout.isTTY === true, impossible })}\n\n`);
+      process.stdout.write(`${renderPassHatK(summary.pass_hat_k)}\n`);
       process.stdout.write(`\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.seed}..${flags.seed + flags.seeds - 1}${shardNote}\n`);
       process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
     });
