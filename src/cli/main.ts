@@ -1,11 +1,14 @@
 import { Command, CommanderError } from 'commander';
 import { formatProblem, UserInputError } from '../user-input-error.js';
+import { CheckFailed, EXIT_CHECK_FAILED } from './check-failed.js';
 import { VERSION } from '../version.js';
 import { registerBench } from './commands/bench.js';
+import { registerCompare } from './commands/compare.js';
 import { registerList } from './commands/list.js';
 import { registerMerge } from './commands/merge.js';
 import { registerReplay } from './commands/replay.js';
 import { registerRun } from './commands/run.js';
+import { registerValidate } from './commands/validate.js';
 
 /** Exit code for bad input: a flag, a name, a file. */
 export const EXIT_USAGE = 2;
@@ -23,6 +26,8 @@ export function buildProgram(): Command {
   registerList(program);
   registerBench(program);
   registerMerge(program);
+  registerCompare(program);
+  registerValidate(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }
@@ -37,6 +42,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof CommanderError) {
       // Help and version exit through here too, with code 0.
       return error.exitCode === 0 ? 0 : EXIT_USAGE;
+    }
+    if (error instanceof CheckFailed) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT_CHECK_FAILED;
     }
     if (error instanceof UserInputError) {
       const lines = error.problems.map(formatProblem);

@@ -1,12 +1,16 @@
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
 import { loadArmsFile } from '../../bench/arms-file.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { runSweep } from '../../bench/sweep.js';
 import { parseShard, type Shard } from '../../bench/sweep-plan.js';
+import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { renderCellTables, renderPassHatK } from '../../report/terminal-table.js';
+import { UserInputError } from '../../user-input-error.js';
+import { CheckFailed } from '../check-failed.js';
 import { chooseModel } from '../model-choice.js';
 import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
 import { sweepProgress } from '../progress.js';
@@ -24,6 +28,7 @@ interface RunFlags {
   readonly via: string;
   readonly model?: string;
   readonly json: boolean;
+  readonly check?: string;
 }
 
 function shardFlag(value: string): Shard {
@@ -48,6 +53,7 @@ export function registerRun(program: Command): void {
     .option('--via <path>', "how the simulated model is reached: 'in-process' (fast) or 'sdk' (through the real Anthropic SDK)", 'in-process')
     .option('--model <id>', 'run against real Claude (needs ANTHROPIC_API_KEY) instead of the simulated model')
     .option('--json', 'print summary.json to stdout instead of tables', false)
+    .option('--check <baseline>', 'then compare with a baseline sweep (its folder or summary.json) and exit 1 on a significant regression (see `spiralbench compare --help`)')
     .addHelpText(
       'after',
       [
@@ -56,11 +62,16 @@ export function registerRun(program: Command): void {
         '  spiralbench run --scenario fetch-transform-write --arms none,article --seeds 50',
         '  spiralbench run --scenario fetch-transform-write --arms ablation --seeds 1000 --workers 2',
         '  spiralbench run -s fetch-transform-write -n 50000 --shard 2/3 --out results/shard-2   # then: spiralbench merge',
+        '  spiralbench run -s fetch-transform-write -a article -n 500 --check baselines/article   # a CI gate in one step',
         '',
         'Every run replays byte-for-byte: spiralbench replay --scenario <id> --arm <arm> --seed <n>',
       ].join('\n'),
     )
     .action(async (flags: RunFlags) => {
+      const baseline = flags.check === undefined ? undefined : baselineDir(flags.check);
+      if (baseline !== undefined && baseline === resolve(flags.out)) {
+        throw UserInputError.single('--out', '', `a folder other than the --check baseline (${baseline}), which the run would overwrite`);
+      }
       const scenarios = flags.scenario.map(resolveScenarioSource);
       const custom = flags.armsFile === undefined ? new Map() : loadArmsFile(flags.armsFile);
       const arms = resolveArms(flags.arms, '--arms', custom);
@@ -95,7 +106,20 @@ export function registerRun(program: Command): void {
       process.stdout.write(`${renderPassHatK(summary.pass_hat_k)}\n`);
       process.stdout.write(`\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.seed}..${flags.seed + flags.seeds - 1}${shardNote}\n`);
       process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
+      if (baseline !== undefined) {
+        const check = await compareSweepDirs(baseline, outDir, { color: process.stdout.isTTY === true });
+        process.stdout.write(`\n${check.text}\n`);
+        if (check.regressions.length > 0) throw new CheckFailed(`check: ${check.regressions.length} cell(s) regressed against ${baseline}`);
+      }
     });
+}
+
+/** `--check` takes a sweep folder or the summary.json inside one. */
+function baselineDir(path: string): string {
+  const absolute = resolve(path);
+  const dir = absolute.endsWith('.json') ? dirname(absolute) : absolute;
+  if (!existsSync(join(dir, 'runs.jsonl'))) throw UserInputError.single('--check', '', `a sweep folder (or its summary.json) with runs.jsonl beside it; none in ${dir}`);
+  return dir;
 }
 
 function optionalProgress(onProgress: ((done: number, total: number) => void) | undefined) {

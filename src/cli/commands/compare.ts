@@ -1,0 +1,112 @@
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { DEFAULT_THRESHOLDS } from '../../report/compare.js';
+import { compareSweepDirs } from '../../report/compare-sweeps.js';
+import { UserInputError } from '../../user-input-error.js';
+import { CheckFailed } from '../check-failed.js';
+
+export { compareSweepDirs } from '../../report/compare-sweeps.js';
+
+
+interface CompareFlags {
+  readonly armA?: string;
+  readonly armB?: string;
+  readonly failOnRegression: boolean;
+  readonly successDrop?: number;
+  readonly p95CallsRise?: number;
+  readonly tokensRise?: number;
+  readonly seed?: number;
+  readonly resamples?: number;
+  readonly markdown?: string;
+  readonly json: boolean;
+}
+
+/** A commander parser for a fraction: `0.02` or `2%`. */
+function fraction(flag: string): (value: string) => number {
+  return (value) => {
+    const match = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*(%?)\s*$/.exec(value);
+    if (match === null) throw UserInputError.single(flag, '', `a fraction such as 0.1 or a percentage such as 10%; got '${value}'`);
+    return Number(match[1]) / (match[2] === '%' ? 100 : 1);
+  };
+}
+
+function wholeNumber(flag: string): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw UserInputError.single(flag, '', `a whole number; got '${value}'`);
+    return Number(value);
+  };
+}
+
+const percent = (x: number) => `${Number((x * 100).toFixed(2))}%`;
+
+const HELP_AFTER = `
+A regression is a change that is significant at 95% (Fisher's exact test for success,
+a seeded bootstrap interval excluding 0 for tool calls and tokens) and worse than its
+threshold. The bootstrap is seeded: the same two sweeps always give the same output.
+
+Examples:
+  spiralbench compare results/baseline results/candidate
+  spiralbench compare results/latest results/latest --arm-a classify --arm-b none
+
+In CI (GitHub Actions), gate a change on a saved baseline:
+  - name: Benchmark gate
+    run: |
+      spiralbench run --scenario fetch-transform-write --arms none,article --seeds 300 --out results/candidate
+      spiralbench compare results/baseline results/candidate --fail-on-regression --markdown "$GITHUB_STEP_SUMMARY"
+
+Exit codes: 0 no regression (or no --fail-on-regression), 1 regression found, 2 bad input.`;
+
+/** `spiralbench compare <sweepA> <sweepB>`: what changed from A to B, and whether it is a regression. */
+export function registerCompare(program: Command): void {
+  program
+    .command('compare')
+    .description('Compare two saved sweeps cell by cell (B against A): success, p95 tool calls and median input tokens with 95% intervals, and flag regressions.')
+    .argument('<sweepA>', 'baseline sweep folder (holding runs.jsonl)')
+    .argument('<sweepB>', 'candidate sweep folder (may be the same folder, with --arm-a/--arm-b)')
+    .option('--arm-a <name>', 'compare only this arm of A (with --arm-b: against a different arm of B)')
+    .option('--arm-b <name>', 'compare only this arm of B (default: the same as --arm-a)')
+    .option('--fail-on-regression', 'exit with code 1 when any cell regressed', false)
+    .option('--success-drop <fraction>', `success-rate drop that counts as a regression, absolute (default: ${DEFAULT_THRESHOLDS.successDrop}, i.e. ${Number((DEFAULT_THRESHOLDS.successDrop * 100).toFixed(2))} percentage points; 2% also works)`, fraction('--success-drop'))
+    .option('--p95-calls-rise <fraction>', `p95 tool-call rise that counts as a regression, relative (default: ${DEFAULT_THRESHOLDS.p95CallsRise}, i.e. ${percent(DEFAULT_THRESHOLDS.p95CallsRise)})`, fraction('--p95-calls-rise'))
+    .option('--tokens-rise <fraction>', `median input-token rise that counts as a regression, relative (default: ${DEFAULT_THRESHOLDS.tokensRise}, i.e. ${percent(DEFAULT_THRESHOLDS.tokensRise)})`, fraction('--tokens-rise'))
+    .option('--seed <n>', 'seed of the bootstrap streams (default: 0)', wholeNumber('--seed'))
+    .option('--resamples <n>', 'bootstrap resamples per metric (default: 2000)', wholeNumber('--resamples'))
+    .option('--markdown <file>', 'also write a GitHub Markdown summary to this file (e.g. "$GITHUB_STEP_SUMMARY")')
+    .option('--json', 'print the comparison as JSON instead of a table', false)
+    .addHelpText('after', HELP_AFTER)
+    .action(async (sweepA: string, sweepB: string, flags: CompareFlags) => {
+      const markdownPath = flags.markdown === undefined ? undefined : checkWritable(flags.markdown);
+      const result = await compareSweepDirs(sweepA, sweepB, {
+        ...(flags.armA === undefined ? {} : { armA: flags.armA }),
+        ...(flags.armB === undefined ? {} : { armB: flags.armB }),
+        thresholds: {
+          ...(flags.successDrop === undefined ? {} : { successDrop: flags.successDrop }),
+          ...(flags.p95CallsRise === undefined ? {} : { p95CallsRise: flags.p95CallsRise }),
+          ...(flags.tokensRise === undefined ? {} : { tokensRise: flags.tokensRise }),
+        },
+        ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+        ...(flags.resamples === undefined ? {} : { resamples: flags.resamples }),
+        color: process.stdout.isTTY === true && !flags.json,
+      });
+      // With --json, stdout is only JSON; everything else goes to stderr.
+      const say = (line: string) => (flags.json ? process.stderr : process.stdout).write(`${line}\n`);
+      if (flags.json) process.stdout.write(`${JSON.stringify(result.comparison, null, 2)}\n`);
+      else say(result.text);
+      if (markdownPath !== undefined) {
+        writeFileSync(markdownPath, result.markdown);
+        say(`markdown: ${markdownPath}`);
+      }
+      if (flags.failOnRegression && result.regressions.length > 0) {
+        throw new CheckFailed(`compare: ${result.regressions.length} ${result.regressions.length === 1 ? 'cell' : 'cells'} regressed (--fail-on-regression)`);
+      }
+    });
+}
+
+function checkWritable(path: string): string {
+  const absolute = resolve(path);
+  const parent = dirname(absolute);
+  if (!existsSync(parent) || !statSync(parent).isDirectory()) throw UserInputError.single('--markdown', '', `a file in an existing folder; ${parent} does not exist`);
+  if (existsSync(absolute) && statSync(absolute).isDirectory()) throw UserInputError.single('--markdown', '', `a file path; ${absolute} is a folder`);
+  return absolute;
+}

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { UserInputError } from '../user-input-error.js';
+import { compare, DEFAULT_THRESHOLDS, regressions, resolveCompareOptions } from './compare.js';
+import type { SweepCell } from './read-sweep.js';
+
+const SCENARIO = 'fetch-transform-write';
+const range = (n: number, f: (i: number) => number) => Float64Array.from({ length: n }, (_, i) => f(i));
+
+/** A cell of n runs: `successes` of them succeed, the metrics follow the given shapes. */
+function cell(arm: string, successes: number, n = 100, shape: { calls?: (i: number) => number; tokens?: (i: number) => number; escalated?: number; scenario?: string; impossible?: boolean } = {}): SweepCell {
+  return {
+    scenario: shape.scenario ?? SCENARIO,
+    arm,
+    impossible: shape.impossible ?? false,
+    trials: n,
+    successes,
+    escalated: shape.escalated ?? 0,
+    toolCalls: range(n, shape.calls ?? ((i) => 5 + (i % 20))),
+    inputTokens: range(n, shape.tokens ?? ((i) => 10_000 + ((i * 37) % 100) * 100)),
+    outputTokens: range(n, () => 500),
+  };
+}
+
+const options = resolveCompareOptions({ resamples: 500 });
+
+describe('compare', () => {
+  it('finds nothing between identical sweeps', () => {
+    const { rows } = compare([cell('none', 64)], [cell('none', 64)], options);
+    const [row] = rows;
+    expect(row?.mark).toBe('unchanged');
+    expect(row?.findings).toEqual([]);
+    expect(row?.success).toMatchObject({ rateA: 0.64, rateB: 0.64, difference: 0, p: 1, significant: false });
+    for (const change of [row!.toolCalls.median, row!.toolCalls.p95, row!.inputTokens.median, row!.inputTokens.p95]) {
+      expect(change.difference).toBe(0);
+      expect(change.low).toBeLessThanOrEqual(0);
+      expect(change.high).toBeGreaterThanOrEqual(0);
+      expect(change.significant).toBe(false);
+    }
+  });
+
+  it('flags a significant success drop beyond the threshold, with Newcombe interval and Fisher p', () => {
+    const [row] = compare([cell('none', 90)], [cell('none', 60)], options).rows;
+    // Wilson 90/100 [0.8256, 0.9448], 60/100 [0.5020, 0.6906]:
+    // low = -0.3 - √(0.098² + 0.0448²) = -0.4078, high = -0.3 + √(0.0906² + 0.0744²) = -0.1828
+    // Fisher [[90,10],[60,40]]: SciPy 1.2433405573877402e-06
+    expect(row?.success).toEqual({ successesA: 90, trialsA: 100, successesB: 60, trialsB: 100, rateA: 0.9, rateB: 0.6, difference: -0.3, low: -0.4078, high: -0.1828, p: 1.243e-6, significant: true });
+    expect(row?.findings).toEqual([{ metric: 'success', direction: 'worse' }]);
+    expect(row?.mark).toBe('regression');
+  });
+
+  it('lets a drop pass when it is not significant, or significant but within the threshold', () => {
+    // 45/50 → 43/50: Fisher p = 0.7596 (SciPy), Newcombe [-0.1744, 0.0937]
+    const [small] = compare([cell('none', 45, 50)], [cell('none', 43, 50)], options).rows;
+    expect(small?.success).toMatchObject({ difference: -0.04, low: -0.1744, high: 0.0937, significant: false });
+    expect(small?.mark).toBe('unchanged');
+    const lenient = resolveCompareOptions({ resamples: 500, thresholds: { successDrop: 0.35 } });
+    const [within] = compare([cell('none', 90)], [cell('none', 60)], lenient).rows;
+    expect(within?.success.significant).toBe(true);
+    expect(within?.mark).toBe('unchanged');
+  });
+
+  it('flags a p95 tool-call rise and a median token rise, each against its own threshold', () => {
+    const a = cell('none', 64, 200);
+    const b = cell('none', 64, 200, { calls: (i) => 5 + (i % 20) * 3, tokens: (i) => 13_000 + ((i * 37) % 100) * 100 });
+    const [row] = compare([a], [b], options).rows;
+    // 200 runs, each value of i % 20 ten times; p95 at index 199·0.95 = 189.05, between
+    // the last of group 18 and the first of group 19: A 23 + 0.05·1 = 23.05, B 59 + 0.05·3 = 59.15
+    expect(row?.toolCalls.p95).toMatchObject({ a: 23.05, b: 59.15, difference: 36.1, relative: 1.5662, significant: true });
+    // tokens: (i·37) % 100 takes each value twice; median between 49 and 50 → 14,950; B 17,950 (+20.07%)
+    expect(row?.inputTokens.median).toMatchObject({ a: 14_950, b: 17_950, difference: 3000, relative: 0.2007, significant: true });
+    expect(row?.findings).toEqual([
+      { metric: 'p95_tool_calls', direction: 'worse' },
+      { metric: 'median_input_tokens', direction: 'worse' },
+    ]);
+    const lenient = resolveCompareOptions({ resamples: 500, thresholds: { p95CallsRise: 2, tokensRise: 0.25 } });
+    expect(compare([a], [b], lenient).rows[0]?.mark).toBe('unchanged');
+  });
+
+  it('calls the same change an improvement the other way round', () => {
+    const [row] = compare([cell('none', 60)], [cell('none', 90, 100, { calls: (i) => 5 + (i % 10) })], options).rows;
+    expect(row?.findings).toEqual([
+      { metric: 'success', direction: 'better' },
+      { metric: 'p95_tool_calls', direction: 'better' },
+    ]);
+    expect(row?.mark).toBe('improved');
+  });
+
+  it('counts any significant rise from zero as beyond a relative threshold', () => {
+    const [row] = compare([cell('none', 50, 100, { calls: () => 0 })], [cell('none', 50, 100, { calls: (i) => (i % 4) + 1 })], options).rows;
+    expect(row?.toolCalls.p95).toMatchObject({ a: 0, b: 4, relative: null, significant: true });
+    expect(row?.mark).toBe('regression');
+  });
+
+  it('counts an escalation as success on an impossible scenario', () => {
+    const [row] = compare([cell('stuck', 0, 100, { escalated: 80, impossible: true })], [cell('stuck', 0, 100, { escalated: 40 })], options).rows;
+    expect(row?.impossible).toBe(true);
+    expect(row?.success).toMatchObject({ rateA: 0.8, rateB: 0.4 });
+    expect(row?.mark).toBe('regression');
+  });
+
+  it('matches cells by (scenario, arm) and lists the ones in a single sweep', () => {
+    const a = [cell('none', 60), cell('classify', 90), cell('none', 50, 100, { scenario: 'other' })];
+    const b = [cell('none', 60), cell('article', 50)];
+    const comparison = compare(a, b, options);
+    expect(comparison.rows.map((row) => [row.scenario, row.armA, row.armB])).toEqual([[SCENARIO, 'none', 'none']]);
+    expect(comparison.onlyInA).toEqual([{ scenario: SCENARIO, arm: 'classify' }, { scenario: 'other', arm: 'none' }]);
+    expect(comparison.onlyInB).toEqual([{ scenario: SCENARIO, arm: 'article' }]);
+  });
+
+  it('pairs one arm of A with another arm of B by scenario', () => {
+    const sweep = [cell('none', 60), cell('classify', 90)];
+    const comparison = compare(sweep, sweep, resolveCompareOptions({ resamples: 500, armA: 'classify', armB: 'none' }));
+    expect(comparison.rows.map((row) => [row.armA, row.armB, row.success.rateA, row.success.rateB])).toEqual([['classify', 'none', 0.9, 0.6]]);
+    expect(regressions(comparison)).toHaveLength(1);
+  });
+
+  it('is deterministic, and its intervals move only with the seed', () => {
+    const a = [cell('none', 60)];
+    const b = [cell('none', 62, 100, { tokens: (i) => 10_000 + ((i * 41) % 97) * 103 })];
+    expect(compare(a, b, options)).toEqual(compare(a, b, options));
+    const other = compare(a, b, resolveCompareOptions({ resamples: 500, seed: 1 })).rows[0]!;
+    const first = compare(a, b, options).rows[0]!;
+    expect(other.success).toEqual(first.success);
+    expect(other.inputTokens.median.difference).toBe(first.inputTokens.median.difference);
+    expect([other.inputTokens.median.low, other.inputTokens.median.high]).not.toEqual([first.inputTokens.median.low, first.inputTokens.median.high]);
+  });
+});
+
+describe('resolveCompareOptions', () => {
+  it('fills in the defaults once, frozen', () => {
+    const resolved = resolveCompareOptions();
+    expect(resolved).toEqual({ thresholds: DEFAULT_THRESHOLDS, armA: undefined, armB: undefined, seed: 0, resamples: 2000 });
+    expect(Object.isFrozen(resolved)).toBe(true);
+    expect(Object.isFrozen(resolved.thresholds)).toBe(true);
+  });
+
+  it('uses one named arm for both sides', () => {
+    expect(resolveCompareOptions({ armA: 'none' })).toMatchObject({ armA: 'none', armB: 'none' });
+    expect(resolveCompareOptions({ armB: 'classify' })).toMatchObject({ armA: 'classify', armB: 'classify' });
+  });
+
+  it.each([
+    [{ thresholds: { successDrop: -0.1 } }, /^--success-drop: a fraction in \[0, 1\)/],
+    [{ thresholds: { successDrop: 1 } }, /^--success-drop: /],
+    [{ thresholds: { tokensRise: Number.NaN } }, /^--tokens-rise: a fraction ≥ 0/],
+    [{ thresholds: { p95CallsRise: -1 } }, /^--p95-calls-rise: /],
+    [{ resamples: 10 }, /^--resamples: a whole number ≥ 100/],
+    [{ seed: 1.5 }, /^--seed: /],
+  ])('rejects %j naming the flag', (input, message) => {
+    expect(() => resolveCompareOptions(input)).toThrow(UserInputError);
+    expect(() => resolveCompareOptions(input)).toThrow(message);
+  });
+});
