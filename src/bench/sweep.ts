@@ -43,7 +43,7 @@ export interface SweepSummary {
   readonly scenarios: ReadonlyArray<{ readonly id: string; readonly hash: string; readonly tool_budget: number; readonly impossible: boolean }>;
   readonly arms: readonly Arm[];
   readonly cells: readonly CellSummary[];
-  /** pass^k per arm, each scenario one task (τ-bench): how reliably an arm succeeds k times in a row. */
+  /** pass^k per arm, each scenario one task (τ-bench): how reliably an arm gets the right outcome k times in a row. */
   readonly pass_hat_k: ReadonlyArray<{ readonly arm: string; readonly k: Readonly<Record<string, number>> }>;
 }
 
@@ -52,7 +52,7 @@ const PASS_HAT_KS = [1, 2, 4, 8];
 function passHatKByArm(cells: readonly CellSummary[]): SweepSummary['pass_hat_k'] {
   const arms = [...new Set(cells.map((cell) => cell.arm))];
   return arms.map((arm) => {
-    const tasks = cells.filter((cell) => cell.arm === arm).map((cell) => ({ trials: cell.runs, successes: cell.success.successes }));
+    const tasks = cells.filter((cell) => cell.arm === arm).map((cell) => ({ trials: cell.runs, successes: cell.right_outcome.successes }));
     const fewest = Math.min(...tasks.map((task) => task.trials));
     const k = Object.fromEntries(PASS_HAT_KS.filter((k) => k <= fewest).map((k) => [String(k), Math.round(passHatK(tasks, k) * 10_000) / 10_000]));
     return { arm, k };
