@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from './cli-helpers.js';
 
-const FILES = ['runs.jsonl', 'runs.csv', 'summary.json'];
+const FILES = ['runs.jsonl', 'runs.csv', 'summary.json', 'traces.jsonl'];
 const SWEEP = ['run', '--scenario', 'fetch-transform-write', '--arms', 'none,article', '--seeds', '300'];
 
 function files(dir: string): string[] {
@@ -34,6 +34,21 @@ describe('a sweep is the same bytes whatever runs it', () => {
     const result = cli(['merge', shards[2]!, shards[0]!, shards[1]!, '--out', merged]);
     expect(result.status, result.stderr).toBe(0);
     expect(files(merged)).toEqual(files(reference));
+  });
+
+  it('saves timelines of the selected runs that are those very runs', () => {
+    const records = new Map(
+      readFileSync(join(reference, 'runs.jsonl'), 'utf8').trim().split('\n').map((line) => {
+        const record = JSON.parse(line) as { arm: string; seed: number };
+        return [`${record.arm}/${record.seed}`, record];
+      }),
+    );
+    const traces = readFileSync(join(reference, 'traces.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { arm: string; seed: number; record: unknown; reasons: string[]; events: unknown[] });
+    expect(traces.filter((trace) => trace.reasons.includes('worst_tool_calls'))).toHaveLength(6);
+    for (const trace of traces) {
+      expect(trace.record).toEqual(records.get(`${trace.arm}/${trace.seed}`));
+      expect(trace.events.length).toBeGreaterThan(0);
+    }
   });
 
   it('merge refuses an incomplete set of shards and shards of different sweeps', () => {

@@ -4,6 +4,12 @@ import { describe } from '../stats/descriptive.js';
 import { wilson } from '../stats/wilson.js';
 import { PACKED_WIDTH, VERDICT_KINDS } from './packed-metrics.js';
 
+export type TraceReason = 'worst_tool_calls' | 'failure' | 'escalated' | 'harmful';
+export interface TraceCandidate {
+  readonly seed: number;
+  readonly reasons: readonly TraceReason[];
+}
+
 /** A growable column of non-negative integers (4 bytes a run). */
 class Column {
   #values = new Uint32Array(1024);
@@ -37,6 +43,8 @@ export class CellAccumulator {
   readonly #verdicts = new Array<number>(VERDICT_KINDS.length).fill(0);
   readonly #outcomes = new Array<number>(OUTCOME_KINDS.length).fill(0);
   readonly #columns = COLUMN_FIELDS.map(() => new Column());
+  readonly #seeds = new Column();
+  readonly #verdictOf = new Column();
   #duplicates = 0;
   #runs = 0;
 
@@ -54,8 +62,44 @@ export class CellAccumulator {
       this.#outcomes[packed[at + 1] as number]! += 1;
       for (let c = 0; c < COLUMN_FIELDS.length; c++) this.#columns[c]!.push(packed[at + 2 + c] as number);
       this.#duplicates += packed[at + 8] as number;
+      this.#seeds.push(packed[at + 9] as number);
+      this.#verdictOf.push(packed[at] as number);
       this.#runs += 1;
     }
+  }
+
+  /**
+   * The runs worth a timeline: the `perKind` worst by tool calls (ties to the lower
+   * seed) and the first `perKind` failures, escalations and harmful runs by seed. Each
+   * shard's candidates include its share of the global ones, so a merge can select from
+   * the shards' traces. Sorted by seed.
+   */
+  traceCandidates(perKind = 3): TraceCandidate[] {
+    const seeds = this.#seeds.view();
+    const calls = this.#columns[COLUMN_FIELDS.indexOf('tool_calls')]!.view();
+    const verdicts = this.#verdictOf.view();
+    const reasons = new Map<number, TraceReason[]>();
+    const add = (seed: number, reason: TraceReason) => reasons.set(seed, [...(reasons.get(seed) ?? []), reason]);
+    // One pass: rows arrive in seed order, so "first" is row order and a strictly greater
+    // count is needed to displace a worst run (ties keep the lower seed).
+    const worst: number[] = [];
+    const firsts: Record<'failure' | 'escalated' | 'harmful', number[]> = { failure: [], escalated: [], harmful: [] };
+    for (let row = 0; row < seeds.length; row++) {
+      const count = calls[row] as number;
+      if (worst.length < perKind || count > (calls[worst.at(-1)!] as number)) {
+        let at = worst.length;
+        while (at > 0 && (calls[worst[at - 1]!] as number) < count) at -= 1;
+        worst.splice(at, 0, row);
+        if (worst.length > perKind) worst.pop();
+      }
+      const verdict = VERDICT_KINDS[verdicts[row] as number];
+      if (verdict === 'failure' || verdict === 'escalated' || verdict === 'harmful') {
+        if (firsts[verdict].length < perKind) firsts[verdict].push(row);
+      }
+    }
+    for (const row of worst) add(seeds[row] as number, 'worst_tool_calls');
+    for (const kind of ['failure', 'escalated', 'harmful'] as const) for (const row of firsts[kind]) add(seeds[row] as number, kind);
+    return [...reasons].sort(([a], [b]) => a - b).map(([seed, why]) => ({ seed, reasons: why }));
   }
 
   summary(): CellSummary {

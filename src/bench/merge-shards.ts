@@ -8,6 +8,25 @@ import { ResultsWriter } from './results-writer.js';
 import type { RunRecord } from './run-record.js';
 import { csvRows } from './run-csv.js';
 import { sweepSummary, type SweepSummary } from './sweep.js';
+import type { Trace } from './traces.js';
+
+function traceKey(scenario: string, arm: string, seed: number): string {
+  return `${scenario}\u0000${arm}\u0000${seed}`;
+}
+
+function readTraces(path: string): Trace[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line, i) => {
+      try {
+        return JSON.parse(line) as Trace;
+      } catch {
+        throw UserInputError.single(`${path}:${i + 1}`, '', 'one JSON trace per line');
+      }
+    });
+}
 
 function readSummary(dir: string): SweepSummary {
   const path = join(dir, 'summary.json');
@@ -70,6 +89,11 @@ export async function mergeShards(dirs: readonly string[], outDir: string): Prom
   }
   shards.sort((a, b) => (a.summary.shard?.index ?? 1) - (b.summary.shard?.index ?? 1));
 
+  const shardTraces = new Map<string, Trace>();
+  for (const { dir } of shards) {
+    for (const trace of readTraces(join(dir, 'traces.jsonl'))) shardTraces.set(traceKey(trace.scenario, trace.arm, trace.seed), trace);
+  }
+
   const impossible = new Map(first.scenarios.map((scenario) => [scenario.id, scenario.impossible]));
   const cells = new Map<string, CellAccumulator>();
   const writer = new ResultsWriter(outDir);
@@ -107,6 +131,15 @@ export async function mergeShards(dirs: readonly string[], outDir: string): Prom
   // Field by field, in the order runSweep writes them: the merged summary must be the same bytes.
   const { sweep_seed, seeds, model, scenarios, arms } = first;
   const summary = sweepSummary({ sweep_seed, seeds, model, shard: null, scenarios, arms }, [...cells.values()].map((cell) => cell.summary()));
-  writer.close(summary);
+  // Each shard traced its own share of every cell's candidates, so the merged sweep's
+  // candidates are all among them; only their reasons are decided again, globally.
+  const traces: Trace[] = [];
+  for (const cell of cells.values()) {
+    for (const { seed, reasons } of cell.traceCandidates()) {
+      const trace = shardTraces.get(traceKey(cell.scenario, cell.arm, seed));
+      if (trace !== undefined) traces.push({ ...trace, reasons });
+    }
+  }
+  writer.close(summary, traces);
   return summary;
 }

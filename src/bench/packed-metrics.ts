@@ -10,7 +10,7 @@ export const VERDICT_KINDS: readonly VerdictKind[] = ['success', 'escalated', 'f
  */
 export const PACKED_FIELDS = [
   'verdict', 'outcome', 'tool_calls', 'tool_executions', 'model_calls',
-  'input_tokens', 'output_tokens', 'virtual_ms', 'duplicate_side_effects',
+  'input_tokens', 'output_tokens', 'virtual_ms', 'duplicate_side_effects', 'seed',
 ] as const;
 export const PACKED_WIDTH = PACKED_FIELDS.length;
 
@@ -25,4 +25,5 @@ export function packRun(record: Pick<RunRecord, 'verdict' | 'outcome' | (typeof 
   into[at + 6] = record.output_tokens;
   into[at + 7] = record.virtual_ms;
   into[at + 8] = record.duplicate_side_effects;
+  into[at + 9] = record.seed;
 }

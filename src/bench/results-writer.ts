@@ -32,9 +32,11 @@ export class ResultsWriter {
     writeSync(this.#csv, chunk.csv);
   }
 
-  close(summary: unknown): void {
+  /** Close the run files and write summary.json and traces.jsonl atomically. */
+  close(summary: unknown, traces: readonly unknown[]): void {
     closeSync(this.#jsonl);
     closeSync(this.#csv);
+    writeFileAtomic(join(this.dir, 'traces.jsonl'), traces.map((trace) => `${JSON.stringify(trace)}\n`).join(''));
     writeFileAtomic(join(this.dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   }
 }

@@ -8,6 +8,7 @@ import { passHatK } from '../stats/pass-hat-k.js';
 import { CellAccumulator } from './cell-accumulator.js';
 import { runChunk, type ChunkResult, type ChunkTask } from './chunk-runner.js';
 import { ResultsWriter } from './results-writer.js';
+import { captureTrace, type Trace } from './traces.js';
 import type { ModelChoice } from './run-one.js';
 import { planChunks, totalRuns, type Shard, type SweepDefinition } from './sweep-plan.js';
 
@@ -128,7 +129,21 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     },
     [...cells.values()].map((cell) => cell.summary()),
   );
-  writer?.close(summary);
+  if (writer !== undefined) {
+    // Timelines for the report's drill-down: a simulated run replays exactly, so the
+    // selected runs are run again with their events recorded. A real model would not
+    // replay (and would cost money again): its sweeps have no traces.
+    const traces: Trace[] = [];
+    if (model.kind !== 'client') {
+      for (const [key, cell] of cells) {
+        const [scenarioIndex, armIndex] = key.split('/').map(Number) as [number, number];
+        for (const { seed, reasons } of cell.traceCandidates()) {
+          traces.push(await captureTrace(options.scenarios[scenarioIndex]!.scenario, options.arms[armIndex]!, seed, definition.sweepSeed, reasons, model));
+        }
+      }
+    }
+    writer.close(summary, traces);
+  }
   return summary;
 }
 

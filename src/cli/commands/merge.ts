@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { mergeShards } from '../../bench/merge-shards.js';
+import { wallClock } from '../../clock/wall-clock.js';
 import { renderCellTables } from '../../report/terminal-table.js';
+import { writeSweepMeta } from '../sweep-meta.js';
 
 export function registerMerge(program: Command): void {
   program
@@ -20,7 +22,11 @@ export function registerMerge(program: Command): void {
     )
     .action(async (dirs: string[], flags: { readonly out: string }) => {
       const outDir = resolve(flags.out);
+      const startedAt = wallClock.iso();
+      const started = wallClock.ms();
       const summary = await mergeShards(dirs.map((dir) => resolve(dir)), outDir);
+      const seconds = Math.round(wallClock.ms() - started) / 1000;
+      writeSweepMeta(outDir, { started_at: startedAt, finished_at: wallClock.iso(), wall_seconds: seconds, workers: 1 });
       process.stdout.write(`${renderCellTables(summary.cells, { color: process.stdout.isTTY === true })}\n`);
       process.stdout.write(`\nmerged ${dirs.length} shard(s) → ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
     });

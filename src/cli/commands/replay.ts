@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
 import { runOne } from '../../bench/run-one.js';
+import { replayCommand } from '../../bench/traces.js';
 import type { AgentEvent } from '../../loop/events.js';
 import { renderTranscript } from '../../report/transcript.js';
 import { loadScenario } from '../../scenarios/loader.js';
@@ -36,7 +37,7 @@ export function registerReplay(program: Command): void {
         model: await chooseModel({ via: flags.via }),
         onEvent: (event) => events.push(event),
       });
-      const command = `spiralbench replay --scenario ${scenario.id} --arm ${arm!.name} --seed ${flags.seed}${flags.sweepSeed === 0 ? '' : ` --sweep-seed ${flags.sweepSeed}`}`;
+      const command = replayCommand(scenario.id, arm!.name, flags.seed, flags.sweepSeed);
       process.stdout.write(
         renderTranscript({
           header: [

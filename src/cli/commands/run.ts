@@ -10,7 +10,9 @@ import { parseShard, type Shard } from '../../bench/sweep-plan.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { renderCellTables, renderPassHatK } from '../../report/terminal-table.js';
 import { UserInputError } from '../../user-input-error.js';
+import { wallClock } from '../../clock/wall-clock.js';
 import { CheckFailed } from '../check-failed.js';
+import { writeSweepMeta } from '../sweep-meta.js';
 import { chooseModel } from '../model-choice.js';
 import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
 import { sweepProgress } from '../progress.js';
@@ -78,7 +80,8 @@ export function registerRun(program: Command): void {
       const model = await chooseModel(flags);
       const outDir = resolve(flags.out);
       const total = scenarios.length * arms.length * flags.seeds;
-      const started = performance.now();
+      const startedAt = wallClock.iso();
+      const started = wallClock.ms();
       const summary = await runSweep({
         scenarios,
         arms,
@@ -92,7 +95,8 @@ export function registerRun(program: Command): void {
         ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
       });
       // Wall time and memory go to stderr: stdout stays the same bytes for the same sweep.
-      const seconds = (performance.now() - started) / 1000;
+      const seconds = (wallClock.ms() - started) / 1000;
+      writeSweepMeta(outDir, { started_at: startedAt, finished_at: wallClock.iso(), wall_seconds: Math.round(seconds * 10) / 10, workers: flags.workers });
       const runs = summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
       const peakMb = process.resourceUsage().maxRSS / 1024;
       process.stderr.write(`${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${flags.workers} worker(s)) · peak memory ${peakMb.toFixed(0)} MB\n`);
