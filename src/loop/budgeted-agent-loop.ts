@@ -81,7 +81,9 @@ export class BudgetedAgentLoop {
       const request: ModelRequest = {
         model: this.#options.modelId ?? DEFAULT_MODEL_ID,
         max_tokens: this.#options.maxTokens ?? 1024,
-        messages: messages.slice(),
+        // The live transcript, not a copy: clients read a request during the call only
+        // (see ModelClient), and a copy per call made long runs quadratic.
+        messages,
         tools: this.#tools as Tool[],
         ...(this.#options.system === undefined ? {} : { system: this.#options.system }),
         ...(finalTurn === null ? {} : { tool_choice: { type: 'none' as const } }),

@@ -11,6 +11,10 @@ export type { Message };
 export interface ModelClient {
   /** A label for results and transcripts, e.g. `simulated`, `simulated-sdk`, `anthropic`. */
   readonly name: string;
+  /**
+   * One model call. The request is valid for the duration of the call only: the loop
+   * goes on appending to its `messages`, so a client that keeps it must copy it.
+   */
   create(request: ModelRequest, options?: { readonly signal?: AbortSignal }): Promise<Message>;
 }
 

@@ -17,18 +17,38 @@ export interface World {
   readonly outbox: OutboxEntry[];
 }
 
-/** A fresh, independent world from a scenario's starting state. */
+const startText = new WeakMap<object, string>();
+
+/**
+ * A fresh, independent world from a scenario's starting state: a deep copy, made by
+ * parsing the start state's JSON (kept per scenario), several times faster than
+ * structuredClone for these small trees.
+ */
 export function createWorld(start: { records: Record<string, Record<string, Json>> }): World {
-  return { records: structuredClone(start.records), outbox: [] };
+  let text = startText.get(start.records);
+  if (text === undefined) {
+    text = JSON.stringify(start.records);
+    startText.set(start.records, text);
+  }
+  return { records: JSON.parse(text) as World['records'], outbox: [] };
 }
 
 /** Key-order-independent JSON, the identity of a value for comparisons and fingerprints. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.keys(value)
-    .sort()
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-  return `{${entries.join(',')}}`;
+  // One string built in place: this runs for every tool call (repeat fingerprints).
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  for (const key of keys) {
+    const item = record[key];
+    if (item === undefined) continue;
+    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(item)}`;
+  }
+  return `${out}}`;
 }
