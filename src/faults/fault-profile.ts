@@ -1,4 +1,7 @@
-/** The faults a flaky tool can inject, each with its own probability per execution. */
+/**
+ * The faults a flaky tool can inject, as counted on a run. New kinds go at the end: the
+ * order of the rate faults fixes which fault a draw picks, so it must never change.
+ */
 export const FAULT_KINDS = [
   'timeout',
   'connection_refused',
@@ -6,32 +9,44 @@ export const FAULT_KINDS = [
   'server_error',
   'malformed_json',
   'partial_write',
+  'unauthorized',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-export type FaultRates = Partial<Record<FaultKind, number>>;
+/** `unauthorized` is scheduled (`unauthorizedAfter`), not drawn. */
+export type RateFaultKind = Exclude<FaultKind, 'unauthorized'>;
+
+/** The faults drawn with a probability per execution, in draw order. */
+export const RATE_FAULT_KINDS: readonly RateFaultKind[] = FAULT_KINDS.filter((kind): kind is RateFaultKind => kind !== 'unauthorized');
+
+export type FaultRates = Partial<Record<RateFaultKind, number>>;
 
 export interface FaultProfile {
   /** Rates for every tool of the scenario. */
   readonly rates: FaultRates;
   /** Per-tool rates that replace `rates` for that tool. */
   readonly tools: Readonly<Record<string, FaultRates>>;
+  /**
+   * Per tool: from this 0-based execution index on, every execution answers HTTP 401
+   * (a credential revoked mid-task) without running the handler.
+   */
+  readonly unauthorizedAfter: Readonly<Record<string, number>>;
   /** `retry-after` a 429 carries, in ms. */
   readonly retryAfterMs: number;
   /** How long a timed-out call hangs before failing, in ms. */
   readonly timeoutMs: number;
 }
 
-export const NO_FAULTS: FaultProfile = Object.freeze({ rates: {}, tools: {}, retryAfterMs: 1000, timeoutMs: 10_000 });
+export const NO_FAULTS: FaultProfile = Object.freeze({ rates: {}, tools: {}, unauthorizedAfter: {}, retryAfterMs: 1000, timeoutMs: 10_000 });
 
 /**
- * Cumulative thresholds in the fixed order of FAULT_KINDS, so one uniform draw picks at
- * most one fault and the same draw picks the same fault in every arm.
+ * Cumulative thresholds in the fixed order of RATE_FAULT_KINDS, so one uniform draw picks
+ * at most one fault and the same draw picks the same fault in every arm.
  */
-export function faultThresholds(rates: FaultRates): ReadonlyArray<readonly [FaultKind, number]> {
+export function faultThresholds(rates: FaultRates): ReadonlyArray<readonly [RateFaultKind, number]> {
   let total = 0;
-  const thresholds: Array<readonly [FaultKind, number]> = [];
-  for (const kind of FAULT_KINDS) {
+  const thresholds: Array<readonly [RateFaultKind, number]> = [];
+  for (const kind of RATE_FAULT_KINDS) {
     const rate = rates[kind] ?? 0;
     if (rate <= 0) continue;
     total += rate;

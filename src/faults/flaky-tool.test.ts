@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stream, type Rng, type StreamKey } from '../random/streams.js';
 import { TOOL_CATALOGUE, type ToolSpec } from '../scenarios/tool-catalogue.js';
 import { createWorld, type World } from '../scenarios/world.js';
-import { FAULT_KINDS, NO_FAULTS, type FaultKind, type FaultProfile, type FaultRates } from './fault-profile.js';
+import { FAULT_KINDS, NO_FAULTS, RATE_FAULT_KINDS, type FaultProfile, type FaultRates, type RateFaultKind } from './fault-profile.js';
 import { FlakyTool } from './flaky-tool.js';
 import { ToolError } from './tool-errors.js';
 
@@ -33,8 +33,10 @@ const REFERENCE: FaultRates = { timeout: 0.3, malformed_json: 0.1, rate_limit: 0
 describe('FlakyTool.faultFor', () => {
   const tool = new FlakyTool(spec('get_user'), profile(REFERENCE));
 
-  it('maps a draw to a fault by cumulative thresholds in FAULT_KINDS order', () => {
-    expect(FAULT_KINDS).toEqual(['timeout', 'connection_refused', 'rate_limit', 'server_error', 'malformed_json', 'partial_write']);
+  it('maps a draw to a fault by cumulative thresholds in RATE_FAULT_KINDS order', () => {
+    // The order is what a draw means: a reordering would change every seeded run.
+    expect(FAULT_KINDS).toEqual(['timeout', 'connection_refused', 'rate_limit', 'server_error', 'malformed_json', 'partial_write', 'unauthorized']);
+    expect(RATE_FAULT_KINDS).toEqual(['timeout', 'connection_refused', 'rate_limit', 'server_error', 'malformed_json', 'partial_write']);
     // timeout [0, 0.30), rate_limit [0.30, 0.35), malformed_json [0.35, 0.45), none above.
     expect(tool.faultFor(0)).toBe('timeout');
     expect(tool.faultFor(0.299)).toBe('timeout');
@@ -80,7 +82,7 @@ describe('FlakyTool.execute', () => {
       const fault = tool.execute({ user_id: 'u_1042' }, world, stream(KEY, 'tool:get_user', index)).fault ?? 'none';
       counts[fault] = (counts[fault] ?? 0) + 1;
     }
-    const expected: Record<FaultKind | 'none', number> = {
+    const expected: Record<RateFaultKind | 'none', number> = {
       timeout: 0.3,
       connection_refused: 0,
       rate_limit: 0.05,
@@ -151,5 +153,53 @@ describe('FlakyTool.execute', () => {
     const execution = tool.execute({ user_id: 'u_9999' }, newWorld(), draws(0.9));
     expect(execution.kind === 'error' ? execution.error : undefined).toMatchObject({ code: 'not_found', status: 404, retryable: false, message: "no user with id 'u_9999'" });
     expect(execution.fault).toBeNull();
+  });
+});
+
+describe('FlakyTool unauthorized_after', () => {
+  const revoked = (after: number, rates: FaultRates = {}): FlakyTool => new FlakyTool(spec('get_user'), profile(rates, { unauthorizedAfter: { get_user: after } }));
+
+  it('answers HTTP 401 from the n-th execution (0-based) on, without running the handler', () => {
+    const tool = revoked(2);
+    const world = newWorld();
+    const kinds = Array.from({ length: 5 }, () => tool.execute({ user_id: 'u_1042' }, world, draws(0.9)));
+    expect(kinds.map((execution) => execution.kind)).toEqual(['ok', 'ok', 'error', 'error', 'error']);
+    const third = kinds[2];
+    expect(third?.fault).toBe('unauthorized');
+    expect(third?.kind === 'error' ? third.error : undefined).toMatchObject({ code: 'unauthorized', status: 401, retryable: false });
+    expect(third?.kind === 'error' ? third.error.message : '').toMatch(/^get_user: HTTP 401 Unauthorized/);
+  });
+
+  it('counts every execution, failed ones included, toward the schedule', () => {
+    const tool = revoked(1, { timeout: 1 });
+    expect(tool.execute({ user_id: 'u_1042' }, newWorld(), draws(0.5)).fault).toBe('timeout');
+    expect(tool.execute({ user_id: 'u_1042' }, newWorld(), draws(0.5)).fault).toBe('unauthorized');
+  });
+
+  it('a write behind a revoked credential leaves the world untouched', () => {
+    const writer = new FlakyTool(spec('write_result'), profile({ partial_write: 1 }, { unauthorizedAfter: { write_result: 0 } }));
+    const world = newWorld();
+    expect(writer.execute({ key: 'k', value: { a: 1 } }, world, draws(0.5)).fault).toBe('unauthorized');
+    expect(world.outbox).toEqual([]);
+  });
+
+  it('still takes exactly one draw per execution for the rate faults', () => {
+    let taken = 0;
+    const counting: Rng = { next: () => (taken++, 0.9), chance: () => false, int: () => 0, pick: (items) => items[0] as never };
+    const tool = revoked(1);
+    tool.execute({ user_id: 'u_1042' }, newWorld(), counting);
+    tool.execute({ user_id: 'u_1042' }, newWorld(), counting);
+    expect(taken).toBe(2);
+  });
+
+  it('leaves other tools and the drawn faults of earlier executions alone', () => {
+    const scheduled = profile(REFERENCE, { unauthorizedAfter: { get_user: 3 } });
+    const plain = new FlakyTool(spec('get_user'), profile(REFERENCE));
+    const tool = new FlakyTool(spec('get_user'), scheduled);
+    for (let index = 0; index < 3; index++) {
+      const rng = () => stream(KEY, 'tool:get_user', index);
+      expect(tool.execute({ user_id: 'u_1042' }, newWorld(), rng())).toEqual(plain.execute({ user_id: 'u_1042' }, newWorld(), rng()));
+    }
+    expect(new FlakyTool(spec('read_result'), scheduled).execute({ key: 'x' }, newWorld(), draws(0.9)).kind).toBe('ok');
   });
 });

@@ -1,7 +1,7 @@
 import type { Rng } from '../random/streams.js';
 import type { ToolSpec } from '../scenarios/tool-catalogue.js';
 import type { World } from '../scenarios/world.js';
-import { faultThresholds, type FaultKind, type FaultProfile } from './fault-profile.js';
+import { faultThresholds, type FaultKind, type FaultProfile, type RateFaultKind } from './fault-profile.js';
 import { ToolError } from './tool-errors.js';
 
 /** What one execution of a tool came to, before any classification. */
@@ -10,29 +10,39 @@ export type ToolExecution =
   | { readonly kind: 'error'; readonly error: ToolError; readonly latencyMs: number; readonly fault: FaultKind | null };
 
 /**
- * A scenario tool behind seeded faults. One draw from the call's own stream decides the
- * fault, so the Nth execution of a tool meets the same fault in every arm.
+ * A scenario tool behind seeded faults, for one run (it counts the tool's executions).
+ * One draw from the call's own stream decides the fault, so the Nth execution of a tool
+ * meets the same fault in every arm.
  */
 export class FlakyTool {
   readonly spec: ToolSpec;
   readonly #profile: FaultProfile;
-  readonly #thresholds: ReadonlyArray<readonly [FaultKind, number]>;
+  readonly #thresholds: ReadonlyArray<readonly [RateFaultKind, number]>;
+  readonly #unauthorizedAfter: number;
+  #executions = 0;
 
   constructor(spec: ToolSpec, profile: FaultProfile) {
     this.spec = spec;
     this.#profile = profile;
     this.#thresholds = faultThresholds(profile.tools[spec.definition.name] ?? profile.rates);
+    this.#unauthorizedAfter = profile.unauthorizedAfter[spec.definition.name] ?? Number.POSITIVE_INFINITY;
   }
 
   /** The fault a draw of `u` selects, or null. */
-  faultFor(u: number): FaultKind | null {
+  faultFor(u: number): RateFaultKind | null {
     for (const [kind, threshold] of this.#thresholds) if (u < threshold) return kind;
     return null;
   }
 
   execute(input: Record<string, unknown>, world: World, rng: Rng): ToolExecution {
+    const index = this.#executions++;
+    // The draw is made even when the credential is revoked, so every execution takes
+    // exactly one draw for the rate faults, whatever the schedule says.
     const fault = this.faultFor(rng.next());
     const name = this.spec.definition.name;
+    if (index >= this.#unauthorizedAfter) {
+      return failed(new ToolError('unauthorized', `${name}: HTTP 401 Unauthorized (the access token is no longer valid)`, { status: 401 }), 80, 'unauthorized');
+    }
     const { timeoutMs, retryAfterMs } = this.#profile;
     switch (fault) {
       case 'timeout':

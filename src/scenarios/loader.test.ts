@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,7 +56,9 @@ describe('loadScenario', () => {
     expect(scenario.budgetClass).toBe('standard');
     expect(scenario.toolBudget).toBe(15);
     expect(scenario.tools.map((tool) => tool.definition.name)).toEqual(['get_user', 'search_users', 'transform_record', 'write_result', 'read_result']);
-    expect(scenario.faults).toEqual({ rates: { timeout: 0.3, malformed_json: 0.1, rate_limit: 0.05 }, tools: {}, retryAfterMs: 2000, timeoutMs: 10_000 });
+    expect(scenario.faults).toEqual({ rates: { timeout: 0.3, malformed_json: 0.1, rate_limit: 0.05 }, tools: {}, unauthorizedAfter: {}, retryAfterMs: 2000, timeoutMs: 10_000 });
+    expect(scenario.impossible).toBe(false);
+    expect(scenario.check.impossible).toBe(false);
     expect(scenario.persona.id).toBe('default');
     expect(scenario.plan.steps.map((step) => step.id)).toEqual(['fetch', 'transform', 'write']);
     expect(scenario.hash).toMatch(/^[0-9a-f]{64}$/);
@@ -76,7 +78,7 @@ describe('loadScenarioFile', () => {
     const scenario = loadScenarioFile(writeScenario('tiny', VALID), dir);
     expect(scenario.toolBudget).toBe(5);
     expect(scenario.system).toBe('You are an agent that completes tasks by calling tools.');
-    expect(scenario.faults).toEqual({ rates: { timeout: 0.2 }, tools: {}, retryAfterMs: 1000, timeoutMs: 10_000 });
+    expect(scenario.faults).toEqual({ rates: { timeout: 0.2 }, tools: {}, unauthorizedAfter: {}, retryAfterMs: 1000, timeoutMs: 10_000 });
   });
 
   it('reports every schema problem at once, each with the file and the field', () => {
@@ -102,7 +104,7 @@ describe('loadScenarioFile', () => {
       [path, 'plan.steps.0.args.record'],
     ]);
     expect(error.problems[0]?.expected).toContain("got 'frobnicate'");
-    expect(error.problems[1]?.expected).toBe("a reference to an earlier step, got '$fetch'");
+    expect(error.problems[1]?.expected).toBe("a reference to an earlier step ($<step id> or $<step id>.<field>...), got '$fetch'");
   });
 
   // BUG (src/scenarios/loader.ts:106-109): the cross-field checks (referenceProblems) only
@@ -150,5 +152,85 @@ check: { outbox: [] }
     const path = writeScenario('other-name', VALID);
     const error = inputError(() => loadScenarioFile(path, dir));
     expect(error.problems.map((p) => p.field)).toEqual(['id']);
+  });
+
+  it('resolves impossible, and per-tool faults into rates and a 401 schedule', () => {
+    const path = writeScenario(
+      'faulty',
+      VALID.replace('id: tiny', 'id: faulty')
+        .replace('budget_class: lookup', 'budget_class: lookup\nimpossible: true')
+        .replace('faults: { rates: { timeout: 0.2 } }', 'faults: { rates: { timeout: 0.2 }, tools: { get_user: { unauthorized_after: 2 }, transform_record: { server_error: 0.5, unauthorized_after: 0 } } }'),
+    );
+    const scenario = loadScenarioFile(path, dir);
+    expect(scenario.impossible).toBe(true);
+    expect(scenario.check).toEqual({ outbox: [], impossible: true });
+    // An entry holding only the schedule keeps the scenario-wide rates for that tool.
+    expect(scenario.faults.tools).toEqual({ transform_record: { server_error: 0.5 } });
+    expect(scenario.faults.unauthorizedAfter).toEqual({ get_user: 2, transform_record: 0 });
+  });
+
+  it('checks $step references nested anywhere in arguments, and parts of results', () => {
+    const path = writeScenario(
+      'nested',
+      VALID.replace('id: tiny', 'id: nested').replace(
+        '- { id: transform, tool: transform_record, args: { record: $fetch } }',
+        '- { id: transform, tool: transform_record, args: { record: { name: $fetch.name, tags: [x, $later], deep: [{ a: $Fetch }] } } }',
+      ),
+    );
+    const error = inputError(() => loadScenarioFile(path, dir));
+    expect(error.problems.map((p) => [p.field, p.expected])).toEqual([
+      ['plan.steps.1.args.record.tags.1', "a reference to an earlier step ($<step id> or $<step id>.<field>...), got '$later'"],
+      ['plan.steps.1.args.record.deep.0.a', "a reference to an earlier step ($<step id> or $<step id>.<field>...), got '$Fetch'"],
+    ]);
+  });
+
+  it('refuses fault rates over 1, duplicate step ids, and detours that would read as a later step', () => {
+    const path = writeScenario(
+      'cross-bad',
+      VALID.replace('id: tiny', 'id: cross-bad')
+        .replace('faults: { rates: { timeout: 0.2 } }', 'faults: { rates: { timeout: 0.6, server_error: 0.6 }, tools: { get_user: { timeout: 0.9, rate_limit: 0.2 } } }')
+        .replace('- { id: transform, tool: transform_record', '- { id: fetch, tool: transform_record')
+        .replace('  final: done', '  detours: [{ tool: get_user, args: { user_id: u_1 } }, { tool: transform_record, args: { record: {} } }]\n  final: done'),
+    );
+    const error = inputError(() => loadScenarioFile(path, dir));
+    expect(error.problems.map((p) => [p.field, p.expected])).toEqual([
+      ['plan.steps.1.id', "an id no earlier step has, got 'fetch' again"],
+      ['faults.rates', 'fault rates that add up to at most 1, got 1.2'],
+      ['faults.tools.get_user', 'fault rates that add up to at most 1, got 1.1'],
+      ['plan.detours.1', "a call off the plan; this one would be read as step 'fetch' (use another tool, or for a tool steps share, arguments of the first step only)"],
+    ]);
+  });
+
+  it('names the persona field for an unknown persona, and reports a broken persona file by its own path', () => {
+    const unknown = writeScenario('ghostly', VALID.replace('id: tiny', 'id: ghostly').replace('budget_class: lookup', 'budget_class: lookup\npersona: ghost'));
+    expect(inputError(() => loadScenarioFile(unknown, dir)).problems).toEqual([
+      { source: unknown, field: 'persona', expected: `a persona in ${join(dir, 'personas')} (default), got 'ghost'` },
+    ]);
+    const personaPath = join(dir, 'personas', 'broken.yaml');
+    writeFileSync(personaPath, 'id: broken\nretry: { same: -1 }\n');
+    const broken = writeScenario('brokenly', VALID.replace('id: tiny', 'id: brokenly').replace('budget_class: lookup', 'budget_class: lookup\npersona: broken'));
+    const problems = inputError(() => loadScenarioFile(broken, dir)).problems;
+    expect(problems.length).toBeGreaterThan(1);
+    expect(problems.every((p) => p.source === personaPath)).toBe(true);
+    expect(problems.map((p) => p.field)).toContain('retry.same');
+    rmSync(personaPath);
+  });
+});
+
+describe('the bundled scenarios', () => {
+  it('all load, each with the schema line for editors and a header comment saying what it measures', () => {
+    const ids = listScenarioIds();
+    expect(ids.length).toBeGreaterThanOrEqual(11);
+    for (const id of ids) {
+      const scenario = loadScenario(id);
+      const text = readFileSync(join(SCENARIOS_DIR, `${id}.yaml`), 'utf8').split('\n');
+      expect(text[0], id).toBe('# yaml-language-server: $schema=./scenario.schema.json');
+      expect(text[1]?.startsWith('# '), id).toBe(true);
+      expect(scenario.plan.steps.length, id).toBeGreaterThan(0);
+    }
+  });
+
+  it('declare the impossible tasks', () => {
+    expect(listScenarioIds().filter((id) => loadScenario(id).impossible)).toEqual(['auth-revoked-mid-task', 'dead-end-search']);
   });
 });

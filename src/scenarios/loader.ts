@@ -4,8 +4,11 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import type { FaultProfile } from '../faults/fault-profile.js';
+import { RATE_FAULT_KINDS, type FaultProfile } from '../faults/fault-profile.js';
 import { UserInputError, type InputProblem } from '../user-input-error.js';
+import type { WorldCheck } from './judge.js';
+import { stepServed } from './plan-matching.js';
+import { parseReference, referencesIn } from './references.js';
 import {
   BUDGET_CLASSES,
   personaSchema,
@@ -34,7 +37,10 @@ export interface Scenario {
   readonly world: ScenarioFile['world'];
   readonly faults: FaultProfile;
   readonly plan: ScenarioFile['plan'];
-  readonly check: ScenarioFile['check'];
+  /** The task cannot be completed; asking for help is the right outcome. */
+  readonly impossible: boolean;
+  /** What the run is judged against (it carries `impossible` too, for the judge). */
+  readonly check: Required<WorldCheck>;
   /** sha256 of the scenario file and its persona file, for provenance. */
   readonly hash: string;
 }
@@ -69,6 +75,18 @@ export function loadPersona(id: string, dir = SCENARIOS_DIR): { persona: Persona
   return { persona: parsed.data, text };
 }
 
+/** The ids of the personas in `<dir>/personas`, sorted. */
+export function listPersonaIds(dir = SCENARIOS_DIR): string[] {
+  try {
+    return readdirSync(join(dir, 'personas'))
+      .filter((name) => name.endsWith('.yaml'))
+      .map((name) => basename(name, '.yaml'))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
 type Loose = Record<string, unknown>;
 const asObject = (value: unknown): Loose => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : {});
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
@@ -92,9 +110,10 @@ function referenceProblems(path: string, raw: unknown): InputProblem[] {
   const checkCall = (field: string, call: Loose) => {
     const tool = call['tool'];
     if (typeof tool === 'string' && !offered.has(tool)) problems.push({ source: path, field: `${field}.tool`, expected: `one of the scenario's tools, got '${tool}'` });
-    for (const [name, value] of Object.entries(asObject(call['args']))) {
-      if (typeof value === 'string' && value.startsWith('$') && !seen.has(value.slice(1))) {
-        problems.push({ source: path, field: `${field}.args.${name}`, expected: `a reference to an earlier step, got '${value}'` });
+    for (const reference of referencesIn(call['args'], `${field}.args`)) {
+      const parsed = parseReference(reference.text);
+      if (parsed === null || !seen.has(parsed.step)) {
+        problems.push({ source: path, field: reference.field, expected: `a reference to an earlier step ($<step id> or $<step id>.<field>...), got '${reference.text}'` });
       }
     }
   };
@@ -104,11 +123,24 @@ function referenceProblems(path: string, raw: unknown): InputProblem[] {
     checkCall(`plan.steps.${i}`, step);
     asArray(step['variants']).forEach((variant, j) => checkCall(`plan.steps.${i}.variants.${j}`, { tool: step['tool'], args: variant }));
     if (step['verify'] !== undefined) checkCall(`plan.steps.${i}.verify`, asObject(step['verify']));
-    if (typeof step['id'] === 'string') seen.add(step['id']);
+    const id = step['id'];
+    if (typeof id === 'string' && seen.has(id)) problems.push({ source: path, field: `plan.steps.${i}.id`, expected: `an id no earlier step has, got '${id}' again` });
+    if (typeof id === 'string') seen.add(id);
   });
   asArray(plan['detours']).forEach((call, i) => checkCall(`plan.detours.${i}`, asObject(call)));
-  for (const tool of Object.keys(asObject(asObject(file['faults'])['tools']))) {
+  const faults = asObject(file['faults']);
+  const checkRates = (field: string, rates: Loose) => {
+    // One draw picks at most one fault, so the rates of one tool cannot add up to more than
+    // 1. A rate that is wrong on its own is the schema check's to report.
+    const values = RATE_FAULT_KINDS.map((kind) => rates[kind]).filter((rate) => rate !== undefined);
+    if (!values.every((rate): rate is number => typeof rate === 'number' && rate >= 0 && rate <= 1)) return;
+    const total = values.reduce((sum, rate) => sum + rate, 0);
+    if (total > 1 + 1e-9) problems.push({ source: path, field, expected: `fault rates that add up to at most 1, got ${Number(total.toFixed(6))}` });
+  };
+  checkRates('faults.rates', asObject(faults['rates']));
+  for (const [tool, toolFaults] of Object.entries(asObject(faults['tools']))) {
     if (!offered.has(tool)) problems.push({ source: path, field: `faults.tools.${tool}`, expected: "one of the scenario's tools" });
+    checkRates(`faults.tools.${tool}`, asObject(toolFaults));
   }
   const id = file['id'];
   if (typeof id === 'string' && basename(path, '.yaml') !== id) {
@@ -117,14 +149,58 @@ function referenceProblems(path: string, raw: unknown): InputProblem[] {
   return problems;
 }
 
+/**
+ * A detour is a call off the plan. One the simulated model would read as serving a step
+ * after the first (the same tool, and for a shared tool the same arguments) would, taken
+ * early, make the model believe it had skipped ahead.
+ */
+function detourProblems(path: string, plan: ScenarioFile['plan']): InputProblem[] {
+  return plan.detours.flatMap((detour, i) => {
+    const step = stepServed(plan.steps, 1, detour.tool, detour.args);
+    if (step === -1) return [];
+    const id = plan.steps[step]?.id ?? '';
+    return [{ source: path, field: `plan.detours.${i}`, expected: `a call off the plan; this one would be read as step '${id}' (use another tool, or for a tool steps share, arguments of the first step only)` }];
+  });
+}
+
+/** The scenario's persona, or the problems that stop it from loading. */
+function personaOf(path: string, raw: unknown, dir: string): { persona: Persona; text: string } | InputProblem[] {
+  const id = asObject(raw)['persona'] ?? 'default';
+  if (typeof id !== 'string') return []; // the schema check reports it
+  const known = listPersonaIds(dir);
+  if (!known.includes(id)) {
+    return [{ source: path, field: 'persona', expected: `a persona in ${join(dir, 'personas')} (${known.join(', ') || 'none there'}), got '${id}'` }];
+  }
+  try {
+    return loadPersona(id, dir);
+  } catch (error) {
+    if (error instanceof UserInputError) return [...error.problems];
+    throw error;
+  }
+}
+
 /** Load and validate one scenario file; every problem is reported at once. */
 export function loadScenarioFile(path: string, personasDir = SCENARIOS_DIR): Scenario {
   const { text, data } = readYaml(path);
   const parsed = scenarioSchema.safeParse(data);
-  const problems = [...(parsed.success ? [] : zodProblems(path, parsed.error)), ...referenceProblems(path, data)];
-  if (!parsed.success || problems.length > 0) throw new UserInputError(problems);
+  const persona = personaOf(path, data, personasDir);
+  const problems = [
+    ...(parsed.success ? [] : zodProblems(path, parsed.error)),
+    ...referenceProblems(path, data),
+    ...(parsed.success ? detourProblems(path, parsed.data.plan) : []),
+    ...(Array.isArray(persona) ? persona : []),
+  ];
+  if (!parsed.success || Array.isArray(persona) || problems.length > 0) throw new UserInputError(problems);
   const file = parsed.data;
-  const { persona, text: personaText } = loadPersona(file.persona, personasDir);
+  const rates = Object.fromEntries(
+    Object.entries(file.faults.tools)
+      .map(([tool, { unauthorized_after: _, ...toolRates }]) => [tool, toolRates] as const)
+      // An entry that only schedules a 401 keeps the scenario-wide rates.
+      .filter(([, toolRates]) => Object.keys(toolRates).length > 0),
+  );
+  const unauthorizedAfter = Object.fromEntries(
+    Object.entries(file.faults.tools).flatMap(([tool, faults]) => (faults.unauthorized_after === undefined ? [] : [[tool, faults.unauthorized_after] as const])),
+  );
   return {
     id: file.id,
     title: file.title,
@@ -134,17 +210,19 @@ export function loadScenarioFile(path: string, personasDir = SCENARIOS_DIR): Sce
     tools: file.tools.map((name) => TOOL_CATALOGUE.get(name) as ToolSpec),
     budgetClass: file.budget_class,
     toolBudget: BUDGET_CLASSES[file.budget_class],
-    persona,
+    persona: persona.persona,
     world: file.world,
     faults: {
       rates: file.faults.rates,
-      tools: file.faults.tools,
+      tools: rates,
+      unauthorizedAfter,
       retryAfterMs: file.faults.retry_after_ms,
       timeoutMs: file.faults.timeout_ms,
     },
     plan: file.plan,
-    check: file.check,
-    hash: createHash('sha256').update(text).update('\0').update(personaText).digest('hex'),
+    impossible: file.impossible,
+    check: { outbox: file.check.outbox, impossible: file.impossible },
+    hash: createHash('sha256').update(text).update('\0').update(persona.text).digest('hex'),
   };
 }
 

@@ -1,55 +1,81 @@
 import { z } from 'zod';
-import { FAULT_KINDS } from '../faults/fault-profile.js';
+import { RATE_FAULT_KINDS } from '../faults/fault-profile.js';
 
 const probability = z.number().min(0).max(1);
 const json = z.json();
-const toolCall = z.strictObject({ tool: z.string().min(1), args: z.record(z.string(), json) });
+/** Tool arguments; any string `$<step id>` or `$<step id>.<field>.<index>...` in them, at any depth, stands for an earlier step's result. */
+const args = z.record(z.string(), json).describe('Tool arguments. A string "$<step id>" anywhere inside (nested objects and arrays too) stands for that earlier step\'s latest good result; "$<step id>.<field>.<index>" for a part of it.');
+const toolCall = z.strictObject({ tool: z.string().min(1).describe('A tool the scenario offers.'), args });
 
-const faultRates = z.strictObject(Object.fromEntries(FAULT_KINDS.map((kind) => [kind, probability.optional()])));
+const faultRates = z.strictObject(
+  Object.fromEntries(RATE_FAULT_KINDS.map((kind) => [kind, probability.optional().describe(`Chance per execution of a ${kind} fault.`)])),
+);
+const toolFaults = faultRates.extend({
+  unauthorized_after: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("From this 0-based execution of the tool on, it answers HTTP 401 (a credential revoked mid-task). Not drawn from the rates; an entry holding only this keeps the scenario-wide rates."),
+});
 
 export const BUDGET_CLASSES = { lookup: 5, standard: 15, research: 40 } as const;
 export type BudgetClass = keyof typeof BUDGET_CLASSES;
 
 export const planStepSchema = z.strictObject({
-  /** Name other steps use to refer to this step's result as `$<id>`. */
-  id: z.string().regex(/^[a-z][a-z0-9_]*$/, 'a lower-case identifier'),
-  tool: z.string().min(1),
-  /** Arguments; a string `$<step id>` stands for that earlier step's latest good result. */
-  args: z.record(z.string(), json),
-  /** Other argument sets the model tries when it retries "with varied arguments". */
-  variants: z.array(z.record(z.string(), json)).default([]),
-  /** A read that tells the model whether this (side-effecting) step already happened. */
-  verify: toolCall.optional(),
+  id: z.string().regex(/^[a-z][a-z0-9_]*$/, 'a lower-case identifier').describe('Name other steps use to refer to this step\'s result as `$<id>`.'),
+  tool: z.string().min(1).describe('The tool this step calls; one of the scenario\'s tools.'),
+  args,
+  variants: z.array(args).default([]).describe('Other argument sets the model tries when it retries "with varied arguments".'),
+  verify: toolCall.optional().describe('A read that tells the model whether this (side-effecting) step already happened: a result without `found: false` means it did.'),
 });
 
-export const scenarioSchema = z.strictObject({
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'kebab-case, e.g. fetch-transform-write'),
-  title: z.string().min(1),
-  description: z.string().default(''),
-  system: z.string().default('You are an agent that completes tasks by calling tools.'),
-  prompt: z.string().min(1),
-  tools: z.array(z.string().min(1)).min(1),
-  budget_class: z.enum(Object.keys(BUDGET_CLASSES) as [BudgetClass, ...BudgetClass[]]),
-  persona: z.string().default('default'),
-  world: z.strictObject({ records: z.record(z.string(), z.record(z.string(), json)).default({}) }),
-  faults: z
-    .strictObject({
-      rates: faultRates.default({}),
-      tools: z.record(z.string(), faultRates).default({}),
-      retry_after_ms: z.number().int().min(0).default(1000),
-      timeout_ms: z.number().int().min(0).default(10_000),
-    })
-    .default({ rates: {}, tools: {}, retry_after_ms: 1000, timeout_ms: 10_000 }),
-  plan: z.strictObject({
-    steps: z.array(planStepSchema).min(1),
-    /** Calls the model makes when it wanders off the plan to re-check things. */
-    detours: z.array(toolCall).default([]),
-    /** What the model reports when the plan is done. */
-    final: z.string().min(1),
-  }),
-  /** The world the run must leave behind to succeed. */
-  check: z.strictObject({ outbox: z.array(z.strictObject({ key: z.string(), value: json })) }),
-});
+export const scenarioSchema = z
+  .strictObject({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'kebab-case, e.g. fetch-transform-write').describe('The file name without .yaml.'),
+    title: z.string().min(1),
+    description: z.string().default(''),
+    system: z.string().default('You are an agent that completes tasks by calling tools.').describe('The system prompt.'),
+    prompt: z.string().min(1).describe('The task, as the first user message.'),
+    tools: z.array(z.string().min(1)).min(1).describe('Catalogue tools offered to the model, by name.'),
+    budget_class: z
+      .enum(Object.keys(BUDGET_CLASSES) as [BudgetClass, ...BudgetClass[]])
+      .describe(`Task class; sets the tool budget: ${Object.entries(BUDGET_CLASSES).map(([name, calls]) => `${name} ${calls}`).join(', ')} calls.`),
+    persona: z.string().default('default').describe('The simulated model\'s persona: personas/<persona>.yaml.'),
+    impossible: z
+      .boolean()
+      .default(false)
+      .describe('The task cannot be completed: the right outcome is to ask for help (escalate); no run can succeed.'),
+    world: z
+      .strictObject({
+        records: z.record(z.string(), z.record(z.string(), json)).default({}).describe('Collections of records by id, e.g. users.u_1042, that tools read.'),
+      })
+      .describe('The starting world.'),
+    faults: z
+      .strictObject({
+        rates: faultRates.default({}).describe('Fault rates for every tool; one draw per execution picks at most one fault.'),
+        tools: z.record(z.string(), toolFaults).default({}).describe('Per-tool faults; rates given here replace `rates` for that tool.'),
+        retry_after_ms: z.number().int().min(0).default(1000).describe('The retry-after a 429 carries, in ms.'),
+        timeout_ms: z.number().int().min(0).default(10_000).describe('How long a timed-out call hangs, in ms.'),
+      })
+      .default({ rates: {}, tools: {}, retry_after_ms: 1000, timeout_ms: 10_000 }),
+    plan: z
+      .strictObject({
+        steps: z.array(planStepSchema).min(1).describe('The steps the task needs, in order.'),
+        detours: z
+          .array(toolCall)
+          .default([])
+          .describe("Calls the model makes when it wanders off the plan to re-check things. None may read as a step after the first: the tool of such a step, or for a tool steps share, that step's arguments."),
+        final: z.string().min(1).describe('What the model reports when the plan is done.'),
+      })
+      .describe("The simulated model's understanding of the task; it says nothing about faults or safeguards."),
+    check: z
+      .strictObject({
+        outbox: z.array(z.strictObject({ key: z.string(), value: json })).describe('Exactly the writes the outbox must hold, in order; a repeated write is harmful.'),
+      })
+      .describe('The world the run must leave behind to succeed.'),
+  })
+  .meta({ title: 'spiralbench scenario', description: 'A spiralbench scenario: the task, its tools, world, faults, the simulated model\'s plan and the check on the final world.' });
 
 export type ScenarioFile = z.output<typeof scenarioSchema>;
 export type PlanStep = z.output<typeof planStepSchema>;

@@ -1,5 +1,6 @@
 import type { Rng } from '../../random/streams.js';
 import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
+import { atPath, isReference, parseReference } from '../../scenarios/references.js';
 import { canonicalJson, type Json } from '../../scenarios/world.js';
 import type { CallView, TranscriptState } from './transcript-reader.js';
 
@@ -46,18 +47,37 @@ function invent(text: string, rng: Rng): Json {
   return record;
 }
 
+/** What a model carrying on regardless puts where it has nothing at all. */
+const INVENTED_VALUE = 'unknown';
+
+/**
+ * The plan's arguments with every `$step` reference, at any depth, replaced by what the
+ * model has of that step: its latest good result, or what it makes of an unreadable one.
+ * References to one step within one call share one reading.
+ */
 function resolveArgs(args: Record<string, unknown>, input: PolicyInput): Record<string, unknown> {
   const { plan, state, rng } = input;
-  const resolved: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(args)) {
-    if (typeof value === 'string' && value.startsWith('$')) {
-      const index = plan.steps.findIndex((step) => step.id === value.slice(1));
-      resolved[name] = state.stepResults[index] ?? invent(state.stepMalformed[index] ?? '', rng);
-    } else {
-      resolved[name] = value;
+  const readings = new Map<number, { readonly value: Json; readonly invented: boolean }>();
+  const reading = (index: number) => {
+    let known = readings.get(index);
+    if (known === undefined) {
+      const good = state.stepResults[index];
+      known = good !== undefined ? { value: good, invented: false } : { value: invent(state.stepMalformed[index] ?? '', rng), invented: true };
+      readings.set(index, known);
     }
-  }
-  return resolved;
+    return known;
+  };
+  const resolve = (value: unknown): unknown => {
+    if (isReference(value)) {
+      const reference = parseReference(value);
+      const { value: result, invented } = reading(plan.steps.findIndex((step) => step.id === reference?.step));
+      return atPath(result, reference?.path ?? []) ?? (invented ? INVENTED_VALUE : null);
+    }
+    if (Array.isArray(value)) return value.map(resolve);
+    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, resolve(item)]));
+    return value;
+  };
+  return resolve(args) as Record<string, unknown>;
 }
 
 function callStep(step: number, input: PolicyInput, variant = false): Action {
@@ -196,6 +216,7 @@ export function decide(input: PolicyInput): Action {
       }
       return rng.chance(persona.detour.after_malformed) ? detour(input) : repeat(last);
     case 'error':
+    case 'empty':
     case 'missing': {
       if (canAskHelp && failures >= persona.help.after_failures && rng.chance(persona.help.probability)) return askForHelp(input);
       const { base, per_failure: perFailure, max } = persona.give_up;

@@ -119,7 +119,43 @@ describe('readTranscript', () => {
   });
 });
 
+describe('readTranscript with steps that share a tool', () => {
+  const BATCH = loadScenario('batch-user-digest').plan.steps;
+  const user = (id: string) => exchange('get_user', { user_id: id }, JSON.stringify({ id, email: `${id}@example.org` }));
+
+  it('tells the steps apart by their arguments', () => {
+    const state = readTranscript([start, ...user('u_3001'), ...user('u_3002')], BATCH);
+    expect(state.calls.map((call) => [call.step, call.role])).toEqual([
+      [0, 'plan'],
+      [1, 'plan'],
+    ]);
+    expect(state.nextStep).toBe(2);
+    expect(state.stepResults.slice(0, 3)).toEqual([{ id: 'u_3001', email: 'u_3001@example.org' }, { id: 'u_3002', email: 'u_3002@example.org' }, undefined]);
+  });
+
+  it('reads a re-read of a done step as a detour, not as the next step', () => {
+    const state = readTranscript([start, ...user('u_3001'), ...user('u_3001')], BATCH);
+    expect(state.calls.map((call) => [call.step, call.role])).toEqual([
+      [0, 'plan'],
+      [-1, 'detour'],
+    ]);
+    expect(state.stepResults[1]).toBeUndefined();
+    expect(state.nextStep).toBe(1);
+  });
+
+  it('counts a failure against the step the arguments name', () => {
+    const failed = exchange('get_user', { user_id: 'u_3002' }, 'Error: get_user: request timed out after 10000 ms', true);
+    expect(readTranscript([start, ...user('u_3001'), ...failed], BATCH).failuresAt).toEqual([0, 1, 0, 0, 0]);
+  });
+});
+
 describe('viewResult', () => {
+  it('reads a well-formed result that says it found nothing as empty, not good', () => {
+    const text = JSON.stringify({ query: 'q', results: [], message: 'No results found for this query.' });
+    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: text })).toEqual({ kind: 'empty', text });
+    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: '{"query":"q","matches":[]}' })).toMatchObject({ kind: 'good' });
+  });
+
   it('recognises the repeat guard reflection message', () => {
     expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: REFLECTION_MESSAGE, is_error: true })).toEqual({ kind: 'reflection' });
   });

@@ -1,4 +1,5 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { stepServed } from '../../scenarios/plan-matching.js';
 import type { PlanStep } from '../../scenarios/schema.js';
 import type { Json } from '../../scenarios/world.js';
 
@@ -8,6 +9,8 @@ import type { Json } from '../../scenarios/world.js';
  */
 export type ResultView =
   | { readonly kind: 'good'; readonly value: Json }
+  /** A well-formed answer that says it found nothing ("No results found"). */
+  | { readonly kind: 'empty'; readonly text: string }
   | { readonly kind: 'malformed'; readonly text: string }
   | { readonly kind: 'error'; readonly text: string; readonly hint: 'permanent' | 'transient' | 'none'; readonly mayHaveApplied: boolean }
   | { readonly kind: 'reflection' }
@@ -42,6 +45,7 @@ const REFLECTION_CUE = 'you just called the same tool with identical arguments';
 const PERMANENT_CUE = 'do not retry with the same arguments';
 const TRANSIENT_CUE = 'may succeed if retried';
 const APPLIED_CUE = 'may have been applied';
+const EMPTY_CUE = 'no results';
 
 function resultText(block: ToolResultBlockParam): string {
   const { content } = block;
@@ -76,11 +80,13 @@ function readResult(block: ToolResultBlockParam): ResultView {
     const hint = lower.includes(PERMANENT_CUE) ? 'permanent' : lower.includes(TRANSIENT_CUE) ? 'transient' : 'none';
     return { kind: 'error', text, hint, mayHaveApplied: lower.includes(APPLIED_CUE) };
   }
+  let value: Json;
   try {
-    return { kind: 'good', value: JSON.parse(text) as Json };
+    value = JSON.parse(text) as Json;
   } catch {
     return { kind: 'malformed', text };
   }
+  return lower.includes(EMPTY_CUE) ? { kind: 'empty', text } : { kind: 'good', value };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -116,15 +122,8 @@ export function readTranscript(messages: readonly MessageParam[], steps: readonl
       if (block.type !== 'tool_use') continue;
       const input = isRecord(block.input) ? block.input : {};
       const result = viewResult(results.get(block.id));
-      let step = -1;
-      let role: CallView['role'] = 'detour';
-      for (let s = nextStep; s < steps.length; s++) {
-        if (steps[s]?.tool === block.name) {
-          step = s;
-          role = 'plan';
-          break;
-        }
-      }
+      let step = stepServed(steps, nextStep, block.name, input);
+      let role: CallView['role'] = step === -1 ? 'detour' : 'plan';
       if (step === -1 && nextStep < steps.length && steps[nextStep]?.verify?.tool === block.name) {
         step = nextStep;
         role = 'verify';
@@ -137,7 +136,7 @@ export function readTranscript(messages: readonly MessageParam[], steps: readonl
       } else if (role === 'plan' && result.kind === 'malformed') {
         stepMalformed[step] = result.text;
       }
-      if (step >= 0 && (result.kind === 'error' || result.kind === 'reflection' || result.kind === 'malformed')) {
+      if (step >= 0 && (result.kind === 'error' || result.kind === 'reflection' || result.kind === 'malformed' || result.kind === 'empty')) {
         failuresAt[step] = (failuresAt[step] ?? 0) + 1;
       }
       detourRun = role === 'detour' ? detourRun + 1 : 0;

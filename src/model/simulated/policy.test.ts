@@ -1,0 +1,106 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { describe, expect, it } from 'vitest';
+import { stream } from '../../random/streams.js';
+import { loadPersona } from '../../scenarios/loader.js';
+import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
+import { decide, type Action } from './policy.js';
+import { readTranscript } from './transcript-reader.js';
+
+const DEFAULT = loadPersona('default').persona;
+/** The default persona, made to go straight to the next step so the test sees its arguments. */
+const STRAIGHT: Persona = { ...DEFAULT, detour: { ...DEFAULT.detour, after_success: 0 }, malformed: { proceed_on_invented: 1 } };
+
+const PLAN: ScenarioFile['plan'] = {
+  steps: [
+    { id: 'u1', tool: 'get_user', args: { user_id: 'u_1' }, variants: [] },
+    { id: 'u2', tool: 'get_user', args: { user_id: 'u_2' }, variants: [] },
+    {
+      id: 'write',
+      tool: 'write_result',
+      args: { key: 'digest', value: { emails: ['$u1.email', '$u2.email'], names: { first: '$u1.name', second: '$u2.name' }, team: '$u2.team', first: '$u1' } },
+      variants: [],
+    },
+  ],
+  detours: [],
+  final: 'done',
+};
+
+const U1 = { id: 'u_1', name: 'Ada Lovelace', email: 'ada@example.com' };
+const U2 = { id: 'u_2', name: 'Alan Turing', email: 'alan@example.com', team: 'crypto' };
+
+let nextId = 0;
+function exchange(name: string, input: Record<string, unknown>, content: string): MessageParam[] {
+  const id = `toolu_p${nextId++}`;
+  return [
+    { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] },
+  ];
+}
+
+function next(messages: MessageParam[], runSeed = 1): Action {
+  return decide({
+    state: readTranscript(messages, PLAN.steps),
+    persona: STRAIGHT,
+    plan: PLAN,
+    offered: new Set(['get_user', 'write_result']),
+    forcedTool: null,
+    toolsDisabled: false,
+    rng: stream({ sweepSeed: 0, scenario: 'policy-test', runSeed }, 'model', messages.length),
+  });
+}
+
+const start: MessageParam = { role: 'user', content: 'Build the digest.' };
+
+describe('decide: $step references', () => {
+  it('resolves references at any depth of the arguments, whole results and parts of them', () => {
+    const action = next([start, ...exchange('get_user', { user_id: 'u_1' }, JSON.stringify(U1)), ...exchange('get_user', { user_id: 'u_2' }, JSON.stringify(U2))]);
+    expect(action.kind === 'call' ? [action.tool, action.input] : action).toEqual([
+      'write_result',
+      { key: 'digest', value: { emails: ['ada@example.com', 'alan@example.com'], names: { first: 'Ada Lovelace', second: 'Alan Turing' }, team: 'crypto', first: U1 } },
+    ]);
+  });
+
+  it('gives null for a part a good result does not have', () => {
+    const { team: _, ...withoutTeam } = U2;
+    const action = next([start, ...exchange('get_user', { user_id: 'u_1' }, JSON.stringify(U1)), ...exchange('get_user', { user_id: 'u_2' }, JSON.stringify(withoutTeam))]);
+    expect(action.kind === 'call' ? (action.input['value'] as Record<string, unknown>)['team'] : action).toBeNull();
+  });
+
+  it('after an unreadable result, carries on with one made-up record per step: salvaged fields, invented gaps', () => {
+    for (const runSeed of [1, 2, 3, 4, 5]) {
+      const cut = '{"id":"u_2","team":"crypto","name":"Alan Tu';
+      const action = next([start, ...exchange('get_user', { user_id: 'u_1' }, JSON.stringify(U1)), ...exchange('get_user', { user_id: 'u_2' }, cut)], runSeed);
+      if (action.kind !== 'call') throw new Error('expected a call');
+      const value = action.input['value'] as { emails: string[]; names: { second: string }; team: string };
+      expect(action.tool).toBe('write_result');
+      expect(value.emails[0]).toBe('ada@example.com');
+      // The salvaged field is kept; the cut-off name is made up, and the email follows it,
+      // so every reference to the step reads the same invented record.
+      expect(value.team).toBe('crypto');
+      expect(value.names.second).not.toBe('Alan Turing');
+      expect(value.emails[1]).toBe(`${value.names.second.toLowerCase().replace(/\s+/g, '.')}@example.com`);
+    }
+  });
+});
+
+describe('decide: results that say they found nothing', () => {
+  it('treats "No results found" as a failed attempt at the step, not as done', () => {
+    const plan: ScenarioFile['plan'] = {
+      steps: [
+        { id: 'search', tool: 'search_knowledge_base', args: { query: 'q' }, variants: [] },
+        { id: 'answer', tool: 'submit_answer', args: { answer: '$search.results.0.answer' }, variants: [] },
+      ],
+      detours: [],
+      final: 'done',
+    };
+    const messages = [start, ...exchange('search_knowledge_base', { query: 'q' }, JSON.stringify({ query: 'q', results: [], message: 'No results found for this query.' }))];
+    const state = readTranscript(messages, plan.steps);
+    expect(state.nextStep).toBe(0);
+    expect(state.failuresAt).toEqual([1, 0]);
+    for (const runSeed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const action = decide({ state, persona: DEFAULT, plan, offered: new Set(['search_knowledge_base', 'submit_answer']), forcedTool: null, toolsDisabled: false, rng: stream({ sweepSeed: 0, scenario: 'policy-test', runSeed }, 'model', 1) });
+      // Never on to submitting an answer it does not have.
+      expect(action.kind === 'call' ? action.tool : 'final').not.toBe('submit_answer');
+    }
+  });
+});

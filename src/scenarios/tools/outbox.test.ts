@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { createWorld } from '../world.js';
+import { ANSWER_KEY, readResult, submitAnswer, writeResult } from './outbox.js';
+
+describe('submit_answer', () => {
+  it('delivers the answer to the outbox, once per call', () => {
+    expect(submitAnswer.sideEffecting).toBe(true);
+    const world = createWorld({ records: {} });
+    expect(submitAnswer.run({ answer: 'shipped' }, world)).toEqual({ ok: true, delivered: true });
+    expect(world.outbox).toEqual([{ key: ANSWER_KEY, value: 'shipped' }]);
+  });
+
+  it('refuses an empty answer without delivering anything', () => {
+    const world = createWorld({ records: {} });
+    expect(() => submitAnswer.run({ answer: '' }, world)).toThrow("'answer' must not be empty");
+    expect(() => submitAnswer.run({}, world)).toThrow("'answer' must not be empty");
+    expect(world.outbox).toEqual([]);
+  });
+});
+
+describe('write_result and read_result', () => {
+  it('reads back the latest write under a key and how many there were', () => {
+    const world = createWorld({ records: {} });
+    expect(readResult.run({ key: 'k' }, world)).toEqual({ key: 'k', found: false });
+    writeResult.run({ key: 'k', value: { a: 1 } }, world);
+    writeResult.run({ key: 'k', value: { a: 2 } }, world);
+    expect(readResult.run({ key: 'k' }, world)).toEqual({ key: 'k', found: true, value: { a: 2 }, writes: 2 });
+  });
+});

@@ -1,0 +1,73 @@
+import { invalidInput } from '../../faults/tool-errors.js';
+import type { Json } from '../world.js';
+import { requireString, type ToolSpec } from './tool-spec.js';
+
+export const writeResult: ToolSpec = {
+  definition: {
+    name: 'write_result',
+    description: 'Write a value to the results outbox under a key. Each call appends one write.',
+    input_schema: {
+      type: 'object',
+      properties: {
+        key: { type: 'string', description: 'The key to write under, e.g. the user id.' },
+        value: { type: 'object', description: 'The value to write.' },
+      },
+      required: ['key', 'value'],
+    },
+  },
+  sideEffecting: true,
+  concurrencySafe: false,
+  latencyMs: 350,
+  run(input, world) {
+    const key = requireString(input, 'key');
+    const value = input['value'];
+    if (typeof value !== 'object' || value === null) throw invalidInput("'value' must be an object");
+    world.outbox.push({ key, value: structuredClone(value) as Json });
+    return { ok: true, key, writes: world.outbox.length };
+  },
+};
+
+export const readResult: ToolSpec = {
+  definition: {
+    name: 'read_result',
+    description: 'Read back what the outbox holds under a key, to verify a write.',
+    input_schema: {
+      type: 'object',
+      properties: { key: { type: 'string', description: 'The key to read.' } },
+      required: ['key'],
+    },
+  },
+  sideEffecting: false,
+  concurrencySafe: true,
+  latencyMs: 150,
+  run(input, world) {
+    const key = requireString(input, 'key');
+    const entries = world.outbox.filter((entry) => entry.key === key);
+    const last = entries.at(-1);
+    return last === undefined ? { key, found: false } : { key, found: true, value: last.value, writes: entries.length };
+  },
+};
+
+/** The key an answer is written under in the outbox. */
+export const ANSWER_KEY = 'answer';
+
+export const submitAnswer: ToolSpec = {
+  definition: {
+    name: 'submit_answer',
+    description: 'Submit the final answer to the person who asked. The answer is delivered at once; each call delivers one answer.',
+    input_schema: {
+      type: 'object',
+      properties: { answer: { type: 'string', description: 'The answer, as short as it can be while complete.' } },
+      required: ['answer'],
+    },
+  },
+  sideEffecting: true,
+  concurrencySafe: false,
+  latencyMs: 250,
+  run(input, world) {
+    const answer = input['answer'];
+    if (answer === undefined || answer === null || answer === '') throw invalidInput("'answer' must not be empty");
+    world.outbox.push({ key: ANSWER_KEY, value: structuredClone(answer) as Json });
+    return { ok: true, delivered: true };
+  },
+};

@@ -1,0 +1,102 @@
+import { invalidInput, notFound } from '../../faults/tool-errors.js';
+import type { Json } from '../world.js';
+import { collection, requireString, type ToolSpec } from './tool-spec.js';
+
+export const getUser: ToolSpec = {
+  definition: {
+    name: 'get_user',
+    description: 'Fetch one user record by id from the user service. Returns the record as JSON.',
+    input_schema: {
+      type: 'object',
+      properties: {
+        user_id: { type: 'string', description: 'The user id, e.g. "u_1042".' },
+        fields: { type: 'string', description: 'Optional: "all" (default) or "basic".' },
+      },
+      required: ['user_id'],
+    },
+  },
+  sideEffecting: false,
+  concurrencySafe: true,
+  latencyMs: 300,
+  run(input, world) {
+    const id = requireString(input, 'user_id');
+    const user = collection(world, 'users')[id];
+    if (user === undefined) throw notFound(`no user with id '${id}'`);
+    return user;
+  },
+};
+
+export const searchUsers: ToolSpec = {
+  definition: {
+    name: 'search_users',
+    description: 'Search users by name, email or id fragment. Returns up to 5 matching ids and names.',
+    input_schema: {
+      type: 'object',
+      properties: { query: { type: 'string', description: 'Free-text query.' } },
+      required: ['query'],
+    },
+  },
+  sideEffecting: false,
+  concurrencySafe: true,
+  latencyMs: 450,
+  run(input, world) {
+    const query = requireString(input, 'query').toLowerCase();
+    const matches: Json[] = [];
+    for (const [id, user] of Object.entries(collection(world, 'users'))) {
+      if (`${id} ${JSON.stringify(user)}`.toLowerCase().includes(query)) {
+        const name = typeof user === 'object' && user !== null && !Array.isArray(user) ? (user['name'] ?? null) : null;
+        matches.push({ id, name });
+      }
+      if (matches.length === 5) break;
+    }
+    return { query, matches };
+  },
+};
+
+/**
+ * The transform the reference task asks for. Deterministic, so the expected world can
+ * be written into the scenario file as data.
+ */
+export function transformUserRecord(record: Record<string, unknown>): Json {
+  const id = requireString(record, 'id');
+  const name = requireString(record, 'name');
+  const email = requireString(record, 'email');
+  const domain = email.includes('@') ? email.slice(email.indexOf('@') + 1).toLowerCase() : '';
+  return {
+    id,
+    display_name: name.trim().replace(/\s+/g, ' '),
+    email: email.trim().toLowerCase(),
+    email_domain: domain,
+    initials: name
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((part) => part[0]?.toUpperCase() ?? '')
+      .join(''),
+  };
+}
+
+export const transformRecord: ToolSpec = {
+  definition: {
+    name: 'transform_record',
+    description:
+      'Transform a user record into the export format (display name, normalised email, domain, initials). Pass the full record as returned by get_user.',
+    input_schema: {
+      type: 'object',
+      properties: {
+        record: { type: 'object', description: 'The user record to transform.' },
+        format: { type: 'string', description: 'Optional export format version; "v1" (default).' },
+      },
+      required: ['record'],
+    },
+  },
+  sideEffecting: false,
+  concurrencySafe: true,
+  latencyMs: 200,
+  run(input) {
+    const record = input['record'];
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+      throw invalidInput("'record' must be an object");
+    }
+    return transformUserRecord(record as Record<string, unknown>);
+  },
+};

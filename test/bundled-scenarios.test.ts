@@ -1,0 +1,60 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { describe, expect, it } from 'vitest';
+import { ARM_PRESETS, type Arm } from '../src/bench/arms.js';
+import { runOne } from '../src/bench/run-one.js';
+import { listScenarioIds, loadScenario } from '../src/scenarios/loader.js';
+
+const arms = ['none', 'article'].map((name) => ARM_PRESETS.get(name) as Arm);
+const ids = listScenarioIds();
+
+describe('every bundled scenario', () => {
+  it.each(ids)('%s runs on the none and article arms, judged on its world', async (id) => {
+    const scenario = loadScenario(id);
+    for (const arm of arms) {
+      for (let seed = 1; seed <= 8; seed++) {
+        const { record, result } = await runOne({ sweepSeed: 0, scenario, arm, seed });
+        expect(record.outcome, `${id} ${arm.name} seed ${seed}`).not.toBe('failed');
+        expect(record.tool_calls).toBeGreaterThan(0);
+        if (arm.name === 'article') expect(record.tool_calls).toBeLessThanOrEqual(scenario.toolBudget);
+        // An impossible task is never judged a success, whatever the run wrote or said.
+        if (scenario.impossible) expect(record.verdict).not.toBe('success');
+        expect(result.messages[0]).toEqual({ role: 'user', content: scenario.prompt });
+      }
+    }
+  });
+
+  it.each(ids)('%s gives the same record in-process and through the real SDK', async (id) => {
+    const scenario = loadScenario(id);
+    for (const arm of arms) {
+      const direct = await runOne({ sweepSeed: 0, scenario, arm, seed: 3, model: { kind: 'simulated' } });
+      const viaSdk = await runOne({ sweepSeed: 0, scenario, arm, seed: 3, model: { kind: 'simulated-sdk' } });
+      const transcript = (messages: readonly MessageParam[]) => JSON.stringify(messages);
+      expect(transcript(viaSdk.result.messages)).toBe(transcript(direct.result.messages));
+      expect({ ...viaSdk.record, model: 'x' }).toEqual({ ...direct.record, model: 'x' });
+    }
+  });
+});
+
+describe('the scenario library', () => {
+  it('reaches the outcome each scenario is about somewhere in 40 seeds of the none arm', async () => {
+    // Each scenario's fault must be able to bite: a scenario whose fault never shows up,
+    // or whose check can never pass, would measure nothing.
+    const verdicts = async (id: string, arm = 'none'): Promise<Set<string>> => {
+      const scenario = loadScenario(id);
+      const seen = new Set<string>();
+      for (let seed = 1; seed <= 40; seed++) seen.add((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed })).record.verdict);
+      return seen;
+    };
+    expect(await verdicts('send-email-partial-write')).toContain('harmful');
+    expect(await verdicts('lookup-readonly')).toContain('success');
+    expect(await verdicts('dead-end-search', 'article')).toContain('escalated');
+    expect(await verdicts('auth-revoked-mid-task', 'article')).toContain('escalated');
+  });
+
+  it('records the 401s of a revoked credential as injected faults', async () => {
+    const scenario = loadScenario('auth-revoked-mid-task');
+    const { record } = await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get('none') as Arm, seed: 1 });
+    expect(record.faults.unauthorized).toBeGreaterThan(0);
+    expect(record.verdict).toBe('failure');
+  });
+});
