@@ -191,3 +191,37 @@ describe('viewResult', () => {
     expect(viewResult(undefined)).toEqual({ kind: 'missing' });
   });
 });
+
+describe('readTranscript remembers nothing the transcript does not say', () => {
+  const detour = () => exchange('search_users', { query: 'lovelace' }, '{"query":"lovelace","matches":[]}');
+
+  it('reads the same state from the same messages and from a fresh copy of them', () => {
+    const messages = [start, ...fetched(), ...detour(), ...transformed()];
+    const first = readTranscript(messages, STEPS);
+    expect(readTranscript(messages, STEPS)).toEqual(first);
+    expect(readTranscript(structuredClone(messages), STEPS)).toEqual(first);
+    expect(first.nextStep).toBe(2);
+  });
+
+  it('forgets a result dropped from the middle, though every later message is the same object', () => {
+    const fetch = fetched();
+    const later = [...detour(), ...exchange('get_user', { user_id: 'u_1042' }, 'Error: request timed out', true)];
+    const full = readTranscript([start, ...fetch, ...later], STEPS);
+    expect(full.stepResults[0]).toEqual(USER);
+    expect(full.nextStep).toBe(1);
+    // As after compaction without pinning: the good fetch is gone from the transcript.
+    const compacted = readTranscript([start, ...later], STEPS);
+    expect(compacted.stepResults[0]).toBeUndefined();
+    expect(compacted.nextStep).toBe(0);
+    expect(compacted.failuresAt[0]).toBe(1);
+    expect(compacted.calls.map((call) => call.role)).toEqual(['detour', 'plan']);
+  });
+
+  it('reads a turn again when the message answering it changes', () => {
+    const [call, goodResult] = fetched() as [MessageParam, MessageParam];
+    expect(readTranscript([start, call, goodResult], STEPS).nextStep).toBe(1);
+    const useId = (call.content as Array<{ type: string; id?: string }>)[1]!.id!;
+    const failed: MessageParam = { role: 'user', content: [{ type: 'tool_result', tool_use_id: useId, content: 'Error: HTTP 503', is_error: true }] };
+    expect(readTranscript([start, call, failed], STEPS).nextStep).toBe(0);
+  });
+});

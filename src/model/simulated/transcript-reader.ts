@@ -98,50 +98,94 @@ function verifiedDone(result: ResultView): boolean {
   return result.kind === 'good' && isRecord(result.value) && result.value['found'] !== false;
 }
 
+/** The transcript state before the last user message is considered. */
+type FoldState = Omit<TranscriptState, 'lastUserText'>;
+
+/** One assistant turn folded into the state: valid only from `from`, with `after` as its results. */
+interface Fold {
+  readonly from: FoldState;
+  readonly after: MessageParam | undefined;
+  readonly to: FoldState;
+}
+
+const folds = new WeakMap<MessageParam, Fold>();
+const initialStates = new WeakMap<readonly PlanStep[], FoldState>();
+
+function initialState(steps: readonly PlanStep[]): FoldState {
+  let state = initialStates.get(steps);
+  if (state === undefined) {
+    state = { calls: [], stepResults: steps.map(() => undefined), stepMalformed: steps.map(() => undefined), failuresAt: steps.map(() => 0), nextStep: 0, detourRun: 0 };
+    initialStates.set(steps, state);
+  }
+  return state;
+}
+
+/** One assistant turn and the results that answer it (the next message), folded into the state. */
+function foldTurn(state: FoldState, assistant: MessageParam, after: MessageParam | undefined, steps: readonly PlanStep[]): FoldState {
+  const results = new Map<string, ToolResultBlockParam>();
+  if (after?.role === 'user' && typeof after.content !== 'string') {
+    for (const block of after.content) if (block.type === 'tool_result') results.set(block.tool_use_id, block);
+  }
+  const stepResults = [...state.stepResults];
+  const stepMalformed = [...state.stepMalformed];
+  const failuresAt = [...state.failuresAt];
+  const calls = [...state.calls];
+  let { nextStep, detourRun } = state;
+  if (typeof assistant.content === 'string') return state;
+  for (const block of assistant.content) {
+    if (block.type !== 'tool_use') continue;
+    const input = isRecord(block.input) ? block.input : {};
+    const result = viewResult(results.get(block.id));
+    let step = stepServed(steps, nextStep, block.name, input);
+    let role: CallView['role'] = step === -1 ? 'detour' : 'plan';
+    if (step === -1 && nextStep < steps.length && steps[nextStep]?.verify?.tool === block.name) {
+      step = nextStep;
+      role = 'verify';
+    }
+    if (role === 'plan' && result.kind === 'good') {
+      stepResults[step] = result.value;
+      nextStep = step + 1;
+    } else if (role === 'verify' && verifiedDone(result)) {
+      nextStep = step + 1;
+    } else if (role === 'plan' && result.kind === 'malformed') {
+      stepMalformed[step] = result.text;
+    }
+    if (step >= 0 && (result.kind === 'error' || result.kind === 'reflection' || result.kind === 'malformed' || result.kind === 'empty')) {
+      failuresAt[step] = (failuresAt[step] ?? 0) + 1;
+    }
+    detourRun = role === 'detour' ? detourRun + 1 : 0;
+    calls.push({ name: block.name, input, step, role, result });
+  }
+  return { calls, stepResults, stepMalformed, failuresAt, nextStep, detourRun };
+}
+
 /**
- * Read the model's progress from the transcript it was sent. Pure: the same messages
- * give the same state, so a result that compaction removed is a result the model lacks.
+ * Read the model's progress from the transcript it was sent: a fold over its assistant
+ * turns, each with the results that answer it. Pure: the same messages give the same
+ * state, so a result that compaction removed is a result the model lacks.
+ *
+ * Folds are remembered per assistant message together with the exact state they
+ * started from and the results message they read. A fold is reused only when the walk
+ * reaches that message from the identical state object and the same next message, which
+ * (by induction from the shared initial state) means the whole transcript before it is
+ * the same sequence of objects. A changed, dropped or reordered message breaks the chain
+ * and everything after it is read again. This keeps each turn's reading O(new messages)
+ * instead of O(transcript).
  */
 export function readTranscript(messages: readonly MessageParam[], steps: readonly PlanStep[]): TranscriptState {
-  const results = new Map<string, ToolResultBlockParam>();
-  for (const message of messages) {
-    if (message.role !== 'user' || typeof message.content === 'string') continue;
-    for (const block of message.content) if (block.type === 'tool_result') results.set(block.tool_use_id, block);
-  }
-
-  const stepResults: (Json | undefined)[] = steps.map(() => undefined);
-  const stepMalformed: (string | undefined)[] = steps.map(() => undefined);
-  const failuresAt = steps.map(() => 0);
-  const calls: CallView[] = [];
-  let nextStep = 0;
-  let detourRun = 0;
-
-  for (const message of messages) {
-    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
-    for (const block of message.content) {
-      if (block.type !== 'tool_use') continue;
-      const input = isRecord(block.input) ? block.input : {};
-      const result = viewResult(results.get(block.id));
-      let step = stepServed(steps, nextStep, block.name, input);
-      let role: CallView['role'] = step === -1 ? 'detour' : 'plan';
-      if (step === -1 && nextStep < steps.length && steps[nextStep]?.verify?.tool === block.name) {
-        step = nextStep;
-        role = 'verify';
-      }
-      if (role === 'plan' && result.kind === 'good') {
-        stepResults[step] = result.value;
-        nextStep = step + 1;
-      } else if (role === 'verify' && verifiedDone(result)) {
-        nextStep = step + 1;
-      } else if (role === 'plan' && result.kind === 'malformed') {
-        stepMalformed[step] = result.text;
-      }
-      if (step >= 0 && (result.kind === 'error' || result.kind === 'reflection' || result.kind === 'malformed' || result.kind === 'empty')) {
-        failuresAt[step] = (failuresAt[step] ?? 0) + 1;
-      }
-      detourRun = role === 'detour' ? detourRun + 1 : 0;
-      calls.push({ name: block.name, input, step, role, result });
+  let state = initialState(steps);
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (message.role !== 'assistant') continue;
+    const after = messages[i + 1];
+    const fold = folds.get(message);
+    if (fold !== undefined && fold.from === state && fold.after === after) {
+      state = fold.to;
+      continue;
     }
+    const to = foldTurn(state, message, after, steps);
+    folds.set(message, { from: state, after, to });
+    state = to;
   }
 
   const last = messages.at(-1);
@@ -150,5 +194,5 @@ export function readTranscript(messages: readonly MessageParam[], steps: readonl
     if (typeof last.content === 'string') lastUserText = last.content;
     else for (const block of last.content) if (block.type === 'text') lastUserText += block.text;
   }
-  return { calls, stepResults, stepMalformed, failuresAt, nextStep, detourRun, lastUserText };
+  return { ...state, lastUserText };
 }
