@@ -13,8 +13,11 @@ describe('every bundled scenario', () => {
     for (const arm of arms) {
       for (let seed = 1; seed <= 8; seed++) {
         const { record, result } = await runOne({ sweepSeed: 0, scenario, arm, seed });
-        expect(record.outcome, `${id} ${arm.name} seed ${seed}`).not.toBe('failed');
-        expect(record.tool_calls).toBeGreaterThan(0);
+        // Without the recovery guard (none and article lack it) an injected model fault ends
+        // the run; nothing else may.
+        if (record.outcome === 'failed') expect(result.outcome, `${id} ${arm.name} seed ${seed}`).toMatchObject({ reason: expect.stringMatching(/^model call failed: /) });
+        if (Object.keys(scenario.modelFaults.rates).length === 0) expect(record.outcome, `${id} ${arm.name} seed ${seed}`).not.toBe('failed');
+        if (record.outcome !== 'failed') expect(record.tool_calls).toBeGreaterThan(0);
         if (arm.name === 'article') expect(record.tool_calls).toBeLessThanOrEqual(scenario.toolBudget);
         // An impossible task is never judged a success, whatever the run wrote or said.
         if (scenario.impossible) expect(record.verdict).not.toBe('success');
@@ -49,6 +52,27 @@ describe('the scenario library', () => {
     expect(await verdicts('lookup-readonly')).toContain('success');
     expect(await verdicts('dead-end-search', 'article')).toContain('escalated');
     expect(await verdicts('auth-revoked-mid-task', 'article')).toContain('escalated');
+  });
+
+  it('lets model faults bite without recovery, and the recovery guard ride them out', async () => {
+    const tally = async (id: string, arm: string) => {
+      const scenario = loadScenario(id);
+      const records = [];
+      for (let seed = 1; seed <= 40; seed++) records.push((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed })).record);
+      return {
+        failed: records.filter((record) => record.outcome === 'failed').length,
+        faults: records.reduce((sum, record) => sum + Object.values(record.model_faults).reduce((a, b) => a + b, 0), 0),
+        fallbacks: records.reduce((sum, record) => sum + record.events['agent.model.fallback'], 0),
+      };
+    };
+    for (const id of ['model-outage', 'model-rate-limit-storm']) {
+      const none = await tally(id, 'none');
+      expect(none.faults, id).toBeGreaterThan(0);
+      expect(none.failed, id).toBeGreaterThan(10);
+      expect((await tally(id, 'recover')).failed, id).toBeLessThan(none.failed);
+    }
+    // The outage spares the fallback model: the guard switches to it, and it answers.
+    expect((await tally('model-outage', 'recover')).fallbacks).toBeGreaterThan(0);
   });
 
   it('records the 401s of a revoked credential as injected faults', async () => {

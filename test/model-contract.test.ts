@@ -1,8 +1,12 @@
+import { APIError } from '@anthropic-ai/sdk/core/error';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { ARM_PRESETS, type Arm } from '../src/bench/arms.js';
 import { runOne } from '../src/bench/run-one.js';
+import { MODEL_FAULT_KINDS, scriptedModelFaults, type ModelFaultKind } from '../src/faults/model-faults.js';
+import { classifyModelError } from '../src/loop/model-errors.js';
 import { AnthropicModelClient } from '../src/model/anthropic-client.js';
+import { FaultyModel } from '../src/model/faulty-model.js';
 import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../src/model/model-client.js';
 import { ScriptedModel } from '../src/model/scripted-model.js';
 import { simulatedFetch } from '../src/model/simulated/fetch-endpoint.js';
@@ -20,6 +24,7 @@ function simulated(): SimulatedModel {
 /** Every ModelClient the loop can be given, built fresh for each test. */
 const clients: ReadonlyArray<readonly [string, () => ModelClient]> = [
   ['simulated in-process', simulated],
+  ['simulated in-process behind the fault layer, no faults', () => new FaultyModel(simulated(), scriptedModelFaults([]))],
   ['simulated through the Anthropic SDK', () => new AnthropicModelClient({ apiKey: 'sk-test', fetch: simulatedFetch(simulated()), baseURL: 'http://simulated.invalid' })],
   ['scripted', () => new ScriptedModel([{ text: 'Fetching.', calls: [{ name: 'get_user', input: { user_id: 'u_1042' } }] }, { text: 'Done.' }])],
 ];
@@ -78,5 +83,81 @@ describe('the simulated model is the same in-process and through the SDK', () =>
     const response = await fetch('http://simulated.invalid/v1/complete', { method: 'POST', body: '{}' });
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
+  });
+});
+
+describe('model faults are the same errors in-process and through the real SDK', () => {
+  const profile = { retryAfterMs: 12_000, timeoutMs: 600_000 };
+  const inProcess = (faults: readonly (ModelFaultKind | null)[]) => new FaultyModel(simulated(), scriptedModelFaults(faults, profile));
+  const viaSdk = (faults: readonly (ModelFaultKind | null)[]) =>
+    new AnthropicModelClient({ apiKey: 'sk-test', fetch: simulatedFetch(simulated(), scriptedModelFaults(faults, profile)), baseURL: 'http://simulated.invalid' });
+  const rejection = async (client: ModelClient, request: ModelRequest = firstRequest): Promise<unknown> => {
+    try {
+      await client.create(request);
+    } catch (error) {
+      return error;
+    }
+    throw new Error('the call succeeded');
+  };
+  /** What a caller can read of an SDK error. */
+  const visible = (error: unknown) => {
+    if (!(error instanceof APIError)) throw new Error(`not an APIError: ${String(error)}`);
+    return {
+      class: error.constructor.name,
+      name: error.name,
+      message: error.message,
+      status: error.status,
+      type: error.type,
+      apiMessage: error.apiMessage,
+      requestID: error.requestID,
+      retryAfter: error.headers?.get('retry-after') ?? null,
+      classified: classifyModelError(error),
+    };
+  };
+  const expectedClass: Record<ModelFaultKind, string> = {
+    rate_limit: 'RateLimitError',
+    server_error: 'InternalServerError',
+    overloaded: 'OverloadedError',
+    request_too_large: 'ContentTooLargeError',
+    unknown_model: 'NotFoundError',
+    unauthorized: 'AuthenticationError',
+    connection_error: 'APIConnectionError',
+    timeout: 'APIConnectionTimeoutError',
+  };
+
+  it.each(MODEL_FAULT_KINDS)('%s raises the same SDK error class, status, body and headers both ways', async (kind) => {
+    const direct = visible(await rejection(inProcess([kind])));
+    const sdk = visible(await rejection(viaSdk([kind])));
+    expect(sdk).toEqual(direct);
+    expect(sdk.class).toBe(expectedClass[kind]);
+    if (kind === 'rate_limit') expect(sdk.retryAfter).toBe('12');
+  });
+
+  it('refuses an invalid request with the same BadRequestError both ways, before the model sees it', async () => {
+    const orphan: ModelRequest = { ...firstRequest, messages: [...firstRequest.messages, { role: 'assistant', content: 'ok' }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: '{}' }] }] };
+    const direct = visible(await rejection(inProcess([]), orphan));
+    expect(visible(await rejection(viaSdk([]), orphan))).toEqual(direct);
+    expect(direct).toMatchObject({ class: 'BadRequestError', status: 400, type: 'invalid_request_error', classified: 'other' });
+    expect(direct.apiMessage).toMatch(/unexpected `tool_use_id` found in `tool_result` blocks: toolu_x/);
+  });
+
+  it('gives identical transcripts and records on the model-fault scenarios, for every recovery arm', async () => {
+    const seen = new Set<string>();
+    for (const id of ['model-outage', 'model-rate-limit-storm']) {
+      const faulted = loadScenario(id);
+      for (const arm of ['none', 'recover', 'all'].map((name) => ARM_PRESETS.get(name) as Arm)) {
+        for (let seed = 1; seed <= 15; seed++) {
+          const direct = await runOne({ sweepSeed: 0, scenario: faulted, arm, seed, model: { kind: 'simulated' } });
+          const sdk = await runOne({ sweepSeed: 0, scenario: faulted, arm, seed, model: { kind: 'simulated-sdk' } });
+          expect(JSON.stringify(sdk.result.messages), `${id} ${arm.name} ${seed}`).toBe(JSON.stringify(direct.result.messages));
+          expect({ ...sdk.record, model: 'x' }).toEqual({ ...direct.record, model: 'x' });
+          if (direct.record.events['agent.model.retry'] > 0) seen.add('retry');
+          if (direct.record.events['agent.model.fallback'] > 0) seen.add('fallback');
+          if (direct.record.outcome === 'failed') seen.add('failed');
+        }
+      }
+    }
+    // The seeds cover every path: retries, a fallback, and runs a model fault ended.
+    expect([...seen].sort()).toEqual(['failed', 'fallback', 'retry']);
   });
 });

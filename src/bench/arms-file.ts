@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { UserInputError } from '../user-input-error.js';
-import { ARM_GROUPS, ARM_PRESETS, type Arm, type GuardSetting } from './arms.js';
+import { ARM_GROUPS, ARM_PRESETS, RECOVER_DEFAULTS, type Arm, type GuardSetting } from './arms.js';
 
 const guardSetting = z.discriminatedUnion('guard', [
   z.strictObject({ guard: z.literal('stuck') }),
@@ -12,6 +12,14 @@ const guardSetting = z.discriminatedUnion('guard', [
     guard: z.literal('classify'),
     maxRetries: z.number().int().min(0).default(3),
     backoffMs: z.array(z.number().min(0)).min(1).default([1000, 2000, 4000]),
+  }),
+  z.strictObject({
+    guard: z.literal('recover'),
+    maxRetries: z.number().int().min(0).default(RECOVER_DEFAULTS.maxRetries),
+    backoffMs: z.array(z.number().min(0)).min(1).default([...RECOVER_DEFAULTS.backoffMs]),
+    jitter: z.number().min(0).max(1).default(RECOVER_DEFAULTS.jitter),
+    retryAfterCapMs: z.number().min(0).default(RECOVER_DEFAULTS.retryAfterCapMs),
+    fallbackModel: z.string().min(1).nullable().default(RECOVER_DEFAULTS.fallbackModel),
   }),
 ]);
 
@@ -30,6 +38,7 @@ const armsFileSchema = z.strictObject({
  *     guards:
  *       - { guard: budget, maxToolCalls: 8 }
  *       - { guard: classify, maxRetries: 2, backoffMs: [500, 1000] }
+ *       - { guard: recover, fallbackModel: null }
  * ```
  */
 export function loadArmsFile(path: string): Map<string, Arm> {

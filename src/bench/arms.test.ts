@@ -11,17 +11,18 @@ const guardsOf = (name: string) => ARM_PRESETS.get(name)?.guards.map((setting) =
 describe('arm presets', () => {
   it('article is the four core guards in consultation order; all has every guard', () => {
     expect(guardsOf('article')).toEqual(['stuck', 'budget', 'repeat', 'classify']);
-    expect(guardsOf('all')).toEqual(['stuck', 'budget', 'repeat', 'classify']);
+    expect(guardsOf('all')).toEqual(['recover', 'stuck', 'budget', 'repeat', 'classify']);
+    expect(guardsOf('recover')).toEqual(['recover']);
     expect(guardsOf('none')).toEqual([]);
     expect(guardsOf('repeat')).toEqual(['repeat']);
   });
 
   it('ablation expands to none, each alone, all-but-one and all', () => {
     expect(resolveArms(['ablation']).map((arm) => arm.name)).toEqual([
-      'none', 'stuck', 'budget', 'repeat', 'classify',
-      'all-no-stuck', 'all-no-budget', 'all-no-repeat', 'all-no-classify', 'all',
+      'none', 'recover', 'stuck', 'budget', 'repeat', 'classify',
+      'all-no-recover', 'all-no-stuck', 'all-no-budget', 'all-no-repeat', 'all-no-classify', 'all',
     ]);
-    expect(resolveArms(['ablation']).find((arm) => arm.name === 'all-no-repeat')?.guards.map((s) => s.guard)).toEqual(['stuck', 'budget', 'classify']);
+    expect(resolveArms(['ablation']).find((arm) => arm.name === 'all-no-repeat')?.guards.map((s) => s.guard)).toEqual(['recover', 'stuck', 'budget', 'classify']);
   });
 
   it('keeps the order given and drops duplicates', () => {
@@ -51,6 +52,13 @@ describe('arms file', () => {
         { guard: 'classify', maxRetries: 3, backoffMs: [1000, 2000, 4000] },
       ],
     });
+  });
+
+  it('fills in the recovery guard\'s defaults and accepts no fallback model', () => {
+    const path = write('recover.yaml', 'arms:\n  - name: patient\n    guards:\n      - { guard: recover, maxRetries: 5, fallbackModel: null }\n');
+    expect(loadArmsFile(path).get('patient')?.guards).toEqual([
+      { guard: 'recover', maxRetries: 5, backoffMs: [1000, 2000, 4000], jitter: 0.25, retryAfterCapMs: 60_000, fallbackModel: null },
+    ]);
   });
 
   it('reports every problem with the file and field', () => {

@@ -1,8 +1,10 @@
 import type { Guard } from '../loop/guard.js';
 import { errorClassification } from '../loop/guards/error-classification.js';
+import { llmRecovery } from '../loop/guards/llm-recovery.js';
 import { repeatFingerprint } from '../loop/guards/repeat-fingerprint.js';
 import { stuckTool } from '../loop/guards/stuck-tool.js';
 import { toolBudget } from '../loop/guards/tool-budget.js';
+import type { StreamKey } from '../random/streams.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { UserInputError } from '../user-input-error.js';
 
@@ -11,7 +13,15 @@ export type GuardSetting =
   | { readonly guard: 'stuck' }
   | { readonly guard: 'budget'; readonly maxToolCalls: number | 'task-class' }
   | { readonly guard: 'repeat'; readonly window: number }
-  | { readonly guard: 'classify'; readonly maxRetries: number; readonly backoffMs: readonly number[] };
+  | { readonly guard: 'classify'; readonly maxRetries: number; readonly backoffMs: readonly number[] }
+  | {
+      readonly guard: 'recover';
+      readonly maxRetries: number;
+      readonly backoffMs: readonly number[];
+      readonly jitter: number;
+      readonly retryAfterCapMs: number;
+      readonly fallbackModel: string | null;
+    };
 
 export type GuardName = GuardSetting['guard'];
 
@@ -21,12 +31,20 @@ export interface Arm {
   readonly guards: readonly GuardSetting[];
 }
 
+/** LLM-call recovery's settings in `all` and when a guard is named without settings. */
+export const RECOVER_DEFAULTS = { guard: 'recover', maxRetries: 3, backoffMs: [1000, 2000, 4000], jitter: 0.25, retryAfterCapMs: 60_000, fallbackModel: 'claude-haiku-5-5' } as const satisfies GuardSetting;
+
 /**
  * Every guard with its default settings, in consultation order: an escalation is
  * honoured before a repeat check could block it, and the budget is checked before
  * anything else reaches the model.
  */
 export const DEFAULT_GUARDS: readonly GuardSetting[] = [
+  // First: model-call wrappers nest in guard order, so recovery is innermost, nearest the
+  // model, like an HTTP client's retry layer; a later wrapper (reactive compaction on a
+  // 413, say) sees a call only once transient faults have been ridden out. It takes no
+  // part in the tool-side decisions the other guards are ordered for.
+  RECOVER_DEFAULTS,
   { guard: 'stuck' },
   { guard: 'budget', maxToolCalls: 'task-class' },
   { guard: 'repeat', window: 2 },
@@ -86,8 +104,8 @@ export function resolveArms(names: readonly string[], source = '--arms', custom:
   return arms;
 }
 
-/** Fresh guard instances for one run (guards keep per-run state). */
-export function buildGuards(arm: Arm, scenario: Scenario): Guard[] {
+/** Fresh guard instances for one run (guards keep per-run state); `key` names the run's streams. */
+export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey): Guard[] {
   return arm.guards.map((setting) => {
     switch (setting.guard) {
       case 'stuck':
@@ -98,6 +116,10 @@ export function buildGuards(arm: Arm, scenario: Scenario): Guard[] {
         return repeatFingerprint({ window: setting.window });
       case 'classify':
         return errorClassification({ maxRetries: setting.maxRetries, backoffMs: setting.backoffMs });
+      case 'recover': {
+        const { guard: _, ...options } = setting;
+        return llmRecovery({ ...options, streamKey: key });
+      }
     }
   });
 }

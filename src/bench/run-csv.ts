@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { FAULT_KINDS } from '../faults/fault-profile.js';
+import { MODEL_FAULT_KINDS } from '../faults/model-faults.js';
 import { COUNTED_EVENTS, type RunRecord } from './run-record.js';
 
 /** Flat CSV columns, in the order of RunRecord's fields. */
@@ -10,6 +11,7 @@ export const CSV_COLUMNS = [
   ...FAULT_KINDS.map((kind) => `fault_${kind}`),
   ...COUNTED_EVENTS.map((type) => `event_${type}`),
   'escalation',
+  ...MODEL_FAULT_KINDS.map((kind) => `model_fault_${kind}`),
 ];
 
 export const CSV_HEADER: string = stringify([CSV_COLUMNS]);
@@ -22,6 +24,7 @@ function csvRow(record: RunRecord): unknown[] {
     ...FAULT_KINDS.map((kind) => record.faults[kind]),
     ...COUNTED_EVENTS.map((type) => record.events[type]),
     record.escalation === null ? '' : JSON.stringify(record.escalation),
+    ...MODEL_FAULT_KINDS.map((kind) => record.model_faults[kind]),
   ];
 }
 

@@ -1,7 +1,9 @@
 import { VirtualClock } from '../clock/virtual-clock.js';
+import { ModelFaultInjector } from '../faults/model-faults.js';
 import { BudgetedAgentLoop } from '../loop/budgeted-agent-loop.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { RunResult } from '../loop/outcome.js';
+import { FaultyModel } from '../model/faulty-model.js';
 import type { ModelClient } from '../model/model-client.js';
 import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
 import { SimulatedModel } from '../model/simulated/simulated-model.js';
@@ -39,13 +41,18 @@ export interface RunOutput {
   readonly world: World;
 }
 
-async function modelFor(choice: ModelChoice, scenario: Scenario, key: StreamKey): Promise<ModelClient> {
+/**
+ * The run's model. The simulated model sits behind the scenario's model faults and the
+ * API's request checks, in-process (FaultyModel) or at the HTTP endpoint the real SDK
+ * calls; both raise the SDK's own errors. A real model meets real faults only.
+ */
+async function modelFor(choice: ModelChoice, scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): Promise<ModelClient> {
   if (choice.kind === 'client') return choice.client;
   const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
-  if (choice.kind === 'simulated') return model;
+  if (choice.kind === 'simulated') return new FaultyModel(model, faults);
   // Loaded on demand: the SDK costs ~0.3 s of start-up that in-process sweeps never need.
   const { AnthropicModelClient } = await import('../model/anthropic-client.js');
-  return new AnthropicModelClient({ apiKey: 'sk-ant-simulated', fetch: simulatedFetch(model), baseURL: 'http://simulated.invalid', name: 'simulated-sdk' });
+  return new AnthropicModelClient({ apiKey: 'sk-ant-simulated', fetch: simulatedFetch(model, faults), baseURL: 'http://simulated.invalid', name: 'simulated-sdk' });
 }
 
 /** One cell of the matrix: a scenario, an arm and a seed, run and judged on its world. */
@@ -55,16 +62,18 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const world = createWorld(scenario.world);
   const tools = createScenarioToolHost(scenario, world, key);
   const choice = spec.model ?? { kind: 'simulated' };
-  const model = await modelFor(choice, scenario, key);
+  const clock = new VirtualClock();
+  const modelFaults = new ModelFaultInjector(scenario.modelFaults, key, clock);
+  const model = await modelFor(choice, scenario, key, modelFaults);
   const events = Object.fromEntries(COUNTED_EVENTS.map((type) => [type, 0])) as Record<CountedEvent, number>;
   const onEvent = spec.onEvent;
   const loop = new BudgetedAgentLoop({
     model,
     ...(choice.kind === 'client' ? { modelId: choice.modelId } : {}),
     tools,
-    guards: buildGuards(arm, scenario),
+    guards: buildGuards(arm, scenario, key),
     system: scenario.system,
-    clock: new VirtualClock(),
+    clock,
     onEvent(event) {
       if (event.type in events) events[event.type as CountedEvent] += 1;
       onEvent?.(event);
@@ -93,6 +102,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     faults: emptyFaultCounts(tools.faults),
     events,
     escalation: outcome.kind === 'escalated' ? outcome.payload : null,
+    model_faults: { ...modelFaults.counts },
   };
   return { record, result, verdict, world };
 }

@@ -1,14 +1,17 @@
 import { FAULT_KINDS, type FaultKind } from '../faults/fault-profile.js';
+import type { ModelFaultKind } from '../faults/model-faults.js';
 import type { AgentEventType } from '../loop/events.js';
 import type { OutcomeKind } from '../loop/outcome.js';
 import type { VerdictKind } from '../scenarios/judge.js';
 
-/** Guard event types counted on every record, in this order. */
+/** Guard event types counted on every record, in this order (new ones go at the end). */
 export const COUNTED_EVENTS = [
   'agent.tool.retry',
   'agent.repeat.blocked',
   'agent.budget.exhausted',
   'agent.guardrail.escalated',
+  'agent.model.retry',
+  'agent.model.fallback',
 ] as const satisfies readonly AgentEventType[];
 export type CountedEvent = (typeof COUNTED_EVENTS)[number];
 
@@ -36,6 +39,8 @@ export interface RunRecord {
   readonly faults: Readonly<Record<FaultKind, number>>;
   readonly events: Readonly<Record<CountedEvent, number>>;
   readonly escalation: unknown;
+  /** Model-side faults injected, by kind (after `escalation`: fields are only ever appended). */
+  readonly model_faults: Readonly<Record<ModelFaultKind, number>>;
 }
 
 export function emptyFaultCounts(counts: Partial<Record<FaultKind, number>>): Record<FaultKind, number> {

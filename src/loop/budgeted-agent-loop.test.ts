@@ -5,6 +5,7 @@ import type { Message, ModelClient, ModelRequest } from '../model/model-client.j
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import { BudgetedAgentLoop } from './budgeted-agent-loop.js';
 import type { AgentEvent } from './events.js';
+import type { Guard } from './guard.js';
 import type { RunResult } from './outcome.js';
 import type { ToolHost } from './tool-host.js';
 
@@ -131,6 +132,27 @@ describe('BudgetedAgentLoop', () => {
     const result = await new BudgetedAgentLoop({ model, tools: okHost(), signal: controller.signal }).run('go');
 
     expect(result.outcome).toEqual({ kind: 'cancelled', reason: 'user pressed ctrl-c' });
+  });
+
+  it('nests guard model-call wrappers in guard order, first innermost, and lets one end the run', async () => {
+    const order: string[] = [];
+    const wrapper = (name: string, model?: string): Guard => ({
+      name,
+      async aroundModelCall(_ctx, request, next) {
+        order.push(`${name}:${request.model}`);
+        return next(model === undefined ? request : { ...request, model });
+      },
+    });
+    const model = new ScriptedModel([{ text: 'done' }]);
+    const result = await new BudgetedAgentLoop({ model, tools: okHost(), guards: [wrapper('inner'), wrapper('outer', 'other-model')] }).run('go');
+    expect(result.outcome.kind).toBe('completed');
+    expect(order).toEqual(['outer:claude-sonnet-5-5', 'inner:other-model']);
+    expect(model.requests[0]?.model).toBe('other-model');
+
+    const stopper: Guard = { name: 'stopper', aroundModelCall: async () => ({ kind: 'stop', outcome: { kind: 'failed', reason: 'no model today' } }) };
+    const stopped = await new BudgetedAgentLoop({ model: new ScriptedModel([]), tools: okHost(), guards: [stopper] }).run('go');
+    expect(stopped.outcome).toEqual({ kind: 'failed', reason: 'no model today' });
+    expect(stopped.metrics.modelCalls).toBe(0);
   });
 
   it('adds model latency and tool latency to the virtual clock and returns the whole conversation', async () => {

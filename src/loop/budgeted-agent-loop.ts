@@ -3,6 +3,8 @@ import { VirtualClock } from '../clock/virtual-clock.js';
 import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../model/model-client.js';
 import type { AgentEvent, EventListener } from './events.js';
 import type { Guard, LoopContext } from './guard.js';
+import { callModel } from './model-call.js';
+import { describeModelError } from './model-errors.js';
 import { modelLatencyMs } from './model-latency.js';
 import type { RunMetrics, RunOutcome, RunResult } from './outcome.js';
 import type { ToolHost } from './tool-host.js';
@@ -50,13 +52,15 @@ export class BudgetedAgentLoop {
     const maxIterations = this.#options.maxIterations ?? 250;
     const clock = this.#options.clock ?? new VirtualClock();
     const messages: MessageParam[] = [{ role: 'user', content: prompt }];
-    const metrics = { toolCalls: 0, toolExecutions: 0, toolRetries: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, virtualMs: 0 };
+    const metrics = { toolCalls: 0, toolExecutions: 0, toolRetries: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, virtualMs: 0, modelRetries: 0 };
     const emit = (event: AgentEvent): void => {
       if (event.type === 'agent.tool.retry') metrics.toolRetries += 1;
+      if (event.type === 'agent.model.retry') metrics.modelRetries += 1;
       onEvent?.(event);
     };
     const context = (): LoopContext => ({ clock, emit, toolCalls: metrics.toolCalls, iteration: metrics.modelCalls, messages });
     const finish = (outcome: RunOutcome): RunResult => {
+      if (outcome.kind === 'failed') emit({ type: 'agent_run.failed', at: clock.now(), reason: outcome.reason });
       emit({ type: 'agent_run.completed', at: clock.now(), outcome: outcome.kind });
       const done: RunMetrics = { ...metrics, virtualMs: clock.now() };
       return { outcome, metrics: done, messages };
@@ -88,14 +92,14 @@ export class BudgetedAgentLoop {
         ...(this.#options.system === undefined ? {} : { system: this.#options.system }),
         ...(finalTurn === null ? {} : { tool_choice: { type: 'none' as const } }),
       };
-      let reply;
-      try {
-        reply = await model.create(request, signal === undefined ? {} : { signal });
-      } catch (error) {
+      const call = await callModel(model, request, guards, context(), signal);
+      if (call.kind === 'stop') return finish(call.outcome);
+      if (call.kind === 'error') {
         // An abort surfaces as the client's rejection; it is still the user's cancellation.
         if (signal?.aborted) return finish({ kind: 'cancelled', reason: String(signal.reason ?? 'aborted') });
-        return finish({ kind: 'failed', reason: `model call failed: ${error instanceof Error ? error.message : String(error)}` });
+        return finish({ kind: 'failed', reason: `model call failed: ${describeModelError(call.error)}` });
       }
+      const reply = call.message;
       metrics.modelCalls += 1;
       metrics.inputTokens += reply.usage.input_tokens;
       metrics.outputTokens += reply.usage.output_tokens;

@@ -2,6 +2,7 @@ import type { MessageParam, Tool, ToolUseBlock } from '@anthropic-ai/sdk/resourc
 import type { VirtualClock } from '../clock/virtual-clock.js';
 import type { ToolExecution } from '../faults/flaky-tool.js';
 import type { ToolError } from '../faults/tool-errors.js';
+import type { Message, ModelRequest } from '../model/model-client.js';
 import type { AgentEvent } from './events.js';
 import type { RunOutcome } from './outcome.js';
 import type { ToolTraits } from './tool-host.js';
@@ -27,6 +28,18 @@ export type ToolCallDecision =
   | { readonly kind: 'answer'; readonly content: string; readonly isError: boolean }
   | { readonly kind: 'stop'; readonly outcome: RunOutcome };
 
+/**
+ * One model call as a value: the reply, the error the client threw (the run fails on it
+ * unless a guard recovers), or a guard's decision to end the run.
+ */
+export type ModelCallResult =
+  | { readonly kind: 'reply'; readonly message: Message }
+  | { readonly kind: 'error'; readonly error: unknown }
+  | { readonly kind: 'stop'; readonly outcome: RunOutcome };
+
+/** Sends one request to the model (through the guards inside this one). */
+export type SendModelRequest = (request: ModelRequest) => Promise<ModelCallResult>;
+
 export interface ExecutionContext extends LoopContext {
   readonly call: ToolUseBlock;
   readonly traits: ToolTraits;
@@ -41,6 +54,12 @@ export interface Guard {
   /** Tools this guard offers the model in addition to the scenario's. */
   readonly tools?: readonly Tool[];
   beforeModelCall?(ctx: LoopContext): BeforeModelDecision | undefined;
+  /**
+   * Wraps one model call (e.g. retries, a fallback model); `next` sends a request, which
+   * the guard may change (its `model`), and may be called again. Wrappers nest in guard
+   * order: the first guard's is innermost, nearest the model.
+   */
+  aroundModelCall?(ctx: LoopContext, request: ModelRequest, next: SendModelRequest): Promise<ModelCallResult>;
   beforeToolCall?(call: ToolUseBlock, ctx: LoopContext): ToolCallDecision | undefined;
   /** Wraps the executions of one tool call (e.g. retries); `next` runs one execution. */
   aroundExecution?(ctx: ExecutionContext, next: () => ToolExecution): ToolExecution;

@@ -18,11 +18,14 @@ export interface RunMetrics {
   /** Executions the tools saw, including the executor's automatic retries. */
   readonly toolExecutions: number;
   readonly toolRetries: number;
+  /** Model calls the model answered; failed attempts are not counted here. */
   readonly modelCalls: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
   /** Virtual time the run took, in ms. */
   readonly virtualMs: number;
+  /** Failed model calls sent again by a guard (`agent.model.retry`). */
+  readonly modelRetries: number;
 }
 
 export interface RunResult {

@@ -79,6 +79,26 @@ describe('loadScenarioFile', () => {
     expect(scenario.toolBudget).toBe(5);
     expect(scenario.system).toBe('You are an agent that completes tasks by calling tools.');
     expect(scenario.faults).toEqual({ rates: { timeout: 0.2 }, tools: {}, unauthorizedAfter: {}, retryAfterMs: 1000, timeoutMs: 10_000 });
+    // No model_faults: the model API never fails.
+    expect(scenario.modelFaults).toEqual({ rates: {}, persistence: 0, models: null, retryAfterMs: 5000, timeoutMs: 600_000 });
+  });
+
+  it('loads model faults and checks their rates like the tools\' rates', () => {
+    const withFaults = VALID.replace('id: tiny', 'id: model-faulty').replace(
+      'plan:',
+      'model_faults: { rates: { overloaded: 0.1, server_error: 0.05 }, persistence: 0.7, models: [claude-sonnet-5-5], retry_after_ms: 8000 }\nplan:',
+    );
+    expect(loadScenarioFile(writeScenario('model-faulty', withFaults), dir).modelFaults).toEqual({
+      rates: { overloaded: 0.1, server_error: 0.05 },
+      persistence: 0.7,
+      models: ['claude-sonnet-5-5'],
+      retryAfterMs: 8000,
+      timeoutMs: 600_000,
+    });
+    const bad = VALID.replace('id: tiny', 'id: model-bad').replace('plan:', 'model_faults: { rates: { overloaded: 0.7, timeout: 0.6, teleport: 0.1 }, persistence: 2 }\nplan:');
+    const error = inputError(() => loadScenarioFile(writeScenario('model-bad', bad), dir));
+    expect(error.problems.map((p) => p.field)).toEqual(['model_faults.rates', 'model_faults.persistence', 'model_faults.rates']);
+    expect(error.problems.map((p) => p.expected)).toContain('fault rates that add up to at most 1, got 1.3');
   });
 
   it('reports every schema problem at once, each with the file and the field', () => {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { RATE_FAULT_KINDS, type FaultProfile } from '../faults/fault-profile.js';
+import { MODEL_FAULT_KINDS, type ModelFaultProfile } from '../faults/model-faults.js';
 import { UserInputError, type InputProblem } from '../user-input-error.js';
 import type { WorldCheck } from './judge.js';
 import { stepServed } from './plan-matching.js';
@@ -36,6 +37,8 @@ export interface Scenario {
   readonly persona: Persona;
   readonly world: ScenarioFile['world'];
   readonly faults: FaultProfile;
+  /** Faults of the model API (none unless the file has `model_faults`). */
+  readonly modelFaults: ModelFaultProfile;
   readonly plan: ScenarioFile['plan'];
   /** The task cannot be completed; asking for help is the right outcome. */
   readonly impossible: boolean;
@@ -129,10 +132,10 @@ function referenceProblems(path: string, raw: unknown): InputProblem[] {
   });
   asArray(plan['detours']).forEach((call, i) => checkCall(`plan.detours.${i}`, asObject(call)));
   const faults = asObject(file['faults']);
-  const checkRates = (field: string, rates: Loose) => {
+  const checkRates = (field: string, rates: Loose, kinds: readonly string[] = RATE_FAULT_KINDS) => {
     // One draw picks at most one fault, so the rates of one tool cannot add up to more than
     // 1. A rate that is wrong on its own is the schema check's to report.
-    const values = RATE_FAULT_KINDS.map((kind) => rates[kind]).filter((rate) => rate !== undefined);
+    const values = kinds.map((kind) => rates[kind]).filter((rate) => rate !== undefined);
     if (!values.every((rate): rate is number => typeof rate === 'number' && rate >= 0 && rate <= 1)) return;
     const total = values.reduce((sum, rate) => sum + rate, 0);
     if (total > 1 + 1e-9) problems.push({ source: path, field, expected: `fault rates that add up to at most 1, got ${Number(total.toFixed(6))}` });
@@ -142,6 +145,7 @@ function referenceProblems(path: string, raw: unknown): InputProblem[] {
     if (!offered.has(tool)) problems.push({ source: path, field: `faults.tools.${tool}`, expected: "one of the scenario's tools" });
     checkRates(`faults.tools.${tool}`, asObject(toolFaults));
   }
+  checkRates('model_faults.rates', asObject(asObject(file['model_faults'])['rates']), MODEL_FAULT_KINDS);
   const id = file['id'];
   if (typeof id === 'string' && basename(path, '.yaml') !== id) {
     problems.push({ source: path, field: 'id', expected: `the file name without .yaml ('${basename(path, '.yaml')}'), got '${id}'` });
@@ -218,6 +222,13 @@ export function loadScenarioFile(path: string, personasDir = SCENARIOS_DIR): Sce
       unauthorizedAfter,
       retryAfterMs: file.faults.retry_after_ms,
       timeoutMs: file.faults.timeout_ms,
+    },
+    modelFaults: {
+      rates: file.model_faults.rates,
+      persistence: file.model_faults.persistence,
+      models: file.model_faults.models,
+      retryAfterMs: file.model_faults.retry_after_ms,
+      timeoutMs: file.model_faults.timeout_ms,
     },
     plan: file.plan,
     impossible: file.impossible,

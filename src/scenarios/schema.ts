@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RATE_FAULT_KINDS } from '../faults/fault-profile.js';
+import { MODEL_FAULT_KINDS, NO_MODEL_FAULTS } from '../faults/model-faults.js';
 
 const probability = z.number().min(0).max(1);
 const json = z.json();
@@ -18,6 +19,38 @@ const toolFaults = faultRates.extend({
     .optional()
     .describe("From this 0-based execution of the tool on, it answers HTTP 401 (a credential revoked mid-task). Not drawn from the rates; an entry holding only this keeps the scenario-wide rates."),
 });
+
+const MODEL_FAULT_WORDS: Record<(typeof MODEL_FAULT_KINDS)[number], string> = {
+  rate_limit: 'HTTP 429 rate_limit_error with retry-after (RateLimitError)',
+  server_error: 'HTTP 500 api_error (InternalServerError)',
+  overloaded: 'HTTP 529 overloaded_error (OverloadedError)',
+  request_too_large: 'HTTP 413 request_too_large (ContentTooLargeError)',
+  unknown_model: 'HTTP 404 not_found_error for the model id (NotFoundError)',
+  unauthorized: 'HTTP 401 authentication_error (AuthenticationError)',
+  connection_error: 'a dropped connection: the fetch rejects (APIConnectionError)',
+  timeout: 'a timeout: the fetch rejects after timeout_ms (APIConnectionTimeoutError)',
+};
+
+const modelFaultRates = z.strictObject(
+  Object.fromEntries(MODEL_FAULT_KINDS.map((kind) => [kind, probability.optional().describe(`Chance per model call of ${MODEL_FAULT_WORDS[kind]}.`)])),
+);
+
+export const modelFaultsSchema = z
+  .strictObject({
+    rates: modelFaultRates.default({}).describe('Fault rates per model call; one draw picks at most one fault.'),
+    persistence: probability
+      .default(NO_MODEL_FAULTS.persistence)
+      .describe('Chance that a retry of a failed call meets the same fault again (an outage lasts); otherwise the retry draws afresh from the rates.'),
+    models: z
+      .array(z.string().min(1))
+      .min(1)
+      .nullable()
+      .default(null)
+      .describe('Model ids the faults apply to, e.g. only the primary so that a fallback model succeeds; null or absent: every model.'),
+    retry_after_ms: z.number().int().min(0).default(NO_MODEL_FAULTS.retryAfterMs).describe('The retry-after a 429 carries, in ms (sent in whole seconds).'),
+    timeout_ms: z.number().int().min(0).default(NO_MODEL_FAULTS.timeoutMs).describe('How long a timed-out model call hangs, in ms.'),
+  })
+  .describe("Faults of the model API, injected at the endpoint as real HTTP errors or dropped connections; the simulated model never learns of them.");
 
 export const BUDGET_CLASSES = { lookup: 5, standard: 15, research: 40 } as const;
 export type BudgetClass = keyof typeof BUDGET_CLASSES;
@@ -59,6 +92,13 @@ export const scenarioSchema = z
         timeout_ms: z.number().int().min(0).default(10_000).describe('How long a timed-out call hangs, in ms.'),
       })
       .default({ rates: {}, tools: {}, retry_after_ms: 1000, timeout_ms: 10_000 }),
+    model_faults: modelFaultsSchema.default({
+      rates: {},
+      persistence: NO_MODEL_FAULTS.persistence,
+      models: null,
+      retry_after_ms: NO_MODEL_FAULTS.retryAfterMs,
+      timeout_ms: NO_MODEL_FAULTS.timeoutMs,
+    }),
     plan: z
       .strictObject({
         steps: z.array(planStepSchema).min(1).describe('The steps the task needs, in order.'),

@@ -1,18 +1,34 @@
+import type { ModelFaultResponse, ModelFaultSource } from '../../faults/model-faults.js';
 import type { ModelRequest } from '../model-client.js';
+import { invalidRequestResponse, requestProblem } from './request-validation.js';
 import type { SimulatedModel } from './simulated-model.js';
 
+function jsonResponse(status: number, body: unknown, headers: Readonly<Record<string, string>>): Response {
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
 function errorResponse(status: number, type: string, message: string): Response {
-  return new Response(JSON.stringify({ type: 'error', error: { type, message } }), {
-    status,
-    headers: { 'content-type': 'application/json', 'request-id': 'req_sim_error' },
-  });
+  return jsonResponse(status, { type: 'error', error: { type, message } }, { 'content-type': 'application/json', 'request-id': 'req_sim_error' });
+}
+
+/**
+ * An error as the wire shows it: an HTTP error response, or a fetch that rejects the way
+ * undici's does (`TypeError: fetch failed` with the cause), so the SDK raises its own
+ * APIConnectionError or, for a timeout, APIConnectionTimeoutError.
+ */
+function wireResponse(response: ModelFaultResponse): Response {
+  if (response.kind === 'http') return jsonResponse(response.status, response.body, response.headers);
+  throw new TypeError('fetch failed', { cause: new Error(response.message) });
 }
 
 /**
  * The simulated model as the Messages HTTP endpoint, for `new Anthropic({ fetch, maxRetries: 0 })`: the
- * SDK builds the request, and parses the response or raises its own error classes.
+ * SDK builds the request, and parses the response or raises its own error classes. Before
+ * the model sees a request, the fault source may fail it (HTTP errors with Anthropic error
+ * bodies, dropped connections, timeouts) and the endpoint refuses requests the real API
+ * would refuse (400 `invalid_request_error`). The model never learns of either.
  */
-export function simulatedFetch(model: SimulatedModel): typeof fetch {
+export function simulatedFetch(model: SimulatedModel, faults?: ModelFaultSource): typeof fetch {
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!new URL(url).pathname.endsWith('/v1/messages') || init?.method !== 'POST') {
@@ -27,10 +43,11 @@ export function simulatedFetch(model: SimulatedModel): typeof fetch {
     if (!Array.isArray(request.messages) || typeof request.model !== 'string') {
       return errorResponse(400, 'invalid_request_error', 'model and messages are required');
     }
+    const fault = faults?.next(request) ?? null;
+    if (fault !== null) return wireResponse(fault.response);
+    const problem = requestProblem(request);
+    if (problem !== null) return wireResponse(invalidRequestResponse(problem));
     const message = model.respond(request);
-    return new Response(JSON.stringify(message), {
-      status: 200,
-      headers: { 'content-type': 'application/json', 'request-id': `req_${message.id}` },
-    });
+    return jsonResponse(200, message, { 'content-type': 'application/json', 'request-id': `req_${message.id}` });
   };
 }

@@ -1,0 +1,57 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk/core/error';
+import type { ModelFaultResponse, ModelFaultSource } from '../faults/model-faults.js';
+import type { Message, ModelClient, ModelRequest } from './model-client.js';
+import { invalidRequestResponse, requestProblem } from './simulated/request-validation.js';
+
+/**
+ * The error the Anthropic SDK raises for a response, built the way the SDK builds it
+ * (`APIError.generate` for HTTP errors; the connection errors for a fetch that rejects),
+ * so a fault is the same error object in-process and through the real client.
+ */
+export function sdkError(response: ModelFaultResponse): APIError {
+  switch (response.kind) {
+    case 'http':
+      return APIError.generate(response.status, response.body, undefined, new Headers(response.headers));
+    case 'timeout':
+      return new APIConnectionTimeoutError();
+    case 'connection_error':
+      return new APIConnectionError({ cause: new TypeError('fetch failed', { cause: new Error(response.message) }) });
+  }
+}
+
+export interface FaultyModelOptions {
+  /** Refuse requests the real API would refuse (400 `invalid_request_error`). @default true */
+  readonly validate?: boolean;
+}
+
+/**
+ * A ModelClient in front of another, doing in-process what the simulated HTTP endpoint
+ * does on the wire: a fault source may fail a request with the SDK's own error classes
+ * (RateLimitError, InternalServerError, OverloadedError, NotFoundError,
+ * AuthenticationError, APIConnectionError, APIConnectionTimeoutError), and a request the
+ * API would refuse gets its BadRequestError. The inner model only sees requests that pass.
+ *
+ * @example
+ * const model = new FaultyModel(new ScriptedModel(turns), scriptedModelFaults(['overloaded', null]));
+ */
+export class FaultyModel implements ModelClient {
+  readonly name: string;
+  readonly #inner: ModelClient;
+  readonly #faults: ModelFaultSource;
+  readonly #validate: boolean;
+
+  constructor(inner: ModelClient, faults: ModelFaultSource, { validate = true }: FaultyModelOptions = {}) {
+    this.name = inner.name;
+    this.#inner = inner;
+    this.#faults = faults;
+    this.#validate = validate;
+  }
+
+  async create(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): Promise<Message> {
+    const fault = this.#faults.next(request);
+    if (fault !== null) throw sdkError(fault.response);
+    const problem = this.#validate ? requestProblem(request) : null;
+    if (problem !== null) throw sdkError(invalidRequestResponse(problem));
+    return this.#inner.create(request, options);
+  }
+}

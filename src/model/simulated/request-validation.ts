@@ -1,0 +1,161 @@
+import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ModelFaultResponse } from '../../faults/model-faults.js';
+import type { ModelRequest } from '../model-client.js';
+
+const blocksOf = (message: MessageParam): readonly ContentBlockParam[] => {
+  if (typeof message.content === 'string') return message.content === '' ? [] : [{ type: 'text', text: message.content }];
+  return Array.isArray(message.content) ? message.content : [];
+};
+
+/**
+ * Where the pairing check stands after some messages. The API combines consecutive
+ * messages of one role into one turn, so tool calls and results are paired turn by turn.
+ */
+class Pairing {
+  role: MessageParam['role'] | null = null;
+  /** tool_use ids of the last assistant turn, and the index where that turn began. */
+  asked: string[] = [];
+  askedAt = -1;
+  readonly answered = new Set<string>();
+  /** The current user turn has had a block other than a tool_result. */
+  other = false;
+
+  copy(): Pairing {
+    const copy = new Pairing();
+    copy.role = this.role;
+    copy.asked = [...this.asked];
+    copy.askedAt = this.askedAt;
+    for (const id of this.answered) copy.answered.add(id);
+    copy.other = this.other;
+    return copy;
+  }
+
+  /** The problem with message `i`, or null; `last` allows the final assistant prefill to be empty. */
+  step(message: MessageParam, i: number, last: boolean, tools: ReadonlySet<string>): string | null {
+    if (message.role !== 'user' && message.role !== 'assistant') return `messages.${i}.role: Input should be 'user' or 'assistant'`;
+    if (i === 0 && message.role !== 'user') return 'messages: first message must use the "user" role';
+    const blocks = blocksOf(message);
+    if (blocks.length === 0 && !(last && message.role === 'assistant')) {
+      return `messages.${i}: all messages must have non-empty content except for the optional final assistant message`;
+    }
+    if (message.role !== this.role) {
+      // A user turn must have answered every call of the assistant turn before it.
+      if (this.role === 'user') {
+        const problem = this.unanswered();
+        if (problem !== null) return problem;
+      }
+      if (message.role === 'assistant') {
+        this.asked = [];
+        this.askedAt = i;
+      }
+      this.answered.clear();
+      this.other = false;
+      this.role = message.role;
+    }
+    for (let j = 0; j < blocks.length; j++) {
+      const block = blocks[j]!;
+      if (block.type === 'text' && block.text === '') return `messages.${i}.content.${j}.text: text content blocks must be non-empty`;
+      if (block.type === 'tool_use') {
+        if (this.role !== 'assistant') return `messages.${i}.content.${j}: tool_use blocks may only appear in assistant messages`;
+        if (!tools.has(block.name)) return `messages.${i}.content.${j}.name: tool '${block.name}' is not one of the request's tools`;
+        this.asked.push(block.id);
+      } else if (block.type === 'tool_result') {
+        if (this.role !== 'user') return `messages.${i}.content.${j}: tool_result blocks may only appear in user messages`;
+        if (!this.asked.includes(block.tool_use_id) || this.answered.has(block.tool_use_id)) {
+          return `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${block.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+        }
+        if (this.other) return `messages.${i}.content.${j}: \`tool_result\` blocks must come first in the content of a user message, before any other block`;
+        this.answered.add(block.tool_use_id);
+      } else {
+        this.other = true;
+      }
+    }
+    return null;
+  }
+
+  /** Calls of the last assistant turn not answered (yet). */
+  unanswered(): string | null {
+    if (this.answered.size >= this.asked.length) return null;
+    const ids = this.asked.filter((id) => !this.answered.has(id)).join(', ');
+    return `messages.${this.askedAt}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${ids}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+  }
+}
+
+/**
+ * Pairing state after all but the last message of a transcript already checked, by the
+ * transcript array. The loop sends its live transcript and only appends to it, so the
+ * next request resumes where this one stopped instead of walking the whole run again;
+ * `seen` proves the prefix is the same message objects (a rewritten history starts over).
+ */
+interface Checked {
+  readonly tools: string;
+  readonly seen: MessageParam[];
+  readonly pairing: Pairing;
+}
+const checked = new WeakMap<readonly MessageParam[], Checked>();
+
+function resumable(entry: Checked | undefined, messages: readonly MessageParam[], tools: string): entry is Checked {
+  if (entry === undefined || entry.tools !== tools || entry.seen.length >= messages.length) return false;
+  for (let i = 0; i < entry.seen.length; i++) if (entry.seen[i] !== messages[i]) return false;
+  return true;
+}
+
+/**
+ * Why the Messages API would refuse a request with a 400 `invalid_request_error`, or null
+ * when it would accept it. The checks are the API's own, worded as it words them:
+ * - `model`, `max_tokens` and a non-empty `messages` are required; roles are `user` or
+ *   `assistant` and the first message is the user's;
+ * - every message has content (a final assistant prefill may be empty), text blocks are
+ *   not empty;
+ * - tool names are unique; a `tool_use` names an offered tool; `tool_choice` names one;
+ * - every `tool_result` answers a `tool_use` of the assistant turn just before it, comes
+ *   before any other block of its message, and every `tool_use` is answered in the next turn.
+ * Consecutive messages of one role are one turn, as the API combines them.
+ */
+export function requestProblem(request: ModelRequest): string | null {
+  if (typeof request.model !== 'string' || request.model === '') return 'model: Field required';
+  if (!Number.isInteger(request.max_tokens) || request.max_tokens < 1) return 'max_tokens: Input should be a positive integer';
+  const { messages } = request;
+  if (!Array.isArray(messages) || messages.length === 0) return 'messages: at least one message is required';
+
+  const tools = new Set<string>();
+  for (const tool of request.tools ?? []) {
+    // Toolsets (e.g. a browser toolset) have no single name; they cannot collide with custom tools here.
+    if (!('name' in tool)) continue;
+    if (tools.has(tool.name)) return `tools: Tool names must be unique: '${tool.name}'`;
+    tools.add(tool.name);
+  }
+  const choice = request.tool_choice;
+  if (choice?.type === 'tool' && !tools.has(choice.name)) return `tool_choice.name: Tool '${choice.name}' not found in tools`;
+  if ((choice?.type === 'tool' || choice?.type === 'any') && tools.size === 0) return 'tool_choice: tool_choice may only be specified while providing tools';
+
+  const toolKey = [...tools].join('\u0000');
+  const entry = checked.get(messages);
+  const resume = resumable(entry, messages, toolKey);
+  const seen = resume ? entry.seen : [];
+  let pairing = resume ? entry.pairing.copy() : new Pairing();
+  const last = messages.length - 1;
+  for (let i = seen.length; i < last; i++) {
+    const problem = pairing.step(messages[i]!, i, false, tools);
+    if (problem !== null) return problem;
+  }
+  // Kept before the last message: the next request may replace it (an appended note) or
+  // no longer end with it.
+  const before = pairing;
+  pairing = pairing.copy();
+  const problem = pairing.step(messages[last]!, last, true, tools) ?? pairing.unanswered();
+  if (problem !== null) return problem;
+  for (let i = seen.length; i < last; i++) seen.push(messages[i]!);
+  checked.set(messages, { tools: toolKey, seen, pairing: before });
+  return null;
+}
+
+/** The API's answer to a request it refuses, the same in-process and over HTTP. */
+export function invalidRequestResponse(problem: string): Extract<ModelFaultResponse, { kind: 'http' }> {
+  return {
+    kind: 'http',
+    status: 400,
+    body: { type: 'error', error: { type: 'invalid_request_error', message: problem } },
+    headers: { 'content-type': 'application/json', 'request-id': 'req_sim_invalid' },
+  };
+}
