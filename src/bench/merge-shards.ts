@@ -73,6 +73,7 @@ function parseRecord(line: string, source: string): RunRecord {
  */
 export async function mergeShards(dirs: readonly string[], outDir: string): Promise<SweepSummary> {
   if (dirs.length === 0) throw UserInputError.single('merge', '', 'one or more shard folders');
+  if (dirs.includes(outDir)) throw UserInputError.single('--out', '', `a folder other than the shard folders (${outDir} is one of them and would be overwritten)`);
   const shards = dirs.map((dir) => ({ dir, summary: readSummary(dir) }));
   const first = shards[0]!.summary;
   const count = first.shard?.count ?? 1;

@@ -1,4 +1,5 @@
-import { closeSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { UserInputError } from '../user-input-error.js';
 import { join } from 'node:path';
 import type { ChunkResult } from './chunk-runner.js';
 import { CSV_HEADER } from './run-csv.js';
@@ -21,7 +22,11 @@ export class ResultsWriter {
 
   constructor(dir: string) {
     this.dir = dir;
+    if (existsSync(dir) && !statSync(dir).isDirectory()) throw UserInputError.single('--out', '', `a folder; ${dir} is a file`);
     mkdirSync(dir, { recursive: true });
+    // A summary only ever describes finished runs: an interrupted sweep leaves none behind,
+    // so merge and compare cannot take its partial runs for a whole sweep.
+    for (const stale of ['summary.json', 'traces.jsonl']) rmSync(join(dir, stale), { force: true });
     this.#jsonl = openSync(join(dir, 'runs.jsonl'), 'w');
     this.#csv = openSync(join(dir, 'runs.csv'), 'w');
     writeSync(this.#csv, CSV_HEADER);

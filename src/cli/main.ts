@@ -9,6 +9,7 @@ import { registerMerge } from './commands/merge.js';
 import { registerReplay } from './commands/replay.js';
 import { registerRun } from './commands/run.js';
 import { registerValidate } from './commands/validate.js';
+import { registerReport } from './commands/report.js';
 
 /** Exit code for bad input: a flag, a name, a file. */
 export const EXIT_USAGE = 2;
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerMerge(program);
   registerCompare(program);
   registerValidate(program);
+  registerReport(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

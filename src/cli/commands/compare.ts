@@ -97,6 +97,10 @@ export function registerCompare(program: Command): void {
         writeFileSync(markdownPath, result.markdown);
         say(`markdown: ${markdownPath}`);
       }
+      // A gate that compared less than the baseline has would pass by not looking.
+      if (flags.failOnRegression && result.comparison.onlyInA.length > 0 && flags.armA === undefined) {
+        throw new CheckFailed(`compare: ${result.comparison.onlyInA.length} baseline cell(s) missing from ${sweepB} (--fail-on-regression)`);
+      }
       if (flags.failOnRegression && result.regressions.length > 0) {
         throw new CheckFailed(`compare: ${result.regressions.length} ${result.regressions.length === 1 ? 'cell' : 'cells'} regressed (--fail-on-regression)`);
       }

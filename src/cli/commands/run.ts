@@ -8,6 +8,7 @@ import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { runSweep } from '../../bench/sweep.js';
 import { parseShard, type Shard } from '../../bench/sweep-plan.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
+import { writeReport } from '../../report/html/write-report.js';
 import { renderCellTables, renderPassHatK } from '../../report/terminal-table.js';
 import { UserInputError } from '../../user-input-error.js';
 import { wallClock } from '../../clock/wall-clock.js';
@@ -31,6 +32,7 @@ interface RunFlags {
   readonly model?: string;
   readonly json: boolean;
   readonly check?: string;
+  readonly report?: string | true;
 }
 
 function shardFlag(value: string): Shard {
@@ -55,6 +57,7 @@ export function registerRun(program: Command): void {
     .option('--via <path>', "how the simulated model is reached: 'in-process' (fast) or 'sdk' (through the real Anthropic SDK)", 'in-process')
     .option('--model <id>', 'run against real Claude (needs ANTHROPIC_API_KEY) instead of the simulated model')
     .option('--json', 'print summary.json to stdout instead of tables', false)
+    .option('--report [html]', 'then write the HTML report (default reports/<results folder name>.html)')
     .option('--check <baseline>', 'then compare with a baseline sweep (its folder or summary.json) and exit 1 on a significant regression (see `spiralbench compare --help`)')
     .addHelpText(
       'after',
@@ -75,6 +78,8 @@ export function registerRun(program: Command): void {
         throw UserInputError.single('--out', '', `a folder other than the --check baseline (${baseline}), which the run would overwrite`);
       }
       const scenarios = flags.scenario.map(resolveScenarioSource);
+      const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
+      if (repeated.length > 0) throw UserInputError.single('--scenario', '', `each scenario once; repeated: ${[...new Set(repeated)].join(', ')}`);
       const custom = flags.armsFile === undefined ? new Map() : loadArmsFile(flags.armsFile);
       const arms = resolveArms(flags.arms, '--arms', custom);
       const model = await chooseModel(flags);
@@ -100,19 +105,27 @@ export function registerRun(program: Command): void {
       const runs = summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
       const peakMb = process.resourceUsage().maxRSS / 1024;
       process.stderr.write(`${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${flags.workers} worker(s)) · peak memory ${peakMb.toFixed(0)} MB\n`);
+      if (flags.report !== undefined) {
+        const written = await writeReport(outDir, typeof flags.report === 'string' ? { html: resolve(flags.report) } : {});
+        process.stderr.write(`report: ${written.htmlPath ?? '(not written)'}\n`);
+      }
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-        return;
+      } else {
+        const shardNote = summary.shard === null ? '' : ` · shard ${summary.shard.index}/${summary.shard.count}`;
+        const impossible = new Set(summary.scenarios.filter((scenario) => scenario.impossible).map((scenario) => scenario.id));
+        process.stdout.write(`${renderCellTables(summary.cells, { color: process.stdout.isTTY === true, impossible })}\n\n`);
+        process.stdout.write(`${renderPassHatK(summary.pass_hat_k)}\n`);
+        process.stdout.write(`\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.seed}..${flags.seed + flags.seeds - 1}${shardNote}\n`);
+        process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
       }
-      const shardNote = summary.shard === null ? '' : ` · shard ${summary.shard.index}/${summary.shard.count}`;
-      const impossible = new Set(summary.scenarios.filter((scenario) => scenario.impossible).map((scenario) => scenario.id));
-      process.stdout.write(`${renderCellTables(summary.cells, { color: process.stdout.isTTY === true, impossible })}\n\n`);
-      process.stdout.write(`${renderPassHatK(summary.pass_hat_k)}\n`);
-      process.stdout.write(`\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.seed}..${flags.seed + flags.seeds - 1}${shardNote}\n`);
-      process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
       if (baseline !== undefined) {
-        const check = await compareSweepDirs(baseline, outDir, { color: process.stdout.isTTY === true });
-        process.stdout.write(`\n${check.text}\n`);
+        // With --json the comparison goes to stderr, so stdout stays one JSON document.
+        const check = await compareSweepDirs(baseline, outDir, { color: !flags.json && process.stdout.isTTY === true });
+        (flags.json ? process.stderr : process.stdout).write(`\n${check.text}\n`);
+        if (check.comparison.onlyInA.length > 0) {
+          throw new CheckFailed(`check: ${check.comparison.onlyInA.length} cell(s) of the baseline were not run (${check.comparison.onlyInA.map((cell) => `${cell.scenario} · ${cell.arm}`).join(', ')})`);
+        }
         if (check.regressions.length > 0) throw new CheckFailed(`check: ${check.regressions.length} cell(s) regressed against ${baseline}`);
       }
     });

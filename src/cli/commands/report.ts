@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import { UserInputError } from '../../user-input-error.js';
+
+interface ReportFlags {
+  /** A path, or true for the default path. */
+  readonly html?: string | true;
+  /** A path, or true for stdout. */
+  readonly markdown?: string | true;
+  readonly csv?: string | true;
+}
+
+const HELP_AFTER = `
+With no flag, writes the HTML report to reports/<sweep folder name>.html.
+The HTML report is one file that works offline: charts are SVG rendered here (Vega-Lite),
+no script runs in it and nothing is fetched. It reads only the saved results; the same
+results give the same bytes.
+
+Examples:
+  spiralbench report results/latest
+  spiralbench report results/nightly --html reports/nightly.html --markdown "$GITHUB_STEP_SUMMARY"
+  spiralbench report results/latest --markdown          # the headline as Markdown on stdout
+  spiralbench report results/latest --csv headline.csv`;
+
+/** `spiralbench report <sweep>`: the HTML comparison report, and the headline as Markdown or CSV. */
+export function registerReport(program: Command): void {
+  program
+    .command('report')
+    .description('Make the comparison report of a saved sweep: one self-contained HTML file (headline, distributions, ablation, run timelines, provenance), and the headline as Markdown or CSV.')
+    .argument('<sweep>', 'sweep folder (holding summary.json and runs.jsonl)')
+    .option('--html [file]', 'write the HTML report here (default: reports/<sweep name>.html)')
+    .option('--markdown [file]', 'write the headline as a Markdown table here (default: stdout)')
+    .option('--csv [file]', 'write the headline as CSV, one row per scenario and arm, here (default: stdout)')
+    .addHelpText('after', HELP_AFTER)
+    .action(async (sweep: string, flags: ReportFlags) => {
+      // Loaded here, not at the top: vega and vega-lite would slow every other command's start.
+      const { defaultHtmlPath, writeReport } = await import('../../report/html/write-report.js');
+      const stdout = (flag: string | true | undefined) => (flag === true ? '-' : flag);
+      const html = flags.html === true ? defaultHtmlPath(sweep) : flags.html;
+      const markdown = stdout(flags.markdown);
+      const csv = stdout(flags.csv);
+      if (markdown === '-' && csv === '-') throw UserInputError.single('--csv', '', 'a file when --markdown also goes to stdout (only one of them can)');
+      const result = await writeReport(sweep, {
+        ...(html === undefined ? {} : { html }),
+        ...(markdown === undefined ? {} : { markdown }),
+        ...(csv === undefined ? {} : { csv }),
+      });
+      // With Markdown or CSV on stdout, stdout is only that; everything else goes to stderr.
+      const toStdout = markdown === '-' || csv === '-';
+      const say = (line: string) => (toStdout ? process.stderr : process.stdout).write(`${line}\n`);
+      for (const note of result.notes) say(`note: ${note}`);
+      if (result.htmlPath !== undefined) {
+        const traced = result.traced === undefined ? 'no drill-down' : `${result.timelines} of ${result.traced} traced runs with a timeline`;
+        say(`html: ${result.htmlPath} (${((result.htmlBytes ?? 0) / 1024).toFixed(0)} KiB, ${result.charts} charts, ${traced})`);
+      }
+      if (result.markdownPath !== undefined && result.markdownPath !== '-') say(`markdown: ${result.markdownPath}`);
+      if (result.csvPath !== undefined && result.csvPath !== '-') say(`csv: ${result.csvPath}`);
+    });
+}

@@ -1,0 +1,67 @@
+import type { SweepSummary } from '../bench/sweep.js';
+import { escapeCell } from './compare-markdown.js';
+import { formatDollars } from './prices.js';
+import { headline, type HeadlineRow, type HeadlineScenario } from './html/headline-data.js';
+import { medP95Max, num, pointsWithInterval, isSignificant, rateWithInterval, whole, words } from './html/format.js';
+
+export interface MarkdownSummaryOptions {
+  /** The sweep's name, shown in the heading. @default no name */
+  readonly name?: string;
+  /** The sweep's date (from meta.json), shown under the heading. @default not shown */
+  readonly date?: string;
+}
+
+function rowCells(row: HeadlineRow, scenario: HeadlineScenario, best: number): string[] {
+  const rate = rateWithInterval(row.rate);
+  const delta = row.vsBaseline === null ? '—' : `${pointsWithInterval(row.vsBaseline)}${isSignificant(row.vsBaseline) ? ' *' : ''}`;
+  return [
+    escapeCell(row.arm),
+    whole(row.runs),
+    row.rate.rate === best && scenario.rows.length > 1 ? `**${rate}**` : rate,
+    delta,
+    medP95Max(row.toolCalls),
+    `${whole(row.inputTokens.median)} / ${whole(row.inputTokens.p95)}`,
+    row.costPerRun === undefined ? 'n/a' : formatDollars(row.costPerRun),
+    row.costPerSuccess === undefined ? 'n/a' : formatDollars(row.costPerSuccess),
+    escapeCell(row.outcomes.map(([kind, n]) => `${words(kind)} ${whole(n)}`).join(', ')),
+    escapeCell(row.verdicts.filter(([kind]) => kind !== 'success').map(([kind, n]) => `${kind} ${whole(n)}`).join(', ') || '—'),
+    whole(row.duplicateSideEffects),
+  ];
+}
+
+/**
+ * The report's headline as GitHub Markdown, for `$GITHUB_STEP_SUMMARY` and PR comments:
+ * per scenario, a table with a row per arm. Every name from the results is escaped for a
+ * table cell (pipes, and HTML, which GitHub would otherwise render).
+ *
+ * @example
+ * writeFileSync(process.env.GITHUB_STEP_SUMMARY!, renderMarkdownSummary(summary, { name: 'nightly' }));
+ */
+export function renderMarkdownSummary(summary: SweepSummary, options: MarkdownSummaryOptions = {}): string {
+  const { scenarios, price } = headline(summary);
+  const runs = summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
+  const lines = [
+    `## spiralbench report${options.name === undefined ? '' : `: ${escapeCell(options.name)}`}`,
+    '',
+    `${whole(runs)} runs · model ${escapeCell(summary.model)} · sweep seed ${summary.sweep_seed} · run seeds ${summary.seeds.base}..${summary.seeds.base + summary.seeds.count - 1}${options.date === undefined ? '' : ` · ${escapeCell(options.date)}`}`,
+    '',
+  ];
+  for (const scenario of scenarios) {
+    const best = Math.max(...scenario.rows.map((row) => row.rate.rate));
+    lines.push(`### ${escapeCell(scenario.id)}${scenario.impossible ? ' (impossible: the right outcome is to escalate)' : ''}`, '');
+    const head = ['arm', 'runs', scenario.impossible ? 'escalated (right outcome) [95% CI]' : 'success [95% CI]', `Δ vs ${escapeCell(scenario.baseline)} [95% CI]`, 'tool calls med / p95 / max', 'input tokens med / p95', 'est. cost / run', 'est. cost / success', 'outcomes', 'other verdicts', 'duplicate writes'];
+    lines.push(`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 || (i >= 8 && i <= 9) ? ' --- ' : ' ---: ')).join('|')}|`);
+    for (const row of scenario.rows) lines.push(`| ${rowCells(row, scenario, best).join(' | ')} |`);
+    lines.push('');
+  }
+  const notes = ['* = the 95% interval of the difference leaves out 0 (Newcombe). Rates carry 95% Wilson intervals.'];
+  if (price !== undefined) {
+    notes.push(
+      `Costs are estimates: mean tokens per run × $${num(price.price.inputPerMillion)} / $${num(price.price.outputPerMillion)} per million input / output tokens${price.simulated ? ` (the simulated model priced as ${price.pricedAs})` : ` (${escapeCell(price.pricedAs)})`}.`,
+    );
+  } else {
+    notes.push(`No price is known for model ${escapeCell(summary.model)}: costs are n/a.`);
+  }
+  lines.push(...notes.map((note) => `<sub>${note}</sub><br>`), '');
+  return lines.join('\n');
+}

@@ -1,0 +1,47 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from './cli-helpers.js';
+
+const RUN = ['run', '--scenario', 'fetch-transform-write', '--seeds', '20'];
+
+describe('the CLI refuses what would lose or misreport results', () => {
+  const baseline = tempDir();
+  cli([...RUN, '--arms', 'none,article', '--out', baseline]);
+
+  it('an --out that is a file', () => {
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, '');
+    const result = cli([...RUN, '--out', file]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(`error: --out: a folder; ${file} is a file\n`);
+  });
+
+  it('a scenario named twice', () => {
+    const result = cli(['run', '--scenario', 'fetch-transform-write,fetch-transform-write', '--seeds', '2', '--out', tempDir()]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/each scenario once; repeated: fetch-transform-write/);
+  });
+
+  it('a merge into one of its own shard folders, which stays intact', () => {
+    const result = cli(['merge', baseline, '--out', baseline]);
+    expect(result.status).toBe(2);
+    expect(existsSync(join(baseline, 'summary.json'))).toBe(true);
+  });
+
+  it('a --check that did not run every baseline cell, with or without --json', () => {
+    for (const extra of [[], ['--json']]) {
+      const result = cli([...RUN, '--arms', 'none', '--out', tempDir(), '--check', baseline, ...extra]);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(/check: 1 cell\(s\) of the baseline were not run \(fetch-transform-write · article\)/);
+    }
+  });
+
+  it('compare --fail-on-regression when the candidate lacks baseline cells', () => {
+    const candidate = tempDir();
+    cli([...RUN, '--arms', 'none', '--out', candidate]);
+    const result = cli(['compare', baseline, candidate, '--fail-on-regression']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/1 baseline cell\(s\) missing from/);
+  });
+});

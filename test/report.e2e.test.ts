@@ -1,0 +1,251 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, tempDir } from './cli-helpers.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+/** The flags a root, offline machine needs (see .ci/run, which installs Debian's chromium). */
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const REPORTS = fileURLToPath(new URL('../reports/', import.meta.url));
+const EVIL_SCENARIO = '<img src=x onerror=alert(1)>';
+const EVIL_ARM = '</script><script>alert(2)</script>';
+const SCENARIO = 'fetch-transform-write';
+
+let root = '';
+let sweep = '';
+let hostile = '';
+/** How many arms the ablation group expands to (it grows as guards land). */
+let arms = 0;
+
+/** A copy of a sweep with its scenario and one arm renamed to hostile strings, in every file. */
+function hostileCopy(from: string, to: string): void {
+  cpSync(from, to, { recursive: true });
+  const rename = <T extends Record<string, unknown>>(row: T, fields: readonly string[]): T => {
+    const out: Record<string, unknown> = { ...row };
+    for (const field of fields) {
+      if (out[field] === SCENARIO) out[field] = EVIL_SCENARIO;
+      if (out[field] === 'all') out[field] = EVIL_ARM;
+    }
+    return out as T;
+  };
+  const summary = JSON.parse(readFileSync(join(from, 'summary.json'), 'utf8')) as Record<string, Array<Record<string, unknown>>>;
+  summary['scenarios'] = summary['scenarios']!.map((row) => rename(row, ['id']));
+  summary['arms'] = summary['arms']!.map((row) => rename(row, ['name']));
+  summary['cells'] = summary['cells']!.map((row) => rename(row, ['scenario', 'arm']));
+  summary['pass_hat_k'] = summary['pass_hat_k']!.map((row) => rename(row, ['arm']));
+  writeFileSync(join(to, 'summary.json'), JSON.stringify(summary));
+  const lines = (file: string, map: (row: Record<string, unknown>) => Record<string, unknown>) => {
+    const rows = readFileSync(join(from, file), 'utf8').trim().split('\n').map((line) => map(JSON.parse(line) as Record<string, unknown>));
+    writeFileSync(join(to, file), `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
+  };
+  lines('runs.jsonl', (row) => rename(row, ['scenario', 'arm']));
+  lines('traces.jsonl', (row) => ({
+    ...rename(row, ['scenario', 'arm']),
+    record: rename(row['record'] as Record<string, unknown>, ['scenario', 'arm']),
+    replay: String(row['replay']).replace(SCENARIO, EVIL_SCENARIO).replace('--arm all ', `--arm ${EVIL_ARM} `),
+    assistant_texts: (row['assistant_texts'] as string[]).map((text, i) => (i === 0 ? `${text} <script>alert(3)</script>` : text)),
+  }));
+}
+
+function report(dir: string, out: string, ...flags: string[]) {
+  const result = cli(['report', dir, '--html', out, ...flags]);
+  expect(result.status, result.stderr).toBe(0);
+  return result;
+}
+
+// One small ablation sweep for every test here, and a copy of it with hostile names.
+beforeAll(() => {
+  root = tempDir('spiralbench-report-');
+  sweep = join(root, 'ablation');
+  const run = cli(['run', '--scenario', SCENARIO, '--arms', 'ablation', '--seeds', '40', '--workers', '2', '--out', sweep]);
+  expect(run.status, run.stderr).toBe(0);
+  arms = (JSON.parse(readFileSync(join(sweep, 'summary.json'), 'utf8')) as { arms: unknown[] }).arms.length;
+  expect(arms).toBeGreaterThanOrEqual(10);
+  hostile = join(root, 'hostile');
+  hostileCopy(sweep, hostile);
+}, 120_000);
+
+describe('spiralbench report', () => {
+  it('writes the HTML report, the Markdown headline and the CSV, and says where', () => {
+    const out = join(root, 'out');
+    const result = report(sweep, join(out, 'report.html'), '--markdown', join(out, 'summary.md'), '--csv', join(out, 'headline.csv'));
+    expect(result.stdout).toMatch(/^html: .*report\.html \(\d+ KiB, 6 charts, \d+ of \d+ traced runs with a timeline\)\nmarkdown: .*summary\.md\ncsv: .*headline\.csv\n$/);
+    const markdown = readFileSync(join(out, 'summary.md'), 'utf8');
+    expect(markdown).toMatch(new RegExp(`^## spiralbench report: ablation\n\n${arms * 40} runs · model simulated · sweep seed 0 · run seeds 1\\.\\.40 · sweep finished \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\n`));
+    expect(markdown).toMatch(/^\| none \| 40 \| \d+\.\d% \[\d+\.\d, \d+\.\d\] \| — \| /m);
+    expect(readFileSync(join(out, 'headline.csv'), 'utf8').trim().split('\n')).toHaveLength(arms + 1);
+  });
+
+  it('prints the Markdown headline on stdout with --markdown alone, and the same bytes every time', () => {
+    const first = cli(['report', sweep, '--markdown']);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^## spiralbench report: ablation\n/);
+    expect(cli(['report', sweep, '--markdown']).stdout).toBe(first.stdout);
+    const a = join(root, 'same-a.html');
+    const b = join(root, 'same-b.html');
+    report(sweep, a);
+    report(sweep, b);
+    expect(readFileSync(a)).toEqual(readFileSync(b));
+  });
+
+  it('still reports a sweep without traces.jsonl and meta.json, saying what is left out', () => {
+    const bare = join(root, 'bare');
+    cpSync(sweep, bare, { recursive: true });
+    rmSync(join(bare, 'traces.jsonl'));
+    rmSync(join(bare, 'meta.json'));
+    const result = report(bare, join(root, 'bare.html'));
+    expect(result.stdout).toContain(`note: ${bare} has no traces.jsonl: the report has no drill-down`);
+    expect(result.stdout).toContain('no drill-down)');
+    expect(readFileSync(join(root, 'bare.html'), 'utf8')).toContain('This sweep has no <code>traces.jsonl</code>');
+  });
+
+  it('refuses a folder that is not a finished sweep, with exit code 2', () => {
+    const result = cli(['report', join(root, 'nothing-here')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^error: .*nothing-here: a sweep folder/);
+  });
+
+  it('makes the report of a 100,000-run sweep in under 10 s, under 5 MB', () => {
+    // 100,000 runs made from the small sweep's lines (two arms, 50,000 seeds each): the
+    // report's work is reading, binning and rendering, whatever the runs say.
+    const big = join(root, 'big');
+    mkdirSync(big);
+    const runs = readFileSync(join(sweep, 'runs.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const byArm = (arm: string) => runs.filter((run) => run['arm'] === arm);
+    const chunks: string[] = [];
+    for (const arm of ['none', 'all']) {
+      const pool = byArm(arm);
+      for (let seed = 1; seed <= 50_000; seed++) chunks.push(JSON.stringify({ ...pool[seed % pool.length], seed }));
+    }
+    writeFileSync(join(big, 'runs.jsonl'), `${chunks.join('\n')}\n`);
+    for (const file of ['summary.json', 'traces.jsonl', 'meta.json']) cpSync(join(sweep, file), join(big, file));
+    const out = join(root, 'big.html');
+    const started = performance.now();
+    report(big, out);
+    const seconds = (performance.now() - started) / 1000;
+    expect(seconds).toBeLessThan(10);
+    expect(statSync(out).size).toBeLessThan(5 * 1024 * 1024);
+  }, 60_000);
+});
+
+describe('the HTML report in headless Chromium, offline', () => {
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[] = [];
+  let requests: string[] = [];
+  let dialogs: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does`);
+    context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'spiralbench-chromium-')), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1440, height: 900 },
+      offline: true,
+    });
+    // Nothing may leave the page: a request for anything but the report itself is refused and recorded.
+    await context.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  async function open(html: string): Promise<string> {
+    problems = [];
+    requests = [];
+    dialogs = [];
+    const url = pathToFileURL(html).href;
+    await page.goto(url, { waitUntil: 'load' });
+    return url;
+  }
+
+  it('shows every chart as SVG with its Vega-Lite spec, makes no request and logs no error; first screen kept in reports/', async () => {
+    const html = join(root, 'browser.html');
+    report(sweep, html);
+    const url = await open(html);
+    const charts = await page.$$eval('figure.chart', (figures) =>
+      figures.map((figure) => {
+        const svg = figure.querySelector(':scope > svg');
+        const spec = figure.querySelector('script.vega-lite-spec');
+        const box = svg?.getBoundingClientRect();
+        type Spec = { $schema?: string; data?: { values?: unknown[] }; hconcat?: Spec[]; layer?: Spec[]; spec?: Spec };
+        // Data rows anywhere in the spec: at the top, or in concatenated views.
+        const rows = (s: Spec | undefined): number => (s === undefined ? 0 : (s.data?.values?.length ?? 0) + [...(s.hconcat ?? []), ...(s.layer ?? [])].reduce((sum, sub) => sum + rows(sub), 0) + rows(s.spec));
+        const parsed = spec === null ? undefined : (JSON.parse(spec.textContent ?? '') as Spec);
+        return { width: box?.width ?? 0, height: box?.height ?? 0, marks: svg?.querySelectorAll('path, text, line').length ?? 0, schema: parsed?.$schema, values: rows(parsed) };
+      }),
+    );
+    // One scenario: headline, two distributions and the tail; then two heatmaps.
+    expect(charts).toHaveLength(6);
+    for (const chart of charts) {
+      expect(chart.width).toBeGreaterThan(200);
+      expect(chart.height).toBeGreaterThan(80);
+      expect(chart.marks).toBeGreaterThan(20);
+      expect(chart.schema).toMatch(/vega-lite\/v6\.json$/);
+      expect(chart.values).toBeGreaterThan(0);
+    }
+    expect(await page.locator('h1').textContent()).toBe('ablation');
+    expect(await page.locator('#scenario-1 table tbody tr').count()).toBe(arms);
+    mkdirSync(REPORTS, { recursive: true });
+    await page.screenshot({ path: join(REPORTS, 'report-first-screen.png') });
+    cpSync(html, join(REPORTS, 'e2e-report.html'));
+    expect(problems).toEqual([]);
+    expect(requests).toEqual([url]);
+  });
+
+  it('resolves every in-page link, from the table of contents, the drill-down table and the charts', async () => {
+    await open(join(root, 'browser.html'));
+    const targets = await page.evaluate(() => {
+      const hrefs = [...document.querySelectorAll('a')].map((a) => a.getAttribute('href') ?? a.getAttribute('xlink:href') ?? '');
+      return hrefs.map((href) => ({ href, found: href.startsWith('#') && document.getElementById(href.slice(1)) !== null }));
+    });
+    expect(targets.length).toBeGreaterThan(20);
+    expect(targets.filter((target) => !target.found)).toEqual([]);
+
+    await page.locator('#drill-down table a[href="#run-1"]').click();
+    expect(new URL(page.url()).hash).toBe('#run-1');
+    await expect.poll(() => page.locator('#run-1').isVisible()).toBe(true);
+    expect(await page.locator('#run-1 code.cmd').textContent()).toMatch(/^spiralbench replay --scenario fetch-transform-write --arm \S+ --seed \d+$/);
+    expect(await page.locator('#run-1 ol.timeline li.ev-model').count()).toBeGreaterThan(0);
+
+    // A run marked in a distribution chart opens its timeline.
+    const marker = page.locator('figure.chart svg a').first();
+    const href = await marker.getAttribute('xlink:href');
+    expect(href).toMatch(/^#run-\d+$/);
+    await marker.click();
+    expect(new URL(page.url()).hash).toBe(href);
+    expect(problems).toEqual([]);
+  });
+
+  it('renders hostile names from the results as text, and no script runs', async () => {
+    const html = join(root, 'hostile.html');
+    report(hostile, html);
+    const url = await open(html);
+    await page.waitForTimeout(200);
+    expect(dialogs).toEqual([]);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.locator('script:not([type="application/json"])').count()).toBe(0);
+    expect(await page.locator('#scenario-1 h3').textContent()).toContain(EVIL_SCENARIO);
+    expect(await page.locator('#scenario-1 table tbody').textContent()).toContain(EVIL_ARM);
+    expect(await page.locator('body').textContent()).toContain('<script>alert(3)</script>');
+    // The specs still parse: the hostile arm name did not close their script elements.
+    const specs = await page.$$eval('script.vega-lite-spec', (scripts) => scripts.map((script) => JSON.stringify(JSON.parse(script.textContent ?? ''))));
+    expect(specs).toHaveLength(6);
+    expect(specs.filter((spec) => spec.includes(EVIL_ARM)).length).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+    expect(requests).toEqual([url]);
+  });
+});
