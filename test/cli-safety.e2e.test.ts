@@ -45,3 +45,16 @@ describe('the CLI refuses what would lose or misreport results', () => {
     expect(result.stderr).toMatch(/1 baseline cell\(s\) missing from/);
   });
 });
+
+describe('replay reproduces runs of custom scenarios and arms', () => {
+  it('takes a scenario path and the arms file the run used', () => {
+    const arms = join(tempDir(), 'arms.yaml');
+    writeFileSync(arms, 'arms:\n  - name: tight\n    guards:\n      - { guard: budget, maxToolCalls: 4 }\n');
+    const args = ['replay', '--scenario', './scenarios/lookup-readonly.yaml', '--arm', 'tight', '--arms-file', arms, '--seed', '2'];
+    const first = cli(args);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toContain('lookup-readonly · arm tight · seed 2');
+    expect(cli(args).stdout).toBe(first.stdout);
+    expect(cli(['replay', '--scenario', 'lookup-readonly', '--arm', 'tight', '--seed', '2']).status).toBe(2);
+  });
+});

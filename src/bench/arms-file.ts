@@ -11,12 +11,12 @@ const guardSetting = z.discriminatedUnion('guard', [
   z.strictObject({
     guard: z.literal('classify'),
     maxRetries: z.number().int().min(0).default(3),
-    backoffMs: z.array(z.number().min(0)).min(1).default([1000, 2000, 4000]),
+    backoffMs: z.array(z.number().int().min(0)).min(1).default([1000, 2000, 4000]),
   }),
   z.strictObject({
     guard: z.literal('recover'),
     maxRetries: z.number().int().min(0).default(RECOVER_DEFAULTS.maxRetries),
-    backoffMs: z.array(z.number().min(0)).min(1).default([...RECOVER_DEFAULTS.backoffMs]),
+    backoffMs: z.array(z.number().int().min(0)).min(1).default([...RECOVER_DEFAULTS.backoffMs]),
     jitter: z.number().min(0).max(1).default(RECOVER_DEFAULTS.jitter),
     retryAfterCapMs: z.number().min(0).default(RECOVER_DEFAULTS.retryAfterCapMs),
     fallbackModel: z.string().min(1).nullable().default(RECOVER_DEFAULTS.fallbackModel),
@@ -25,7 +25,7 @@ const guardSetting = z.discriminatedUnion('guard', [
 
 const armsFileSchema = z.strictObject({
   arms: z
-    .array(z.strictObject({ name: z.string().regex(/^[a-z0-9][a-z0-9:_-]*$/, 'lower-case letters, digits, -, _ or :'), guards: z.array(guardSetting) }))
+    .array(z.strictObject({ name: z.string().regex(/^[a-z0-9][a-z0-9:_-]*$/, 'lower-case letters, digits, -, _ or :'), guards: z.array(guardSetting).refine((guards) => new Set(guards.map((g) => g.guard)).size === guards.length, 'each guard at most once') }))
     .min(1),
 });
 

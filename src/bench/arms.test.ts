@@ -77,4 +77,14 @@ describe('arms file', () => {
     const path = write('taken.yaml', 'arms:\n  - name: article\n    guards: []\n');
     expect(() => loadArmsFile(path)).toThrow(/arms\.0\.name: a name not already taken/);
   });
+
+  it('refuses fractional backoffs: virtual time stays whole milliseconds', () => {
+    const path = write('fraction.yaml', 'arms:\n  - name: odd\n    guards:\n      - { guard: classify, backoffMs: [500.5] }\n');
+    expect(() => loadArmsFile(path)).toThrow(/arms\.0\.guards\.0\.backoffMs\.0: Invalid input: expected int/);
+  });
+
+  it('refuses a guard listed twice', () => {
+    const path = write('twice.yaml', 'arms:\n  - name: odd\n    guards:\n      - { guard: classify }\n      - { guard: classify }\n');
+    expect(() => loadArmsFile(path)).toThrow(/arms\.0\.guards: each guard at most once/);
+  });
 });

@@ -4,7 +4,8 @@ import { runOne } from '../../bench/run-one.js';
 import { replayCommand } from '../../bench/traces.js';
 import type { AgentEvent } from '../../loop/events.js';
 import { renderTranscript } from '../../report/transcript.js';
-import { loadScenario } from '../../scenarios/loader.js';
+import { loadArmsFile } from '../../bench/arms-file.js';
+import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { chooseModel } from '../model-choice.js';
 import { nonNegativeInt } from '../parse.js';
 
@@ -14,20 +15,23 @@ interface ReplayFlags {
   readonly seed: number;
   readonly sweepSeed: number;
   readonly via: string;
+  readonly armsFile?: string;
 }
 
 export function registerReplay(program: Command): void {
   program
     .command('replay')
     .description("Re-run one run from its seed and print its whole transcript: messages, tool calls, injected faults, guard events, verdict.")
-    .requiredOption('-s, --scenario <id>', 'scenario id')
+    .requiredOption('-s, --scenario <id>', 'scenario id or .yaml path, as given to run')
     .requiredOption('-a, --arm <name>', 'arm name')
     .requiredOption('--seed <n>', 'the run seed', nonNegativeInt)
     .option('--sweep-seed <n>', 'the sweep seed the run belonged to', nonNegativeInt, 0)
     .option('--via <path>', "'in-process' or 'sdk'", 'in-process')
+    .option('--arms-file <path>', 'the arms file the run used, for a custom arm')
     .action(async (flags: ReplayFlags) => {
-      const scenario = loadScenario(flags.scenario);
-      const [arm] = resolveArms([flags.arm], '--arm');
+      const { scenario } = resolveScenarioSource(flags.scenario);
+      const custom = flags.armsFile === undefined ? new Map() : loadArmsFile(flags.armsFile);
+      const [arm] = resolveArms([flags.arm], '--arm', custom);
       const events: AgentEvent[] = [];
       const { record, result, verdict, world } = await runOne({
         sweepSeed: flags.sweepSeed,
