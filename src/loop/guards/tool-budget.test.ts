@@ -1,26 +1,14 @@
 import type { MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
-import type { ToolExecution } from '../../faults/flaky-tool.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import { BudgetedAgentLoop } from '../budgeted-agent-loop.js';
 import type { AgentEvent } from '../events.js';
-import type { ToolHost } from '../tool-host.js';
+import { recordingHost } from '../recording-host.test-helpers.js';
 import { toolBudget } from './tool-budget.js';
 
 const LOOKUP: Tool = { name: 'lookup', description: 'Look something up.', input_schema: { type: 'object', properties: { q: { type: 'number' } } } };
 
-function okHost(): ToolHost & { readonly executed: string[] } {
-  const executed: string[] = [];
-  return {
-    definitions: [LOOKUP],
-    executed,
-    traits: (name) => (name === 'lookup' ? { sideEffecting: false, concurrencySafe: true } : undefined),
-    execute(name): ToolExecution {
-      executed.push(name);
-      return { kind: 'ok', content: '{"ok":true}', latencyMs: 100, fault: null };
-    },
-  };
-}
+const okHost = () => recordingHost([LOOKUP]);
 
 const call = (q: number): ScriptedTurn => ({ calls: [{ name: 'lookup', input: { q } }] });
 
