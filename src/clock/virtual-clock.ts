@@ -18,4 +18,9 @@ export class VirtualClock {
   sleep(ms: number): void {
     if (ms > 0 && Number.isFinite(ms)) this.#nowMs += ms;
   }
+
+  /** Move the clock forward to `ms` if it is later than now (a join of concurrent lanes). */
+  advanceTo(ms: number): void {
+    if (ms > this.#nowMs && Number.isFinite(ms)) this.#nowMs = ms;
+  }
 }

@@ -98,7 +98,7 @@ describe('BudgetedAgentLoop', () => {
     expect(result.outcome).toEqual({ kind: 'cancelled', reason: 'user pressed ctrl-c' });
     expect(model.calls).toBe(0);
     expect(result.metrics.modelCalls).toBe(0);
-    expect(events.map((e) => e.type)).toEqual(['agent_run.started', 'agent_run.completed']);
+    expect(events.map((e) => e.type)).toEqual(['agent_run.started', 'agent_run.cancelled', 'agent_run.completed']);
   });
 
   it('checks the signal again after a tool batch, before the next model call', async () => {

@@ -2,12 +2,13 @@ import type { MessageParam, TextBlockParam, Tool, ToolResultBlockParam, ToolUseB
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../model/model-client.js';
 import type { AgentEvent, EventListener } from './events.js';
-import type { Guard, LoopContext } from './guard.js';
+import type { FinalTurnOutcome, Guard, LoopContext } from './guard.js';
 import { callModel } from './model-call.js';
 import { describeModelError } from './model-errors.js';
 import { modelLatencyMs } from './model-latency.js';
 import type { RunMetrics, RunOutcome, RunResult } from './outcome.js';
 import type { ToolHost } from './tool-host.js';
+import { readArguments } from './tool-arguments.js';
 import { executeToolCall, UnknownToolError } from './tool-executor.js';
 
 export interface LoopOptions {
@@ -26,6 +27,8 @@ export interface LoopOptions {
   readonly clock?: VirtualClock;
   readonly onEvent?: EventListener;
   readonly signal?: AbortSignal;
+  /** Messages of an earlier session the run continues (before the prompt); taken as given. */
+  readonly history?: readonly MessageParam[];
 }
 
 /**
@@ -51,7 +54,8 @@ export class BudgetedAgentLoop {
     const guards = this.#options.guards ?? [];
     const maxIterations = this.#options.maxIterations ?? 250;
     const clock = this.#options.clock ?? new VirtualClock();
-    const messages: MessageParam[] = [{ role: 'user', content: prompt }];
+    const concurrent = guards.some((guard) => guard.concurrentTools === true);
+    const messages: MessageParam[] = [...(this.#options.history ?? []), { role: 'user', content: prompt }];
     const metrics = { toolCalls: 0, toolExecutions: 0, toolRetries: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, virtualMs: 0, modelRetries: 0 };
     const emit = (event: AgentEvent): void => {
       if (event.type === 'agent.tool.retry') metrics.toolRetries += 1;
@@ -61,17 +65,21 @@ export class BudgetedAgentLoop {
     const context = (): LoopContext => ({ clock, emit, toolCalls: metrics.toolCalls, iteration: metrics.modelCalls, messages });
     const finish = (outcome: RunOutcome): RunResult => {
       if (outcome.kind === 'failed') emit({ type: 'agent_run.failed', at: clock.now(), reason: outcome.reason });
+      if (outcome.kind === 'cancelled') emit({ type: 'agent_run.cancelled', at: clock.now(), reason: outcome.reason });
       emit({ type: 'agent_run.completed', at: clock.now(), outcome: outcome.kind });
       const done: RunMetrics = { ...metrics, virtualMs: clock.now() };
       return { outcome, metrics: done, messages };
     };
+    const cancelled = (): RunResult => finish({ kind: 'cancelled', reason: String(signal?.reason ?? 'aborted') });
 
     emit({ type: 'agent_run.started', at: clock.now() });
+    // A tool the last turn's guards force the next call to (tool_choice), if any.
+    let forcedTool: string | null = null;
     for (;;) {
       // Phase 1: limits and guards, before the next model call.
-      if (signal?.aborted) return finish({ kind: 'cancelled', reason: String(signal.reason ?? 'aborted') });
+      if (signal?.aborted) return cancelled();
       if (metrics.modelCalls >= maxIterations) return finish({ kind: 'max_iterations', iterations: metrics.modelCalls });
-      let finalTurn: 'budget_exhausted' | null = null;
+      let finalTurn: FinalTurnOutcome | null = null;
       for (const guard of guards) {
         const decision = guard.beforeModelCall?.(context());
         if (decision === undefined) continue;
@@ -82,7 +90,7 @@ export class BudgetedAgentLoop {
       }
 
       // Phase 2: the model call.
-      const request: ModelRequest = {
+      let request: ModelRequest = {
         model: this.#options.modelId ?? DEFAULT_MODEL_ID,
         max_tokens: this.#options.maxTokens ?? 1024,
         // The live transcript, not a copy: clients read a request during the call only
@@ -90,57 +98,118 @@ export class BudgetedAgentLoop {
         messages,
         tools: this.#tools as Tool[],
         ...(this.#options.system === undefined ? {} : { system: this.#options.system }),
-        ...(finalTurn === null ? {} : { tool_choice: { type: 'none' as const } }),
+        ...(finalTurn !== null ? { tool_choice: { type: 'none' as const } } : forcedTool !== null ? { tool_choice: { type: 'tool' as const, name: forcedTool } } : {}),
       };
+      forcedTool = null;
+      for (const guard of guards) if (guard.prepareRequest !== undefined) request = guard.prepareRequest(request, context());
+      if (request.messages !== messages) {
+        messages.splice(0, messages.length, ...request.messages);
+        request = { ...request, messages };
+      }
       const call = await callModel(model, request, guards, context(), signal);
       if (call.kind === 'stop') return finish(call.outcome);
       if (call.kind === 'error') {
         // An abort surfaces as the client's rejection; it is still the user's cancellation.
-        if (signal?.aborted) return finish({ kind: 'cancelled', reason: String(signal.reason ?? 'aborted') });
+        if (signal?.aborted) return cancelled();
         return finish({ kind: 'failed', reason: `model call failed: ${describeModelError(call.error)}` });
       }
-      const reply = call.message;
+      let reply = call.message;
       metrics.modelCalls += 1;
       metrics.inputTokens += reply.usage.input_tokens;
       metrics.outputTokens += reply.usage.output_tokens;
       clock.sleep(modelLatencyMs(reply.usage));
       emit({ type: 'agent.model.call', at: clock.now(), iteration: metrics.modelCalls, inputTokens: reply.usage.input_tokens, outputTokens: reply.usage.output_tokens });
+      let continuation: string | null = null;
+      for (const guard of guards) {
+        const decision = guard.afterModelReply?.(reply, context());
+        if (decision === undefined) continue;
+        reply = decision.reply;
+        continuation = decision.message;
+        break;
+      }
       messages.push({ role: 'assistant', content: reply.content });
+      if (continuation !== null) {
+        messages.push({ role: 'user', content: [{ type: 'text', text: continuation }] });
+        continue;
+      }
 
       const calls = reply.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
       const finalText = reply.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
-      if (finalTurn !== null) return finish({ kind: finalTurn, finalText, toolCalls: metrics.toolCalls });
+      if (finalTurn === 'budget_exhausted') return finish({ kind: finalTurn, finalText, toolCalls: metrics.toolCalls });
+      if (finalTurn === 'timed_out') return finish({ kind: finalTurn, limit: 'soft', finalText, elapsedMs: clock.now() });
       if (calls.length === 0) return finish({ kind: 'completed', finalText });
 
-      // Phase 3: the tool calls of this turn, in request order.
+      // Phase 3: the tool calls of this turn, results in request order. With concurrency
+      // on, a run of concurrency-safe calls shares one start time and the turn waits for
+      // the slowest of them; every other call runs alone.
       const results: ToolResultBlockParam[] = [];
+      let laneStart: number | null = null;
+      let laneEnd = 0;
       for (const call of calls) {
-        metrics.toolCalls += 1;
-        emit({ type: 'agent.tool.call', at: clock.now(), id: call.id, tool: call.name, input: call.input });
-        let decision;
-        for (const guard of guards) {
-          decision = guard.beforeToolCall?.(call, context());
-          if (decision !== undefined) break;
+        const together = concurrent && host.traits(call.name)?.concurrencySafe === true;
+        if (!together && laneStart !== null) {
+          clock.advanceTo(laneEnd);
+          laneStart = null;
         }
-        if (decision?.kind === 'stop') return finish(decision.outcome);
-        let block: ToolResultBlockParam;
-        if (decision?.kind === 'answer') {
-          block = { type: 'tool_result', tool_use_id: call.id, content: decision.content, ...(decision.isError ? { is_error: true } : {}) };
-        } else {
-          try {
-            const report = executeToolCall(call, host, guards, context());
-            metrics.toolExecutions += report.executions;
-            block = report.block;
-          } catch (error) {
-            if (error instanceof UnknownToolError) return finish({ kind: 'failed', reason: `configuration error: ${error.message}` });
-            throw error;
-          }
-        }
-        emit({ type: 'agent.tool.result', at: clock.now(), id: call.id, tool: call.name, isError: block.is_error === true, content: String(block.content ?? '') });
-        results.push(block);
+        if (together && laneStart === null) laneStart = laneEnd = clock.now();
+        const lane = laneStart === null ? clock : new VirtualClock(laneStart);
+        const ctx: LoopContext = { ...context(), clock: lane };
+        const outcome = this.#runToolCall(call, ctx, metrics);
+        if (outcome.kind === 'stop') return finish(outcome.outcome);
+        results.push(outcome.block);
+        if (laneStart !== null) laneEnd = Math.max(laneEnd, lane.now());
       }
+      if (laneStart !== null) clock.advanceTo(laneEnd);
       messages.push({ role: 'user', content: results });
+
+      if (signal?.aborted) return cancelled();
+      for (const guard of guards) {
+        const decision = guard.afterToolBatch?.(context());
+        if (decision === undefined) continue;
+        if (decision.kind === 'stop') return finish(decision.outcome);
+        appendUserText(messages, decision.message);
+        if (decision.forceTool !== undefined) forcedTool = decision.forceTool;
+        break;
+      }
     }
+  }
+
+  /** One tool call: counted, read, put to the guards, run, and its result recorded. */
+  #runToolCall(
+    call: ToolUseBlock,
+    ctx: LoopContext,
+    metrics: { toolCalls: number; toolExecutions: number },
+  ): { readonly kind: 'result'; readonly block: ToolResultBlockParam } | { readonly kind: 'stop'; readonly outcome: RunOutcome } {
+    const guards = this.#options.guards ?? [];
+    const { clock, emit } = ctx;
+    metrics.toolCalls += 1;
+    emit({ type: 'agent.tool.call', at: clock.now(), id: call.id, tool: call.name, input: call.input });
+    const read = readArguments(call, guards, ctx);
+    let block: ToolResultBlockParam;
+    if (!read.ok) {
+      block = { type: 'tool_result', tool_use_id: call.id, content: read.message, is_error: true };
+    } else {
+      let decision;
+      for (const guard of guards) {
+        decision = guard.beforeToolCall?.(read.call, ctx);
+        if (decision !== undefined) break;
+      }
+      if (decision?.kind === 'stop') return decision;
+      if (decision?.kind === 'answer') {
+        block = { type: 'tool_result', tool_use_id: call.id, content: decision.content, ...(decision.isError ? { is_error: true } : {}) };
+      } else {
+        try {
+          const report = executeToolCall(read.call, this.#options.tools, guards, ctx);
+          metrics.toolExecutions += report.executions;
+          block = report.block;
+        } catch (error) {
+          if (error instanceof UnknownToolError) return { kind: 'stop', outcome: { kind: 'failed', reason: `configuration error: ${error.message}` } };
+          throw error;
+        }
+      }
+    }
+    emit({ type: 'agent.tool.result', at: clock.now(), id: call.id, tool: call.name, isError: block.is_error === true, content: String(block.content ?? '') });
+    return { kind: 'result', block };
   }
 }
 

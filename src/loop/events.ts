@@ -17,6 +17,17 @@ export type AgentEvent =
   | { readonly type: 'agent.repeat.blocked'; readonly at: number; readonly tool: string; readonly fingerprint: string }
   | { readonly type: 'agent.budget.exhausted'; readonly at: number; readonly toolCalls: number; readonly limit: number }
   | { readonly type: 'agent.guardrail.escalated'; readonly at: number; readonly payload: unknown }
+  /** Thrash was found after a tool batch; `tier` is the ladder's step (1 nudge, 2 directive, 3 forced stuck call). */
+  | { readonly type: 'agent.loop.detected'; readonly at: number; readonly kind: 'identical' | 'pattern'; readonly tool: string; readonly tier: 1 | 2 | 3; readonly level: 'nudge' | 'directive' | 'forced' }
+  /** Arguments sent as text were read with `strategy` (direct, fences, balanced, repair) or not at all (`failed`). */
+  | { readonly type: 'agent.tool.arguments'; readonly at: number; readonly tool: string; readonly strategy: string }
+  /** The transcript was repaired before a model call. */
+  | { readonly type: 'agent.messages.fixed'; readonly at: number; readonly merged: number; readonly droppedResults: number; readonly strippedCalls: number }
+  /** A reply hit the output limit; `action` is what the guard did about it. */
+  | { readonly type: 'agent.output_limit'; readonly at: number; readonly action: 'raise' | 'resume' | 'give_up'; readonly maxTokens: number }
+  /** The model asked for more iterations; `granted` of them were added, up to the cap. */
+  | { readonly type: 'agent.iterations.extended'; readonly at: number; readonly granted: number; readonly limit: number }
+  | { readonly type: 'agent_run.cancelled'; readonly at: number; readonly reason: string }
   /** The run ended `failed`; emitted just before `agent_run.completed`, which every run ends with. */
   | { readonly type: 'agent_run.failed'; readonly at: number; readonly reason: string }
   | { readonly type: 'agent_run.completed'; readonly at: number; readonly outcome: RunOutcome['kind'] };

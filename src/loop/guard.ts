@@ -20,8 +20,30 @@ export interface LoopContext {
 
 /** Before a model call: take one last turn without tools, or stop now. */
 export type BeforeModelDecision =
-  | { readonly kind: 'final_turn'; readonly message: string; readonly outcome: 'budget_exhausted' }
+  | { readonly kind: 'final_turn'; readonly message: string; readonly outcome: FinalTurnOutcome }
   | { readonly kind: 'stop'; readonly outcome: RunOutcome };
+
+/** How a run that took a last turn without tools ends: the budget ran out, or the soft time limit passed. */
+export type FinalTurnOutcome = 'budget_exhausted' | 'timed_out';
+
+/**
+ * After a turn's tool results are in: add words for the model to the results message
+ * (a nudge), optionally forcing its next call to one tool through `tool_choice`, or stop.
+ */
+export type BatchDecision =
+  | { readonly kind: 'intervene'; readonly message: string; readonly forceTool?: string }
+  | { readonly kind: 'stop'; readonly outcome: RunOutcome };
+
+/**
+ * After a reply arrives: record `reply` in its place (e.g. without a tool call the output
+ * limit cut off) and send `message` as the next user turn instead of running its tools.
+ */
+export type ReplyDecision = { readonly kind: 'continue'; readonly reply: Message; readonly message: string };
+
+/** Arguments a model sent as text (the OpenAI-compatible edge), read as an object or not at all. */
+export type ArgumentParse =
+  | { readonly ok: true; readonly value: Record<string, unknown>; readonly strategy: string }
+  | { readonly ok: false; readonly reason: string };
 
 /** Before a tool call: answer it without running it, or stop the run. */
 export type ToolCallDecision =
@@ -55,14 +77,27 @@ export interface Guard {
   readonly tools?: readonly Tool[];
   beforeModelCall?(ctx: LoopContext): BeforeModelDecision | undefined;
   /**
+   * Shapes the next request just before it is sent (fix the message order, raise
+   * `max_tokens`); returns it unchanged when there is nothing to do. New `messages`
+   * become the loop's transcript. Message objects are never edited in place: readings
+   * are cached per message.
+   */
+  prepareRequest?(request: ModelRequest, ctx: LoopContext): ModelRequest;
+  /**
    * Wraps one model call (e.g. retries, a fallback model); `next` sends a request, which
    * the guard may change (its `model`), and may be called again. Wrappers nest in guard
    * order: the first guard's is innermost, nearest the model.
    */
   aroundModelCall?(ctx: LoopContext, request: ModelRequest, next: SendModelRequest): Promise<ModelCallResult>;
+  afterModelReply?(reply: Message, ctx: LoopContext): ReplyDecision | undefined;
+  /** Reads arguments that arrived as a string; without such a guard the loop parses them strictly. */
+  parseArguments?(raw: string, call: ToolUseBlock, ctx: LoopContext): ArgumentParse;
   beforeToolCall?(call: ToolUseBlock, ctx: LoopContext): ToolCallDecision | undefined;
   /** Wraps the executions of one tool call (e.g. retries); `next` runs one execution. */
   aroundExecution?(ctx: ExecutionContext, next: () => ToolExecution): ToolExecution;
   /** How a failed call is worded for the model. */
   describeError?(error: ToolError, ctx: ExecutionContext): string;
+  afterToolBatch?(ctx: LoopContext): BatchDecision | undefined;
+  /** Concurrency-safe calls of one turn run together: the turn costs the slowest, not the sum. */
+  readonly concurrentTools?: boolean;
 }

@@ -73,6 +73,11 @@ export function renderTranscript(input: TranscriptInput): string {
       case 'agent_run.completed':
         lines.push(`${at}  ${event.type}${event.type === 'agent_run.completed' ? ` (${event.outcome})` : ''}`);
         break;
+      default: {
+        // Model retries, loop detection, argument reading, ...: the event's own fields.
+        const { type, at: _at, ...fields } = event;
+        lines.push(`${at}  · ${type} ${oneLine(JSON.stringify(fields), 300)}`);
+      }
     }
   }
   lines.push('', `  world outbox (${input.world.outbox.length} write(s)):`);

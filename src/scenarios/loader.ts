@@ -40,6 +40,12 @@ export interface Scenario {
   /** Faults of the model API (none unless the file has `model_faults`). */
   readonly modelFaults: ModelFaultProfile;
   readonly plan: ScenarioFile['plan'];
+  /** The API the agent speaks to the model. */
+  readonly api: ScenarioFile['api'];
+  /** Faults in what the model writes (malformed tool arguments). */
+  readonly replyFaults: ScenarioFile['reply_faults'];
+  /** Messages of an earlier session the run starts from, possibly malformed. */
+  readonly history: ScenarioFile['history'];
   /** The task cannot be completed; asking for help is the right outcome. */
   readonly impossible: boolean;
   /** What the run is judged against (it carries `impossible` too, for the judge). */
@@ -231,6 +237,9 @@ export function loadScenarioFile(path: string, personasDir = SCENARIOS_DIR): Sce
       timeoutMs: file.model_faults.timeout_ms,
     },
     plan: file.plan,
+    api: file.api,
+    replyFaults: file.reply_faults,
+    history: file.history,
     impossible: file.impossible,
     check: { outbox: file.check.outbox, impossible: file.impossible },
     hash: createHash('sha256').update(text).update('\0').update(persona.text).digest('hex'),

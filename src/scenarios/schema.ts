@@ -99,6 +99,22 @@ export const scenarioSchema = z
       retry_after_ms: NO_MODEL_FAULTS.retryAfterMs,
       timeout_ms: NO_MODEL_FAULTS.timeoutMs,
     }),
+    api: z
+      .enum(['anthropic', 'openai-chat'])
+      .default('anthropic')
+      .describe("The API the agent speaks to the model: Anthropic Messages, or OpenAI Chat Completions through the OpenAI-compatible edge (tool arguments arrive as strings there)."),
+    reply_faults: z
+      .strictObject({
+        malformed_arguments: probability
+          .default(0)
+          .describe('Chance per tool call that the model writes its arguments malformed (code fences, trailing commas, prose around the JSON, cut-off JSON). Only on the openai-chat api, where arguments are strings.'),
+      })
+      .default({ malformed_arguments: 0 })
+      .describe('Faults in what the model writes, as opposed to the HTTP faults of model_faults.'),
+    history: z
+      .array(z.strictObject({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(z.record(z.string(), json))]) }))
+      .default([])
+      .describe('Messages of an earlier session the run starts from (before the prompt), in the Messages API shape; they may be malformed, as a hand-edited or truncated history is.'),
     plan: z
       .strictObject({
         steps: z.array(planStepSchema).min(1).describe('The steps the task needs, in order.'),

@@ -53,6 +53,12 @@ const RENDERERS: Renderers = {
   'agent.repeat.blocked': (event) => ({ kind: 'guard', label: 'guard', indent: true, body: html`repeat blocked: ${event.tool} with the same arguments as a recent call` }),
   'agent.budget.exhausted': (event) => ({ kind: 'guard', label: 'guard', body: html`tool budget exhausted: ${event.toolCalls} of ${event.limit} calls; tools withdrawn for a final answer` }),
   'agent.guardrail.escalated': (event) => ({ kind: 'escalate', label: 'escalate', body: html`asked a human: <code>${clip(json(event.payload), LIMITS.payload)}</code>` }),
+  'agent.loop.detected': (event) => ({ kind: 'guard', label: 'guard', body: html`${event.kind} thrash on ${event.tool}: tier ${event.tier} (${event.level})` }),
+  'agent.tool.arguments': (event) => ({ kind: event.strategy === 'failed' ? 'error' : 'guard', label: 'args', indent: true, body: html`${event.tool}: arguments read by <b>${event.strategy}</b>` }),
+  'agent.messages.fixed': (event) => ({ kind: 'guard', label: 'guard', body: html`transcript fixed: ${event.merged} merged, ${event.droppedResults} orphan results dropped, ${event.strippedCalls} orphan calls stripped` }),
+  'agent.output_limit': (event) => ({ kind: 'guard', label: 'guard', body: html`reply cut by the output limit: ${event.action} (max_tokens ${whole(event.maxTokens)})` }),
+  'agent.iterations.extended': (event) => ({ kind: 'guard', label: 'guard', body: html`iterations extended by ${event.granted}, now ${event.limit}` }),
+  'agent_run.cancelled': (event) => ({ kind: 'error', label: 'cancelled', body: html`run cancelled: ${event.reason}` }),
   'agent_run.failed': (event) => ({ kind: 'error', label: 'failed', body: html`run failed: ${event.reason}` }),
   'agent_run.completed': (event) => ({ kind: 'run', label: 'end', body: html`run ended: <b>${words(String(event.outcome))}</b>` }),
 };
