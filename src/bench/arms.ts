@@ -1,11 +1,16 @@
 import type { Guard } from '../loop/guard.js';
+import { concurrency } from '../loop/guards/concurrency.js';
 import { errorClassification } from '../loop/guards/error-classification.js';
+import { iterationBudget } from '../loop/guards/iteration-budget.js';
 import { llmRecovery } from '../loop/guards/llm-recovery.js';
+import { outputLimitRecovery } from '../loop/guards/output-limit-recovery.js';
 import { repeatFingerprint } from '../loop/guards/repeat-fingerprint.js';
 import { stuckTool } from '../loop/guards/stuck-tool.js';
+import { timeLimits } from '../loop/guards/time-limits.js';
 import { toolBudget } from '../loop/guards/tool-budget.js';
 import type { StreamKey } from '../random/streams.js';
 import type { Scenario } from '../scenarios/loader.js';
+import type { BudgetClass } from '../scenarios/schema.js';
 import { UserInputError } from '../user-input-error.js';
 
 /** One safeguard's settings, as written into results. */
@@ -21,7 +26,11 @@ export type GuardSetting =
       readonly jitter: number;
       readonly retryAfterCapMs: number;
       readonly fallbackModel: string | null;
-    };
+    }
+  | { readonly guard: 'output'; readonly raisedMaxTokens: number; readonly maxResumes: number }
+  | { readonly guard: 'iterations'; readonly initial: number; readonly extension: number; readonly cap: number }
+  | { readonly guard: 'time'; readonly softMs: number | 'task-class'; readonly hardMs: number | 'task-class' }
+  | { readonly guard: 'concurrency' };
 
 export type GuardName = GuardSetting['guard'];
 
@@ -34,6 +43,13 @@ export interface Arm {
 /** LLM-call recovery's settings in `all` and when a guard is named without settings. */
 export const RECOVER_DEFAULTS = { guard: 'recover', maxRetries: 3, backoffMs: [1000, 2000, 4000], jitter: 0.25, retryAfterCapMs: 60_000, fallbackModel: 'claude-haiku-5-5' } as const satisfies GuardSetting;
 
+/** Soft and hard time limits per task class, in virtual ms: well past a typical run of the class. */
+export const TIME_LIMITS_BY_CLASS: Readonly<Record<BudgetClass, { readonly softMs: number; readonly hardMs: number }>> = {
+  lookup: { softMs: 60_000, hardMs: 120_000 },
+  standard: { softMs: 300_000, hardMs: 600_000 },
+  research: { softMs: 900_000, hardMs: 1_800_000 },
+};
+
 /**
  * Every guard with its default settings, in consultation order: an escalation is
  * honoured before a repeat check could block it, and the budget is checked before
@@ -45,10 +61,18 @@ export const DEFAULT_GUARDS: readonly GuardSetting[] = [
   // 413, say) sees a call only once transient faults have been ridden out. It takes no
   // part in the tool-side decisions the other guards are ordered for.
   RECOVER_DEFAULTS,
+  // Outside recovery: it sees a reply only once transient faults are ridden out, and its
+  // raised resend gets the same recovery.
+  { guard: 'output', raisedMaxTokens: 64_000, maxResumes: 3 },
   { guard: 'stuck' },
   { guard: 'budget', maxToolCalls: 'task-class' },
   { guard: 'repeat', window: 2 },
   { guard: 'classify', maxRetries: 3, backoffMs: [1000, 2000, 4000] },
+  // Answers its own tool before the others see the call; stops at its limit after the
+  // budget's final turn has had its chance.
+  { guard: 'iterations', initial: 10, extension: 10, cap: 25 },
+  { guard: 'time', softMs: 'task-class', hardMs: 'task-class' },
+  { guard: 'concurrency' },
 ];
 
 /** The four core safeguards of the article. */
@@ -120,6 +144,19 @@ export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey): Guard
         const { guard: _, ...options } = setting;
         return llmRecovery({ ...options, streamKey: key });
       }
+      case 'output':
+        return outputLimitRecovery({ raisedMaxTokens: setting.raisedMaxTokens, maxResumes: setting.maxResumes });
+      case 'iterations':
+        return iterationBudget({ initial: setting.initial, extension: setting.extension, cap: setting.cap });
+      case 'time': {
+        const byClass = TIME_LIMITS_BY_CLASS[scenario.budgetClass];
+        return timeLimits({
+          softMs: setting.softMs === 'task-class' ? byClass.softMs : setting.softMs,
+          hardMs: setting.hardMs === 'task-class' ? byClass.hardMs : setting.hardMs,
+        });
+      }
+      case 'concurrency':
+        return concurrency();
     }
   });
 }

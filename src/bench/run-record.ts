@@ -12,6 +12,15 @@ export const COUNTED_EVENTS = [
   'agent.guardrail.escalated',
   'agent.model.retry',
   'agent.model.fallback',
+  'agent.loop.detected',
+  'agent.tool.arguments',
+  'agent.messages.fixed',
+  'agent.output_limit',
+  'agent.iterations.extended',
+  'agent_run.started',
+  'agent_run.completed',
+  'agent_run.cancelled',
+  'agent_run.failed',
 ] as const satisfies readonly AgentEventType[];
 export type CountedEvent = (typeof COUNTED_EVENTS)[number];
 

@@ -88,6 +88,34 @@ describe('BudgetedAgentLoop', () => {
     expect(result.metrics).toMatchObject({ modelCalls: 2, toolCalls: 2, toolExecutions: 2 });
   });
 
+  it("checks cancellation after a tool batch: the turn's calls all finish and their results are kept, no call is cut short", async () => {
+    const controller = new AbortController();
+    const host = hostWith(() => {
+      controller.abort('deadline');
+      return { kind: 'ok', content: '{"ok":true}', latencyMs: 100, fault: null };
+    });
+    const model = new ScriptedModel([{ calls: [{ name: 'x', input: { n: 1 } }, { name: 'x', input: { n: 2 } }] }, { text: 'never sent' }]);
+    const events: AgentEvent[] = [];
+    const result = await new BudgetedAgentLoop({ model, tools: host, signal: controller.signal, onEvent: (e) => events.push(e) }).run('go');
+
+    expect(result.outcome).toEqual({ kind: 'cancelled', reason: 'deadline' });
+    expect(host.calls).toBe(2);
+    expect(model.requests).toHaveLength(1);
+    expect(toolResults(result).map((block) => block.content)).toEqual(['{"ok":true}', '{"ok":true}']);
+    expect(events.map((e) => e.type).slice(-2)).toEqual(['agent_run.cancelled', 'agent_run.completed']);
+  });
+
+  it("starts from an earlier session's history, as given", async () => {
+    const model = new ScriptedModel([{ text: 'continuing' }]);
+    const history = [
+      { role: 'user' as const, content: 'first session' },
+      { role: 'assistant' as const, content: 'noted' },
+    ];
+    const result = await new BudgetedAgentLoop({ model, tools: okHost(), history }).run('go on');
+    expect(model.requests[0]?.messages).toEqual([...history, { role: 'user', content: 'go on' }]);
+    expect(result.outcome).toEqual({ kind: 'completed', finalText: 'continuing' });
+  });
+
   it('returns cancelled without calling the model when the signal is already aborted', async () => {
     const controller = new AbortController();
     controller.abort('user pressed ctrl-c');

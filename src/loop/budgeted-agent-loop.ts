@@ -124,7 +124,7 @@ export class BudgetedAgentLoop {
         const decision = guard.afterModelReply?.(reply, context());
         if (decision === undefined) continue;
         reply = decision.reply;
-        continuation = decision.message;
+        if (decision.kind === 'continue') continuation = decision.message;
         break;
       }
       messages.push({ role: 'assistant', content: reply.content });

@@ -35,10 +35,13 @@ export type BatchDecision =
   | { readonly kind: 'stop'; readonly outcome: RunOutcome };
 
 /**
- * After a reply arrives: record `reply` in its place (e.g. without a tool call the output
- * limit cut off) and send `message` as the next user turn instead of running its tools.
+ * After a reply arrives, record `reply` in its place (e.g. without a tool call the output
+ * limit cut off), and either go on with it as usual (`replace`) or send `message` as the
+ * next user turn instead of running its tools (`continue`).
  */
-export type ReplyDecision = { readonly kind: 'continue'; readonly reply: Message; readonly message: string };
+export type ReplyDecision =
+  | { readonly kind: 'replace'; readonly reply: Message }
+  | { readonly kind: 'continue'; readonly reply: Message; readonly message: string };
 
 /** Arguments a model sent as text (the OpenAI-compatible edge), read as an object or not at all. */
 export type ArgumentParse =

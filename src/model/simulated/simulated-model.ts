@@ -3,6 +3,7 @@ import { stream, type StreamKey } from '../../random/streams.js';
 import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
 import type { ModelClient, ModelRequest } from '../model-client.js';
 import { assistantMessage } from '../assistant-message.js';
+import { cutAtOutputLimit } from '../output-limit.js';
 import { decide } from './policy.js';
 import { readTranscript } from './transcript-reader.js';
 
@@ -54,7 +55,8 @@ export class SimulatedModel implements ModelClient {
             { type: 'text', text: action.note, citations: null },
             { type: 'tool_use', id: `toolu_sim_${turn}`, name: action.tool, input: action.input, caller: { type: 'direct' } },
           ];
-    return assistantMessage(`msg_sim_${streamKey.runSeed}_${turn}`, request, content);
+    // The API stops writing at max_tokens, whatever the model meant to say.
+    return cutAtOutputLimit(assistantMessage(`msg_sim_${streamKey.runSeed}_${turn}`, request, content), request.max_tokens);
   }
 
   async create(request: ModelRequest): Promise<Message> {

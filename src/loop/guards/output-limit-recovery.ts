@@ -1,0 +1,70 @@
+import type { Message, ModelRequest } from '../../model/model-client.js';
+import { cutOffToolCall } from '../../model/output-limit.js';
+import type { Guard } from '../guard.js';
+
+/** The message DESIGN.md gives for a reply cut off again after the budget was raised. */
+export const RESUME_MESSAGE = 'Resume directly — no apology, no recap of what you were doing. Pick up mid-thought. Break remaining work into smaller pieces.';
+
+export interface OutputLimitRecoveryOptions {
+  /** The output budget after the first cut-off (e.g. 8k → 64k). @default 64000 */
+  readonly raisedMaxTokens?: number;
+  /** Cut-offs after the raise answered with the resume message; later ones are let through. @default 3 */
+  readonly maxResumes?: number;
+}
+
+/** The reply without the tool call the limit cut off: that call must never run. */
+function withoutCutOffCall(reply: Message): Message {
+  const cut = cutOffToolCall(reply);
+  if (cut === null) return reply;
+  const content = reply.content.filter((block) => block !== cut);
+  // An assistant turn may not be empty; say what happened where the call was.
+  if (content.length === 0) content.push({ type: 'text', text: `(output cut off while writing a ${cut.name} call)`, citations: null });
+  return { ...reply, content };
+}
+
+/** Usage of two attempts at one turn, so the discarded one is still paid for. */
+function addUsage(discarded: Message, kept: Message): Message {
+  return {
+    ...kept,
+    usage: { ...kept.usage, input_tokens: discarded.usage.input_tokens + kept.usage.input_tokens, output_tokens: discarded.usage.output_tokens + kept.usage.output_tokens },
+  };
+}
+
+/**
+ * Output-limit recovery. The first reply cut off by `max_tokens` is thrown away and the
+ * same request sent again with the output budget raised, which then stays raised. A
+ * reply cut off after that is kept without its cut-off tool call and answered with the
+ * resume message, at most `maxResumes` times; after that it is let through, still
+ * without the cut-off call. A tool call cut off by the limit is never run.
+ *
+ * @example
+ * outputLimitRecovery({ raisedMaxTokens: 64_000, maxResumes: 3 })
+ */
+export function outputLimitRecovery({ raisedMaxTokens = 64_000, maxResumes = 3 }: OutputLimitRecoveryOptions = {}): Guard {
+  let raised = false;
+  let resumes = 0;
+  const raise = (request: ModelRequest): ModelRequest => (raised && request.max_tokens < raisedMaxTokens ? { ...request, max_tokens: raisedMaxTokens } : request);
+  return {
+    name: 'output',
+    prepareRequest: raise,
+    async aroundModelCall(ctx, request, next) {
+      const first = await next(request);
+      if (raised || first.kind !== 'reply' || first.message.stop_reason !== 'max_tokens' || request.max_tokens >= raisedMaxTokens) return first;
+      raised = true;
+      ctx.emit({ type: 'agent.output_limit', at: ctx.clock.now(), action: 'raise', maxTokens: raisedMaxTokens });
+      const second = await next(raise(request));
+      return second.kind === 'reply' ? { kind: 'reply', message: addUsage(first.message, second.message) } : second;
+    },
+    afterModelReply(reply, ctx) {
+      if (reply.stop_reason !== 'max_tokens') return undefined;
+      if (resumes >= maxResumes) {
+        ctx.emit({ type: 'agent.output_limit', at: ctx.clock.now(), action: 'give_up', maxTokens: raisedMaxTokens });
+        const kept = withoutCutOffCall(reply);
+        return kept === reply ? undefined : { kind: 'replace', reply: kept };
+      }
+      resumes += 1;
+      ctx.emit({ type: 'agent.output_limit', at: ctx.clock.now(), action: 'resume', maxTokens: raised ? raisedMaxTokens : reply.usage.output_tokens });
+      return { kind: 'continue', reply: withoutCutOffCall(reply), message: RESUME_MESSAGE };
+    },
+  };
+}
