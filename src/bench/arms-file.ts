@@ -22,9 +22,12 @@ const guardSetting = z.discriminatedUnion('guard', [
     fallbackModel: z.string().min(1).nullable().default(RECOVER_DEFAULTS.fallbackModel),
   }),
   z.strictObject({ guard: z.literal('output'), raisedMaxTokens: z.number().int().min(1).default(64_000), maxResumes: z.number().int().min(0).default(3) }),
-  z
-    .strictObject({ guard: z.literal('iterations'), initial: z.number().int().min(1).default(10), extension: z.number().int().min(0).default(10), cap: z.number().int().min(1).default(25) })
-    .refine((setting) => setting.cap >= setting.initial, { message: 'cap at least initial', path: ['cap'] }),
+  z.strictObject({
+    guard: z.literal('iterations'),
+    initial: z.union([z.number().int().min(1), z.literal('task-class')]).default('task-class'),
+    extension: z.number().int().min(0).default(10),
+    cap: z.union([z.number().int().min(1), z.literal('task-class')]).default('task-class'),
+  }),
   z.strictObject({
     guard: z.literal('time'),
     softMs: z.union([z.number().int().min(0), z.literal('task-class')]).default('task-class'),

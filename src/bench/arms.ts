@@ -28,7 +28,7 @@ export type GuardSetting =
       readonly fallbackModel: string | null;
     }
   | { readonly guard: 'output'; readonly raisedMaxTokens: number; readonly maxResumes: number }
-  | { readonly guard: 'iterations'; readonly initial: number; readonly extension: number; readonly cap: number }
+  | { readonly guard: 'iterations'; readonly initial: number | 'task-class'; readonly extension: number; readonly cap: number | 'task-class' }
   | { readonly guard: 'time'; readonly softMs: number | 'task-class'; readonly hardMs: number | 'task-class' }
   | { readonly guard: 'concurrency' };
 
@@ -51,6 +51,17 @@ export const TIME_LIMITS_BY_CLASS: Readonly<Record<BudgetClass, { readonly softM
 };
 
 /**
+ * The dynamic iteration budget per task class: the issue's 10 → 25 for lookups and
+ * standard tasks; a research task (tool budget 40) starts at 30 and may reach 60, so the
+ * tool budget's final turn comes first.
+ */
+export const ITERATIONS_BY_CLASS: Readonly<Record<BudgetClass, { readonly initial: number; readonly cap: number }>> = {
+  lookup: { initial: 10, cap: 25 },
+  standard: { initial: 10, cap: 25 },
+  research: { initial: 30, cap: 60 },
+};
+
+/**
  * Every guard with its default settings, in consultation order: an escalation is
  * honoured before a repeat check could block it, and the budget is checked before
  * anything else reaches the model.
@@ -70,7 +81,7 @@ export const DEFAULT_GUARDS: readonly GuardSetting[] = [
   { guard: 'classify', maxRetries: 3, backoffMs: [1000, 2000, 4000] },
   // Answers its own tool before the others see the call; stops at its limit after the
   // budget's final turn has had its chance.
-  { guard: 'iterations', initial: 10, extension: 10, cap: 25 },
+  { guard: 'iterations', initial: 'task-class', extension: 10, cap: 'task-class' },
   { guard: 'time', softMs: 'task-class', hardMs: 'task-class' },
   { guard: 'concurrency' },
 ];
@@ -146,8 +157,14 @@ export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey): Guard
       }
       case 'output':
         return outputLimitRecovery({ raisedMaxTokens: setting.raisedMaxTokens, maxResumes: setting.maxResumes });
-      case 'iterations':
-        return iterationBudget({ initial: setting.initial, extension: setting.extension, cap: setting.cap });
+      case 'iterations': {
+        const byClass = ITERATIONS_BY_CLASS[scenario.budgetClass];
+        return iterationBudget({
+          initial: setting.initial === 'task-class' ? byClass.initial : setting.initial,
+          extension: setting.extension,
+          cap: setting.cap === 'task-class' ? byClass.cap : setting.cap,
+        });
+      }
       case 'time': {
         const byClass = TIME_LIMITS_BY_CLASS[scenario.budgetClass];
         return timeLimits({

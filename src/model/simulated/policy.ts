@@ -154,6 +154,22 @@ function askForHelp(input: PolicyInput): Action {
   };
 }
 
+const MORE_TURNS_TOOL = 'request_more_iterations';
+/** The harness says the run is nearly out of turns and how to ask for more. */
+const MORE_TURNS_CUE = `call ${MORE_TURNS_TOOL}`;
+
+/** Unfinished work and a way to get more turns: the model asks, saying what is left. */
+function askForMoreTurns(input: PolicyInput): Action {
+  const { state, plan } = input;
+  const left = plan.steps.slice(state.nextStep).map((step) => step.id);
+  return {
+    kind: 'call',
+    tool: MORE_TURNS_TOOL,
+    input: { reason: `${left.length} step(s) of the task remain (${left.join(', ')}).` },
+    note: 'I am nearly out of turns and the task is not finished, so I will ask for more.',
+  };
+}
+
 function finalAnswer(input: PolicyInput): Action {
   const { state, plan, persona, rng } = input;
   if (state.nextStep >= plan.steps.length || rng.chance(persona.final.false_success_claim)) {
@@ -187,8 +203,10 @@ export function decide(input: PolicyInput): Action {
   if (input.toolsDisabled || state.lastUserText.toLowerCase().includes(BUDGET_CUE)) return finalAnswer(input);
   if (input.forcedTool === HELP_TOOL) return askForHelp(input);
   if (state.nextStep >= plan.steps.length) return finalAnswer(input);
+  if (offered.has(MORE_TURNS_TOOL) && state.lastUserText.toLowerCase().includes(MORE_TURNS_CUE)) return askForMoreTurns(input);
 
-  const last = state.calls.at(-1);
+  // Asking for more turns is about the run, not the task: the model carries on from the call before.
+  const last = state.calls.findLast((call) => call.name !== MORE_TURNS_TOOL);
   if (last === undefined) return callStep(state.nextStep, input);
   const failures = last.step >= 0 ? (state.failuresAt[last.step] ?? 0) : 0;
   const canAskHelp = offered.has(HELP_TOOL);
