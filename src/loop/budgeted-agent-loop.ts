@@ -101,7 +101,11 @@ export class BudgetedAgentLoop {
         ...(finalTurn !== null ? { tool_choice: { type: 'none' as const } } : forcedTool !== null ? { tool_choice: { type: 'tool' as const, name: forcedTool } } : {}),
       };
       forcedTool = null;
-      for (const guard of guards) if (guard.prepareRequest !== undefined) request = guard.prepareRequest(request, context());
+      for (const guard of guards) {
+        if (guard.prepareRequest === undefined) continue;
+        const prepared = guard.prepareRequest(request, context());
+        request = prepared instanceof Promise ? await prepared : prepared;
+      }
       if (request.messages !== messages) {
         messages.splice(0, messages.length, ...request.messages);
         request = { ...request, messages };
@@ -113,6 +117,7 @@ export class BudgetedAgentLoop {
         if (signal?.aborted) return cancelled();
         return finish({ kind: 'failed', reason: `model call failed: ${describeModelError(call.error)}` });
       }
+      if (call.messages !== undefined && call.messages !== messages) messages.splice(0, messages.length, ...call.messages);
       let reply = call.message;
       metrics.modelCalls += 1;
       metrics.inputTokens += reply.usage.input_tokens;

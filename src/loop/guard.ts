@@ -58,7 +58,8 @@ export type ToolCallDecision =
  * unless a guard recovers), or a guard's decision to end the run.
  */
 export type ModelCallResult =
-  | { readonly kind: 'reply'; readonly message: Message }
+  /** `messages`: set by a wrapper that answered with a different transcript (e.g. compacted after a 413); the loop adopts it. */
+  | { readonly kind: 'reply'; readonly message: Message; readonly messages?: readonly MessageParam[] }
   | { readonly kind: 'error'; readonly error: unknown }
   | { readonly kind: 'stop'; readonly outcome: RunOutcome };
 
@@ -85,7 +86,7 @@ export interface Guard {
    * become the loop's transcript. Message objects are never edited in place: readings
    * are cached per message.
    */
-  prepareRequest?(request: ModelRequest, ctx: LoopContext): ModelRequest;
+  prepareRequest?(request: ModelRequest, ctx: LoopContext): ModelRequest | Promise<ModelRequest>;
   /**
    * Wraps one model call (e.g. retries, a fallback model); `next` sends a request, which
    * the guard may change (its `model`), and may be called again. Wrappers nest in guard
