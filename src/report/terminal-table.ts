@@ -61,3 +61,29 @@ export function renderCellTables(cells: readonly CellSummary[], options: TableOp
   }
   return out.join('\n\n');
 }
+
+/**
+ * Every scenario against every arm in one table: the headline rate with its interval,
+ * and median / p95 tool calls, so an arm such as `all` reads beside `article` and `none`.
+ */
+export function renderScenarioMatrix(cells: readonly CellSummary[], options: TableOptions = {}): string {
+  const arms = [...new Set(cells.map((cell) => cell.arm))];
+  const scenarios = [...new Set(cells.map((cell) => cell.scenario))];
+  const byKey = new Map(cells.map((cell) => [`${cell.scenario}\0${cell.arm}`, cell]));
+  const table = new Table({
+    head: ['scenario', ...arms.map((arm) => `${arm}\nrate [95% CI]\ncalls med / p95`)],
+    style: { head: options.color === false ? [] : ['cyan'], border: options.color === false ? [] : ['grey'] },
+  });
+  for (const scenario of scenarios) {
+    const impossible = options.impossible?.has(scenario) === true;
+    table.push([
+      impossible ? `${scenario}\n(escalation is right)` : scenario,
+      ...arms.map((arm) => {
+        const cell = byKey.get(`${scenario}\0${arm}`);
+        if (cell === undefined) return '';
+        return `${rate(impossible ? cell.right_outcome : cell.success)}\n${int(cell.tool_calls.median)} / ${int(cell.tool_calls.p95)}`;
+      }),
+    ]);
+  }
+  return `all scenarios (success, or escalation where the task is impossible):\n${table.toString()}`;
+}

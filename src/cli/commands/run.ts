@@ -9,7 +9,7 @@ import { runSweep } from '../../bench/sweep.js';
 import { parseShard, type Shard } from '../../bench/sweep-plan.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { writeReport } from '../../report/html/write-report.js';
-import { renderCellTables, renderPassHatK } from '../../report/terminal-table.js';
+import { renderCellTables, renderPassHatK, renderScenarioMatrix } from '../../report/terminal-table.js';
 import { UserInputError } from '../../user-input-error.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { CheckFailed } from '../check-failed.js';
@@ -115,6 +115,9 @@ export function registerRun(program: Command): void {
         const shardNote = summary.shard === null ? '' : ` · shard ${summary.shard.index}/${summary.shard.count}`;
         const impossible = new Set(summary.scenarios.filter((scenario) => scenario.impossible).map((scenario) => scenario.id));
         process.stdout.write(`${renderCellTables(summary.cells, { color: process.stdout.isTTY === true, impossible })}\n\n`);
+        if (new Set(summary.cells.map((cell) => cell.scenario)).size > 1) {
+          process.stdout.write(`${renderScenarioMatrix(summary.cells, { color: process.stdout.isTTY === true, impossible })}\n\n`);
+        }
         process.stdout.write(`${renderPassHatK(summary.pass_hat_k)}\n`);
         process.stdout.write(`\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.seed}..${flags.seed + flags.seeds - 1}${shardNote}\n`);
         process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
