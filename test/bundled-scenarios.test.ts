@@ -14,14 +14,17 @@ describe('every bundled scenario', () => {
       for (let seed = 1; seed <= 8; seed++) {
         const { record, result } = await runOne({ sweepSeed: 0, scenario, arm, seed });
         // Without the recovery guard (none and article lack it) an injected model fault ends
-        // the run; nothing else may.
-        if (record.outcome === 'failed') expect(result.outcome, `${id} ${arm.name} seed ${seed}`).toMatchObject({ reason: expect.stringMatching(/^model call failed: /) });
-        if (Object.keys(scenario.modelFaults.rates).length === 0) expect(record.outcome, `${id} ${arm.name} seed ${seed}`).not.toBe('failed');
+        // the run, and without the fixup (they lack it too) so does a resumed history the
+        // API refuses; nothing else may.
+        const label = `${id} ${arm.name} seed ${seed}`;
+        if (record.outcome === 'failed') expect(result.outcome, label).toMatchObject({ reason: expect.stringMatching(/^model call failed: /) });
+        if (scenario.history.length > 0) expect(result.outcome, label).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/invalid_request_error/) });
+        else if (Object.keys(scenario.modelFaults.rates).length === 0) expect(record.outcome, label).not.toBe('failed');
         if (record.outcome !== 'failed') expect(record.tool_calls).toBeGreaterThan(0);
         if (arm.name === 'article') expect(record.tool_calls).toBeLessThanOrEqual(scenario.toolBudget);
         // An impossible task is never judged a success, whatever the run wrote or said.
         if (scenario.impossible) expect(record.verdict).not.toBe('success');
-        expect(result.messages[0]).toEqual({ role: 'user', content: scenario.prompt });
+        expect(result.messages[0]).toEqual(scenario.history[0] ?? { role: 'user', content: scenario.prompt });
       }
     }
   });
@@ -80,5 +83,29 @@ describe('the scenario library', () => {
     const { record } = await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get('none') as Arm, seed: 1 });
     expect(record.faults.unauthorized).toBeGreaterThan(0);
     expect(record.verdict).toBe('failure');
+  });
+
+  const records = async (id: string, arm: string, seeds: number) => {
+    const scenario = loadScenario(id);
+    const out = [];
+    for (let seed = 1; seed <= seeds; seed++) out.push((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed })).record);
+    return out;
+  };
+  const successes = (list: { verdict: string }[]) => list.filter((record) => record.verdict === 'success').length;
+
+  it('resumes a broken history only with the fixup: refused (400) every time without it, repaired once with it', async () => {
+    const without = await records('resumed-broken-history', 'none', 20);
+    expect(without.every((record) => record.outcome === 'failed' && record.model_calls === 0)).toBe(true);
+    const fixed = await records('resumed-broken-history', 'fixup', 20);
+    expect(fixed.every((record) => record.outcome !== 'failed' && record.events['agent.messages.fixed'] === 1)).toBe(true);
+    expect(successes(fixed)).toBeGreaterThan(15);
+  });
+
+  it('breaks search thrash with loop detection: warnings fire, and more runs find the order', async () => {
+    const none = await records('search-thrash', 'none', 60);
+    const loops = await records('search-thrash', 'loops', 60);
+    expect(none.every((record) => record.events['agent.loop.detected'] === 0)).toBe(true);
+    expect(loops.filter((record) => record.events['agent.loop.detected'] > 0).length).toBeGreaterThan(30);
+    expect(successes(loops)).toBeGreaterThan(successes(none) + 10);
   });
 });

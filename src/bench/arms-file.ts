@@ -34,6 +34,13 @@ const guardSetting = z.discriminatedUnion('guard', [
     hardMs: z.union([z.number().int().min(0), z.literal('task-class')]).default('task-class'),
   }),
   z.strictObject({ guard: z.literal('concurrency') }),
+  z.strictObject({
+    guard: z.literal('loops'),
+    window: z.number().int().min(2).default(6),
+    identical: z.number().int().min(2).default(3),
+    pattern: z.number().int().min(2).default(4),
+  }),
+  z.strictObject({ guard: z.literal('fixup') }),
 ]);
 
 const armsFileSchema = z.strictObject({

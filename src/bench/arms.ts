@@ -3,6 +3,8 @@ import { concurrency } from '../loop/guards/concurrency.js';
 import { errorClassification } from '../loop/guards/error-classification.js';
 import { iterationBudget } from '../loop/guards/iteration-budget.js';
 import { llmRecovery } from '../loop/guards/llm-recovery.js';
+import { loopDetection } from '../loop/guards/loop-detection.js';
+import { orderingFixup } from '../loop/guards/message-ordering.js';
 import { outputLimitRecovery } from '../loop/guards/output-limit-recovery.js';
 import { repeatFingerprint } from '../loop/guards/repeat-fingerprint.js';
 import { stuckTool } from '../loop/guards/stuck-tool.js';
@@ -30,7 +32,9 @@ export type GuardSetting =
   | { readonly guard: 'output'; readonly raisedMaxTokens: number; readonly maxResumes: number }
   | { readonly guard: 'iterations'; readonly initial: number | 'task-class'; readonly extension: number; readonly cap: number | 'task-class' }
   | { readonly guard: 'time'; readonly softMs: number | 'task-class'; readonly hardMs: number | 'task-class' }
-  | { readonly guard: 'concurrency' };
+  | { readonly guard: 'concurrency' }
+  | { readonly guard: 'loops'; readonly window: number; readonly identical: number; readonly pattern: number }
+  | { readonly guard: 'fixup' };
 
 export type GuardName = GuardSetting['guard'];
 
@@ -75,10 +79,15 @@ export const DEFAULT_GUARDS: readonly GuardSetting[] = [
   // Outside recovery: it sees a reply only once transient faults are ridden out, and its
   // raised resend gets the same recovery.
   { guard: 'output', raisedMaxTokens: 64_000, maxResumes: 3 },
+  // Repairs the transcript before each call: a resumed history may be out of order.
+  { guard: 'fixup' },
   { guard: 'stuck' },
   { guard: 'budget', maxToolCalls: 'task-class' },
   { guard: 'repeat', window: 2 },
   { guard: 'classify', maxRetries: 3, backoffMs: [1000, 2000, 4000] },
+  // Before the iteration budget's warning: one intervention a batch, and thrash is the
+  // more urgent news.
+  { guard: 'loops', window: 6, identical: 3, pattern: 4 },
   // Answers its own tool before the others see the call; stops at its limit after the
   // budget's final turn has had its chance.
   { guard: 'iterations', initial: 'task-class', extension: 10, cap: 'task-class' },
@@ -174,6 +183,12 @@ export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey): Guard
       }
       case 'concurrency':
         return concurrency();
+      case 'loops': {
+        const { guard: _, ...options } = setting;
+        return loopDetection(options);
+      }
+      case 'fixup':
+        return orderingFixup();
     }
   });
 }

@@ -1,3 +1,4 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { ModelFaultInjector } from '../faults/model-faults.js';
 import { BudgetedAgentLoop } from '../loop/budgeted-agent-loop.js';
@@ -73,6 +74,8 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     tools,
     guards: buildGuards(arm, scenario, key),
     system: scenario.system,
+    // As the file gives it: a resumed history may be out of order (the fixup guard's job).
+    ...(scenario.history.length > 0 ? { history: scenario.history as MessageParam[] } : {}),
     clock,
     onEvent(event) {
       if (event.type in events) events[event.type as CountedEvent] += 1;

@@ -132,6 +132,7 @@ function referenceProblems(path: string, raw: unknown): InputProblem[] {
     checkCall(`plan.steps.${i}`, step);
     asArray(step['variants']).forEach((variant, j) => checkCall(`plan.steps.${i}.variants.${j}`, { tool: step['tool'], args: variant }));
     if (step['verify'] !== undefined) checkCall(`plan.steps.${i}.verify`, asObject(step['verify']));
+    asArray(step['alternatives']).forEach((call, j) => checkCall(`plan.steps.${i}.alternatives.${j}`, asObject(call)));
     const id = step['id'];
     if (typeof id === 'string' && seen.has(id)) problems.push({ source: path, field: `plan.steps.${i}.id`, expected: `an id no earlier step has, got '${id}' again` });
     if (typeof id === 'string') seen.add(id);

@@ -50,12 +50,22 @@ export function sharedTools(steps: readonly PlanStep[]): readonly boolean[] {
   return shared;
 }
 
+/** Whether a call is one of the step's alternatives: its tool, with every literal argument as written. */
+function servesAsAlternative(step: PlanStep, tool: string, input: Record<string, unknown>): boolean {
+  return step.alternatives.some(
+    (alternative) =>
+      alternative.tool === tool && Object.entries(alternative.args).every(([name, value]) => hasReference(value) || canonicalJson(input[name]) === canonicalJson(value)),
+  );
+}
+
 /** The first step from `from` on that a call of `tool` with `input` serves, or -1. */
 export function stepServed(steps: readonly PlanStep[], from: number, tool: string, input: Record<string, unknown>): number {
   const shared = sharedTools(steps);
   for (let s = from; s < steps.length; s++) {
     const step = steps[s];
-    if (step?.tool === tool && (shared[s] !== true || argumentsMatch(step, input))) return s;
+    if (step === undefined) continue;
+    if (step.tool === tool && (shared[s] !== true || argumentsMatch(step, input))) return s;
+    if (step.alternatives.length > 0 && servesAsAlternative(step, tool, input)) return s;
   }
   return -1;
 }

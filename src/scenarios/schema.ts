@@ -61,6 +61,10 @@ export const planStepSchema = z.strictObject({
   args,
   variants: z.array(args).default([]).describe('Other argument sets the model tries when it retries "with varied arguments".'),
   verify: toolCall.optional().describe('A read that tells the model whether this (side-effecting) step already happened: a result without `found: false` means it did.'),
+  alternatives: z
+    .array(toolCall)
+    .default([])
+    .describe('Other tools that can serve this step. The model turns to one when told to change approach or stop calling a tool, or now and then on its own after a failure (persona `alternatives.spontaneous`).'),
 });
 
 export const scenarioSchema = z
@@ -181,6 +185,20 @@ export const personaSchema = z.strictObject({
     /** Chance of changing approach after being told a call was an identical repeat. */
     change_approach: probability,
   }),
+  loop_warning: z
+    .strictObject({
+      /** Chance of changing approach after a soft nudge ("try a different tool or a different approach"). */
+      nudge: probability,
+      /** Chance of obeying a directive to stop calling a tool. */
+      directive: probability,
+    })
+    .default({ nudge: 0.5, directive: 0.85 }),
+  alternatives: z
+    .strictObject({
+      /** Chance per failure at a step with alternatives of switching to one unprompted. */
+      spontaneous: probability,
+    })
+    .default({ spontaneous: 0.03 }),
   help: z.strictObject({
     /** Failures at the same step before asking for help (when that tool is offered). */
     after_failures: z.number().int().min(1),

@@ -3,7 +3,7 @@ import type { Guard } from '../guard.js';
 
 export const STUCK_TOOL_NAME = 'request_human_help';
 
-const STUCK_TOOL: Tool = {
+export const STUCK_TOOL: Tool = {
   name: STUCK_TOOL_NAME,
   description:
     'Ask a human for help when you are stuck: the same step keeps failing, the data looks wrong, or you do not know how to proceed. Calling this is preferable to making more guesses or repeated tool calls. The run stops and a human picks it up with your summary.',

@@ -12,13 +12,14 @@ const STRAIGHT: Persona = { ...DEFAULT, detour: { ...DEFAULT.detour, after_succe
 
 const PLAN: ScenarioFile['plan'] = {
   steps: [
-    { id: 'u1', tool: 'get_user', args: { user_id: 'u_1' }, variants: [] },
-    { id: 'u2', tool: 'get_user', args: { user_id: 'u_2' }, variants: [] },
+    { id: 'u1', tool: 'get_user', args: { user_id: 'u_1' }, variants: [], alternatives: [] },
+    { id: 'u2', tool: 'get_user', args: { user_id: 'u_2' }, variants: [], alternatives: [] },
     {
       id: 'write',
       tool: 'write_result',
       args: { key: 'digest', value: { emails: ['$u1.email', '$u2.email'], names: { first: '$u1.name', second: '$u2.name' }, team: '$u2.team', first: '$u1' } },
       variants: [],
+      alternatives: [],
     },
   ],
   detours: [],
@@ -87,8 +88,8 @@ describe('decide: results that say they found nothing', () => {
   it('treats "No results found" as a failed attempt at the step, not as done', () => {
     const plan: ScenarioFile['plan'] = {
       steps: [
-        { id: 'search', tool: 'search_knowledge_base', args: { query: 'q' }, variants: [] },
-        { id: 'answer', tool: 'submit_answer', args: { answer: '$search.results.0.answer' }, variants: [] },
+        { id: 'search', tool: 'search_knowledge_base', args: { query: 'q' }, variants: [], alternatives: [] },
+        { id: 'answer', tool: 'submit_answer', args: { answer: '$search.results.0.answer' }, variants: [], alternatives: [] },
       ],
       detours: [],
       final: 'done',
@@ -102,5 +103,65 @@ describe('decide: results that say they found nothing', () => {
       // Never on to submitting an answer it does not have.
       expect(action.kind === 'call' ? action.tool : 'final').not.toBe('submit_answer');
     }
+  });
+});
+
+describe('decide: loop warnings and other tools for a step', () => {
+  const plan: ScenarioFile['plan'] = {
+    steps: [
+      {
+        id: 'find',
+        tool: 'search_knowledge_base',
+        args: { query: 'latest order c_77' },
+        variants: [{ query: 'recent order c_77' }],
+        alternatives: [{ tool: 'list_orders', args: { customer_id: 'c_77' } }],
+      },
+      { id: 'answer', tool: 'submit_answer', args: { answer: '$find.orders.0.status' }, variants: [], alternatives: [] },
+    ],
+    detours: [],
+    final: 'done',
+  };
+  const NOTHING = JSON.stringify({ query: 'q', results: [], message: 'No results found for this query.' });
+  const searched = (note: string): MessageParam[] => {
+    const turns = [start, ...exchange('search_knowledge_base', { query: 'latest order c_77' }, NOTHING)];
+    const last = turns.at(-1)!;
+    return [...turns.slice(0, -1), { role: 'user', content: [...(last.content as []), { type: 'text', text: note }] }];
+  };
+  const choose = (messages: MessageParam[], persona: Persona, offered: string[], runSeed: number, steps = plan) =>
+    decide({ state: readTranscript(messages, steps.steps), persona, plan: steps, offered: new Set(offered), forcedTool: null, toolsDisabled: false, rng: stream({ sweepSeed: 0, scenario: 'policy-test', runSeed }, 'model', 1) });
+  const TOOLS = ['search_knowledge_base', 'list_orders', 'submit_answer'];
+  const HEEDS: Persona = { ...DEFAULT, loop_warning: { nudge: 1, directive: 1 } };
+  const seeds = Array.from({ length: 20 }, (_, i) => i + 1);
+
+  it('after a nudge it heeds, turns to the tool the plan knows for the step', () => {
+    for (const runSeed of seeds) {
+      const action = choose(searched('Loop check: ... Step back and try a different tool or a different approach.'), HEEDS, TOOLS, runSeed);
+      expect(action.kind === 'call' ? [action.tool, action.input] : action).toEqual(['list_orders', { customer_id: 'c_77' }]);
+    }
+  });
+
+  it('after "Stop calling X" with no other tool: asks for help if it can, else gives up in words, never calls X again', () => {
+    const noAlternative = { ...plan, steps: [{ ...plan.steps[0]!, alternatives: [] }, plan.steps[1]!] };
+    const directive = searched('Stop calling search_knowledge_base: 4 of your last 6 calls went to it without progress.');
+    for (const runSeed of seeds) {
+      expect(choose(directive, HEEDS, [...TOOLS, 'request_human_help'], runSeed, noAlternative)).toMatchObject({ kind: 'call', tool: 'request_human_help' });
+      expect(choose(directive, HEEDS, TOOLS, runSeed, noAlternative).kind).toBe('final');
+    }
+  });
+
+  it('reads the words, not the guard: with no warning and no spontaneous switching, it never finds the other tool', () => {
+    const blind: Persona = { ...HEEDS, alternatives: { spontaneous: 0 } };
+    for (const runSeed of seeds) {
+      const action = choose(searched('Here are the results.'), blind, TOOLS, runSeed);
+      expect(action.kind === 'call' ? action.tool : 'final').not.toBe('list_orders');
+    }
+  });
+
+  it('a call of the other tool serves the step: its result is the step result later steps refer to', () => {
+    const messages = [start, ...exchange('list_orders', { customer_id: 'c_77' }, JSON.stringify({ customer_id: 'c_77', orders: [{ id: 'o_1', status: 'shipped' }] }))];
+    const state = readTranscript(messages, plan.steps);
+    expect(state.nextStep).toBe(1);
+    const action = choose(messages, { ...STRAIGHT }, TOOLS, 1);
+    expect(action.kind === 'call' ? [action.tool, action.input] : action).toEqual(['submit_answer', { answer: 'shipped' }]);
   });
 });

@@ -170,6 +170,54 @@ function askForMoreTurns(input: PolicyInput): Action {
   };
 }
 
+/**
+ * Another tool that serves the step the model is at, one it was not told to stop
+ * calling, or null. The plan names them: the model's own idea of another way in.
+ */
+function alternative(input: PolicyInput, avoid: string | null = null): Action | null {
+  const { plan, state, offered, rng } = input;
+  const step = plan.steps[state.nextStep];
+  const usable = (step?.alternatives ?? []).filter((call) => offered.has(call.tool) && call.tool !== avoid);
+  if (step === undefined || usable.length === 0) return null;
+  const call = usable.length === 1 ? usable[0]! : rng.pick(usable);
+  return {
+    kind: 'call',
+    tool: call.tool,
+    input: resolveArgs(call.args, input),
+    note: `${step.tool} is not getting me what I need for the '${step.id}' step. ${call.tool} should have it directly, so I will use that instead.`,
+  };
+}
+
+/** A loop warning in the words the harness added to the last message, if any. */
+type LoopWarning = { readonly kind: 'nudge' } | { readonly kind: 'directive'; readonly tool: string };
+
+const NUDGE_CUE = 'try a different tool or a different approach';
+const DIRECTIVE_CUE = /\bstop calling ([A-Za-z0-9_-]+)/i;
+
+function loopWarning(text: string): LoopWarning | null {
+  const directive = DIRECTIVE_CUE.exec(text);
+  if (directive?.[1] !== undefined) return { kind: 'directive', tool: directive[1] };
+  return text.toLowerCase().includes(NUDGE_CUE) ? { kind: 'nudge' } : null;
+}
+
+/**
+ * Heeding a loop warning. After a nudge: another tool for the step if the plan knows one,
+ * back to the plan from a detour, help after enough failures, or another form of the call.
+ * After "stop calling X": another tool, back to the plan if X was a detour, help if it
+ * can be asked for, else give up in words rather than call X again.
+ */
+function heedWarning(warning: LoopWarning, last: CallView, failures: number, input: PolicyInput): Action {
+  const { plan, state, offered, persona } = input;
+  const avoid = warning.kind === 'directive' ? warning.tool : null;
+  const other = alternative(input, avoid);
+  if (other !== null) return other;
+  const stepTool = plan.steps[state.nextStep]?.tool;
+  if (last.role === 'detour' || (avoid !== null && avoid !== stepTool)) return callStep(state.nextStep, input);
+  if (offered.has(HELP_TOOL) && (avoid !== null || failures >= persona.help.after_failures)) return askForHelp(input);
+  if (avoid !== null) return finalAnswer(input);
+  return callStep(state.nextStep, input, true);
+}
+
 function finalAnswer(input: PolicyInput): Action {
   const { state, plan, persona, rng } = input;
   if (state.nextStep >= plan.steps.length || rng.chance(persona.final.false_success_claim)) {
@@ -211,6 +259,11 @@ export function decide(input: PolicyInput): Action {
   const failures = last.step >= 0 ? (state.failuresAt[last.step] ?? 0) : 0;
   const canAskHelp = offered.has(HELP_TOOL);
 
+  const warning = loopWarning(state.lastUserText);
+  if (warning !== null && rng.chance(warning.kind === 'nudge' ? persona.loop_warning.nudge : persona.loop_warning.directive)) {
+    return heedWarning(warning, last, failures, input);
+  }
+
   if (last.result.kind === 'reflection') {
     if (!rng.chance(persona.reflection.change_approach)) return repeat(last);
     if (canAskHelp && failures >= persona.help.after_failures) return askForHelp(input);
@@ -237,6 +290,11 @@ export function decide(input: PolicyInput): Action {
     case 'empty':
     case 'missing': {
       if (canAskHelp && failures >= persona.help.after_failures && rng.chance(persona.help.probability)) return askForHelp(input);
+      // Now and then an agent thinks of another way in by itself (only where the plan knows one).
+      if ((plan.steps[last.step]?.alternatives.length ?? 0) > 0 && rng.chance(persona.alternatives.spontaneous)) {
+        const other = alternative(input);
+        if (other !== null) return other;
+      }
       const { base, per_failure: perFailure, max } = persona.give_up;
       if (rng.chance(Math.min(max, base + perFailure * Math.max(0, failures - 1)))) return finalAnswer(input);
       const verifiable = plan.steps[last.step]?.verify !== undefined;

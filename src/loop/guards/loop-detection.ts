@@ -1,0 +1,117 @@
+import type { MessageParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import { canonicalJson } from '../../scenarios/world.js';
+import type { BatchDecision, Guard, LoopContext } from '../guard.js';
+import { STUCK_TOOL, stuckTool, STUCK_TOOL_NAME } from './stuck-tool.js';
+
+export interface LoopDetectionOptions {
+  /** The most recent tool calls looked at after each batch. @default 6 */
+  readonly window?: number;
+  /** Calls with the same name and arguments within the window that are identical thrash. @default 3 */
+  readonly identical?: number;
+  /** Calls of one tool with differing arguments within the window that are pattern thrash. @default 4 */
+  readonly pattern?: number;
+}
+
+/** What was found: the tool, and how many of the window's calls went to it. */
+interface Thrash {
+  readonly kind: 'identical' | 'pattern';
+  readonly tool: string;
+  readonly count: number;
+  readonly window: number;
+}
+
+/** The ladder's wording, rung by rung: a nudge, a directive, then the forced call's reason. */
+export function loopMessage(tier: 1 | 2 | 3, thrash: Thrash): string {
+  const { tool, count, window } = thrash;
+  const how = thrash.kind === 'identical' ? 'with identical arguments' : 'with only slightly different arguments';
+  switch (tier) {
+    case 1:
+      return `Loop check: ${count} of your last ${window} tool calls went to ${tool} ${how}, and they are not getting you closer. Step back and try a different tool or a different approach.`;
+    case 2:
+      return `Stop calling ${tool}: ${count} of your last ${window} calls went to it without progress, after a warning. Your next call must use a different tool or a different approach; if none can work, say so.`;
+    case 3:
+      return `You are still looping on ${tool} after two warnings. Call ${STUCK_TOOL_NAME} now: say what you tried and what you need from a person.`;
+  }
+}
+
+/** The last `limit` tool calls of the transcript, oldest first. */
+function recentCalls(messages: readonly MessageParam[], limit: number): ToolUseBlock[] {
+  const calls: ToolUseBlock[] = [];
+  for (let i = messages.length - 1; i >= 0 && calls.length < limit; i--) {
+    const message = messages[i]!;
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (let j = message.content.length - 1; j >= 0 && calls.length < limit; j--) {
+      const block = message.content[j]!;
+      if (block.type === 'tool_use') calls.push(block as ToolUseBlock);
+    }
+  }
+  return calls.reverse();
+}
+
+/** Identical thrash first (it is the stronger signal), then pattern thrash. */
+export function findThrash(calls: readonly ToolUseBlock[], identical: number, pattern: number): Thrash | null {
+  const sameCall = new Map<string, { tool: string; count: number }>();
+  const sameTool = new Map<string, Set<string>>();
+  const toolCount = new Map<string, number>();
+  for (const call of calls) {
+    const key = canonicalJson({ name: call.name, input: call.input });
+    const seen = sameCall.get(key) ?? { tool: call.name, count: 0 };
+    seen.count += 1;
+    sameCall.set(key, seen);
+    toolCount.set(call.name, (toolCount.get(call.name) ?? 0) + 1);
+    const forms = sameTool.get(call.name) ?? new Set<string>();
+    forms.add(key);
+    sameTool.set(call.name, forms);
+  }
+  for (const { tool, count } of sameCall.values()) {
+    if (count >= identical) return { kind: 'identical', tool, count, window: calls.length };
+  }
+  for (const [tool, count] of toolCount) {
+    if (count >= pattern && (sameTool.get(tool)?.size ?? 0) > 1) return { kind: 'pattern', tool, count, window: calls.length };
+  }
+  return null;
+}
+
+/**
+ * Loop detection with an escalation ladder. After each tool batch it looks at the last
+ * `window` calls made since its last intervention: the same call `identical` times
+ * (identical thrash) or one tool `pattern` times with differing arguments (pattern
+ * thrash). The first finding gets a soft nudge, the second a hard directive, every later
+ * one a forced call of `request_human_help` through `tool_choice` (the tool is offered
+ * for that turn if the arm has no stuck tool; a call of it ends the run `escalated`).
+ * Only calls after an intervention count toward the next, so each rung needs fresh
+ * evidence that the model ignored the last.
+ *
+ * @example
+ * loopDetection({ window: 6, identical: 3, pattern: 4 })
+ */
+export function loopDetection({ window = 6, identical = 3, pattern = 4 }: LoopDetectionOptions = {}): Guard {
+  const escalate = stuckTool();
+  let tier: 0 | 1 | 2 | 3 = 0;
+  /** ctx.toolCalls at the last intervention. */
+  let since = 0;
+  let forcing = false;
+  return {
+    name: 'loops',
+    prepareRequest(request) {
+      if (!forcing) return request;
+      forcing = false;
+      const tools = request.tools ?? [];
+      return tools.some((tool) => 'name' in tool && tool.name === STUCK_TOOL_NAME) ? request : { ...request, tools: [...tools, STUCK_TOOL] };
+    },
+    beforeToolCall: escalate.beforeToolCall!,
+    afterToolBatch(ctx: LoopContext): BatchDecision | undefined {
+      const fresh = ctx.toolCalls - since;
+      if (fresh < Math.min(identical, pattern)) return undefined;
+      const thrash = findThrash(recentCalls(ctx.messages, Math.min(window, fresh)), identical, pattern);
+      if (thrash === null) return undefined;
+      tier = tier === 3 ? 3 : ((tier + 1) as 1 | 2 | 3);
+      since = ctx.toolCalls;
+      const level = tier === 1 ? 'nudge' : tier === 2 ? 'directive' : 'forced';
+      ctx.emit({ type: 'agent.loop.detected', at: ctx.clock.now(), kind: thrash.kind, tool: thrash.tool, tier, level });
+      if (tier < 3) return { kind: 'intervene', message: loopMessage(tier, thrash) };
+      forcing = true;
+      return { kind: 'intervene', message: loopMessage(3, thrash), forceTool: STUCK_TOOL_NAME };
+    },
+  };
+}
