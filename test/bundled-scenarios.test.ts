@@ -21,7 +21,8 @@ describe('every bundled scenario', () => {
         if (scenario.history.length > 0) expect(result.outcome, label).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/invalid_request_error/) });
         else if (Object.keys(scenario.modelFaults.rates).length === 0) expect(record.outcome, label).not.toBe('failed');
         if (record.outcome !== 'failed') expect(record.tool_calls).toBeGreaterThan(0);
-        if (arm.name === 'article') expect(record.tool_calls).toBeLessThanOrEqual(scenario.toolBudget);
+        // The budget runs no call past its ceiling; one turn of parallel calls may ask for a few more.
+        if (arm.name === 'article') expect(record.tool_calls).toBeLessThanOrEqual(scenario.toolBudget + scenario.persona.parallel.max_calls - 1);
         // An impossible task is never judged a success, whatever the run wrote or said.
         if (scenario.impossible) expect(record.verdict).not.toBe('success');
         expect(result.messages[0]).toEqual(scenario.history[0] ?? { role: 'user', content: scenario.prompt });

@@ -199,6 +199,14 @@ export const personaSchema = z.strictObject({
       spontaneous: probability,
     })
     .default({ spontaneous: 0.03 }),
+  parallel: z
+    .strictObject({
+      /** Chance, when the next steps need nothing from each other, of calling several of them in one turn. */
+      probability,
+      /** The most calls in one such turn. */
+      max_calls: z.number().int().min(1),
+    })
+    .default({ probability: 0, max_calls: 1 }),
   help: z.strictObject({
     /** Failures at the same step before asking for help (when that tool is offered). */
     after_failures: z.number().int().min(1),

@@ -66,4 +66,20 @@ describe('toolBudget', () => {
     expect(model.requests.every((request) => !('tool_choice' in request))).toBe(true);
     expect(host.executed).toHaveLength(2);
   });
+
+  it('runs the calls of a turn up to the ceiling and answers the rest without running them', async () => {
+    const model = new ScriptedModel([call(1), { calls: [2, 3, 4].map((q) => ({ name: 'lookup', input: { q } })) }, { text: 'Done.' }]);
+    const host = okHost();
+    const result = await new BudgetedAgentLoop({ model, tools: host, guards: [toolBudget({ maxToolCalls: 3 })] }).run('Look things up.');
+
+    expect(host.executed).toHaveLength(3);
+    const results = model.requests[2]!.messages.at(-1)!.content as Array<{ type: string; content?: unknown; is_error?: boolean }>;
+    expect(results.filter((block) => block.type === 'tool_result').map((block) => [block.content, block.is_error === true])).toEqual([
+      ['{"ok":true}', false],
+      ['{"ok":true}', false],
+      ['Not run: the tool budget (3 calls) is used up.', true],
+    ]);
+    expect(result.outcome.kind).toBe('budget_exhausted');
+    expect(result.metrics.toolCalls).toBe(4);
+  });
 });

@@ -165,3 +165,32 @@ describe('decide: loop warnings and other tools for a step', () => {
     expect(action.kind === 'call' ? [action.tool, action.input] : action).toEqual(['submit_answer', { answer: 'shipped' }]);
   });
 });
+
+describe('decide: independent steps in one turn', () => {
+  const plan: ScenarioFile['plan'] = {
+    steps: [
+      { id: 'a', tool: 'get_user', args: { user_id: 'u_1' }, variants: [], alternatives: [] },
+      { id: 'b', tool: 'get_user', args: { user_id: 'u_2' }, variants: [], alternatives: [] },
+      { id: 'c', tool: 'get_user', args: { user_id: 'u_3' }, variants: [], alternatives: [] },
+      { id: 'w', tool: 'write_result', args: { key: 'k', value: ['$a', '$b', '$c'] }, variants: [], alternatives: [] },
+    ],
+    detours: [],
+    final: 'done',
+  };
+  const first = (persona: Persona, runSeed: number) =>
+    decide({ state: readTranscript([start], plan.steps), persona, plan, offered: new Set(['get_user', 'write_result']), forcedTool: null, toolsDisabled: false, rng: stream({ sweepSeed: 0, scenario: 'policy-test', runSeed }, 'model', 0) });
+
+  it('calls the next independent steps together when its persona does, never past one that needs them', () => {
+    const batcher: Persona = { ...DEFAULT, parallel: { probability: 1, max_calls: 8 } };
+    const action = first(batcher, 1);
+    expect(action.kind === 'call' ? [action.input, action.more] : action).toEqual([
+      { user_id: 'u_1' },
+      [
+        { tool: 'get_user', input: { user_id: 'u_2' } },
+        { tool: 'get_user', input: { user_id: 'u_3' } },
+      ],
+    ]);
+    const single: Persona = { ...DEFAULT, parallel: { probability: 0, max_calls: 8 } };
+    for (const runSeed of [1, 2, 3, 4]) expect(first(single, runSeed)).not.toHaveProperty('more');
+  });
+});

@@ -2,12 +2,19 @@ import type { Rng } from '../../random/streams.js';
 import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
 import { atPath, isReference, parseReference } from '../../scenarios/references.js';
 import { canonicalJson, type Json } from '../../scenarios/world.js';
+import { parallelSteps } from './parallel-steps.js';
 import type { CallView, TranscriptState } from './transcript-reader.js';
 
 /** What the model does this turn. */
 export type Action =
-  | { readonly kind: 'call'; readonly tool: string; readonly input: Record<string, unknown>; readonly note: string }
+  /** One tool call, and `more` made in the same turn (independent steps called together). */
+  | { readonly kind: 'call'; readonly tool: string; readonly input: Record<string, unknown>; readonly note: string; readonly more?: readonly PlannedCall[] }
   | { readonly kind: 'final'; readonly text: string };
+
+export interface PlannedCall {
+  readonly tool: string;
+  readonly input: Record<string, unknown>;
+}
 
 type Plan = ScenarioFile['plan'];
 
@@ -87,7 +94,18 @@ function callStep(step: number, input: PolicyInput, variant = false): Action {
   const note = variant
     ? `The ${planStep.tool} call keeps failing with these arguments, so I will adjust the request slightly and try a different form of the same call.`
     : `Next is the '${planStep.id}' step: I will call ${planStep.tool} with what the task and the earlier results give me, then check the result before moving on.`;
-  return { kind: 'call', tool: planStep.tool, input: resolveArgs(args, input), note };
+  const call = { kind: 'call', tool: planStep.tool, input: resolveArgs(args, input), note } as const;
+  if (variant || step !== input.state.nextStep) return call;
+  // Steps that need nothing from each other may go out together, as agents batch reads.
+  const { parallel } = input.persona;
+  const batch = parallelSteps(input.plan.steps, step, parallel.max_calls);
+  if (batch.length < 2 || !input.rng.chance(parallel.probability)) return call;
+  const more = batch.slice(1).map((index) => {
+    const next = input.plan.steps[index]!;
+    return { tool: next.tool, input: resolveArgs(next.args, input) };
+  });
+  const ids = batch.map((index) => `'${input.plan.steps[index]!.id}'`).join(', ');
+  return { ...call, note: `The steps ${ids} do not depend on each other, so I will make those calls together.`, more };
 }
 
 /**

@@ -54,6 +54,7 @@ export class SimulatedModel implements ModelClient {
         : [
             { type: 'text', text: action.note, citations: null },
             { type: 'tool_use', id: `toolu_sim_${turn}`, name: action.tool, input: action.input, caller: { type: 'direct' } },
+            ...(action.more ?? []).map((call, i): ContentBlock => ({ type: 'tool_use', id: `toolu_sim_${turn}_${i + 1}`, name: call.tool, input: call.input, caller: { type: 'direct' } })),
           ];
     // The API stops writing at max_tokens, whatever the model meant to say.
     return cutAtOutputLimit(assistantMessage(`msg_sim_${streamKey.runSeed}_${turn}`, request, content), request.max_tokens);

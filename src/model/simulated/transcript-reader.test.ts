@@ -225,3 +225,27 @@ describe('readTranscript remembers nothing the transcript does not say', () => {
     expect(readTranscript([start, call, failed], STEPS).nextStep).toBe(0);
   });
 });
+
+describe('readTranscript: several calls in one turn', () => {
+  const { plan: research } = loadScenario('research-8-sources');
+  const source = (id: string) => JSON.stringify({ id, title: `Source ${id}`, text: 'words' });
+  const turn = (calls: Array<{ id: string; source: string; content: string; isError?: boolean }>): MessageParam[] => [
+    { role: 'assistant', content: calls.map((call) => ({ type: 'tool_use' as const, id: call.id, name: 'read_source', input: { source_id: call.source } })) },
+    { role: 'user', content: calls.map((call) => ({ type: 'tool_result' as const, tool_use_id: call.id, content: call.content, ...(call.isError ? { is_error: true } : {}) })) },
+  ];
+
+  it('keeps a later step that worked, but stays at an earlier one that failed, then skips past the kept one', () => {
+    const batch = turn([
+      { id: 'b1', source: 'src_01', content: source('src_01') },
+      { id: 'b2', source: 'src_02', content: 'Error: Network timeout. May succeed if retried.', isError: true },
+      { id: 'b3', source: 'src_03', content: source('src_03') },
+    ]);
+    const after = readTranscript([start, ...batch], research.steps);
+    expect(after.nextStep).toBe(1);
+    expect(after.stepResults.slice(0, 3).map((value) => value !== undefined)).toEqual([true, false, true]);
+    expect(after.failuresAt.slice(0, 3)).toEqual([0, 1, 0]);
+
+    const retried = readTranscript([start, ...batch, ...turn([{ id: 'r2', source: 'src_02', content: source('src_02') }])], research.steps);
+    expect(retried.nextStep).toBe(3);
+  });
+});

@@ -132,6 +132,9 @@ function foldTurn(state: FoldState, assistant: MessageParam, after: MessageParam
   const calls = [...state.calls];
   let { nextStep, detourRun } = state;
   if (typeof assistant.content === 'string') return state;
+  // In a turn of several calls, a step that failed holds the model there: a later step
+  // of the same turn that worked is kept, and skipped once the model gets past the failed one.
+  let held = false;
   for (const block of assistant.content) {
     if (block.type !== 'tool_use') continue;
     const input = isRecord(block.input) ? block.input : {};
@@ -144,12 +147,15 @@ function foldTurn(state: FoldState, assistant: MessageParam, after: MessageParam
     }
     if (role === 'plan' && result.kind === 'good') {
       stepResults[step] = result.value;
-      nextStep = step + 1;
+      if (!held) nextStep = step + 1;
     } else if (role === 'verify' && verifiedDone(result)) {
       nextStep = step + 1;
     } else if (role === 'plan' && result.kind === 'malformed') {
       stepMalformed[step] = result.text;
     }
+    if (role === 'plan' && result.kind !== 'good') held = true;
+    // Only ever true after a turn of several calls: one call per turn reaches a step at nextStep.
+    while (!held && nextStep < steps.length && stepResults[nextStep] !== undefined && nextStep > step) nextStep += 1;
     if (step >= 0 && (result.kind === 'error' || result.kind === 'reflection' || result.kind === 'malformed' || result.kind === 'empty')) {
       failuresAt[step] = (failuresAt[step] ?? 0) + 1;
     }
