@@ -1,13 +1,18 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import type { Scenario } from '../scenarios/loader.js';
+import { UserInputError } from '../user-input-error.js';
 import { VERSION } from '../version.js';
 import type { Arm } from './arms.js';
 import type { CellSummary } from '../stats/cell-summary.js';
 import { passHatK } from '../stats/pass-hat-k.js';
 import { CellAccumulator } from './cell-accumulator.js';
 import { runChunk, type ChunkResult, type ChunkTask } from './chunk-runner.js';
+import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { ResultsWriter } from './results-writer.js';
+import { checkSameSweep, PROGRESS_FILE, readFinishedRuns, readProgress, type SweepIdentity, type SweepProgress } from './sweep-progress.js';
 import { captureTrace, type Trace } from './traces.js';
 import type { ModelChoice } from './run-one.js';
 import { planChunks, totalRuns, type Shard, type SweepDefinition } from './sweep-plan.js';
@@ -33,6 +38,21 @@ export interface SweepOptions {
   /** Folder for runs.jsonl, runs.csv and summary.json; nothing is written without it. */
   readonly outDir?: string;
   readonly onProgress?: (done: number, total: number) => void;
+  /** Continue the interrupted sweep in `outDir` (its progress.json) instead of starting over. @default false */
+  readonly resume?: boolean;
+  /** Stop cleanly: no new chunks start, the ones in flight finish and are written, then SweepInterrupted is thrown. */
+  readonly signal?: AbortSignal;
+}
+
+/** A sweep stopped by its signal; the finished runs are on disk and `--resume` continues it. */
+export class SweepInterrupted extends Error {
+  override readonly name = 'SweepInterrupted';
+  constructor(
+    readonly done: number,
+    readonly total: number,
+  ) {
+    super(`sweep interrupted after ${done} of ${total} runs`);
+  }
 }
 
 export interface SweepSummary {
@@ -87,35 +107,66 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     model: model.kind === 'client' ? 'simulated' : model.kind,
   };
   const shard = options.shard ?? { index: 1, count: 1 };
-  const chunks = planChunks(definition, options.chunkSize ?? 250, shard);
+  const chunkSize = options.chunkSize ?? 250;
+  const chunks = planChunks(definition, chunkSize, shard);
   const total = chunks.reduce((sum, chunk) => sum + chunk.seedTo - chunk.seedFrom, 0);
   const workers = model.kind === 'client' ? 1 : Math.max(1, options.workers ?? availableParallelism());
-  const writer = options.outDir === undefined ? undefined : new ResultsWriter(options.outDir);
+  const identity: SweepIdentity = {
+    scenarios: options.scenarios.map(({ scenario }) => ({ id: scenario.id, hash: scenario.hash })),
+    arms: options.arms,
+    seeds: definition.seeds,
+    sweep_seed: definition.sweepSeed,
+    model: model.kind === 'client' ? model.client.name : model.kind,
+    shard,
+    chunk_size: chunkSize,
+  };
+  const resumed = options.resume === true ? interruptedSweep(options.outDir, identity) : undefined;
 
   const cells = new Map<string, CellAccumulator>();
-  let done = 0;
-  const accept = (result: ChunkResult): void => {
-    const chunk = chunks[result.index]!;
-    const scenario = options.scenarios[chunk.scenarioIndex]!.scenario;
-    const arm = options.arms[chunk.armIndex]!;
-    const key = `${chunk.scenarioIndex}/${chunk.armIndex}`;
+  const cellOf = (scenarioIndex: number, armIndex: number): CellAccumulator => {
+    const key = `${scenarioIndex}/${armIndex}`;
     let cell = cells.get(key);
     if (cell === undefined) {
-      cell = new CellAccumulator(scenario.id, arm.name, isImpossible(scenario));
+      const scenario = options.scenarios[scenarioIndex]!.scenario;
+      cell = new CellAccumulator(scenario.id, options.arms[armIndex]!.name, isImpossible(scenario));
       cells.set(key, cell);
     }
-    cell.addPacked(result.packed);
+    return cell;
+  };
+  if (resumed !== undefined) {
+    // The runs an interrupted sweep finished count as if this process had made them,
+    // read one at a time before the writer cuts off whatever a crash left past them.
+    const packed = new Float64Array(PACKED_WIDTH);
+    const scenarioIndex = new Map(identity.scenarios.map((scenario, i) => [scenario.id, i]));
+    const armIndex = new Map(options.arms.map((arm, i) => [arm.name, i]));
+    await readFinishedRuns(resumed.dir, resumed.progress, (record) => {
+      packRun(record, packed, 0);
+      cellOf(scenarioIndex.get(record.scenario) ?? -1, armIndex.get(record.arm) ?? -1).addPacked(packed, 1);
+    });
+  }
+  const writer = options.outDir === undefined ? undefined : new ResultsWriter(options.outDir, identity, resumed?.progress);
+  const first = resumed?.progress.chunks_done ?? 0;
+  let done = resumed?.progress.runs_done ?? 0;
+  const accept = (result: ChunkResult): void => {
+    const chunk = chunks[result.index]!;
+    cellOf(chunk.scenarioIndex, chunk.armIndex).addPacked(result.packed);
     writer?.append(result);
     done += result.runs;
     options.onProgress?.(done, total);
   };
 
+  const stopped = () => options.signal?.aborted === true;
   if (workers === 1) {
-    for (const chunk of chunks) {
+    for (const chunk of chunks.slice(first)) {
+      if (stopped()) break;
       accept(await runChunk({ definition, chunk }, { model, scenario: options.scenarios[chunk.scenarioIndex]!.scenario }));
     }
   } else {
-    await runPooled(definition, chunks, workers, accept);
+    await runPooled(definition, chunks, first, workers, accept, stopped);
+  }
+  if (done < total) {
+    writer?.abandon();
+    throw new SweepInterrupted(done, total);
   }
 
   const summary = sweepSummary(
@@ -147,21 +198,44 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
   return summary;
 }
 
-/** Chunks on a worker pool, handed to `accept` in index order with a bounded backlog. */
-async function runPooled(definition: SweepDefinition, chunks: readonly ReturnType<typeof planChunks>[number][], workers: number, accept: (result: ChunkResult) => void): Promise<void> {
+/** Where the interrupted sweep in `dir` stopped, after checking it is this sweep. */
+function interruptedSweep(dir: string | undefined, identity: SweepIdentity): { dir: string; progress: SweepProgress } {
+  if (dir === undefined) throw UserInputError.single('--resume', '', 'a results folder (--out) to resume');
+  const progress = readProgress(dir);
+  if (progress === null) {
+    const finished = existsSync(join(dir, 'summary.json'));
+    throw UserInputError.single(join(dir, PROGRESS_FILE), '', finished ? 'an interrupted sweep to resume; the sweep in this folder finished (summary.json is there)' : 'an interrupted sweep to resume; this folder has none');
+  }
+  checkSameSweep(progress, identity, dir);
+  return { dir, progress };
+}
+
+/**
+ * Chunks from `first` on, on a worker pool, handed to `accept` in index order with a
+ * bounded backlog. Once `stopped` says so no new chunk starts; those in flight finish,
+ * and the ones that can still be accepted in order are.
+ */
+async function runPooled(
+  definition: SweepDefinition,
+  chunks: readonly ReturnType<typeof planChunks>[number][],
+  first: number,
+  workers: number,
+  accept: (result: ChunkResult) => void,
+  stopped: () => boolean,
+): Promise<void> {
   const pool = new Piscina<ChunkTask, ChunkResult>({
     filename: new URL('./worker.js', import.meta.url).href,
     minThreads: workers,
     maxThreads: workers,
   });
   const waiting = new Map<number, ChunkResult>();
-  let next = 0;
-  let submitted = 0;
+  let next = first;
+  let submitted = first;
   const inFlight = new Set<Promise<void>>();
   try {
-    while (next < chunks.length) {
+    while (next < chunks.length && (inFlight.size > 0 || !stopped())) {
       // Keep a few chunks per worker queued; more would only hold finished output in memory.
-      while (submitted < chunks.length && submitted - next < workers * 4) {
+      while (!stopped() && submitted < chunks.length && submitted - next < workers * 4) {
         const task = pool.run({ definition, chunk: chunks[submitted]! }).then((result) => {
           waiting.set(result.index, result);
           inFlight.delete(task);
@@ -169,6 +243,7 @@ async function runPooled(definition: SweepDefinition, chunks: readonly ReturnTyp
         inFlight.add(task);
         submitted += 1;
       }
+      if (inFlight.size === 0) break; // stopped before anything more was started
       await Promise.race(inFlight);
       for (let result = waiting.get(next); result !== undefined; result = waiting.get(next)) {
         waiting.delete(next);

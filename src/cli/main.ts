@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { formatProblem, UserInputError } from '../user-input-error.js';
 import { CheckFailed, EXIT_CHECK_FAILED } from './check-failed.js';
+import { EXIT_INTERRUPTED, RunInterrupted } from './run-interrupted.js';
 import { VERSION } from '../version.js';
 import { registerBench } from './commands/bench.js';
 import { registerCompare } from './commands/compare.js';
@@ -44,6 +45,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof CommanderError) {
       // Help and version exit through here too, with code 0.
       return error.exitCode === 0 ? 0 : EXIT_USAGE;
+    }
+    if (error instanceof RunInterrupted) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT_INTERRUPTED;
     }
     if (error instanceof CheckFailed) {
       process.stderr.write(`${error.message}\n`);

@@ -5,7 +5,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
 import { loadArmsFile } from '../../bench/arms-file.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
-import { runSweep } from '../../bench/sweep.js';
+import { runSweep, SweepInterrupted, type SweepOptions, type SweepSummary } from '../../bench/sweep.js';
 import { parseShard, type Shard } from '../../bench/sweep-plan.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { writeReport } from '../../report/html/write-report.js';
@@ -13,6 +13,7 @@ import { renderCellTables, renderPassHatK, renderScenarioMatrix } from '../../re
 import { UserInputError } from '../../user-input-error.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { CheckFailed } from '../check-failed.js';
+import { RunInterrupted } from '../run-interrupted.js';
 import { writeSweepMeta } from '../sweep-meta.js';
 import { chooseModel } from '../model-choice.js';
 import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
@@ -33,6 +34,7 @@ interface RunFlags {
   readonly json: boolean;
   readonly check?: string;
   readonly report?: string | true;
+  readonly resume: boolean;
 }
 
 function shardFlag(value: string): Shard {
@@ -58,6 +60,7 @@ export function registerRun(program: Command): void {
     .option('--model <id>', 'run against real Claude (needs ANTHROPIC_API_KEY) instead of the simulated model')
     .option('--json', 'print summary.json to stdout instead of tables', false)
     .option('--report [html]', 'then write the HTML report (default reports/<results folder name>.html)')
+    .option('--resume', 'continue the interrupted sweep in --out (same flags): finished runs are kept, the rest are run', false)
     .option('--check <baseline>', 'then compare with a baseline sweep (its folder or summary.json) and exit 1 on a significant regression (see `spiralbench compare --help`)')
     .addHelpText(
       'after',
@@ -68,6 +71,11 @@ export function registerRun(program: Command): void {
         '  spiralbench run --scenario fetch-transform-write --arms ablation --seeds 1000 --workers 2',
         '  spiralbench run -s fetch-transform-write -n 50000 --shard 2/3 --out results/shard-2   # then: spiralbench merge',
         '  spiralbench run -s fetch-transform-write -a article -n 500 --check baselines/article   # a CI gate in one step',
+        '',
+        'Results are written as the sweep goes. Ctrl-C stops it cleanly (the runs in flight finish and',
+        'are written); a second Ctrl-C, or a crash, loses at most the runs in flight. Either way the same',
+        'command with --resume continues it, and the finished folder is the same bytes as an',
+        'uninterrupted sweep\'s.',
         '',
         'Every run replays byte-for-byte: spiralbench replay --scenario <id> --arm <arm> --seed <n>',
       ].join('\n'),
@@ -87,7 +95,7 @@ export function registerRun(program: Command): void {
       const total = scenarios.length * arms.length * flags.seeds;
       const startedAt = wallClock.iso();
       const started = wallClock.ms();
-      const summary = await runSweep({
+      const summary = await sweepUntilInterrupted({
         scenarios,
         arms,
         seeds: flags.seeds,
@@ -97,6 +105,7 @@ export function registerRun(program: Command): void {
         workers: flags.workers,
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
         outDir,
+        resume: flags.resume,
         ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
       });
       // Wall time and memory go to stderr: stdout stays the same bytes for the same sweep.
@@ -132,6 +141,28 @@ export function registerRun(program: Command): void {
         if (check.regressions.length > 0) throw new CheckFailed(`check: ${check.regressions.length} cell(s) regressed against ${baseline}`);
       }
     });
+}
+
+/**
+ * The sweep, stopped cleanly by the first Ctrl-C (the runs in flight finish and are
+ * written); the handler is then gone, so a second Ctrl-C stops the process at once.
+ */
+async function sweepUntilInterrupted(options: Omit<SweepOptions, 'signal'>): Promise<SweepSummary> {
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    process.stderr.write('\nstopping after the runs in flight (Ctrl-C again to stop now)...\n');
+    interrupt.abort();
+  };
+  process.once('SIGINT', onSigint);
+  try {
+    return await runSweep({ ...options, signal: interrupt.signal });
+  } catch (error) {
+    if (!(error instanceof SweepInterrupted)) throw error;
+    const again = ['spiralbench', ...process.argv.slice(2).filter((arg) => arg !== '--resume'), '--resume'].join(' ');
+    throw new RunInterrupted(`interrupted: ${error.done} of ${error.total} runs are written to ${options.outDir}.\nResume with: ${again}`);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
 }
 
 /** `--check` takes a sweep folder or the summary.json inside one. */
