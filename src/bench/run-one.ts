@@ -2,6 +2,7 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { ModelFaultInjector } from '../faults/model-faults.js';
 import { BudgetedAgentLoop } from '../loop/budgeted-agent-loop.js';
+import type { RunDurability } from '../loop/durability.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { RunResult } from '../loop/outcome.js';
 import { FaultyModel } from '../model/faulty-model.js';
@@ -33,6 +34,8 @@ export interface RunSpec {
   readonly model?: ModelChoice;
   /** Receives every event of the run (replay uses it for the timeline). */
   readonly onEvent?: (event: AgentEvent) => void;
+  /** Checkpoints and the idempotency envelope for this run; none by default. */
+  readonly durability?: RunDurability;
 }
 
 export interface RunOutput {
@@ -47,7 +50,7 @@ export interface RunOutput {
  * API's request checks, in-process (FaultyModel) or at the HTTP endpoint the real SDK
  * calls; both raise the SDK's own errors. A real model meets real faults only.
  */
-async function modelFor(choice: ModelChoice, scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): Promise<ModelClient> {
+export async function modelFor(choice: ModelChoice, scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): Promise<ModelClient> {
   if (choice.kind === 'client') return choice.client;
   const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
   if (choice.kind === 'simulated') return new FaultyModel(model, faults);
@@ -77,6 +80,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     // As the file gives it: a resumed history may be out of order (the fixup guard's job).
     ...(scenario.history.length > 0 ? { history: scenario.history as MessageParam[] } : {}),
     clock,
+    ...(spec.durability === undefined ? {} : { durability: spec.durability }),
     onEvent(event) {
       if (event.type in events) events[event.type as CountedEvent] += 1;
       onEvent?.(event);

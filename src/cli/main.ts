@@ -5,6 +5,7 @@ import { EXIT_INTERRUPTED, RunInterrupted } from './run-interrupted.js';
 import { VERSION } from '../version.js';
 import { registerBench } from './commands/bench.js';
 import { registerCompare } from './commands/compare.js';
+import { registerCrashResume } from './commands/crash-resume.js';
 import { registerList } from './commands/list.js';
 import { registerMerge } from './commands/merge.js';
 import { registerReplay } from './commands/replay.js';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerCompare(program);
   registerValidate(program);
   registerReport(program);
+  registerCrashResume(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -1,6 +1,7 @@
 import type { MessageParam, TextBlockParam, Tool, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../model/model-client.js';
+import { RESUMABLE_BOUNDARIES, systemPromptHash, type CheckpointBoundary, type RunDurability, type SavedRun } from './durability.js';
 import type { AgentEvent, EventListener } from './events.js';
 import type { FinalTurnOutcome, Guard, LoopContext } from './guard.js';
 import { callModel } from './model-call.js';
@@ -29,6 +30,8 @@ export interface LoopOptions {
   readonly signal?: AbortSignal;
   /** Messages of an earlier session the run continues (before the prompt); taken as given. */
   readonly history?: readonly MessageParam[];
+  /** Checkpoints at safe boundaries and the idempotency envelope of tool calls; none by default. */
+  readonly durability?: RunDurability;
 }
 
 /**
@@ -50,20 +53,38 @@ export class BudgetedAgentLoop {
   }
 
   async run(prompt: string): Promise<RunResult> {
-    const { model, tools: host, signal, onEvent } = this.#options;
+    const messages: MessageParam[] = [...(this.#options.history ?? []), { role: 'user', content: prompt }];
+    return this.#drive(messages, { toolCalls: 0, toolExecutions: 0, toolRetries: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, virtualMs: 0, modelRetries: 0 });
+  }
+
+  /**
+   * Continues a run from its last checkpoint (in a new process, after a crash). The calls
+   * of an interrupted turn are settled through the idempotency envelope first: a
+   * completed call is replayed from the store without running the tool, a started one
+   * runs again only if the tool is idempotent (a side-effecting one halts the run
+   * `waiting_on_human`: never a duplicate write), one never started runs. A changed
+   * system prompt halts it too. Guards start afresh; counts and the transcript do not.
+   */
+  async resume(saved: SavedRun): Promise<RunResult> {
+    if (!RESUMABLE_BOUNDARIES.has(saved.boundary)) throw new Error(`a run whose last checkpoint is '${saved.boundary}' has ended and cannot be resumed`);
+    return this.#drive([...saved.messages], { ...saved.metrics }, saved);
+  }
+
+  async #drive(messages: MessageParam[], metrics: { -readonly [K in keyof RunMetrics]: RunMetrics[K] }, resumed?: SavedRun): Promise<RunResult> {
+    const { model, tools: host, signal, onEvent, durability } = this.#options;
     const guards = this.#options.guards ?? [];
     const maxIterations = this.#options.maxIterations ?? 250;
     const clock = this.#options.clock ?? new VirtualClock();
     const concurrent = guards.some((guard) => guard.concurrentTools === true);
-    const messages: MessageParam[] = [...(this.#options.history ?? []), { role: 'user', content: prompt }];
-    const metrics = { toolCalls: 0, toolExecutions: 0, toolRetries: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, virtualMs: 0, modelRetries: 0 };
     const emit = (event: AgentEvent): void => {
       if (event.type === 'agent.tool.retry') metrics.toolRetries += 1;
       if (event.type === 'agent.model.retry') metrics.modelRetries += 1;
       onEvent?.(event);
     };
     const context = (): LoopContext => ({ clock, emit, toolCalls: metrics.toolCalls, iteration: metrics.modelCalls, messages });
+    const checkpoint = (boundary: CheckpointBoundary): void => durability?.checkpoint(boundary, { messages, metrics: { ...metrics, virtualMs: clock.now() }, at: clock.now() });
     const finish = (outcome: RunOutcome): RunResult => {
+      checkpoint(outcome.kind === 'completed' ? 'final_response' : outcome.kind === 'escalated' || outcome.kind === 'waiting_on_human' ? 'human_pause' : 'run_ended');
       if (outcome.kind === 'failed') emit({ type: 'agent_run.failed', at: clock.now(), reason: outcome.reason });
       if (outcome.kind === 'cancelled') emit({ type: 'agent_run.cancelled', at: clock.now(), reason: outcome.reason });
       emit({ type: 'agent_run.completed', at: clock.now(), outcome: outcome.kind });
@@ -72,9 +93,20 @@ export class BudgetedAgentLoop {
     };
     const cancelled = (): RunResult => finish({ kind: 'cancelled', reason: String(signal?.reason ?? 'aborted') });
 
-    emit({ type: 'agent_run.started', at: clock.now() });
     // A tool the last turn's guards force the next call to (tool_choice), if any.
     let forcedTool: string | null = null;
+    if (resumed === undefined) {
+      emit({ type: 'agent_run.started', at: clock.now() });
+      checkpoint('user_input');
+    } else {
+      emit({ type: 'agent_run.resumed', at: clock.now(), boundary: resumed.boundary });
+      if (resumed.systemHash !== systemPromptHash(this.#options.system)) {
+        return finish({ kind: 'waiting_on_human', reason: 'the system prompt changed since the run was checkpointed' });
+      }
+      const settled = this.#settleInterruptedTurn(messages, context(), metrics);
+      if (settled !== null) return finish(settled);
+      if (messages.at(-1)?.role === 'user') checkpoint('tool_results');
+    }
     for (;;) {
       // Phase 1: limits and guards, before the next model call.
       if (signal?.aborted) return cancelled();
@@ -133,6 +165,7 @@ export class BudgetedAgentLoop {
         break;
       }
       messages.push({ role: 'assistant', content: reply.content });
+      checkpoint('model_response');
       if (continuation !== null) {
         messages.push({ role: 'user', content: [{ type: 'text', text: continuation }] });
         continue;
@@ -166,6 +199,7 @@ export class BudgetedAgentLoop {
       }
       if (laneStart !== null) clock.advanceTo(laneEnd);
       messages.push({ role: 'user', content: results });
+      checkpoint('tool_results');
 
       if (signal?.aborted) return cancelled();
       for (const guard of guards) {
@@ -179,6 +213,26 @@ export class BudgetedAgentLoop {
     }
   }
 
+  /**
+   * The calls of the turn a crash interrupted (the transcript ends with the model's
+   * reply), settled through the envelope and answered, so the loop goes on from a whole
+   * turn. A reply without calls was the final answer: the run had completed.
+   */
+  #settleInterruptedTurn(messages: MessageParam[], ctx: LoopContext, metrics: { toolCalls: number; toolExecutions: number }): RunOutcome | null {
+    const last = messages.at(-1);
+    if (last?.role !== 'assistant' || typeof last.content === 'string') return null;
+    const calls = last.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+    if (calls.length === 0) return { kind: 'completed', finalText: last.content.map((block) => (block.type === 'text' ? block.text : '')).join('') };
+    const results: ToolResultBlockParam[] = [];
+    for (const call of calls) {
+      const outcome = this.#runToolCall(call, ctx, metrics);
+      if (outcome.kind === 'stop') return outcome.outcome;
+      results.push(outcome.block);
+    }
+    messages.push({ role: 'user', content: results });
+    return null;
+  }
+
   /** One tool call: counted, read, put to the guards, run, and its result recorded. */
   #runToolCall(
     call: ToolUseBlock,
@@ -186,6 +240,7 @@ export class BudgetedAgentLoop {
     metrics: { toolCalls: number; toolExecutions: number },
   ): { readonly kind: 'result'; readonly block: ToolResultBlockParam } | { readonly kind: 'stop'; readonly outcome: RunOutcome } {
     const guards = this.#options.guards ?? [];
+    const { durability } = this.#options;
     const { clock, emit } = ctx;
     metrics.toolCalls += 1;
     emit({ type: 'agent.tool.call', at: clock.now(), id: call.id, tool: call.name, input: call.input });
@@ -203,13 +258,24 @@ export class BudgetedAgentLoop {
       if (decision?.kind === 'answer') {
         block = { type: 'tool_result', tool_use_id: call.id, content: decision.content, ...(decision.isError ? { is_error: true } : {}) };
       } else {
-        try {
-          const report = executeToolCall(read.call, this.#options.tools, guards, ctx);
-          metrics.toolExecutions += report.executions;
-          block = report.block;
-        } catch (error) {
-          if (error instanceof UnknownToolError) return { kind: 'stop', outcome: { kind: 'failed', reason: `configuration error: ${error.message}` } };
-          throw error;
+        const entry = durability?.toolCall(call.id);
+        if (entry?.state === 'completed') {
+          block = entry.block;
+          emit({ type: 'agent.tool.replayed', at: clock.now(), id: call.id, tool: call.name });
+        } else if (entry?.state === 'started' && this.#options.tools.traits(call.name)?.sideEffecting === true) {
+          const reason = `resume-unsafe: the ${call.name} call ${call.id} was started before the interruption and may have run; it has side effects, so it is not run again`;
+          return { kind: 'stop', outcome: { kind: 'waiting_on_human', reason } };
+        } else {
+          durability?.startToolCall(read.call, clock.now());
+          try {
+            const report = executeToolCall(read.call, this.#options.tools, guards, ctx);
+            metrics.toolExecutions += report.executions;
+            block = report.block;
+          } catch (error) {
+            if (error instanceof UnknownToolError) return { kind: 'stop', outcome: { kind: 'failed', reason: `configuration error: ${error.message}` } };
+            throw error;
+          }
+          durability?.completeToolCall(call.id, block, clock.now());
         }
       }
     }

@@ -1,4 +1,5 @@
 import type { FaultKind } from '../faults/fault-profile.js';
+import type { CheckpointBoundary } from './durability.js';
 import type { ToolErrorCode } from '../faults/tool-errors.js';
 import type { RunOutcome } from './outcome.js';
 
@@ -27,6 +28,10 @@ export type AgentEvent =
   | { readonly type: 'agent.output_limit'; readonly at: number; readonly action: 'raise' | 'resume' | 'give_up'; readonly maxTokens: number }
   /** The model asked for more iterations; `granted` of them were added, up to the cap. */
   | { readonly type: 'agent.iterations.extended'; readonly at: number; readonly granted: number; readonly limit: number }
+  /** A run resumed from its last checkpoint (`boundary`) after an interruption. */
+  | { readonly type: 'agent_run.resumed'; readonly at: number; readonly boundary: CheckpointBoundary }
+  /** A call completed before an interruption, answered from the idempotency envelope without running the tool. */
+  | { readonly type: 'agent.tool.replayed'; readonly at: number; readonly id: string; readonly tool: string }
   | { readonly type: 'agent_run.cancelled'; readonly at: number; readonly reason: string }
   /** The run ended `failed`; emitted just before `agent_run.completed`, which every run ends with. */
   | { readonly type: 'agent_run.failed'; readonly at: number; readonly reason: string }

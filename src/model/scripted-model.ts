@@ -13,13 +13,16 @@ export class ScriptedModel implements ModelClient {
   readonly name = 'scripted';
   readonly requests: ModelRequest[] = [];
   readonly #turns: readonly ScriptedTurn[];
+  readonly #startAt: number;
 
-  constructor(turns: readonly ScriptedTurn[]) {
+  /** `startAt`: the first reply is script turn `startAt` (a run resumed mid-script in a new process), ids numbered from there. */
+  constructor(turns: readonly ScriptedTurn[], { startAt = 0 }: { readonly startAt?: number } = {}) {
     this.#turns = turns;
+    this.#startAt = startAt;
   }
 
   async create(request: ModelRequest): Promise<Message> {
-    const index = this.requests.length;
+    const index = this.#startAt + this.requests.length;
     this.requests.push(structuredClone(request));
     const turn = this.#turns[index];
     if (turn === undefined) throw new Error(`scripted model has no reply for call ${index + 1} (script has ${this.#turns.length})`);

@@ -67,7 +67,7 @@ describe('renderHeadlineCsv', () => {
     const lines = csv.trim().split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(/^scenario,arm,runs,impossible,rate,rate_low,rate_high,baseline_arm,vs_baseline,/);
-    expect(lines[1]).toMatch(/^<img src=x onerror=alert\(1\)>\|x,none,100,false,0\.65,0\.5525,0\.7364,none,,,,12,89,217,12000,200000,700,0\.195,0\.3,claude-sonnet-5-5,65,0,33,2,90,10,0,0,0,0,0,2$/);
+    expect(lines[1]).toMatch(/^<img src=x onerror=alert\(1\)>\|x,none,100,false,0\.65,0\.5525,0\.7364,none,,,,12,89,217,12000,200000,700,0\.195,0\.3,claude-sonnet-5-5,65,0,33,2,90,10,0,0,0,0,0,0,2$/);
     expect(lines[3]).toContain(",'=cmd(),");
   });
 });

@@ -1,4 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Bench } from 'tinybench';
+import { CheckpointStore } from '../../durability/checkpoint-store.js';
 import type { Scenario } from '../../scenarios/loader.js';
 import { ARM_PRESETS, type Arm } from '../arms.js';
 import { runOne } from '../run-one.js';
@@ -25,6 +29,8 @@ export interface StepBenchOptions {
   readonly timeMs?: number;
   /** Also measure `article` with the simulated model through the real Anthropic SDK. @default true */
   readonly sdk?: boolean;
+  /** Also measure `article` with checkpoints and the envelope in SQLite, in memory and in a file. @default true */
+  readonly checkpoints?: boolean;
 }
 
 /**
@@ -38,6 +44,7 @@ export async function benchLoopSteps(options: StepBenchOptions): Promise<StepBen
   const arms = (options.arms ?? ['none', 'article', 'all']).map((name) => ARM_PRESETS.get(name) as Arm);
   const steps = new Map<string, number>();
   const bench = new Bench({ time: options.timeMs ?? 1500, warmupTime: 300 });
+  const stores: CheckpointStore[] = [];
 
   const bare = (): number => {
     let total = 0;
@@ -58,6 +65,26 @@ export async function benchLoopSteps(options: StepBenchOptions): Promise<StepBen
     steps.set(name, await task());
     bench.add(name, task);
   }
+  if (options.checkpoints !== false) {
+    const arm = ARM_PRESETS.get('article') as Arm;
+    const dir = mkdtempSync(join(tmpdir(), 'spiralbench-bench-'));
+    for (const [kind, path] of [['in memory', ':memory:'], ['file', join(dir, 'checkpoints.sqlite')]] as const) {
+      const store = new CheckpointStore(path);
+      stores.push(store);
+      let run = 0;
+      const name = `loop: ${arm.name} + checkpoints (${kind})`;
+      const task = async (): Promise<number> => {
+        let total = 0;
+        for (let seed = 1; seed <= seeds; seed++) {
+          const durability = store.forRun(`bench-${(run += 1)}`, scenario.system);
+          total += (await runOne({ sweepSeed: 0, scenario, arm, seed, durability })).record.model_calls;
+        }
+        return total;
+      };
+      steps.set(name, await task());
+      bench.add(name, task);
+    }
+  }
   if (options.sdk !== false) {
     const arm = ARM_PRESETS.get('article') as Arm;
     const name = `loop: ${arm.name} via SDK`;
@@ -65,7 +92,11 @@ export async function benchLoopSteps(options: StepBenchOptions): Promise<StepBen
     steps.set(name, await task());
     bench.add(name, task);
   }
-  await bench.run();
+  try {
+    await bench.run();
+  } finally {
+    for (const store of stores) store.close();
+  }
 
   const rows = bench.tasks.map((task) => {
     const result = task.result;

@@ -11,6 +11,7 @@ interface BenchFlags {
   readonly seeds: number;
   readonly time: number;
   readonly sdk: boolean;
+  readonly checkpoints: boolean;
   readonly json: boolean;
 }
 
@@ -23,10 +24,11 @@ export function registerBench(program: Command): void {
     .option('-n, --seeds <count>', 'runs per benchmark iteration', positiveInt, 20)
     .option('--time <ms>', 'measuring time per task', positiveInt, 1500)
     .option('--no-sdk', 'skip measuring the article arm with the simulated model behind the real Anthropic SDK')
+    .option('--no-checkpoints', 'skip measuring the article arm with checkpoints in SQLite (in memory and in a file)')
     .option('--json', 'print the rows as JSON', false)
     .action(async (flags: BenchFlags) => {
       resolveArms(flags.arms);
-      const rows = await benchLoopSteps({ scenario: loadScenario(flags.scenario), arms: flags.arms, seeds: flags.seeds, timeMs: flags.time, sdk: flags.sdk });
+      const rows = await benchLoopSteps({ scenario: loadScenario(flags.scenario), arms: flags.arms, seeds: flags.seeds, timeMs: flags.time, sdk: flags.sdk, checkpoints: flags.checkpoints });
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
         return;
