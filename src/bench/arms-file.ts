@@ -34,6 +34,7 @@ const guardSetting = z.discriminatedUnion('guard', [
     hardMs: z.union([z.number().int().min(0), z.literal('task-class')]).default('task-class'),
   }),
   z.strictObject({ guard: z.literal('concurrency') }),
+  z.strictObject({ guard: z.literal('repair'), repairTruncated: z.boolean().default(false) }),
 ]);
 
 const armsFileSchema = z.strictObject({

@@ -1,4 +1,5 @@
 import type { Guard } from '../loop/guard.js';
+import { argumentRepair } from '../loop/guards/argument-repair.js';
 import { concurrency } from '../loop/guards/concurrency.js';
 import { errorClassification } from '../loop/guards/error-classification.js';
 import { iterationBudget } from '../loop/guards/iteration-budget.js';
@@ -30,7 +31,8 @@ export type GuardSetting =
   | { readonly guard: 'output'; readonly raisedMaxTokens: number; readonly maxResumes: number }
   | { readonly guard: 'iterations'; readonly initial: number | 'task-class'; readonly extension: number; readonly cap: number | 'task-class' }
   | { readonly guard: 'time'; readonly softMs: number | 'task-class'; readonly hardMs: number | 'task-class' }
-  | { readonly guard: 'concurrency' };
+  | { readonly guard: 'concurrency' }
+  | { readonly guard: 'repair'; readonly repairTruncated: boolean };
 
 export type GuardName = GuardSetting['guard'];
 
@@ -84,6 +86,9 @@ export const DEFAULT_GUARDS: readonly GuardSetting[] = [
   { guard: 'iterations', initial: 'task-class', extension: 10, cap: 'task-class' },
   { guard: 'time', softMs: 'task-class', hardMs: 'task-class' },
   { guard: 'concurrency' },
+  // Only reads arguments that arrive as text (the OpenAI-compatible edge); its place in
+  // the order does not matter, since it is the only guard with that hook.
+  { guard: 'repair', repairTruncated: false },
 ];
 
 /** The four core safeguards of the article. */
@@ -174,6 +179,8 @@ export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey): Guard
       }
       case 'concurrency':
         return concurrency();
+      case 'repair':
+        return argumentRepair({ repairTruncated: setting.repairTruncated });
     }
   });
 }
