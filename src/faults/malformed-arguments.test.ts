@@ -69,6 +69,15 @@ describe('MalformedArguments', () => {
     expect(hit / 2000).toBeLessThan(0.33);
   });
 
+  it('counts the tokens of what was written: a fence costs more, a cut-off text less', () => {
+    const reply = { ...completion(1), usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 } };
+    const fenced = new MalformedArguments({ fenced: 1 }, key).apply(reply, 0);
+    // '{"a":1}' is 7 characters (2 tokens); the fenced text is 24 (6 tokens).
+    expect(fenced.usage).toEqual({ prompt_tokens: 100, completion_tokens: 24, total_tokens: 124 });
+    const cut = new MalformedArguments({ truncated: 1 }, key).apply(reply, 0);
+    expect(cut.usage?.completion_tokens).toBeLessThanOrEqual(20);
+  });
+
   it('refuses rates that add up to more than 1', () => {
     expect(() => new MalformedArguments({ fenced: 0.6, prose: 0.5 }, key)).toThrow(/add up to 1.1/);
   });

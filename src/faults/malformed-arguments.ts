@@ -20,6 +20,9 @@ export const MALFORMED_ARGUMENT_KINDS = [
 export type MalformedArgumentKind = (typeof MALFORMED_ARGUMENT_KINDS)[number];
 export type MalformedArgumentRates = Partial<Record<MalformedArgumentKind, number>>;
 
+/** The shared token estimator's rate (src/model/token-estimate.ts): one token per 4 characters. */
+const CHARS_PER_TOKEN = 4;
+
 function pythonRepr(value: unknown): string {
   if (value === null || value === undefined) return 'None';
   if (value === true) return 'True';
@@ -96,12 +99,17 @@ export class MalformedArguments {
     const calls = choice?.message.tool_calls;
     if (choice === undefined || calls === undefined || calls.length === 0) return completion;
     const rng = stream(this.#key, 'malformed-arguments', turn);
+    // The usage counts what was written: fences and prose cost tokens, a cut-off text fewer.
+    let tokenDelta = 0;
     const written = calls.map((call) => {
       const draw = rng.next();
       const kind = this.#thresholds.find(([, upTo]) => draw < upTo)?.[0];
       if (kind === undefined || call.type !== 'function') return call;
-      return { ...call, function: { ...call.function, arguments: malformArguments(kind, call.function.arguments, call.function.name, rng) } };
+      const text = malformArguments(kind, call.function.arguments, call.function.name, rng);
+      tokenDelta += Math.ceil(text.length / CHARS_PER_TOKEN) - Math.ceil(call.function.arguments.length / CHARS_PER_TOKEN);
+      return { ...call, function: { ...call.function, arguments: text } };
     });
-    return { ...completion, choices: [{ ...choice, message: { ...choice.message, tool_calls: written } }, ...completion.choices.slice(1)] };
+    const usage = completion.usage === undefined ? {} : { usage: { ...completion.usage, completion_tokens: completion.usage.completion_tokens + tokenDelta, total_tokens: completion.usage.total_tokens + tokenDelta } };
+    return { ...completion, choices: [{ ...choice, message: { ...choice.message, tool_calls: written } }, ...completion.choices.slice(1)], ...usage };
   }
 }
