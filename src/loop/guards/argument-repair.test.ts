@@ -57,6 +57,7 @@ describe('repairArguments, strategy by strategy', () => {
 
   it('completes cut-off JSON only when told to', () => {
     expect(repairArguments('{"key": "u_10', { repairTruncated: true })).toEqual({ ok: true, value: { key: 'u_10' }, strategy: 'jsonrepair' });
+    expect(repairArguments('Calling it: {"key": "u_10', { repairTruncated: true })).toEqual({ ok: true, value: { key: 'u_10' }, strategy: 'jsonrepair' });
   });
 
   it('fails on text that is no object at all, and on JSON that is not an object', () => {

@@ -123,9 +123,10 @@ export function repairArguments(raw: string, options: ArgumentRepairOptions = {}
   }
 
   const block = firstBalancedBlock(text);
-  if (block.kind === 'unclosed' && options.repairTruncated !== true) {
+  if (block.kind === 'unclosed') {
     // Completing it would invent the rest of a value; the model can send the call again.
-    return { ok: false, reason: `the JSON is cut off: ${block.depth} bracket(s) never closed` };
+    if (options.repairTruncated !== true) return { ok: false, reason: `the JSON is cut off: ${block.depth} bracket(s) never closed` };
+    text = text.slice(text.indexOf('{'));
   }
   if (block.kind === 'found') {
     text = block.text;
