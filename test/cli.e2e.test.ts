@@ -54,6 +54,21 @@ describe('spiralbench CLI', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('fetch-transform-write');
     expect(result.stdout).toMatch(/article\s+stuck \+ budget \+ repeat \+ classify/);
+    expect(result.stdout).toMatch(/^  repair\s+repair$/m);
+    expect(result.stdout).toContain('malformed-args  (standard, budget 15 calls, persona default, api openai-chat)');
+  });
+
+  it('runs and replays a scenario through the OpenAI-compatible edge, through the openai client the same as in-process', () => {
+    const out = tempDir();
+    cli(['run', '--scenario', 'malformed-args', '--arms', 'none,repair', '--seeds', '4', '--out', join(out, 'direct')]);
+    cli(['run', '--scenario', 'malformed-args', '--arms', 'none,repair', '--seeds', '4', '--via', 'sdk', '--out', join(out, 'sdk')]);
+    const rows = (dir: string) => readFileSync(join(out, dir, 'runs.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rows('direct').map((row) => row['model'])).toEqual(Array(8).fill('simulated-openai'));
+    expect(rows('sdk').map((row) => row['model'])).toEqual(Array(8).fill('simulated-openai-sdk'));
+    expect(rows('sdk').map((row) => ({ ...row, model: 'x' }))).toEqual(rows('direct').map((row) => ({ ...row, model: 'x' })));
+    const replay = cli(['replay', '--scenario', 'malformed-args', '--arm', 'repair', '--seed', '2']).stdout;
+    expect(replay).toContain('model simulated-openai');
+    expect(replay).toMatch(/agent\.tool\.arguments \{"tool":"get_user","strategy":"strip_fences"\}/);
   });
 
   it.each([

@@ -74,7 +74,7 @@ describe('spiralbench report', () => {
     const result = report(sweep, join(out, 'report.html'), '--markdown', join(out, 'summary.md'), '--csv', join(out, 'headline.csv'));
     expect(result.stdout).toMatch(/^html: .*report\.html \(\d+ KiB, 6 charts, \d+ of \d+ traced runs with a timeline\)\nmarkdown: .*summary\.md\ncsv: .*headline\.csv\n$/);
     const markdown = readFileSync(join(out, 'summary.md'), 'utf8');
-    expect(markdown).toMatch(new RegExp(`^## spiralbench report: ablation\n\n${arms * 40} runs · model simulated · sweep seed 0 · run seeds 1\\.\\.40 · sweep finished \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\n`));
+    expect(markdown).toMatch(new RegExp(`^## spiralbench report: ablation\n\n${(arms * 40).toLocaleString('en-US')} runs · model simulated · sweep seed 0 · run seeds 1\\.\\.40 · sweep finished \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\n`));
     expect(markdown).toMatch(/^\| none \| 40 \| \d+\.\d% \[\d+\.\d, \d+\.\d\] \| — \| /m);
     expect(readFileSync(join(out, 'headline.csv'), 'utf8').trim().split('\n')).toHaveLength(arms + 1);
   });

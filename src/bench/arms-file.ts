@@ -41,6 +41,7 @@ const guardSetting = z.discriminatedUnion('guard', [
     pattern: z.number().int().min(2).default(4),
   }),
   z.strictObject({ guard: z.literal('fixup') }),
+  z.strictObject({ guard: z.literal('repair'), repairTruncated: z.boolean().default(false) }),
 ]);
 
 const armsFileSchema = z.strictObject({

@@ -11,7 +11,8 @@ const guardsOf = (name: string) => ARM_PRESETS.get(name)?.guards.map((setting) =
 describe('arm presets', () => {
   it('article is the four core guards in consultation order; all has every guard', () => {
     expect(guardsOf('article')).toEqual(['stuck', 'budget', 'repeat', 'classify']);
-    expect(guardsOf('all')).toEqual(['recover', 'output', 'fixup', 'stuck', 'budget', 'repeat', 'classify', 'loops', 'iterations', 'time', 'concurrency']);
+    expect(guardsOf('all')).toEqual(['recover', 'output', 'fixup', 'stuck', 'budget', 'repeat', 'classify', 'loops', 'iterations', 'time', 'concurrency', 'repair']);
+    expect(ARM_PRESETS.get('repair')?.guards).toEqual([{ guard: 'repair', repairTruncated: false }]);
     expect(guardsOf('recover')).toEqual(['recover']);
     expect(guardsOf('none')).toEqual([]);
     expect(guardsOf('repeat')).toEqual(['repeat']);
@@ -19,10 +20,10 @@ describe('arm presets', () => {
 
   it('ablation expands to none, each alone, all-but-one and all', () => {
     expect(resolveArms(['ablation']).map((arm) => arm.name)).toEqual([
-      'none', 'recover', 'output', 'fixup', 'stuck', 'budget', 'repeat', 'classify', 'loops', 'iterations', 'time', 'concurrency',
-      'all-no-recover', 'all-no-output', 'all-no-fixup', 'all-no-stuck', 'all-no-budget', 'all-no-repeat', 'all-no-classify', 'all-no-loops', 'all-no-iterations', 'all-no-time', 'all-no-concurrency', 'all',
+      'none', 'recover', 'output', 'fixup', 'stuck', 'budget', 'repeat', 'classify', 'loops', 'iterations', 'time', 'concurrency', 'repair',
+      'all-no-recover', 'all-no-output', 'all-no-fixup', 'all-no-stuck', 'all-no-budget', 'all-no-repeat', 'all-no-classify', 'all-no-loops', 'all-no-iterations', 'all-no-time', 'all-no-concurrency', 'all-no-repair', 'all',
     ]);
-    expect(resolveArms(['ablation']).find((arm) => arm.name === 'all-no-repeat')?.guards.map((s) => s.guard)).toEqual(['recover', 'output', 'fixup', 'stuck', 'budget', 'classify', 'loops', 'iterations', 'time', 'concurrency']);
+    expect(resolveArms(['ablation']).find((arm) => arm.name === 'all-no-repeat')?.guards.map((s) => s.guard)).toEqual(['recover', 'output', 'fixup', 'stuck', 'budget', 'classify', 'loops', 'iterations', 'time', 'concurrency', 'repair']);
   });
 
   it('keeps the order given and drops duplicates', () => {
@@ -52,6 +53,13 @@ describe('arms file', () => {
         { guard: 'classify', maxRetries: 3, backoffMs: [1000, 2000, 4000] },
       ],
     });
+  });
+
+  it('reads the repair guard, cut-off JSON left unrepaired unless asked', () => {
+    const path = write('repair.yaml', 'arms:\n  - name: lenient\n    guards:\n      - { guard: repair }\n  - name: greedy\n    guards:\n      - { guard: repair, repairTruncated: true }\n');
+    const arms = loadArmsFile(path);
+    expect(arms.get('lenient')?.guards).toEqual([{ guard: 'repair', repairTruncated: false }]);
+    expect(arms.get('greedy')?.guards).toEqual([{ guard: 'repair', repairTruncated: true }]);
   });
 
   it('fills in the recovery guard\'s defaults and accepts no fallback model', () => {

@@ -1,4 +1,5 @@
 import type { Guard } from '../loop/guard.js';
+import { argumentRepair } from '../loop/guards/argument-repair.js';
 import { concurrency } from '../loop/guards/concurrency.js';
 import { errorClassification } from '../loop/guards/error-classification.js';
 import { iterationBudget } from '../loop/guards/iteration-budget.js';
@@ -34,7 +35,8 @@ export type GuardSetting =
   | { readonly guard: 'time'; readonly softMs: number | 'task-class'; readonly hardMs: number | 'task-class' }
   | { readonly guard: 'concurrency' }
   | { readonly guard: 'loops'; readonly window: number; readonly identical: number; readonly pattern: number }
-  | { readonly guard: 'fixup' };
+  | { readonly guard: 'fixup' }
+  | { readonly guard: 'repair'; readonly repairTruncated: boolean };
 
 export type GuardName = GuardSetting['guard'];
 
@@ -93,6 +95,9 @@ export const DEFAULT_GUARDS: readonly GuardSetting[] = [
   { guard: 'iterations', initial: 'task-class', extension: 10, cap: 'task-class' },
   { guard: 'time', softMs: 'task-class', hardMs: 'task-class' },
   { guard: 'concurrency' },
+  // Only reads arguments that arrive as text (the OpenAI-compatible edge); its place in
+  // the order does not matter, since it is the only guard with that hook.
+  { guard: 'repair', repairTruncated: false },
 ];
 
 /** The four core safeguards of the article. */
@@ -189,6 +194,8 @@ export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey): Guard
       }
       case 'fixup':
         return orderingFixup();
+      case 'repair':
+        return argumentRepair({ repairTruncated: setting.repairTruncated });
     }
   });
 }

@@ -1,5 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
+import { MalformedArguments } from '../faults/malformed-arguments.js';
 import { ModelFaultInjector } from '../faults/model-faults.js';
 import { BudgetedAgentLoop } from '../loop/budgeted-agent-loop.js';
 import type { RunDurability } from '../loop/durability.js';
@@ -8,6 +9,7 @@ import type { RunResult } from '../loop/outcome.js';
 import { FaultyModel } from '../model/faulty-model.js';
 import type { ModelClient } from '../model/model-client.js';
 import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
+import { SimulatedChatModel } from '../model/openai/simulated-chat.js';
 import { SimulatedModel } from '../model/simulated/simulated-model.js';
 import type { StreamKey } from '../random/streams.js';
 import { judge, type Verdict } from '../scenarios/judge.js';
@@ -47,12 +49,22 @@ export interface RunOutput {
 
 /**
  * The run's model. The simulated model sits behind the scenario's model faults and the
- * API's request checks, in-process (FaultyModel) or at the HTTP endpoint the real SDK
- * calls; both raise the SDK's own errors. A real model meets real faults only.
+ * API's request checks, in-process or at the HTTP endpoint the real SDK calls; both raise
+ * the Anthropic SDK's own errors. A scenario on `api: openai-chat` is served through the
+ * OpenAI-compatible edge instead (Chat Completions, arguments as text, some written
+ * malformed), in-process or through the real `openai` client. A real model meets real
+ * faults only. The client's name says which edge served the run.
  */
 export async function modelFor(choice: ModelChoice, scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): Promise<ModelClient> {
   if (choice.kind === 'client') return choice.client;
   const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
+  if (scenario.api === 'openai-chat') {
+    const chat = { model, faults, malformed: new MalformedArguments(scenario.replyFaults.malformed_arguments, key) };
+    if (choice.kind === 'simulated') return new SimulatedChatModel(chat);
+    // Loaded on demand, like the Anthropic SDK below: in-process sweeps never need it.
+    const [{ OpenAICompatibleModelClient }, { simulatedChatFetch }] = await Promise.all([import('../model/openai/openai-compatible-client.js'), import('../model/openai/chat-endpoint.js')]);
+    return new OpenAICompatibleModelClient({ apiKey: 'sk-simulated', fetch: simulatedChatFetch(chat), baseURL: 'http://simulated.invalid/v1', name: 'simulated-openai-sdk' });
+  }
   if (choice.kind === 'simulated') return new FaultyModel(model, faults);
   // Loaded on demand: the SDK costs ~0.3 s of start-up that in-process sweeps never need.
   const { AnthropicModelClient } = await import('../model/anthropic-client.js');

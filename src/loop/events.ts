@@ -20,7 +20,7 @@ export type AgentEvent =
   | { readonly type: 'agent.guardrail.escalated'; readonly at: number; readonly payload: unknown }
   /** Thrash was found after a tool batch; `tier` is the ladder's step (1 nudge, 2 directive, 3 forced stuck call). */
   | { readonly type: 'agent.loop.detected'; readonly at: number; readonly kind: 'identical' | 'pattern'; readonly tool: string; readonly tier: 1 | 2 | 3; readonly level: 'nudge' | 'directive' | 'forced' }
-  /** Arguments sent as text were read with `strategy` (direct, fences, balanced, repair) or not at all (`failed`). */
+  /** Arguments sent as text were read with `strategy` (direct, double_encoded, strip_fences, balanced_block, trailing_commas, jsonrepair; see argument-repair.ts) or not at all (`failed`). */
   | { readonly type: 'agent.tool.arguments'; readonly at: number; readonly tool: string; readonly strategy: string }
   /** The transcript was repaired before a model call. */
   | { readonly type: 'agent.messages.fixed'; readonly at: number; readonly merged: number; readonly droppedResults: number; readonly strippedCalls: number }

@@ -2,8 +2,11 @@ import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { Message, ModelClient, ModelRequest } from './model-client.js';
 import { assistantMessage } from './assistant-message.js';
 
-/** One scripted reply: text, tool calls, or both. */
-export type ScriptedTurn = { readonly text?: string; readonly calls?: ReadonlyArray<{ readonly name: string; readonly input: Record<string, unknown> }> };
+/**
+ * One scripted reply: text, tool calls, or both. A call's `input` may be text: arguments
+ * as the OpenAI-compatible edge delivers them, possibly malformed.
+ */
+export type ScriptedTurn = { readonly text?: string; readonly calls?: ReadonlyArray<{ readonly name: string; readonly input: Record<string, unknown> | string }> };
 
 /**
  * Replays a fixed list of replies, for exact tests of the loop and its guards. It keeps

@@ -101,6 +101,20 @@ describe('loadScenarioFile', () => {
     expect(error.problems.map((p) => p.expected)).toContain('fault rates that add up to at most 1, got 1.3');
   });
 
+  it('loads malformed-argument rates for the openai-chat api, and refuses them elsewhere or over 1', () => {
+    const chat = VALID.replace('id: tiny', 'id: chat-ok').replace('plan:', 'api: openai-chat\nreply_faults: { malformed_arguments: { fenced: 0.1, truncated: 0.05 } }\nplan:');
+    const scenario = loadScenarioFile(writeScenario('chat-ok', chat), dir);
+    expect([scenario.api, scenario.replyFaults]).toEqual(['openai-chat', { malformed_arguments: { fenced: 0.1, truncated: 0.05 } }]);
+    expect(loadScenarioFile(writeScenario('tiny', VALID), dir).replyFaults).toEqual({ malformed_arguments: {} });
+    const wrongApi = VALID.replace('id: tiny', 'id: chat-bad').replace('plan:', 'reply_faults: { malformed_arguments: { prose: 0.7, truncated: 0.6, garbled: 0.1 } }\nplan:');
+    const error = inputError(() => loadScenarioFile(writeScenario('chat-bad', wrongApi), dir));
+    expect(error.problems.map((p) => `${p.field}: ${p.expected}`)).toEqual([
+      expect.stringMatching(/^reply_faults\.malformed_arguments: Unrecognized key: "garbled"/),
+      'reply_faults.malformed_arguments: fault rates that add up to at most 1, got 1.3',
+      'reply_faults.malformed_arguments: api: openai-chat (arguments are text only there), got api: anthropic',
+    ]);
+  });
+
   it('reports every schema problem at once, each with the file and the field', () => {
     const path = writeScenario('schema-bad', VALID.replace('id: tiny', 'id: schema-bad').replace('prompt: Fetch user u_1.\n', '').replace('timeout: 0.2', 'timeout: 1.5'));
     const error = inputError(() => loadScenarioFile(path, dir));

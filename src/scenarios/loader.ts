@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { RATE_FAULT_KINDS, type FaultProfile } from '../faults/fault-profile.js';
+import { MALFORMED_ARGUMENT_KINDS } from '../faults/malformed-arguments.js';
 import { MODEL_FAULT_KINDS, type ModelFaultProfile } from '../faults/model-faults.js';
 import { UserInputError, type InputProblem } from '../user-input-error.js';
 import type { WorldCheck } from './judge.js';
@@ -153,6 +154,13 @@ function referenceProblems(path: string, raw: unknown): InputProblem[] {
     checkRates(`faults.tools.${tool}`, asObject(toolFaults));
   }
   checkRates('model_faults.rates', asObject(asObject(file['model_faults'])['rates']), MODEL_FAULT_KINDS);
+  const malformed = asObject(asObject(file['reply_faults'])['malformed_arguments']);
+  checkRates('reply_faults.malformed_arguments', malformed, MALFORMED_ARGUMENT_KINDS);
+  const writesMalformed = Object.values(malformed).some((rate) => typeof rate === 'number' && rate > 0);
+  if (writesMalformed && file['api'] !== 'openai-chat') {
+    // Over the Messages API the arguments arrive as an object: there is nothing to write wrong.
+    problems.push({ source: path, field: 'reply_faults.malformed_arguments', expected: `api: openai-chat (arguments are text only there), got api: ${String(file['api'] ?? 'anthropic')}` });
+  }
   const id = file['id'];
   if (typeof id === 'string' && basename(path, '.yaml') !== id) {
     problems.push({ source: path, field: 'id', expected: `the file name without .yaml ('${basename(path, '.yaml')}'), got '${id}'` });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RATE_FAULT_KINDS } from '../faults/fault-profile.js';
+import { MALFORMED_ARGUMENT_KINDS, type MalformedArgumentKind } from '../faults/malformed-arguments.js';
 import { MODEL_FAULT_KINDS, NO_MODEL_FAULTS } from '../faults/model-faults.js';
 
 const probability = z.number().min(0).max(1);
@@ -19,6 +20,14 @@ const toolFaults = faultRates.extend({
     .optional()
     .describe("From this 0-based execution of the tool on, it answers HTTP 401 (a credential revoked mid-task). Not drawn from the rates; an entry holding only this keeps the scenario-wide rates."),
 });
+
+const MALFORMED_WORDS: Record<MalformedArgumentKind, string> = {
+  fenced: 'inside a Markdown code fence',
+  trailing_comma: 'with a comma after the last property',
+  prose: 'with a sentence before and after the JSON',
+  single_quotes: 'as a Python dict (single quotes, True/None)',
+  truncated: 'cut off part-way',
+};
 
 const MODEL_FAULT_WORDS: Record<(typeof MODEL_FAULT_KINDS)[number], string> = {
   rate_limit: 'HTTP 429 rate_limit_error with retry-after (RateLimitError)',
@@ -109,11 +118,14 @@ export const scenarioSchema = z
       .describe("The API the agent speaks to the model: Anthropic Messages, or OpenAI Chat Completions through the OpenAI-compatible edge (tool arguments arrive as strings there)."),
     reply_faults: z
       .strictObject({
-        malformed_arguments: probability
-          .default(0)
-          .describe('Chance per tool call that the model writes its arguments malformed (code fences, trailing commas, prose around the JSON, cut-off JSON). Only on the openai-chat api, where arguments are strings.'),
+        malformed_arguments: z
+          .strictObject(
+            Object.fromEntries(MALFORMED_ARGUMENT_KINDS.map((kind) => [kind, probability.optional().describe(`Chance per tool call that the model writes its arguments ${MALFORMED_WORDS[kind]}.`)])),
+          )
+          .default({})
+          .describe('Chance per tool call of each way of writing the arguments wrong; one draw picks at most one. Only on api openai-chat, where arguments are text.'),
       })
-      .default({ malformed_arguments: 0 })
+      .default({ malformed_arguments: {} })
       .describe('Faults in what the model writes, as opposed to the HTTP faults of model_faults.'),
     history: z
       .array(z.strictObject({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(z.record(z.string(), json))]) }))

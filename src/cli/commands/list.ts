@@ -10,7 +10,8 @@ export function registerList(program: Command): void {
       const lines = ['Scenarios:'];
       for (const id of listScenarioIds()) {
         const scenario = loadScenario(id);
-        lines.push(`  ${id}  (${scenario.budgetClass}, budget ${scenario.toolBudget} calls, persona ${scenario.persona.id})`);
+        const api = scenario.api === 'anthropic' ? '' : `, api ${scenario.api}`;
+        lines.push(`  ${id}  (${scenario.budgetClass}, budget ${scenario.toolBudget} calls, persona ${scenario.persona.id}${api})`);
         lines.push(`      ${scenario.title}; tools: ${scenario.tools.map((tool) => tool.definition.name).join(', ')}`);
       }
       lines.push('', 'Arms:');

@@ -26,7 +26,7 @@ export function registerReplay(program: Command): void {
     .requiredOption('-a, --arm <name>', 'arm name')
     .requiredOption('--seed <n>', 'the run seed', nonNegativeInt)
     .option('--sweep-seed <n>', 'the sweep seed the run belonged to', nonNegativeInt, 0)
-    .option('--via <path>', "'in-process' or 'sdk'", 'in-process')
+    .option('--via <path>', "'in-process' or 'sdk' (the real client of the scenario's API)", 'in-process')
     .option('--arms-file <path>', 'the arms file the run used, for a custom arm')
     .action(async (flags: ReplayFlags) => {
       const { scenario } = resolveScenarioSource(flags.scenario);

@@ -56,7 +56,7 @@ export function registerRun(program: Command): void {
     .option('-w, --workers <n>', 'worker threads (1 runs inline); results are identical for any count', positiveInt, availableParallelism())
     .option('--shard <i/n>', 'run only the i-th of n equal slices of the sweep (combine with `spiralbench merge`)', shardFlag)
     .option('-o, --out <dir>', 'results folder', 'results/latest')
-    .option('--via <path>', "how the simulated model is reached: 'in-process' (fast) or 'sdk' (through the real Anthropic SDK)", 'in-process')
+    .option('--via <path>', "how the simulated model is reached: 'in-process' (fast) or 'sdk' (through the real client of the scenario's API: @anthropic-ai/sdk, or openai for api: openai-chat)", 'in-process')
     .option('--model <id>', 'run against real Claude (needs ANTHROPIC_API_KEY) instead of the simulated model')
     .option('--json', 'print summary.json to stdout instead of tables', false)
     .option('--report [html]', 'then write the HTML report (default reports/<results folder name>.html)')

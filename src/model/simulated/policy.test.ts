@@ -194,3 +194,43 @@ describe('decide: independent steps in one turn', () => {
     for (const runSeed of [1, 2, 3, 4]) expect(first(single, runSeed)).not.toHaveProperty('more');
   });
 });
+
+describe('decide: arguments it wrote as text', () => {
+  /** A persona that, after an error, always retries the same call. */
+  const RETRIER: Persona = {
+    ...DEFAULT,
+    give_up: { ...DEFAULT.give_up, base: 0, per_failure: 0 },
+    verify: { when_warned: 0, after_error: 0 },
+    detour: { ...DEFAULT.detour, after_error: 0 },
+    retry: { ...DEFAULT.retry, same: 1, varied: 0 },
+  };
+  const plan: ScenarioFile['plan'] = {
+    steps: [
+      { id: 'fetch', tool: 'get_user', args: { user_id: 'u_1' }, variants: [], alternatives: [] },
+      { id: 'write', tool: 'write_result', args: { key: 'k', value: '$fetch' }, variants: [], alternatives: [] },
+    ],
+    detours: [],
+    final: 'done',
+  };
+  const decideWith = (messages: MessageParam[], runSeed: number) =>
+    decide({ state: readTranscript(messages, plan.steps), persona: RETRIER, plan, offered: new Set(['get_user', 'write_result']), forcedTool: null, toolsDisabled: false, rng: stream({ sweepSeed: 0, scenario: 'policy-test', runSeed }, 'model', 1) });
+  const refused = 'Error: the arguments of this get_user call are not valid JSON (cut off). The call was not run. Send the call again with its arguments as one JSON object.';
+
+  it('reads a call it wrote badly leniently: a cut-off call is still its attempt at the step', () => {
+    const state = readTranscript([start, ...exchange('get_user', '{"user_id": "u_' as unknown as Record<string, unknown>, refused)], plan.steps);
+    expect(state.calls[0]).toMatchObject({ name: 'get_user', input: { user_id: 'u_' }, step: 0, role: 'plan', garbled: true });
+    expect(state.failuresAt).toEqual([1, 0]);
+  });
+
+  it('sending such a call again, writes the arguments afresh instead of copying the broken ones', () => {
+    for (const runSeed of [1, 2, 3, 4, 5]) {
+      const action = decideWith([start, ...exchange('get_user', '{"user_id": "u_' as unknown as Record<string, unknown>, refused)], runSeed);
+      expect(action.kind === 'call' ? [action.tool, action.input] : action).toEqual(['get_user', { user_id: 'u_1' }]);
+    }
+  });
+
+  it('a call it wrote well is repeated as written', () => {
+    const action = decideWith([start, ...exchange('get_user', '{"user_id":"u_9"}' as unknown as Record<string, unknown>, 'Error: Network timeout. May succeed if retried.')], 1);
+    expect(action.kind === 'call' ? [action.tool, action.input] : action).toEqual(['get_user', { user_id: 'u_9' }]);
+  });
+});

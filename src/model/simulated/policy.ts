@@ -151,7 +151,13 @@ function verify(step: number, input: PolicyInput): Action {
   return { kind: 'call', tool: check.tool, input: resolveArgs(check.args, input), note: 'That call reported an error, but the write may have gone through. I will read the outbox back to check before writing anything again.' };
 }
 
-function repeat(last: CallView): Action {
+function repeat(last: CallView, input: PolicyInput): Action {
+  // A call written badly is written afresh, not copied: a model sending "the same call"
+  // again writes out the arguments it means, as its plan gives them.
+  if (last.garbled && last.step >= 0) {
+    const again = callStep(last.step, input);
+    if (again.kind === 'call') return { ...again, note: `The ${last.name} call did not go through as I wrote it. I will send it again with its arguments as plain JSON.` };
+  }
   const what = last.result.kind === 'error' ? `failed ("${last.result.text.slice(0, 60)}")` : 'did not give me what I need';
   return { kind: 'call', tool: last.name, input: last.input, note: `The ${last.name} call ${what}. This could be temporary, so I will try the same call again.` };
 }
@@ -254,7 +260,7 @@ function retry(last: CallView, input: PolicyInput): Action {
   const { persona, rng, plan } = input;
   const total = persona.retry.same + persona.retry.varied;
   const share = total === 0 ? 0 : persona.retry.same / total;
-  if (rng.chance(Math.min(1, share * hintFactor(last, persona)))) return repeat(last);
+  if (rng.chance(Math.min(1, share * hintFactor(last, persona)))) return repeat(last, input);
   const hasVariants = (plan.steps[last.step]?.variants.length ?? 0) > 0;
   return hasVariants ? callStep(last.step, input, true) : detour(input, last);
 }
@@ -283,7 +289,7 @@ export function decide(input: PolicyInput): Action {
   }
 
   if (last.result.kind === 'reflection') {
-    if (!rng.chance(persona.reflection.change_approach)) return repeat(last);
+    if (!rng.chance(persona.reflection.change_approach)) return repeat(last, input);
     if (canAskHelp && failures >= persona.help.after_failures) return askForHelp(input);
     return last.step >= 0 && rng.chance(0.5) ? callStep(last.step, input, true) : detour(input);
   }
@@ -303,7 +309,7 @@ export function decide(input: PolicyInput): Action {
         // Carrying on: the next step is built from whatever could be read of the result.
         return last.step + 1 >= plan.steps.length ? { kind: 'final', text: plan.final } : callStep(last.step + 1, input);
       }
-      return rng.chance(persona.detour.after_malformed) ? detour(input) : repeat(last);
+      return rng.chance(persona.detour.after_malformed) ? detour(input) : repeat(last, input);
     case 'error':
     case 'empty':
     case 'missing': {

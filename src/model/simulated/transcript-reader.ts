@@ -2,6 +2,7 @@ import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resou
 import { stepServed } from '../../scenarios/plan-matching.js';
 import type { PlanStep } from '../../scenarios/schema.js';
 import type { Json } from '../../scenarios/world.js';
+import { readOwnArguments } from './own-arguments.js';
 
 /**
  * What a result says, as a reader of its words would take it. These are the cues a real
@@ -23,6 +24,8 @@ export interface CallView {
   readonly step: number;
   readonly role: 'plan' | 'verify' | 'detour';
   readonly result: ResultView;
+  /** The arguments were written as text that is not plain JSON (over Chat Completions); `input` is the model's lenient reading. */
+  readonly garbled: boolean;
 }
 
 export interface TranscriptState {
@@ -137,7 +140,7 @@ function foldTurn(state: FoldState, assistant: MessageParam, after: MessageParam
   let held = false;
   for (const block of assistant.content) {
     if (block.type !== 'tool_use') continue;
-    const input = isRecord(block.input) ? block.input : {};
+    const { input, garbled } = readOwnArguments(block.input);
     const result = viewResult(results.get(block.id));
     let step = stepServed(steps, nextStep, block.name, input);
     let role: CallView['role'] = step === -1 ? 'detour' : 'plan';
@@ -160,7 +163,7 @@ function foldTurn(state: FoldState, assistant: MessageParam, after: MessageParam
       failuresAt[step] = (failuresAt[step] ?? 0) + 1;
     }
     detourRun = role === 'detour' ? detourRun + 1 : 0;
-    calls.push({ name: block.name, input, step, role, result });
+    calls.push({ name: block.name, input, step, role, result, garbled });
   }
   return { calls, stepResults, stepMalformed, failuresAt, nextStep, detourRun };
 }
