@@ -108,4 +108,16 @@ describe('repeatFingerprint', () => {
       ['toolu_script_0_1', true],
     ]);
   });
+
+  it('reads the last calls from the transcript, so a fresh guard (a resumed run) still knows them', async () => {
+    const history = [
+      { role: 'user' as const, content: 'look it up' },
+      { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'toolu_before_crash', name: 'lookup', input: { q: 1 } }] },
+      { role: 'user' as const, content: [{ type: 'tool_result' as const, tool_use_id: 'toolu_before_crash', content: '{"ok":true}' }] },
+    ];
+    const host = countingHost();
+    const result = await new BudgetedAgentLoop({ model: new ScriptedModel([call('lookup', { q: 1 }), { text: 'done' }]), tools: host, guards: [repeatFingerprint()], history }).run('go on');
+    expect(host.executed).toEqual([]);
+    expect(toolResults(result).at(-1)?.content).toBe(REFLECTION_MESSAGE);
+  });
 });

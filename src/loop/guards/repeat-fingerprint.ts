@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { MessageParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { canonicalJson } from '../../scenarios/world.js';
 import type { Guard } from '../guard.js';
 
@@ -15,22 +16,40 @@ export function callFingerprint(name: string, input: unknown): string {
   return createHash('sha256').update(canonicalJson({ name, input })).digest('hex');
 }
 
+/** The tool calls before call `id` in the transcript, nearest first, at most `limit`. */
+function callsBefore(messages: readonly MessageParam[], id: string, limit: number): ToolUseBlock[] {
+  const found: ToolUseBlock[] = [];
+  let reached = false;
+  for (let i = messages.length - 1; i >= 0 && found.length < limit; i--) {
+    const message = messages[i]!;
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (let j = message.content.length - 1; j >= 0 && found.length < limit; j--) {
+      const block = message.content[j]!;
+      if (block.type !== 'tool_use') continue;
+      if (reached) found.push(block as ToolUseBlock);
+      else if (block.id === id) reached = true;
+    }
+  }
+  return found;
+}
+
 /**
  * Refuses to execute a call identical to one of the last `window` calls and answers it
- * with a reflection message instead.
+ * with a reflection message instead. The last calls are read from the transcript, so a
+ * run resumed in a new process (fresh guards) still knows them.
  *
  * @example
  * repeatFingerprint({ window: 2 })
  */
 export function repeatFingerprint({ window = 2 }: RepeatFingerprintOptions = {}): Guard {
-  const recent: string[] = [];
+  /** Fingerprints of the calls this guard has read, by id: their arguments as parsed. */
+  const seen = new Map<string, string>();
   return {
     name: 'repeat',
     beforeToolCall(call, ctx) {
       const fingerprint = callFingerprint(call.name, call.input);
-      const repeated = recent.includes(fingerprint);
-      recent.push(fingerprint);
-      if (recent.length > window) recent.shift();
+      const repeated = callsBefore(ctx.messages, call.id, window).some((before) => (seen.get(before.id) ?? callFingerprint(before.name, before.input)) === fingerprint);
+      seen.set(call.id, fingerprint);
       if (!repeated) return undefined;
       ctx.emit({ type: 'agent.repeat.blocked', at: ctx.clock.now(), tool: call.name, fingerprint });
       return { kind: 'answer', content: REFLECTION_MESSAGE, isError: true };
