@@ -45,7 +45,7 @@ function render(cells: readonly CrashResumeCell[]): string {
 export function registerCrashResume(program: Command): void {
   program
     .command('crash-resume')
-    .description('Crash every run once at a seeded point (after a checkpoint, before a tool runs, or mid-tool) and resume it through the idempotency envelope and naively; count duplicate side effects and lost results.')
+    .description('Crash every run once at a seeded point (after a checkpoint, before, during or after a tool call) and resume it through the idempotency envelope and naively; count duplicate side effects and lost results.')
     .option('-s, --scenario <ids>', 'scenario ids or .yaml paths, comma-separated', commaList, ['fetch-transform-write', 'send-email-partial-write'])
     .option('-a, --arms <names>', 'arms, comma-separated', commaList, ['article'])
     .option('-n, --seeds <count>', 'runs (crash points) per scenario and arm', positiveInt, 200)

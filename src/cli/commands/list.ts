@@ -16,9 +16,9 @@ export function registerList(program: Command): void {
       }
       lines.push('', 'Arms:');
       for (const arm of ARM_PRESETS.values()) {
-        lines.push(`  ${arm.name.padEnd(9)} ${arm.guards.length === 0 ? '(no safeguards; iteration ceiling 250)' : arm.guards.map((guard) => guard.guard).join(' + ')}`);
+        lines.push(`  ${arm.name.padEnd(12)} ${arm.guards.length === 0 ? '(no safeguards; iteration ceiling 250)' : arm.guards.map((guard) => guard.guard).join(' + ')}`);
       }
-      for (const [name, expand] of ARM_GROUPS) lines.push(`  ${name.padEnd(9)} group: ${expand().map((arm) => arm.name).join(', ')}`);
+      for (const [name, expand] of ARM_GROUPS) lines.push(`  ${name.padEnd(12)} group: ${expand().map((arm) => arm.name).join(', ')}`);
       lines.push('', 'Custom arms: --arms-file <yaml> (see `spiralbench run --help`).');
       process.stdout.write(`${lines.join('\n')}\n`);
     });
