@@ -6,6 +6,7 @@ import { VERSION } from '../version.js';
 import { registerBench } from './commands/bench.js';
 import { registerCompare } from './commands/compare.js';
 import { registerCrashResume } from './commands/crash-resume.js';
+import { registerServeModel } from './commands/serve-model.js';
 import { registerList } from './commands/list.js';
 import { registerMerge } from './commands/merge.js';
 import { registerReplay } from './commands/replay.js';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerValidate(program);
   registerReport(program);
   registerCrashResume(program);
+  registerServeModel(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

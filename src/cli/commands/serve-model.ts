@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import { resolveScenarioSource } from '../../bench/scenario-source.js';
+import { VirtualClock } from '../../clock/virtual-clock.js';
+import { ModelServer } from '../../live/model-server.js';
+import { nonNegativeInt } from '../parse.js';
+
+interface ServeModelFlags {
+  readonly scenario: string;
+  readonly port: number;
+  readonly host: string;
+  readonly sweepSeed: number;
+  readonly faults: boolean;
+}
+
+export function registerServeModel(program: Command): void {
+  program
+    .command('serve-model')
+    .description("Serve one scenario's simulated model over HTTP (Anthropic Messages and OpenAI Chat Completions) until Ctrl-C, for clients and frameworks that take a base URL.")
+    .requiredOption('-s, --scenario <id>', 'scenario id or .yaml path: its persona and plan drive the model')
+    .option('--port <n>', 'port (0 picks a free one)', nonNegativeInt, 8787)
+    .option('--host <address>', 'address to listen on (loopback by default)', '127.0.0.1')
+    .option('--sweep-seed <n>', 'namespace of the model\'s random streams', nonNegativeInt, 0)
+    .option('--faults', "inject the scenario's model faults (and malformed arguments on the chat path)", false)
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Each run is a path prefix with its seed; the same seed gives the same replies as in-process:',
+        '  new Anthropic({ baseURL: "http://127.0.0.1:8787/runs/7", apiKey: "local", maxRetries: 0 })',
+        '  new OpenAI({ baseURL: "http://127.0.0.1:8787/runs/7/v1", apiKey: "local", maxRetries: 0 })',
+      ].join('\n'),
+    )
+    .action(async (flags: ServeModelFlags) => {
+      const { scenario } = resolveScenarioSource(flags.scenario);
+      const server = new ModelServer({ scenario, clock: new VirtualClock(), sweepSeed: flags.sweepSeed, faults: flags.faults, host: flags.host, port: flags.port });
+      const base = await server.listen();
+      process.stdout.write(`serving ${scenario.id}'s simulated model (live: real sockets, real time)\n  Anthropic Messages:      POST ${base}/runs/<seed>/v1/messages\n  OpenAI Chat Completions: POST ${base}/runs/<seed>/v1/chat/completions\nCtrl-C stops it.\n`);
+      await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+      await server.close();
+    });
+}

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARM_PRESETS, type Arm } from '../bench/arms.js';
+import { runOne } from '../bench/run-one.js';
+import { VirtualClock } from '../clock/virtual-clock.js';
+import { AnthropicModelClient } from '../model/anthropic-client.js';
+import { DEFAULT_MODEL_ID } from '../model/model-client.js';
+import { OpenAICompatibleModelClient } from '../model/openai/openai-compatible-client.js';
+import { loadScenario } from '../scenarios/loader.js';
+import { ModelServer } from './model-server.js';
+
+const article = ARM_PRESETS.get('article') as Arm;
+const withoutModel = <T extends { model: string }>(record: T) => ({ ...record, model: 'x' });
+
+describe('ModelServer: the simulated model over real HTTP on loopback', () => {
+  const reference = loadScenario('fetch-transform-write');
+  const edge = loadScenario('malformed-args');
+  const servers = [new ModelServer({ scenario: reference, clock: new VirtualClock() }), new ModelServer({ scenario: edge, clock: new VirtualClock(), faults: true })];
+  let anthropicBase = '';
+  let openaiBase = '';
+  beforeAll(async () => {
+    const [anthropic, openai] = await Promise.all(servers.map((server) => server.listen()));
+    anthropicBase = anthropic ?? '';
+    openaiBase = openai ?? '';
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+  });
+
+  it('answers the real Anthropic SDK over a socket exactly as in-process: the same runs, seed by seed', async () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const client = new AnthropicModelClient({ apiKey: 'sk-ant-local', baseURL: `${anthropicBase}/runs/${seed}`, name: 'simulated-http' });
+      const overHttp = await runOne({ sweepSeed: 0, scenario: reference, arm: article, seed, model: { kind: 'client', client, modelId: DEFAULT_MODEL_ID } });
+      const inProcess = await runOne({ sweepSeed: 0, scenario: reference, arm: article, seed });
+      expect(overHttp.record.model).toBe('simulated-http');
+      expect(withoutModel(overHttp.record)).toEqual(withoutModel(inProcess.record));
+      expect(JSON.stringify(overHttp.result.messages)).toBe(JSON.stringify(inProcess.result.messages));
+    }
+  });
+
+  it('answers the real openai client at /v1/chat/completions, malformed arguments included', async () => {
+    for (const seed of [1, 2, 3]) {
+      const client = new OpenAICompatibleModelClient({ apiKey: 'sk-local', baseURL: `${openaiBase}/runs/${seed}/v1`, name: 'simulated-openai-http' });
+      const overHttp = await runOne({ sweepSeed: 0, scenario: edge, arm: article, seed, model: { kind: 'client', client, modelId: DEFAULT_MODEL_ID } });
+      const inProcess = await runOne({ sweepSeed: 0, scenario: edge, arm: article, seed });
+      expect(withoutModel(overHttp.record)).toEqual(withoutModel(inProcess.record));
+    }
+  });
+
+  it('answers an unknown path with a 404 that names the paths it serves', async () => {
+    const response = await fetch(`${anthropicBase}/v1/messages`, { method: 'POST', body: '{}' });
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain('/runs/<seed>/v1/messages');
+  });
+});

@@ -1,0 +1,117 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { VirtualClock } from '../clock/virtual-clock.js';
+import { MalformedArguments } from '../faults/malformed-arguments.js';
+import { ModelFaultInjector } from '../faults/model-faults.js';
+import { simulatedChatFetch } from '../model/openai/chat-endpoint.js';
+import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
+import { SimulatedModel } from '../model/simulated/simulated-model.js';
+import type { StreamKey } from '../random/streams.js';
+import type { Scenario } from '../scenarios/loader.js';
+
+export interface ModelServerOptions {
+  readonly scenario: Scenario;
+  /** @default 0 */
+  readonly sweepSeed?: number;
+  /** Inject the scenario's model faults (and, on the chat path, its malformed arguments). @default false */
+  readonly faults?: boolean;
+  /** Time for the fault injector; a live server has no virtual time of its own. */
+  readonly clock: VirtualClock;
+  /** @default 127.0.0.1 */
+  readonly host?: string;
+  /** 0 picks a free port. @default 0 */
+  readonly port?: number;
+}
+
+/**
+ * The path prefix that names the run a request belongs to: `/runs/<seed>`, so a client
+ * points its base URL at `http://host:port/runs/7` (Anthropic SDK) or
+ * `http://host:port/runs/7/v1` (openai). The simulated model's stream is keyed by it.
+ */
+const RUN_PATH = /^\/runs\/(\d+)(\/.*)$/;
+
+interface RunEndpoints {
+  readonly messages: typeof fetch;
+  readonly chat: typeof fetch;
+}
+
+/**
+ * The simulated model served over real HTTP on loopback: `POST /runs/<seed>/v1/messages`
+ * (Anthropic Messages) and `POST /runs/<seed>/v1/chat/completions` (OpenAI Chat
+ * Completions), answered by the same endpoint functions the in-process SDK paths use, so
+ * a real client over a real socket gets the same replies. A fault that drops the
+ * connection destroys the socket. One scenario per server; each seed keeps its own fault
+ * state (attempt counts), as its runs would.
+ */
+export class ModelServer {
+  readonly #options: ModelServerOptions;
+  readonly #runs = new Map<number, RunEndpoints>();
+  readonly #server: Server;
+
+  constructor(options: ModelServerOptions) {
+    this.#options = options;
+    this.#server = createServer((request, response) => {
+      this.#handle(request, response).catch((error: unknown) => {
+        response.writeHead(500, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: String(error) } }));
+      });
+    });
+  }
+
+  /** Starts listening; resolves to the base URL (`http://127.0.0.1:<port>`). */
+  listen(): Promise<string> {
+    const host = this.#options.host ?? '127.0.0.1';
+    return new Promise((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(this.#options.port ?? 0, host, () => {
+        const { port } = this.#server.address() as AddressInfo;
+        resolve(`http://${host}:${port}`);
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.#server.close(() => resolve()));
+  }
+
+  #endpoints(seed: number): RunEndpoints {
+    let endpoints = this.#runs.get(seed);
+    if (endpoints === undefined) {
+      const { scenario, clock } = this.#options;
+      const key: StreamKey = { sweepSeed: this.#options.sweepSeed ?? 0, scenario: scenario.id, runSeed: seed };
+      const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
+      const faults = this.#options.faults === true ? new ModelFaultInjector(scenario.modelFaults, key, clock) : undefined;
+      const malformed = this.#options.faults === true ? new MalformedArguments(scenario.replyFaults.malformed_arguments, key) : undefined;
+      endpoints = {
+        messages: simulatedFetch(model, faults),
+        chat: simulatedChatFetch({ model, ...(faults === undefined ? {} : { faults }), ...(malformed === undefined ? {} : { malformed }) }),
+      };
+      this.#runs.set(seed, endpoints);
+    }
+    return endpoints;
+  }
+
+  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const match = RUN_PATH.exec(request.url ?? '');
+    if (match === null) {
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'use /runs/<seed>/v1/messages or /runs/<seed>/v1/chat/completions' } }));
+      return;
+    }
+    const [, seed = '0', path = '/'] = match;
+    const endpoints = this.#endpoints(Number(seed));
+    const endpoint = path.endsWith('/chat/completions') ? endpoints.chat : endpoints.messages;
+    let answer: Response;
+    try {
+      answer = await endpoint(`http://model.local${path}`, { method: request.method ?? 'GET', body: Buffer.concat(chunks).toString('utf8') });
+    } catch {
+      // The endpoint's way of saying the connection dropped: drop this one.
+      request.socket.destroy();
+      return;
+    }
+    response.writeHead(answer.status, Object.fromEntries(answer.headers));
+    response.end(await answer.text());
+  }
+}
