@@ -16,7 +16,9 @@ describe('every bundled scenario', () => {
         // Without the recovery guard (none and article lack it) an injected model fault ends
         // the run; nothing else may.
         if (record.outcome === 'failed') expect(result.outcome, `${id} ${arm.name} seed ${seed}`).toMatchObject({ reason: expect.stringMatching(/^model call failed: /) });
-        if (Object.keys(scenario.modelFaults.rates).length === 0) expect(record.outcome, `${id} ${arm.name} seed ${seed}`).not.toBe('failed');
+        // Nor, where the scenario's context window is small, a request over it (HTTP 413).
+        if (Object.keys(scenario.modelFaults.rates).length === 0 && scenario.contextWindow === null) expect(record.outcome, `${id} ${arm.name} seed ${seed}`).not.toBe('failed');
+        if (record.outcome === 'failed' && Object.keys(scenario.modelFaults.rates).length === 0) expect(result.outcome).toMatchObject({ reason: expect.stringContaining('HTTP 413 request_too_large') });
         if (record.outcome !== 'failed') expect(record.tool_calls).toBeGreaterThan(0);
         if (arm.name === 'article') expect(record.tool_calls).toBeLessThanOrEqual(scenario.toolBudget);
         // An impossible task is never judged a success, whatever the run wrote or said.

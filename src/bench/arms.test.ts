@@ -11,7 +11,7 @@ const guardsOf = (name: string) => ARM_PRESETS.get(name)?.guards.map((setting) =
 describe('arm presets', () => {
   it('article is the four core guards in consultation order; all has every guard', () => {
     expect(guardsOf('article')).toEqual(['stuck', 'budget', 'repeat', 'classify']);
-    expect(guardsOf('all')).toEqual(['recover', 'output', 'stuck', 'budget', 'repeat', 'classify', 'iterations', 'time', 'concurrency']);
+    expect(guardsOf('all')).toEqual(['recover', 'compact', 'output', 'stuck', 'budget', 'repeat', 'classify', 'iterations', 'time', 'concurrency']);
     expect(guardsOf('recover')).toEqual(['recover']);
     expect(guardsOf('none')).toEqual([]);
     expect(guardsOf('repeat')).toEqual(['repeat']);
@@ -19,10 +19,15 @@ describe('arm presets', () => {
 
   it('ablation expands to none, each alone, all-but-one and all', () => {
     expect(resolveArms(['ablation']).map((arm) => arm.name)).toEqual([
-      'none', 'recover', 'output', 'stuck', 'budget', 'repeat', 'classify', 'iterations', 'time', 'concurrency',
-      'all-no-recover', 'all-no-output', 'all-no-stuck', 'all-no-budget', 'all-no-repeat', 'all-no-classify', 'all-no-iterations', 'all-no-time', 'all-no-concurrency', 'all',
+      'none', 'recover', 'compact', 'output', 'stuck', 'budget', 'repeat', 'classify', 'iterations', 'time', 'concurrency',
+      'all-no-recover', 'all-no-compact', 'all-no-output', 'all-no-stuck', 'all-no-budget', 'all-no-repeat', 'all-no-classify', 'all-no-iterations', 'all-no-time', 'all-no-concurrency', 'all',
     ]);
-    expect(resolveArms(['ablation']).find((arm) => arm.name === 'all-no-repeat')?.guards.map((s) => s.guard)).toEqual(['recover', 'output', 'stuck', 'budget', 'classify', 'iterations', 'time', 'concurrency']);
+    expect(resolveArms(['ablation']).find((arm) => arm.name === 'all-no-repeat')?.guards.map((s) => s.guard)).toEqual(['recover', 'compact', 'output', 'stuck', 'budget', 'classify', 'iterations', 'time', 'concurrency']);
+  });
+
+  it('offers compaction with and without pinning', () => {
+    expect(ARM_PRESETS.get('compact')?.guards).toEqual([expect.objectContaining({ guard: 'compact', pin: true, threshold: 0.7, keepLast: 10, deepKeepLast: 4, maxRecoveries: 4 })]);
+    expect(ARM_PRESETS.get('compact-nopin')?.guards).toEqual([expect.objectContaining({ guard: 'compact', pin: false, threshold: 0.7, keepLast: 10 })]);
   });
 
   it('keeps the order given and drops duplicates', () => {
@@ -59,6 +64,11 @@ describe('arms file', () => {
     expect(loadArmsFile(path).get('patient')?.guards).toEqual([
       { guard: 'recover', maxRetries: 5, backoffMs: [1000, 2000, 4000], jitter: 0.25, retryAfterCapMs: 60_000, fallbackModel: null },
     ]);
+  });
+
+  it('fills in compaction\'s defaults, so pinning and the summary budget can be set alone', () => {
+    const path = write('compact.yaml', 'arms:\n  - name: tight-summary\n    guards:\n      - { guard: compact, pin: false, summaryMaxTokens: 256 }\n');
+    expect(loadArmsFile(path).get('tight-summary')?.guards).toEqual([{ ...ARM_PRESETS.get('compact')!.guards[0], pin: false, summaryMaxTokens: 256 }]);
   });
 
   it('reports every problem with the file and field', () => {

@@ -1,5 +1,6 @@
 import type { Guard } from '../loop/guard.js';
 import { concurrency } from '../loop/guards/concurrency.js';
+import { contextCompaction } from '../loop/guards/context-compaction.js';
 import { errorClassification } from '../loop/guards/error-classification.js';
 import { iterationBudget } from '../loop/guards/iteration-budget.js';
 import { llmRecovery } from '../loop/guards/llm-recovery.js';
@@ -8,6 +9,8 @@ import { repeatFingerprint } from '../loop/guards/repeat-fingerprint.js';
 import { stuckTool } from '../loop/guards/stuck-tool.js';
 import { timeLimits } from '../loop/guards/time-limits.js';
 import { toolBudget } from '../loop/guards/tool-budget.js';
+import { DEFAULT_MODEL_ID } from '../model/model-client.js';
+import { contextWindowOf } from '../model/model-table.js';
 import type { StreamKey } from '../random/streams.js';
 import type { Scenario } from '../scenarios/loader.js';
 import type { BudgetClass } from '../scenarios/schema.js';
@@ -30,7 +33,19 @@ export type GuardSetting =
   | { readonly guard: 'output'; readonly raisedMaxTokens: number; readonly maxResumes: number }
   | { readonly guard: 'iterations'; readonly initial: number | 'task-class'; readonly extension: number; readonly cap: number | 'task-class' }
   | { readonly guard: 'time'; readonly softMs: number | 'task-class'; readonly hardMs: number | 'task-class' }
-  | { readonly guard: 'concurrency' };
+  | { readonly guard: 'concurrency' }
+  | {
+      readonly guard: 'compact';
+      readonly threshold: number;
+      readonly keepLast: number;
+      readonly deepKeepLast: number;
+      readonly pin: boolean;
+      readonly summaryModel: string;
+      readonly summaryMaxTokens: number;
+      readonly ladderWindow: number;
+      readonly maxRecoveries: number;
+      readonly reactive: boolean;
+    };
 
 export type GuardName = GuardSetting['guard'];
 
@@ -42,6 +57,20 @@ export interface Arm {
 
 /** LLM-call recovery's settings in `all` and when a guard is named without settings. */
 export const RECOVER_DEFAULTS = { guard: 'recover', maxRetries: 3, backoffMs: [1000, 2000, 4000], jitter: 0.25, retryAfterCapMs: 60_000, fallbackModel: 'claude-haiku-5-5' } as const satisfies GuardSetting;
+
+/** Context management's settings in `all` and when the guard is named without settings. */
+export const COMPACT_DEFAULTS = {
+  guard: 'compact',
+  threshold: 0.7,
+  keepLast: 10,
+  deepKeepLast: 4,
+  pin: true,
+  summaryModel: 'claude-haiku-5-5',
+  summaryMaxTokens: 512,
+  ladderWindow: 20,
+  maxRecoveries: 4,
+  reactive: true,
+} as const satisfies GuardSetting;
 
 /** Soft and hard time limits per task class, in virtual ms: well past a typical run of the class. */
 export const TIME_LIMITS_BY_CLASS: Readonly<Record<BudgetClass, { readonly softMs: number; readonly hardMs: number }>> = {
@@ -72,6 +101,10 @@ export const DEFAULT_GUARDS: readonly GuardSetting[] = [
   // 413, say) sees a call only once transient faults have been ridden out. It takes no
   // part in the tool-side decisions the other guards are ordered for.
   RECOVER_DEFAULTS,
+  // Outside recovery, so a 413 reaches it only once transient faults are ridden out and its
+  // summary calls are retried too; inside output-limit recovery, whose raise must not
+  // lengthen a summary.
+  COMPACT_DEFAULTS,
   // Outside recovery: it sees a reply only once transient faults are ridden out, and its
   // raised resend gets the same recovery.
   { guard: 'output', raisedMaxTokens: 64_000, maxResumes: 3 },
@@ -102,6 +135,8 @@ export const ARM_PRESETS: ReadonlyMap<string, Arm> = new Map(
     armOf('article', ARTICLE),
     // Everything built so far; grows as guards land (article stays the four core ones).
     armOf('all', ALL_GUARDS),
+    // Compaction without pinning: what the pinned results buy.
+    { name: 'compact-nopin', guards: [{ ...COMPACT_DEFAULTS, pin: false }] },
   ].map((arm) => [arm.name, arm]),
 );
 
@@ -139,8 +174,12 @@ export function resolveArms(names: readonly string[], source = '--arms', custom:
   return arms;
 }
 
-/** Fresh guard instances for one run (guards keep per-run state); `key` names the run's streams. */
-export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey): Guard[] {
+/**
+ * Fresh guard instances for one run (guards keep per-run state); `key` names the run's
+ * streams; `modelId` is the model asked for, whose context window applies unless the
+ * scenario sets a smaller one.
+ */
+export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey, modelId = DEFAULT_MODEL_ID): Guard[] {
   return arm.guards.map((setting) => {
     switch (setting.guard) {
       case 'stuck':
@@ -174,6 +213,10 @@ export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey): Guard
       }
       case 'concurrency':
         return concurrency();
+      case 'compact': {
+        const { guard: _, ...options } = setting;
+        return contextCompaction({ ...options, contextWindow: scenario.contextWindow ?? contextWindowOf(modelId) });
+      }
     }
   });
 }

@@ -5,6 +5,7 @@ import type { AgentEvent } from '../loop/events.js';
 import type { RunResult } from '../loop/outcome.js';
 import { FaultyModel } from '../model/faulty-model.js';
 import type { ModelClient } from '../model/model-client.js';
+import { contextWindowOf } from '../model/model-table.js';
 import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
 import { SimulatedModel } from '../model/simulated/simulated-model.js';
 import type { StreamKey } from '../random/streams.js';
@@ -13,6 +14,7 @@ import type { Scenario } from '../scenarios/loader.js';
 import { createWorld, type World } from '../scenarios/world.js';
 import { buildGuards, type Arm } from './arms.js';
 import { COUNTED_EVENTS, emptyFaultCounts, type CountedEvent, type RunRecord } from './run-record.js';
+import { RefetchCounter } from './refetch-counter.js';
 import { createScenarioToolHost } from './scenario-tool-host.js';
 
 /**
@@ -43,16 +45,17 @@ export interface RunOutput {
 
 /**
  * The run's model. The simulated model sits behind the scenario's model faults and the
- * API's request checks, in-process (FaultyModel) or at the HTTP endpoint the real SDK
+ * API's request checks (its context window among them), in-process (FaultyModel) or at the HTTP endpoint the real SDK
  * calls; both raise the SDK's own errors. A real model meets real faults only.
  */
 async function modelFor(choice: ModelChoice, scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): Promise<ModelClient> {
   if (choice.kind === 'client') return choice.client;
   const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
-  if (choice.kind === 'simulated') return new FaultyModel(model, faults);
+  const contextWindow = (id: string): number => scenario.contextWindow ?? contextWindowOf(id);
+  if (choice.kind === 'simulated') return new FaultyModel(model, faults, { contextWindow });
   // Loaded on demand: the SDK costs ~0.3 s of start-up that in-process sweeps never need.
   const { AnthropicModelClient } = await import('../model/anthropic-client.js');
-  return new AnthropicModelClient({ apiKey: 'sk-ant-simulated', fetch: simulatedFetch(model, faults), baseURL: 'http://simulated.invalid', name: 'simulated-sdk' });
+  return new AnthropicModelClient({ apiKey: 'sk-ant-simulated', fetch: simulatedFetch(model, faults, contextWindow), baseURL: 'http://simulated.invalid', name: 'simulated-sdk' });
 }
 
 /** One cell of the matrix: a scenario, an arm and a seed, run and judged on its world. */
@@ -67,15 +70,17 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const model = await modelFor(choice, scenario, key, modelFaults);
   const events = Object.fromEntries(COUNTED_EVENTS.map((type) => [type, 0])) as Record<CountedEvent, number>;
   const onEvent = spec.onEvent;
+  const refetches = new RefetchCounter(scenario);
   const loop = new BudgetedAgentLoop({
     model,
     ...(choice.kind === 'client' ? { modelId: choice.modelId } : {}),
     tools,
-    guards: buildGuards(arm, scenario, key),
+    guards: buildGuards(arm, scenario, key, choice.kind === 'client' ? choice.modelId : undefined),
     system: scenario.system,
     clock,
     onEvent(event) {
       if (event.type in events) events[event.type as CountedEvent] += 1;
+      refetches.observe(event);
       onEvent?.(event);
     },
   });
@@ -103,6 +108,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     events,
     escalation: outcome.kind === 'escalated' ? outcome.payload : null,
     model_faults: { ...modelFaults.counts },
+    refetch_calls: refetches.count,
   };
   return { record, result, verdict, world };
 }

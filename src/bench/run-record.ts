@@ -21,6 +21,8 @@ export const COUNTED_EVENTS = [
   'agent_run.completed',
   'agent_run.cancelled',
   'agent_run.failed',
+  'agent.compaction.run',
+  'agent.recovery.fired',
 ] as const satisfies readonly AgentEventType[];
 export type CountedEvent = (typeof COUNTED_EVENTS)[number];
 
@@ -50,6 +52,8 @@ export interface RunRecord {
   readonly escalation: unknown;
   /** Model-side faults injected, by kind (after `escalation`: fields are only ever appended). */
   readonly model_faults: Readonly<Record<ModelFaultKind, number>>;
+  /** Calls that fetched again what an earlier call of the same tool and arguments had returned (see RefetchCounter). */
+  readonly refetch_calls: number;
 }
 
 export function emptyFaultCounts(counts: Partial<Record<FaultKind, number>>): Record<FaultKind, number> {

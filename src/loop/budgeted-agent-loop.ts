@@ -60,6 +60,11 @@ export class BudgetedAgentLoop {
     const emit = (event: AgentEvent): void => {
       if (event.type === 'agent.tool.retry') metrics.toolRetries += 1;
       if (event.type === 'agent.model.retry') metrics.modelRetries += 1;
+      // A summary call is paid for like any model call, though it is not a turn of the run.
+      if (event.type === 'agent.compaction.run') {
+        metrics.inputTokens += event.summaryInputTokens;
+        metrics.outputTokens += event.summaryOutputTokens;
+      }
       onEvent?.(event);
     };
     const context = (): LoopContext => ({ clock, emit, toolCalls: metrics.toolCalls, iteration: metrics.modelCalls, messages });

@@ -1,6 +1,6 @@
 import type { Rng } from '../../random/streams.js';
 import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
-import { atPath, isReference, parseReference } from '../../scenarios/references.js';
+import { atPath, isReference, parseReference, referencesIn } from '../../scenarios/references.js';
 import { canonicalJson, type Json } from '../../scenarios/world.js';
 import type { CallView, TranscriptState } from './transcript-reader.js';
 
@@ -80,9 +80,38 @@ function resolveArgs(args: Record<string, unknown>, input: PolicyInput): Record<
   return resolve(args) as Record<string, unknown>;
 }
 
+const referencedSteps = new WeakMap<Plan['steps'][number], readonly number[]>();
+
+/** Indices of the earlier steps a step's arguments refer to, in order. */
+function stepsReferenced(step: number, plan: Plan): readonly number[] {
+  const planStep = plan.steps[step]!;
+  let found = referencedSteps.get(planStep);
+  if (found === undefined) {
+    const ids = referencesIn(planStep.args, 'args').map((reference) => parseReference(reference.text)?.step);
+    found = [...new Set(ids.map((id) => plan.steps.findIndex((other) => other.id === id)).filter((index) => index >= 0))];
+    referencedSteps.set(planStep, found);
+  }
+  return found;
+}
+
+/**
+ * An earlier step this one needs whose result the model has no reading of at all (it
+ * was done, but the transcript no longer shows it: compaction dropped it), or -1.
+ */
+function forgottenInput(step: number, input: PolicyInput): number {
+  const { stepResults, stepMalformed } = input.state;
+  return stepsReferenced(step, input.plan).find((s) => stepResults[s] === undefined && stepMalformed[s] === undefined) ?? -1;
+}
+
 function callStep(step: number, input: PolicyInput, variant = false): Action {
   const planStep = input.plan.steps[step];
   if (planStep === undefined) return finalAnswer(input);
+  // A model does not fill in what it can no longer see: it fetches the missing input again first.
+  const missing = variant ? -1 : forgottenInput(step, input);
+  if (missing !== -1) {
+    const again = input.plan.steps[missing]!;
+    return { kind: 'call', tool: again.tool, input: resolveArgs(again.args, input), note: `I no longer have the result of the '${again.id}' step in front of me, so I will fetch it again before going on.` };
+  }
   const args = variant && planStep.variants.length > 0 ? input.rng.pick(planStep.variants) : planStep.args;
   const note = variant
     ? `The ${planStep.tool} call keeps failing with these arguments, so I will adjust the request slightly and try a different form of the same call.`

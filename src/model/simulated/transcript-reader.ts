@@ -2,6 +2,7 @@ import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resou
 import { stepServed } from '../../scenarios/plan-matching.js';
 import type { PlanStep } from '../../scenarios/schema.js';
 import type { Json } from '../../scenarios/world.js';
+import { readRecollection, type RecalledCall } from './summary-text.js';
 
 /**
  * What a result says, as a reader of its words would take it. These are the cues a real
@@ -120,43 +121,110 @@ function initialState(steps: readonly PlanStep[]): FoldState {
   return state;
 }
 
+/** A fold state being built: the arrays are fresh copies, safe to write. */
+interface Draft {
+  calls: CallView[];
+  stepResults: (Json | undefined)[];
+  stepMalformed: (string | undefined)[];
+  failuresAt: number[];
+  nextStep: number;
+  detourRun: number;
+}
+
+function draftOf(state: FoldState): Draft {
+  return { calls: [...state.calls], stepResults: [...state.stepResults], stepMalformed: [...state.stepMalformed], failuresAt: [...state.failuresAt], nextStep: state.nextStep, detourRun: state.detourRun };
+}
+
+/**
+ * An earlier step the model has no reading of at all (it moved past it, but neither a
+ * result nor a cut-off body of it is in the transcript any more, e.g. after compaction)
+ * that this call serves: fetching it again. -1 when there is none.
+ */
+function forgottenStep(draft: Draft, steps: readonly PlanStep[], name: string, input: Record<string, unknown>): number {
+  for (let s = 0; s < draft.nextStep; s++) {
+    if (draft.stepResults[s] !== undefined || draft.stepMalformed[s] !== undefined) continue;
+    if (stepServed(steps, s, name, input) === s) return s;
+  }
+  return -1;
+}
+
+/** One tool call and what its result said, folded into the draft. */
+function foldCall(draft: Draft, steps: readonly PlanStep[], name: string, input: Record<string, unknown>, result: ResultView): void {
+  const { nextStep } = draft;
+  let step = stepServed(steps, nextStep, name, input);
+  let role: CallView['role'] = step === -1 ? 'detour' : 'plan';
+  if (step === -1 && nextStep < steps.length && steps[nextStep]?.verify?.tool === name) {
+    step = nextStep;
+    role = 'verify';
+  } else if (step === -1) {
+    step = forgottenStep(draft, steps, name, input);
+    if (step !== -1) role = 'plan';
+  }
+  if (role === 'plan' && result.kind === 'good') {
+    draft.stepResults[step] = result.value;
+    draft.nextStep = Math.max(nextStep, step + 1);
+  } else if (role === 'verify' && verifiedDone(result)) {
+    draft.nextStep = step + 1;
+  } else if (role === 'plan' && result.kind === 'malformed') {
+    draft.stepMalformed[step] = result.text;
+  }
+  if (step >= 0 && (result.kind === 'error' || result.kind === 'reflection' || result.kind === 'malformed' || result.kind === 'empty')) {
+    draft.failuresAt[step] = (draft.failuresAt[step] ?? 0) + 1;
+  }
+  draft.detourRun = role === 'detour' ? draft.detourRun + 1 : 0;
+  draft.calls.push({ name, input, step, role, result });
+}
+
 /** One assistant turn and the results that answer it (the next message), folded into the state. */
 function foldTurn(state: FoldState, assistant: MessageParam, after: MessageParam | undefined, steps: readonly PlanStep[]): FoldState {
+  if (typeof assistant.content === 'string') return state;
   const results = new Map<string, ToolResultBlockParam>();
   if (after?.role === 'user' && typeof after.content !== 'string') {
     for (const block of after.content) if (block.type === 'tool_result') results.set(block.tool_use_id, block);
   }
-  const stepResults = [...state.stepResults];
-  const stepMalformed = [...state.stepMalformed];
-  const failuresAt = [...state.failuresAt];
-  const calls = [...state.calls];
-  let { nextStep, detourRun } = state;
-  if (typeof assistant.content === 'string') return state;
+  const draft = draftOf(state);
   for (const block of assistant.content) {
     if (block.type !== 'tool_use') continue;
-    const input = isRecord(block.input) ? block.input : {};
-    const result = viewResult(results.get(block.id));
-    let step = stepServed(steps, nextStep, block.name, input);
-    let role: CallView['role'] = step === -1 ? 'detour' : 'plan';
-    if (step === -1 && nextStep < steps.length && steps[nextStep]?.verify?.tool === block.name) {
-      step = nextStep;
-      role = 'verify';
-    }
-    if (role === 'plan' && result.kind === 'good') {
-      stepResults[step] = result.value;
-      nextStep = step + 1;
-    } else if (role === 'verify' && verifiedDone(result)) {
-      nextStep = step + 1;
-    } else if (role === 'plan' && result.kind === 'malformed') {
-      stepMalformed[step] = result.text;
-    }
-    if (step >= 0 && (result.kind === 'error' || result.kind === 'reflection' || result.kind === 'malformed' || result.kind === 'empty')) {
-      failuresAt[step] = (failuresAt[step] ?? 0) + 1;
-    }
-    detourRun = role === 'detour' ? detourRun + 1 : 0;
-    calls.push({ name: block.name, input, step, role, result });
+    foldCall(draft, steps, block.name, isRecord(block.input) ? block.input : {}, viewResult(results.get(block.id)));
   }
-  return { calls, stepResults, stepMalformed, failuresAt, nextStep, detourRun };
+  return draft;
+}
+
+/** A result a summary line or a pin gives, read the way a result block is read. */
+function recalledView(call: RecalledCall): ResultView {
+  if (call.kind === 'succeeded') return { kind: 'good', value: call.facts };
+  const lower = call.error.toLowerCase();
+  const hint = lower.includes(PERMANENT_CUE) ? 'permanent' : lower.includes(TRANSIENT_CUE) ? 'transient' : 'none';
+  return { kind: 'error', text: call.error, hint, mayHaveApplied: lower.includes(APPLIED_CUE) };
+}
+
+const recalledStates = new WeakMap<MessageParam, { readonly steps: readonly PlanStep[]; readonly state: FoldState }>();
+
+/**
+ * The state a compacted transcript starts from: what its first message (a summary, pinned
+ * results, a notice of dropped turns) says happened, folded like the turns themselves. A
+ * pinned result is the call's whole result, so it is the model's reading of that step.
+ */
+function recalledState(message: MessageParam, steps: readonly PlanStep[]): FoldState | null {
+  const cached = recalledStates.get(message);
+  if (cached !== undefined && cached.steps === steps) return cached.state;
+  let text = '';
+  if (typeof message.content === 'string') text = message.content;
+  else for (const block of message.content) if (block.type === 'text') text += block.text + '\n';
+  const recollection = readRecollection(text, message);
+  if (recollection === null) return null;
+  const draft = draftOf(initialState(steps));
+  for (const call of recollection.calls) foldCall(draft, steps, call.name, call.input, recalledView(call));
+  for (const pin of recollection.pinned) {
+    const view = readResult({ type: 'tool_result', tool_use_id: 'pinned', content: pin.text });
+    if (view.kind !== 'good') continue;
+    const step = stepServed(steps, 0, pin.name, pin.input);
+    if (step === -1) continue;
+    draft.stepResults[step] = view.value;
+    draft.nextStep = Math.max(draft.nextStep, step + 1);
+  }
+  recalledStates.set(message, { steps, state: draft });
+  return draft;
 }
 
 /**
@@ -171,9 +239,13 @@ function foldTurn(state: FoldState, assistant: MessageParam, after: MessageParam
  * the same sequence of objects. A changed, dropped or reordered message breaks the chain
  * and everything after it is read again. This keeps each turn's reading O(new messages)
  * instead of O(transcript).
+ *
+ * A compacted transcript starts from what its first message recalls (summary lines,
+ * pinned results), and nothing else of the replaced part.
  */
 export function readTranscript(messages: readonly MessageParam[], steps: readonly PlanStep[]): TranscriptState {
-  let state = initialState(steps);
+  const first = messages[0];
+  let state = (first?.role === 'user' ? recalledState(first, steps) : null) ?? initialState(steps);
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     if (message.role !== 'assistant') continue;

@@ -58,6 +58,12 @@ const RENDERERS: Renderers = {
   'agent.messages.fixed': (event) => ({ kind: 'guard', label: 'guard', body: html`transcript fixed: ${event.merged} merged, ${event.droppedResults} orphan results dropped, ${event.strippedCalls} orphan calls stripped` }),
   'agent.output_limit': (event) => ({ kind: 'guard', label: 'guard', body: html`reply cut by the output limit: ${event.action} (max_tokens ${whole(event.maxTokens)})` }),
   'agent.iterations.extended': (event) => ({ kind: 'guard', label: 'guard', body: html`iterations extended by ${event.granted}, now ${event.limit}` }),
+  'agent.compaction.run': (event) => ({
+    kind: 'guard',
+    label: 'compact',
+    body: html`${event.deep ? 'deep prune' : 'compaction'} (${event.trigger === 'too_large' ? 'after a 413' : 'over the threshold'}): ${event.beforeMessages} → ${event.afterMessages} messages, ${whole(event.beforeTokens)} → ${whole(event.afterTokens)} tokens, ${event.summary === 'model' ? html`summary by ${event.summaryModel}` : 'truncated (the summary call failed)'}, ${event.pinned} pinned`,
+  }),
+  'agent.recovery.fired': (event) => ({ kind: 'guard', label: 'guard', body: html`context recovery R${event.rung} (${event.count} so far) at ${whole(event.tokens)} tokens` }),
   'agent_run.cancelled': (event) => ({ kind: 'error', label: 'cancelled', body: html`run cancelled: ${event.reason}` }),
   'agent_run.failed': (event) => ({ kind: 'error', label: 'failed', body: html`run failed: ${event.reason}` }),
   'agent_run.completed': (event) => ({ kind: 'run', label: 'end', body: html`run ended: <b>${words(String(event.outcome))}</b>` }),
