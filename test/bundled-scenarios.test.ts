@@ -83,4 +83,52 @@ describe('the scenario library', () => {
     expect(record.faults.unauthorized).toBeGreaterThan(0);
     expect(record.verdict).toBe('failure');
   });
+
+  it('long-research outgrows its window without compaction, and compaction saves runs; pinning spares re-fetches', async () => {
+    const scenario = loadScenario('long-research');
+    const tally = async (arm: string) => {
+      const records = [];
+      for (let seed = 1; seed <= 20; seed++) records.push((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed })).record);
+      return {
+        success: records.filter((record) => record.verdict === 'success').length,
+        tooLarge: records.filter((record) => record.outcome === 'failed').length,
+        refetches: records.reduce((sum, record) => sum + record.refetch_calls, 0),
+        compactions: records.reduce((sum, record) => sum + record.events['agent.compaction.run'], 0),
+      };
+    };
+    const none = await tally('none');
+    expect(none.success).toBe(0);
+    expect(none.tooLarge).toBeGreaterThan(10);
+    const pinned = await tally('compact');
+    const unpinned = await tally('compact-nopin');
+    expect(pinned.success).toBeGreaterThan(5);
+    expect(pinned.compactions).toBeGreaterThan(20);
+    expect(unpinned.refetches).toBeGreaterThan(pinned.refetches);
+  });
+
+  it('keeps the run journal on the record, with the findings of a run the budget halted', async () => {
+    const scenario = loadScenario('long-research');
+    const records = [];
+    for (let seed = 1; seed <= 10; seed++) records.push((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get('all') as Arm, seed })).record);
+    const halted = records.find((record) => record.outcome === 'budget_exhausted' && record.verdict !== 'success');
+    expect(halted?.journal?.verified_findings.length).toBeGreaterThan(0);
+    expect(halted?.journal?.verified_findings[0]).toMatch(/^read_source \{"source_id":"src_0\d"\} succeeded: \{.*"key_finding":/);
+    expect((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get('compact') as Arm, seed: 1 })).record.journal).toBeNull();
+  });
+
+  it('context-pressure-spiral climbs the ladder R1, R2, R3, where the last rung asks the human', async () => {
+    const scenario = loadScenario('context-pressure-spiral');
+    const rungs: number[][] = [];
+    const outcomes: string[] = [];
+    for (let seed = 1; seed <= 10; seed++) {
+      const seen: number[] = [];
+      const { record } = await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get('all') as Arm, seed, onEvent: (event) => event.type === 'agent.recovery.fired' && seen.push(event.rung) });
+      rungs.push(seen);
+      outcomes.push(record.outcome);
+    }
+    const climbed = rungs.findIndex((seen) => seen.join() === '1,2,3');
+    expect(climbed).toBeGreaterThanOrEqual(0);
+    expect(outcomes[climbed]).toBe('escalated');
+    expect(rungs.every((seen) => seen.length <= 4)).toBe(true);
+  });
 });

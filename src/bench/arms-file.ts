@@ -45,7 +45,9 @@ const guardSetting = z.discriminatedUnion('guard', [
     ladderWindow: z.number().int().min(0).default(COMPACT_DEFAULTS.ladderWindow),
     maxRecoveries: z.number().int().min(0).default(COMPACT_DEFAULTS.maxRecoveries),
     reactive: z.boolean().default(COMPACT_DEFAULTS.reactive),
+    counter: z.enum(['estimate', 'cl100k']).default(COMPACT_DEFAULTS.counter),
   }),
+  z.strictObject({ guard: z.literal('journal'), digestChars: z.number().int().min(0).default(500) }),
 ]);
 
 const armsFileSchema = z.strictObject({

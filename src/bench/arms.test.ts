@@ -11,7 +11,7 @@ const guardsOf = (name: string) => ARM_PRESETS.get(name)?.guards.map((setting) =
 describe('arm presets', () => {
   it('article is the four core guards in consultation order; all has every guard', () => {
     expect(guardsOf('article')).toEqual(['stuck', 'budget', 'repeat', 'classify']);
-    expect(guardsOf('all')).toEqual(['recover', 'compact', 'output', 'stuck', 'budget', 'repeat', 'classify', 'iterations', 'time', 'concurrency']);
+    expect(guardsOf('all')).toEqual(['recover', 'compact', 'output', 'stuck', 'budget', 'repeat', 'classify', 'iterations', 'time', 'concurrency', 'journal']);
     expect(guardsOf('recover')).toEqual(['recover']);
     expect(guardsOf('none')).toEqual([]);
     expect(guardsOf('repeat')).toEqual(['repeat']);
@@ -19,10 +19,10 @@ describe('arm presets', () => {
 
   it('ablation expands to none, each alone, all-but-one and all', () => {
     expect(resolveArms(['ablation']).map((arm) => arm.name)).toEqual([
-      'none', 'recover', 'compact', 'output', 'stuck', 'budget', 'repeat', 'classify', 'iterations', 'time', 'concurrency',
-      'all-no-recover', 'all-no-compact', 'all-no-output', 'all-no-stuck', 'all-no-budget', 'all-no-repeat', 'all-no-classify', 'all-no-iterations', 'all-no-time', 'all-no-concurrency', 'all',
+      'none', 'recover', 'compact', 'output', 'stuck', 'budget', 'repeat', 'classify', 'iterations', 'time', 'concurrency', 'journal',
+      'all-no-recover', 'all-no-compact', 'all-no-output', 'all-no-stuck', 'all-no-budget', 'all-no-repeat', 'all-no-classify', 'all-no-iterations', 'all-no-time', 'all-no-concurrency', 'all-no-journal', 'all',
     ]);
-    expect(resolveArms(['ablation']).find((arm) => arm.name === 'all-no-repeat')?.guards.map((s) => s.guard)).toEqual(['recover', 'compact', 'output', 'stuck', 'budget', 'classify', 'iterations', 'time', 'concurrency']);
+    expect(resolveArms(['ablation']).find((arm) => arm.name === 'all-no-repeat')?.guards.map((s) => s.guard)).toEqual(['recover', 'compact', 'output', 'stuck', 'budget', 'classify', 'iterations', 'time', 'concurrency', 'journal']);
   });
 
   it('offers compaction with and without pinning', () => {

@@ -1,6 +1,8 @@
 import type { Guard } from '../loop/guard.js';
 import { concurrency } from '../loop/guards/concurrency.js';
 import { contextCompaction } from '../loop/guards/context-compaction.js';
+import { runJournal } from '../loop/guards/run-journal.js';
+import { RunJournal } from '../loop/journal/run-journal.js';
 import { errorClassification } from '../loop/guards/error-classification.js';
 import { iterationBudget } from '../loop/guards/iteration-budget.js';
 import { llmRecovery } from '../loop/guards/llm-recovery.js';
@@ -45,7 +47,9 @@ export type GuardSetting =
       readonly ladderWindow: number;
       readonly maxRecoveries: number;
       readonly reactive: boolean;
-    };
+      readonly counter: 'estimate' | 'cl100k';
+    }
+  | { readonly guard: 'journal'; readonly digestChars: number };
 
 export type GuardName = GuardSetting['guard'];
 
@@ -70,6 +74,7 @@ export const COMPACT_DEFAULTS = {
   ladderWindow: 20,
   maxRecoveries: 4,
   reactive: true,
+  counter: 'estimate',
 } as const satisfies GuardSetting;
 
 /** Soft and hard time limits per task class, in virtual ms: well past a typical run of the class. */
@@ -117,6 +122,8 @@ export const DEFAULT_GUARDS: readonly GuardSetting[] = [
   { guard: 'iterations', initial: 'task-class', extension: 10, cap: 'task-class' },
   { guard: 'time', softMs: 'task-class', hardMs: 'task-class' },
   { guard: 'concurrency' },
+  // Answers only its own tools; compaction shows its journal after every summary.
+  { guard: 'journal', digestChars: 500 },
 ];
 
 /** The four core safeguards of the article. */
@@ -177,9 +184,11 @@ export function resolveArms(names: readonly string[], source = '--arms', custom:
 /**
  * Fresh guard instances for one run (guards keep per-run state); `key` names the run's
  * streams; `modelId` is the model asked for, whose context window applies unless the
- * scenario sets a smaller one.
+ * scenario sets a smaller one; `journal` is the run's journal, kept by the journal guard
+ * and shown by compaction after every summary.
  */
-export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey, modelId = DEFAULT_MODEL_ID): Guard[] {
+export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey, modelId = DEFAULT_MODEL_ID, journal: RunJournal = new RunJournal()): Guard[] {
+  const journaled = arm.guards.some((setting) => setting.guard === 'journal');
   return arm.guards.map((setting) => {
     switch (setting.guard) {
       case 'stuck':
@@ -215,8 +224,11 @@ export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey, modelI
         return concurrency();
       case 'compact': {
         const { guard: _, ...options } = setting;
-        return contextCompaction({ ...options, contextWindow: scenario.contextWindow ?? contextWindowOf(modelId) });
+        const appendix = journaled ? () => (journal.isEmpty ? '' : journal.render()) : () => '';
+        return contextCompaction({ ...options, contextWindow: scenario.contextWindow ?? contextWindowOf(modelId), appendix });
       }
+      case 'journal':
+        return runJournal({ journal, digestChars: setting.digestChars });
     }
   });
 }

@@ -14,6 +14,7 @@ import type { Scenario } from '../scenarios/loader.js';
 import { createWorld, type World } from '../scenarios/world.js';
 import { buildGuards, type Arm } from './arms.js';
 import { COUNTED_EVENTS, emptyFaultCounts, type CountedEvent, type RunRecord } from './run-record.js';
+import { RunJournal } from '../loop/journal/run-journal.js';
 import { RefetchCounter } from './refetch-counter.js';
 import { createScenarioToolHost } from './scenario-tool-host.js';
 
@@ -71,11 +72,12 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const events = Object.fromEntries(COUNTED_EVENTS.map((type) => [type, 0])) as Record<CountedEvent, number>;
   const onEvent = spec.onEvent;
   const refetches = new RefetchCounter(scenario);
+  const journal = new RunJournal();
   const loop = new BudgetedAgentLoop({
     model,
     ...(choice.kind === 'client' ? { modelId: choice.modelId } : {}),
     tools,
-    guards: buildGuards(arm, scenario, key, choice.kind === 'client' ? choice.modelId : undefined),
+    guards: buildGuards(arm, scenario, key, choice.kind === 'client' ? choice.modelId : undefined, journal),
     system: scenario.system,
     clock,
     onEvent(event) {
@@ -109,6 +111,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     escalation: outcome.kind === 'escalated' ? outcome.payload : null,
     model_faults: { ...modelFaults.counts },
     refetch_calls: refetches.count,
+    journal: arm.guards.some((setting) => setting.guard === 'journal') ? journal.toRecord() : null,
   };
   return { record, result, verdict, world };
 }

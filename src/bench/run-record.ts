@@ -1,6 +1,7 @@
 import { FAULT_KINDS, type FaultKind } from '../faults/fault-profile.js';
 import type { ModelFaultKind } from '../faults/model-faults.js';
 import type { AgentEventType } from '../loop/events.js';
+import type { JournalRecord } from '../loop/journal/run-journal.js';
 import type { OutcomeKind } from '../loop/outcome.js';
 import type { VerdictKind } from '../scenarios/judge.js';
 
@@ -54,6 +55,8 @@ export interface RunRecord {
   readonly model_faults: Readonly<Record<ModelFaultKind, number>>;
   /** Calls that fetched again what an earlier call of the same tool and arguments had returned (see RefetchCounter). */
   readonly refetch_calls: number;
+  /** The run journal as the run left it (null without the journal guard): findings outlive compaction and halts. */
+  readonly journal: JournalRecord | null;
 }
 
 export function emptyFaultCounts(counts: Partial<Record<FaultKind, number>>): Record<FaultKind, number> {

@@ -2,6 +2,7 @@ import Table from 'cli-table3';
 import type { Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
 import { benchLoopSteps } from '../../bench/perf/loop-step-bench.js';
+import { benchTokenAccounting } from '../../bench/perf/token-accounting-bench.js';
 import { loadScenario } from '../../scenarios/loader.js';
 import { commaList, positiveInt } from '../parse.js';
 
@@ -11,6 +12,7 @@ interface BenchFlags {
   readonly seeds: number;
   readonly time: number;
   readonly sdk: boolean;
+  readonly tokens: boolean;
   readonly json: boolean;
 }
 
@@ -23,12 +25,15 @@ export function registerBench(program: Command): void {
     .option('-n, --seeds <count>', 'runs per benchmark iteration', positiveInt, 20)
     .option('--time <ms>', 'measuring time per task', positiveInt, 1500)
     .option('--no-sdk', 'skip measuring the article arm with the simulated model behind the real Anthropic SDK')
+    .option('--no-tokens', 'skip measuring token accounting (the estimator, cached and not, and the exact cl100k count)')
     .option('--json', 'print the rows as JSON', false)
     .action(async (flags: BenchFlags) => {
       resolveArms(flags.arms);
-      const rows = await benchLoopSteps({ scenario: loadScenario(flags.scenario), arms: flags.arms, seeds: flags.seeds, timeMs: flags.time, sdk: flags.sdk });
+      const scenario = loadScenario(flags.scenario);
+      const rows = await benchLoopSteps({ scenario, arms: flags.arms, seeds: flags.seeds, timeMs: flags.time, sdk: flags.sdk });
+      const tokenRows = flags.tokens ? await benchTokenAccounting({ scenario, seeds: flags.seeds, timeMs: flags.time }) : [];
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(flags.tokens ? { steps: rows, tokens: tokenRows } : rows, null, 2)}\n`);
         return;
       }
       const table = new Table({ head: ['task', 'steps / iteration', 'µs per step', '± %', 'runs / s', '× bare loop'] });
@@ -36,5 +41,9 @@ export function registerBench(program: Command): void {
         table.push([row.task, row.steps, row.usPerStep.toFixed(2), row.rme.toFixed(1), Math.round(row.runsPerSecond).toLocaleString('en-US'), row.ratioToBare.toFixed(2)]);
       }
       process.stdout.write(`${flags.scenario}, ${flags.seeds} seeds per iteration, node ${process.version}\n${table.toString()}\n`);
+      if (tokenRows.length === 0) return;
+      const tokens = new Table({ head: ['token accounting', 'requests / iteration', 'µs per step', '± %'] });
+      for (const row of tokenRows) tokens.push([row.task, row.steps, row.usPerStep.toFixed(3), row.rme.toFixed(1)]);
+      process.stdout.write(`${tokens.toString()}\n`);
     });
 }

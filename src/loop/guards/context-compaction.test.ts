@@ -4,6 +4,7 @@ import { modelFaultResponse, NO_MODEL_FAULTS, type ModelFaultSource } from '../.
 import { assistantMessage } from '../../model/assistant-message.js';
 import { FaultyModel, sdkError } from '../../model/faulty-model.js';
 import type { Message, ModelClient, ModelRequest } from '../../model/model-client.js';
+import { exactRequestTokens, loadCl100k } from '../../model/exact-token-count.js';
 import { isSummaryRequest } from '../../model/simulated/summariser.js';
 import { requestTokens } from '../../model/token-estimate.js';
 import { BudgetedAgentLoop } from '../budgeted-agent-loop.js';
@@ -17,6 +18,7 @@ import { STUCK_TOOL_NAME, stuckTool } from './stuck-tool.js';
 
 const READ: Tool = { name: 'read', input_schema: { type: 'object' } };
 const WINDOW = 10_000;
+const PROSE = 'We logged air temperature on street segments and related it to canopy cover. ';
 
 /** Each read returns a page of about `pageTokens` tokens; page 3 fails once when `failing`. */
 function pages(pageTokens: number, failing = false): ToolHost {
@@ -29,7 +31,7 @@ function pages(pageTokens: number, failing = false): ToolHost {
         failed = true;
         return { kind: 'error', error: { code: 'timeout', message: 'timed out' }, latencyMs: 0, fault: 'timeout' } as never;
       }
-      return { kind: 'ok', content: `{"page":${String(input['page'])},"text":"${'w'.repeat(pageTokens * 4)}"}`, latencyMs: 0, fault: null };
+      return { kind: 'ok', content: `{"page":${String(input['page'])},"text":"${PROSE.repeat(Math.ceil((pageTokens * 4) / PROSE.length)).slice(0, pageTokens * 4)}"}`, latencyMs: 0, fault: null };
     },
   };
 }
@@ -138,7 +140,7 @@ describe('contextCompaction', () => {
     // The last read of the summarised part failed: the pin is the read before it.
     expect(reads.at(-1)?.page).toBe(3);
     const text = firstText(pinned.model.requests[at]!.messages[0]);
-    expect(text).toContain('Result of read {"page":2} (kept verbatim):\n{"page":2,"text":"www');
+    expect(text).toContain('Result of read {"page":2} (kept verbatim):\n{"page":2,"text":"We logged');
     expect(text.match(/\(kept verbatim\)/g)).toHaveLength(1);
     expect(ofType(pinned.events, 'agent.compaction.run')[0]?.pinned).toBe(1);
     const unpinned = await run(new PageModel(12), pages(600, true), { threshold: 0.5, pin: false });
@@ -212,6 +214,19 @@ describe('contextCompaction', () => {
       kind: 'failed',
       reason: 'model call failed, request too large even after compaction (circuit breaker): ContentTooLargeError (HTTP 413 request_too_large): Request exceeds the maximum allowed number of bytes.',
     });
+  });
+});
+
+
+describe('contextCompaction with the exact cl100k count', () => {
+  it('measures the request with cl100k_base instead of the estimate when asked', async () => {
+    const encoding = await loadCl100k();
+    const exact = await run(new PageModel(12), pages(1000), { counter: 'cl100k' });
+    const [first] = ofType(exact.events, 'agent.compaction.run');
+    const at = exact.model.requests.findIndex((entry) => isCompacted(entry.messages));
+    const before = exact.seen[at]!;
+    expect(first!.beforeTokens).toBe(exactRequestTokens(encoding, { model: 'claude-sonnet-5-5', max_tokens: 1024, tools: [READ], messages: before }));
+    expect(first!.beforeTokens).not.toBe(requestTokens({ model: 'claude-sonnet-5-5', max_tokens: 1024, tools: [READ], messages: before }));
   });
 });
 

@@ -1,5 +1,6 @@
 import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelRequest } from '../../model/model-client.js';
+import { exactRequestTokens, loadCl100k } from '../../model/exact-token-count.js';
 import { requestTokens } from '../../model/token-estimate.js';
 import { compactTranscript } from '../context/compact-transcript.js';
 import type { Guard, LoopContext, ModelCallResult, SendModelRequest } from '../guard.js';
@@ -31,6 +32,12 @@ export interface ContextCompactionOptions {
   readonly maxRecoveries?: number;
   /** On a 413, compact once and resend; a second 413 ends the run. @default true */
   readonly reactive?: boolean;
+  /**
+   * How the request is counted against the threshold: the shared estimator (cached per
+   * message), or an exact cl100k_base count with js-tiktoken (a real BPE tokenizer as a
+   * proxy for Claude's; `spiralbench bench` shows its cost). @default 'estimate'
+   */
+  readonly counter?: 'estimate' | 'cl100k';
   /** Text added after every summary (the run journal). @default none */
   readonly appendix?: () => string;
 }
@@ -79,9 +86,11 @@ export function contextCompaction({
   ladderWindow = 20,
   maxRecoveries = 4,
   reactive = true,
+  counter = 'estimate',
   appendix = () => '',
 }: ContextCompactionOptions): Guard {
   const limit = threshold * contextWindow;
+  const count = async (request: ModelRequest): Promise<number> => (counter === 'cl100k' ? exactRequestTokens(await loadCl100k(), request) : requestTokens(request));
   let recoveries = 0;
   let lastRung: { readonly rung: 1 | 2 | 3; readonly iteration: number } | null = null;
   // A wrapper outside this one (output-limit recovery) may resend the same request: it
@@ -106,14 +115,16 @@ export function contextCompaction({
     if (compaction === null) return null;
     const usage = compaction.reply?.usage;
     if (usage !== undefined) ctx.clock.sleep(modelLatencyMs(usage));
+    const beforeTokens = await count(request);
+    const afterTokens = await count({ ...request, messages: compaction.messages });
     ctx.emit({
       type: 'agent.compaction.run',
       at: ctx.clock.now(),
       trigger,
       deep,
       summary: compaction.summary,
-      beforeTokens: requestTokens(request),
-      afterTokens: requestTokens({ ...request, messages: compaction.messages }),
+      beforeTokens,
+      afterTokens,
       beforeMessages: request.messages.length,
       afterMessages: compaction.messages.length,
       pinned: compaction.pinned,
@@ -150,7 +161,8 @@ export function contextCompaction({
         const { tool_choice: choice } = reuse.to;
         sent = { ...request, messages: reuse.to.messages, ...(choice === undefined ? {} : { tool_choice: choice }) };
       } else if (recoveries < maxRecoveries) {
-        const tokens = requestTokens(request);
+        // The estimate stays synchronous: this runs before every model call.
+        const tokens = counter === 'estimate' ? requestTokens(request) : await count(request);
         if (tokens > limit) {
           sent = (await climb(ctx, request, next, tokens)) ?? request;
           if (sent !== request) reuse = { from: messages, length: messages.length, last: messages.at(-1), to: sent };

@@ -2,6 +2,7 @@ import type { Rng } from '../../random/streams.js';
 import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
 import { atPath, isReference, parseReference, referencesIn } from '../../scenarios/references.js';
 import { canonicalJson, type Json } from '../../scenarios/world.js';
+import { factsOf, formatCall } from './summary-text.js';
 import type { CallView, TranscriptState } from './transcript-reader.js';
 
 /** What the model does this turn. */
@@ -183,6 +184,27 @@ function askForHelp(input: PolicyInput): Action {
   };
 }
 
+const JOURNAL_APPEND_TOOL = 'append_run_journal_entry';
+
+/** A verified finding as the model writes it into a run journal: the call and the short facts of its result. */
+function journalEntry(call: CallView): string | null {
+  if (call.result.kind !== 'good') return null;
+  return formatCall({ kind: 'succeeded', name: call.name, input: call.input, facts: factsOf(call.result.value) }).slice(2);
+}
+
+/**
+ * With a run journal offered, a plan step's good result that a later step needs is written
+ * down first, once, so it outlives the transcript.
+ */
+function recordFinding(last: CallView, input: PolicyInput): Action | null {
+  const { plan, state, offered } = input;
+  if (!offered.has(JOURNAL_APPEND_TOOL) || last.role !== 'plan' || last.step < 0) return null;
+  const needed = plan.steps.some((_, later) => later > last.step && stepsReferenced(later, plan).includes(last.step));
+  const entry = journalEntry(last);
+  if (!needed || entry === null || state.journaled.includes(entry)) return null;
+  return { kind: 'call', tool: JOURNAL_APPEND_TOOL, input: { section: 'verified_findings', text: entry }, note: 'I will record this finding in the run journal so that it is not lost.' };
+}
+
 const MORE_TURNS_TOOL = 'request_more_iterations';
 /** The harness says the run is nearly out of turns and how to ask for more. */
 const MORE_TURNS_CUE = `call ${MORE_TURNS_TOOL}`;
@@ -237,6 +259,8 @@ export function decide(input: PolicyInput): Action {
   // Asking for more turns is about the run, not the task: the model carries on from the call before.
   const last = state.calls.findLast((call) => call.name !== MORE_TURNS_TOOL);
   if (last === undefined) return callStep(state.nextStep, input);
+  const record = recordFinding(last, input);
+  if (record !== null) return record;
   const failures = last.step >= 0 ? (state.failuresAt[last.step] ?? 0) : 0;
   const canAskHelp = offered.has(HELP_TOOL);
 

@@ -125,4 +125,19 @@ describe('the simulated model after compaction', () => {
     const reply = model().respond(request([start(recalled([1, 2])), ...read(3)]));
     expect(reply.content.find((block) => block.type === 'tool_use')).toMatchObject({ id: 'toolu_sim_3' });
   });
+
+  it('with a run journal offered, writes each needed finding down once, and reads the journal a compacted transcript shows', () => {
+    const journalTools = [...TOOLS, { name: 'append_run_journal_entry', input_schema: { type: 'object' as const } }];
+    const ask = (messages: MessageParam[]) => model().respond({ ...request(messages), tools: journalTools }).content.find((block): block is ToolUseBlock => block.type === 'tool_use');
+    const afterRead = [{ role: 'user', content: scenario.prompt } as MessageParam, ...read(1)];
+    const note = ask(afterRead);
+    expect(note?.name).toBe('append_run_journal_entry');
+    const entry = (note?.input as { text: string }).text;
+    expect(entry).toBe(`read_source {"source_id":"src_01"} succeeded: ${JSON.stringify({ author: source(1)['author'], id: 'src_01', key_finding: source(1)['key_finding'], title: source(1)['title'], year: source(1)['year'] })}`);
+    const noted = [...afterRead, ...exchange('append_run_journal_entry', { section: 'verified_findings', text: entry }, 'Recorded in verified_findings.')];
+    expect(ask(noted)?.name).not.toBe('append_run_journal_entry');
+    const journal = `Run journal (kept with the journal tools):\nverified_findings:\n${[1, 2, 3, 4, 5, 6].map((n) => `- read_source {"source_id":"src_0${n}"} succeeded: ${JSON.stringify({ key_finding: source(n)['key_finding'] })}`).join('\n')}`;
+    const [write] = calls([start(`[Context truncated: 12 earlier turns were dropped to fit the context window; their results are no longer available.]\n\n${journal}`), ...read(7), ...read(8)]);
+    expect(write?.name).toBe('write_result');
+  });
 });

@@ -1,17 +1,17 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { canonicalJson, type Json } from '../../scenarios/world.js';
 import type { ModelRequest } from '../model-client.js';
-import { formatSummary, readRecollection, type RecalledCall } from './summary-text.js';
+import { factsOf, formatSummary, readRecollection, type RecalledCall } from './summary-text.js';
 
 /** The words that make a request a summarisation request, as a real model would take them. */
 const SUMMARY_REQUEST = /summari[sz]e the conversation/i;
-/** Longest value a summary keeps of a result; longer ones (document bodies, tables) are left out. */
-const FACT_CHARS = 200;
 /** Longest task statement a summary repeats. */
 const TASK_CHARS = 600;
 /** Longest error wording a summary repeats. */
 const ERROR_CHARS = 120;
 const REFLECTION_CUE = 'you just called the same tool with identical arguments';
+/** Notes kept with the run-journal tools; the journal itself is shown after a summary, not summarised. */
+const JOURNAL_TOOLS: ReadonlySet<string> = new Set(['get_run_journal', 'update_run_journal', 'append_run_journal_entry']);
 
 function textOf(message: MessageParam | undefined): string {
   if (message === undefined) return '';
@@ -32,14 +32,6 @@ function resultText(block: ToolResultBlockParam): string {
 export function isSummaryRequest(request: ModelRequest): boolean {
   const last = request.messages.at(-1);
   return last?.role === 'user' && SUMMARY_REQUEST.test(textOf(last));
-}
-
-/** The short facts of a result: fields whose value is short, or the whole value if it is. */
-function factsOf(value: Json): Json {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    return Object.fromEntries(Object.entries(value).filter(([, field]) => canonicalJson(field).length <= FACT_CHARS));
-  }
-  return canonicalJson(value).length <= FACT_CHARS ? value : null;
 }
 
 /** How a summary tells of one call and its result; null for a call that was never run (a repeat answered with a reflection). */
@@ -95,7 +87,7 @@ export function summaryText(request: ModelRequest): string {
     const results = new Map<string, ToolResultBlockParam>();
     if (after?.role === 'user' && typeof after.content !== 'string') for (const block of after.content) if (block.type === 'tool_result') results.set(block.tool_use_id, block);
     for (const block of message.content) {
-      if (block.type !== 'tool_use') continue;
+      if (block.type !== 'tool_use' || JOURNAL_TOOLS.has(block.name)) continue;
       const result = results.get(block.id);
       if (result === undefined) continue;
       const recalled = recall(block.name, isRecord(block.input) ? block.input : {}, resultText(result), result.is_error === true);

@@ -26,8 +26,21 @@ export interface Recollection {
   readonly task: string | null;
   /** The summary's lines, oldest first. */
   readonly calls: readonly RecalledCall[];
+  /** Entries of a run journal shown after the summary (their call lines are in `calls` too). */
+  readonly journaled: readonly string[];
   /** Results kept verbatim after the summary: tool, arguments and the result text. */
   readonly pinned: readonly { readonly name: string; readonly input: Record<string, unknown>; readonly text: string }[];
+}
+
+/** Longest value a summary (or a journal entry) keeps of a result; longer ones (document bodies, tables) are left out. */
+const FACT_CHARS = 200;
+
+/** The short facts of a result: fields whose value is short, or the whole value if it is. */
+export function factsOf(value: Json): Json {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return Object.fromEntries(Object.entries(value).filter(([, field]) => canonicalJson(field).length <= FACT_CHARS));
+  }
+  return canonicalJson(value).length <= FACT_CHARS ? value : null;
 }
 
 /** Lines of a summary's call list. */
@@ -99,6 +112,8 @@ const PIN_CLOSE = '(end of result)';
 /** A harness's notice for messages it dropped without a summary: `[N earlier turns were dropped ...`. */
 const DROPPED = /(\d+) earlier turns? (?:was|were) dropped/;
 const COVERS = /\(covers (\d+) turns?\)/;
+/** The first line of a run journal a harness shows; its `- ` entries the model wrote as call lines. */
+const JOURNAL_HEADING = 'Run journal';
 
 const recollections = new WeakMap<object, Recollection | null>();
 
@@ -117,17 +132,21 @@ export function readRecollection(text: string, cacheKey: object): Recollection |
 function parseRecollection(text: string): Recollection | null {
   const covers = COVERS.exec(text);
   const dropped = DROPPED.exec(text);
-  if (!text.includes(SUMMARY_HEADER) && dropped === null && !text.includes(PIN_CLOSE)) return null;
+  if (!text.includes(SUMMARY_HEADER) && dropped === null && !text.includes(PIN_CLOSE) && !text.includes(JOURNAL_HEADING)) return null;
   const calls: RecalledCall[] = [];
   const pinned: { name: string; input: Record<string, unknown>; text: string }[] = [];
+  const journaled: string[] = [];
   let task: string | null = null;
+  let inJournal = false;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (task === null && line.startsWith(TASK_PREFIX)) task = line.slice(TASK_PREFIX.length);
+    if (line.startsWith(JOURNAL_HEADING)) inJournal = true;
     const call = parseCall(line);
     if (call !== null) {
       calls.push(call);
+      if (inJournal) journaled.push(line.slice(2));
       continue;
     }
     const pin = PIN_OPEN.exec(line);
@@ -139,5 +158,5 @@ function parseRecollection(text: string): Recollection | null {
     i = close;
   }
   const coveredTurns = Number(covers?.[1] ?? dropped?.[1] ?? 0);
-  return { coveredTurns, task, calls, pinned };
+  return { coveredTurns, task, calls, journaled, pinned };
 }

@@ -38,6 +38,8 @@ export interface TranscriptState {
   readonly nextStep: number;
   /** Detour calls at the end of the transcript, in a row. */
   readonly detourRun: number;
+  /** Entries the model has put in a run journal (its own appends, and the journal a compacted transcript shows). */
+  readonly journaled: readonly string[];
   /** Plain text of the last user message. */
   readonly lastUserText: string;
 }
@@ -115,7 +117,7 @@ const initialStates = new WeakMap<readonly PlanStep[], FoldState>();
 function initialState(steps: readonly PlanStep[]): FoldState {
   let state = initialStates.get(steps);
   if (state === undefined) {
-    state = { calls: [], stepResults: steps.map(() => undefined), stepMalformed: steps.map(() => undefined), failuresAt: steps.map(() => 0), nextStep: 0, detourRun: 0 };
+    state = { calls: [], stepResults: steps.map(() => undefined), stepMalformed: steps.map(() => undefined), failuresAt: steps.map(() => 0), nextStep: 0, detourRun: 0, journaled: [] };
     initialStates.set(steps, state);
   }
   return state;
@@ -129,11 +131,23 @@ interface Draft {
   failuresAt: number[];
   nextStep: number;
   detourRun: number;
+  journaled: readonly string[];
 }
 
 function draftOf(state: FoldState): Draft {
-  return { calls: [...state.calls], stepResults: [...state.stepResults], stepMalformed: [...state.stepMalformed], failuresAt: [...state.failuresAt], nextStep: state.nextStep, detourRun: state.detourRun };
+  return {
+    calls: [...state.calls],
+    stepResults: [...state.stepResults],
+    stepMalformed: [...state.stepMalformed],
+    failuresAt: [...state.failuresAt],
+    nextStep: state.nextStep,
+    detourRun: state.detourRun,
+    journaled: state.journaled,
+  };
 }
+
+/** The run-journal tools: keeping notes, not a step of the task nor a detour from it. */
+const JOURNAL_TOOLS: ReadonlySet<string> = new Set(['get_run_journal', 'update_run_journal', 'append_run_journal_entry']);
 
 /**
  * An earlier step the model has no reading of at all (it moved past it, but neither a
@@ -185,7 +199,12 @@ function foldTurn(state: FoldState, assistant: MessageParam, after: MessageParam
   const draft = draftOf(state);
   for (const block of assistant.content) {
     if (block.type !== 'tool_use') continue;
-    foldCall(draft, steps, block.name, isRecord(block.input) ? block.input : {}, viewResult(results.get(block.id)));
+    const input = isRecord(block.input) ? block.input : {};
+    if (JOURNAL_TOOLS.has(block.name)) {
+      if (typeof input['text'] === 'string') draft.journaled = [...draft.journaled, input['text']];
+      continue;
+    }
+    foldCall(draft, steps, block.name, input, viewResult(results.get(block.id)));
   }
   return draft;
 }
@@ -215,6 +234,7 @@ function recalledState(message: MessageParam, steps: readonly PlanStep[]): FoldS
   if (recollection === null) return null;
   const draft = draftOf(initialState(steps));
   for (const call of recollection.calls) foldCall(draft, steps, call.name, call.input, recalledView(call));
+  draft.journaled = recollection.journaled;
   for (const pin of recollection.pinned) {
     const view = readResult({ type: 'tool_result', tool_use_id: 'pinned', content: pin.text });
     if (view.kind !== 'good') continue;
