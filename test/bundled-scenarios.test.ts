@@ -106,6 +106,16 @@ describe('the scenario library', () => {
     expect(unpinned.refetches).toBeGreaterThan(pinned.refetches);
   });
 
+  it('prices every run at the model table: the primary model\'s calls at its price, summary calls at the cheap model\'s', async () => {
+    const reference = (await runOne({ sweepSeed: 0, scenario: loadScenario('fetch-transform-write'), arm: ARM_PRESETS.get('none') as Arm, seed: 1 })).record;
+    expect(reference.cost_usd).toBe(Math.round(reference.input_tokens * 3 + reference.output_tokens * 15) / 1e6);
+    const compacted = (await runOne({ sweepSeed: 0, scenario: loadScenario('long-research'), arm: ARM_PRESETS.get('compact') as Arm, seed: 1 })).record;
+    expect(compacted.events['agent.compaction.run']).toBeGreaterThan(0);
+    const atSonnet = (compacted.input_tokens * 3 + compacted.output_tokens * 15) / 1e6;
+    expect(compacted.cost_usd).toBeLessThan(atSonnet);
+    expect(compacted.cost_usd).toBeGreaterThan(atSonnet / 3);
+  });
+
   it('keeps the run journal on the record, with the findings of a run the budget halted', async () => {
     const scenario = loadScenario('long-research');
     const records = [];

@@ -112,6 +112,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     model_faults: { ...modelFaults.counts },
     refetch_calls: refetches.count,
     journal: arm.guards.some((setting) => setting.guard === 'journal') ? journal.toRecord() : null,
+    cost_usd: Math.round(metrics.costUsd * 1e6) / 1e6,
   };
   return { record, result, verdict, world };
 }

@@ -57,6 +57,8 @@ export interface RunRecord {
   readonly refetch_calls: number;
   /** The run journal as the run left it (null without the journal guard): findings outlive compaction and halts. */
   readonly journal: JournalRecord | null;
+  /** Estimated cost in US dollars at the model table's list prices (each call at its model's price), rounded to 1e-6. */
+  readonly cost_usd: number;
 }
 
 export function emptyFaultCounts(counts: Partial<Record<FaultKind, number>>): Record<FaultKind, number> {

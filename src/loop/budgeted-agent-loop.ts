@@ -1,6 +1,7 @@
 import type { MessageParam, TextBlockParam, Tool, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../model/model-client.js';
+import { callCost } from '../model/model-table.js';
 import type { AgentEvent, EventListener } from './events.js';
 import type { FinalTurnOutcome, Guard, LoopContext } from './guard.js';
 import { callModel } from './model-call.js';
@@ -56,7 +57,7 @@ export class BudgetedAgentLoop {
     const clock = this.#options.clock ?? new VirtualClock();
     const concurrent = guards.some((guard) => guard.concurrentTools === true);
     const messages: MessageParam[] = [...(this.#options.history ?? []), { role: 'user', content: prompt }];
-    const metrics = { toolCalls: 0, toolExecutions: 0, toolRetries: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, virtualMs: 0, modelRetries: 0 };
+    const metrics = { toolCalls: 0, toolExecutions: 0, toolRetries: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, virtualMs: 0, modelRetries: 0, costUsd: 0 };
     const emit = (event: AgentEvent): void => {
       if (event.type === 'agent.tool.retry') metrics.toolRetries += 1;
       if (event.type === 'agent.model.retry') metrics.modelRetries += 1;
@@ -64,6 +65,7 @@ export class BudgetedAgentLoop {
       if (event.type === 'agent.compaction.run') {
         metrics.inputTokens += event.summaryInputTokens;
         metrics.outputTokens += event.summaryOutputTokens;
+        metrics.costUsd += callCost(event.summaryModel, event.summaryInputTokens, event.summaryOutputTokens);
       }
       onEvent?.(event);
     };
@@ -127,6 +129,8 @@ export class BudgetedAgentLoop {
       metrics.modelCalls += 1;
       metrics.inputTokens += reply.usage.input_tokens;
       metrics.outputTokens += reply.usage.output_tokens;
+      // Priced by the model that answered (a fallback is cheaper than the primary).
+      metrics.costUsd += callCost(reply.model, reply.usage.input_tokens, reply.usage.output_tokens);
       clock.sleep(modelLatencyMs(reply.usage));
       emit({ type: 'agent.model.call', at: clock.now(), iteration: metrics.modelCalls, inputTokens: reply.usage.input_tokens, outputTokens: reply.usage.output_tokens });
       let continuation: string | null = null;
