@@ -106,6 +106,17 @@ describe('the scenario library', () => {
     expect(unpinned.refetches).toBeGreaterThan(pinned.refetches);
   });
 
+  it('compacts identically in-process and through the real SDK: summaries, 413s and all', async () => {
+    const scenario = loadScenario('long-research');
+    for (const arm of ['compact', 'all']) {
+      const direct = await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed: 2, model: { kind: 'simulated' } });
+      const viaSdk = await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed: 2, model: { kind: 'simulated-sdk' } });
+      expect(direct.record.events['agent.compaction.run'], arm).toBeGreaterThan(0);
+      expect(JSON.stringify(viaSdk.result.messages)).toBe(JSON.stringify(direct.result.messages));
+      expect({ ...viaSdk.record, model: 'x' }).toEqual({ ...direct.record, model: 'x' });
+    }
+  });
+
   it('prices every run at the model table: the primary model\'s calls at its price, summary calls at the cheap model\'s', async () => {
     const reference = (await runOne({ sweepSeed: 0, scenario: loadScenario('fetch-transform-write'), arm: ARM_PRESETS.get('none') as Arm, seed: 1 })).record;
     expect(reference.cost_usd).toBe(Math.round(reference.input_tokens * 3 + reference.output_tokens * 15) / 1e6);

@@ -64,43 +64,7 @@ function toolTokens(tool: Tool | object): number {
   return tokens;
 }
 
-/** Running totals of one messages array: the message objects counted so far and the sum after each. */
-interface Prefix {
-  readonly refs: MessageParam[];
-  readonly sums: number[];
-}
-
-const prefixes = new WeakMap<readonly MessageParam[], Prefix>();
 const toolLists = new WeakMap<readonly object[], number>();
-
-/**
- * Tokens of a messages array. The loop sends the same live array every step, one or two
- * messages longer each time, so the array keeps its running totals: the part whose
- * message objects are still the same (checked by identity, one comparison each) is not
- * summed again, and only new messages are counted (once each, see messageTokens). An
- * array that was spliced or had a message replaced is summed again from the change on.
- */
-function messagesTokens(messages: readonly MessageParam[]): number {
-  let prefix = prefixes.get(messages);
-  if (prefix === undefined) {
-    prefix = { refs: [], sums: [] };
-    prefixes.set(messages, prefix);
-  }
-  const { refs, sums } = prefix;
-  const same = Math.min(messages.length, refs.length);
-  let i = 0;
-  while (i < same && messages[i] === refs[i]) i++;
-  refs.length = i;
-  sums.length = i;
-  let total = i === 0 ? 0 : sums[i - 1]!;
-  for (; i < messages.length; i++) {
-    const message = messages[i]!;
-    total += messageTokens(message);
-    refs.push(message);
-    sums.push(total);
-  }
-  return total;
-}
 
 function toolsTokens(tools: readonly object[]): number {
   let tokens = toolLists.get(tools);
@@ -119,5 +83,7 @@ export function requestTokens(request: ModelRequest): number {
   if (typeof system === 'string') tokens += textTokens(system.length) + MESSAGE_OVERHEAD;
   else if (system) for (const block of system) tokens += blockTokens(block);
   if (request.tools !== undefined) tokens += toolsTokens(request.tools);
-  return tokens + messagesTokens(request.messages);
+  // Each message is counted once (messageTokens caches it): a step costs one look-up per message.
+  for (const message of request.messages) tokens += messageTokens(message);
+  return tokens;
 }

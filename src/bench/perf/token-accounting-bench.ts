@@ -36,9 +36,9 @@ function blocksTokens(messages: readonly MessageParam[], count: (block: { type: 
 /**
  * What token accounting costs per loop step, on the requests of real runs (the `none` arm
  * of `scenario`): the estimate of a whole request as the loop sends it (one live array
- * that grows: running totals, new messages counted once; less the baseline of the pushes
- * themselves), the estimate of requests that arrive as new arrays (every message looked up
- * in the per-message cache), the one-time count of each message spread over the steps,
+ * that grows; less the baseline of the pushes themselves), the estimate of requests that
+ * arrive as new arrays (the SDK path), both with every message looked up in the
+ * per-message cache, the one-time count of each message spread over the steps,
  * the estimate recomputed from scratch every step (what the caches save), and the exact
  * cl100k_base count, first-time and cached.
  */
