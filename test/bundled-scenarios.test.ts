@@ -15,11 +15,13 @@ describe('every bundled scenario', () => {
         const { record, result } = await runOne({ sweepSeed: 0, scenario, arm, seed });
         // Without the recovery guard (none and article lack it) an injected model fault ends
         // the run, and without the fixup (they lack it too) so does a resumed history the
-        // API refuses; nothing else may.
+        // API refuses; nothing else may. Nor, where the scenario's context window is small,
+        // a request over it (HTTP 413).
         const label = `${id} ${arm.name} seed ${seed}`;
         if (record.outcome === 'failed') expect(result.outcome, label).toMatchObject({ reason: expect.stringMatching(/^model call failed: /) });
         if (scenario.history.length > 0) expect(result.outcome, label).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/invalid_request_error/) });
-        else if (Object.keys(scenario.modelFaults.rates).length === 0) expect(record.outcome, label).not.toBe('failed');
+        else if (Object.keys(scenario.modelFaults.rates).length === 0 && scenario.contextWindow === null) expect(record.outcome, label).not.toBe('failed');
+        else if (record.outcome === 'failed' && Object.keys(scenario.modelFaults.rates).length === 0) expect(result.outcome, label).toMatchObject({ reason: expect.stringContaining('HTTP 413 request_too_large') });
         if (record.outcome !== 'failed') expect(record.tool_calls).toBeGreaterThan(0);
         // The budget runs no call past its ceiling; one turn of parallel calls may ask for a few more.
         if (arm.name === 'article') expect(record.tool_calls).toBeLessThanOrEqual(scenario.toolBudget + scenario.persona.parallel.max_calls - 1);
@@ -108,5 +110,74 @@ describe('the scenario library', () => {
     expect(none.every((record) => record.events['agent.loop.detected'] === 0)).toBe(true);
     expect(loops.filter((record) => record.events['agent.loop.detected'] > 0).length).toBeGreaterThan(30);
     expect(successes(loops)).toBeGreaterThan(successes(none) + 10);
+  });
+
+  it('long-research outgrows its window without compaction, and compaction saves runs; pinning spares re-fetches', async () => {
+    const scenario = loadScenario('long-research');
+    const tally = async (arm: string) => {
+      const records = [];
+      for (let seed = 1; seed <= 20; seed++) records.push((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed })).record);
+      return {
+        success: records.filter((record) => record.verdict === 'success').length,
+        tooLarge: records.filter((record) => record.outcome === 'failed').length,
+        refetches: records.reduce((sum, record) => sum + record.refetch_calls, 0),
+        compactions: records.reduce((sum, record) => sum + record.events['agent.compaction.run'], 0),
+      };
+    };
+    const none = await tally('none');
+    expect(none.success).toBe(0);
+    expect(none.tooLarge).toBeGreaterThan(10);
+    const pinned = await tally('compact');
+    const unpinned = await tally('compact-nopin');
+    expect(pinned.success).toBeGreaterThan(5);
+    expect(pinned.compactions).toBeGreaterThan(20);
+    expect(unpinned.refetches).toBeGreaterThan(pinned.refetches);
+  });
+
+  it('compacts identically in-process and through the real SDK: summaries, 413s and all', async () => {
+    const scenario = loadScenario('long-research');
+    for (const arm of ['compact', 'all']) {
+      const direct = await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed: 2, model: { kind: 'simulated' } });
+      const viaSdk = await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed: 2, model: { kind: 'simulated-sdk' } });
+      expect(direct.record.events['agent.compaction.run'], arm).toBeGreaterThan(0);
+      expect(JSON.stringify(viaSdk.result.messages)).toBe(JSON.stringify(direct.result.messages));
+      expect({ ...viaSdk.record, model: 'x' }).toEqual({ ...direct.record, model: 'x' });
+    }
+  });
+
+  it('prices every run at the model table: the primary model\'s calls at its price, summary calls at the cheap model\'s', async () => {
+    const reference = (await runOne({ sweepSeed: 0, scenario: loadScenario('fetch-transform-write'), arm: ARM_PRESETS.get('none') as Arm, seed: 1 })).record;
+    expect(reference.cost_usd).toBe(Math.round(reference.input_tokens * 3 + reference.output_tokens * 15) / 1e6);
+    const compacted = (await runOne({ sweepSeed: 0, scenario: loadScenario('long-research'), arm: ARM_PRESETS.get('compact') as Arm, seed: 1 })).record;
+    expect(compacted.events['agent.compaction.run']).toBeGreaterThan(0);
+    const atSonnet = (compacted.input_tokens * 3 + compacted.output_tokens * 15) / 1e6;
+    expect(compacted.cost_usd).toBeLessThan(atSonnet);
+    expect(compacted.cost_usd).toBeGreaterThan(atSonnet / 3);
+  });
+
+  it('keeps the run journal on the record, with the findings of a run the budget halted', async () => {
+    const scenario = loadScenario('long-research');
+    const records = [];
+    for (let seed = 1; seed <= 10; seed++) records.push((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get('all') as Arm, seed })).record);
+    const halted = records.find((record) => record.outcome === 'budget_exhausted' && record.verdict !== 'success');
+    expect(halted?.journal?.verified_findings.length).toBeGreaterThan(0);
+    expect(halted?.journal?.verified_findings[0]).toMatch(/^read_source \{"source_id":"src_0\d"\} succeeded: \{.*"key_finding":/);
+    expect((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get('compact') as Arm, seed: 1 })).record.journal).toBeNull();
+  });
+
+  it('context-pressure-spiral climbs the ladder R1, R2, R3, where the last rung asks the human', async () => {
+    const scenario = loadScenario('context-pressure-spiral');
+    const rungs: number[][] = [];
+    const outcomes: string[] = [];
+    for (let seed = 1; seed <= 10; seed++) {
+      const seen: number[] = [];
+      const { record } = await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get('all') as Arm, seed, onEvent: (event) => event.type === 'agent.recovery.fired' && seen.push(event.rung) });
+      rungs.push(seen);
+      outcomes.push(record.outcome);
+    }
+    const climbed = rungs.findIndex((seen) => seen.join() === '1,2,3');
+    expect(climbed).toBeGreaterThanOrEqual(0);
+    expect(outcomes[climbed]).toBe('escalated');
+    expect(rungs.every((seen) => seen.length <= 4)).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { UserInputError } from '../user-input-error.js';
-import { ARM_GROUPS, ARM_PRESETS, RECOVER_DEFAULTS, type Arm, type GuardSetting } from './arms.js';
+import { ARM_GROUPS, ARM_PRESETS, COMPACT_DEFAULTS, RECOVER_DEFAULTS, type Arm, type GuardSetting } from './arms.js';
 
 const guardSetting = z.discriminatedUnion('guard', [
   z.strictObject({ guard: z.literal('stuck') }),
@@ -42,6 +42,20 @@ const guardSetting = z.discriminatedUnion('guard', [
   }),
   z.strictObject({ guard: z.literal('fixup') }),
   z.strictObject({ guard: z.literal('repair'), repairTruncated: z.boolean().default(false) }),
+  z.strictObject({
+    guard: z.literal('compact'),
+    threshold: z.number().gt(0).max(1).default(COMPACT_DEFAULTS.threshold),
+    keepLast: z.number().int().min(1).default(COMPACT_DEFAULTS.keepLast),
+    deepKeepLast: z.number().int().min(1).default(COMPACT_DEFAULTS.deepKeepLast),
+    pin: z.boolean().default(COMPACT_DEFAULTS.pin),
+    summaryModel: z.string().min(1).default(COMPACT_DEFAULTS.summaryModel),
+    summaryMaxTokens: z.number().int().min(1).default(COMPACT_DEFAULTS.summaryMaxTokens),
+    ladderWindow: z.number().int().min(0).default(COMPACT_DEFAULTS.ladderWindow),
+    maxRecoveries: z.number().int().min(0).default(COMPACT_DEFAULTS.maxRecoveries),
+    reactive: z.boolean().default(COMPACT_DEFAULTS.reactive),
+    counter: z.enum(['estimate', 'cl100k']).default(COMPACT_DEFAULTS.counter),
+  }),
+  z.strictObject({ guard: z.literal('journal'), digestChars: z.number().int().min(0).default(500) }),
 ]);
 
 const armsFileSchema = z.strictObject({

@@ -11,7 +11,7 @@ const guardsOf = (name: string) => ARM_PRESETS.get(name)?.guards.map((setting) =
 describe('arm presets', () => {
   it('article is the four core guards in consultation order; all has every guard', () => {
     expect(guardsOf('article')).toEqual(['stuck', 'budget', 'repeat', 'classify']);
-    expect(guardsOf('all')).toEqual(['recover', 'output', 'fixup', 'stuck', 'budget', 'repeat', 'classify', 'loops', 'iterations', 'time', 'concurrency', 'repair']);
+    expect(guardsOf('all')).toEqual(['recover', 'compact', 'output', 'fixup', 'stuck', 'budget', 'repeat', 'classify', 'loops', 'iterations', 'time', 'concurrency', 'repair', 'journal']);
     expect(ARM_PRESETS.get('repair')?.guards).toEqual([{ guard: 'repair', repairTruncated: false }]);
     expect(guardsOf('recover')).toEqual(['recover']);
     expect(guardsOf('none')).toEqual([]);
@@ -20,10 +20,15 @@ describe('arm presets', () => {
 
   it('ablation expands to none, each alone, all-but-one and all', () => {
     expect(resolveArms(['ablation']).map((arm) => arm.name)).toEqual([
-      'none', 'recover', 'output', 'fixup', 'stuck', 'budget', 'repeat', 'classify', 'loops', 'iterations', 'time', 'concurrency', 'repair',
-      'all-no-recover', 'all-no-output', 'all-no-fixup', 'all-no-stuck', 'all-no-budget', 'all-no-repeat', 'all-no-classify', 'all-no-loops', 'all-no-iterations', 'all-no-time', 'all-no-concurrency', 'all-no-repair', 'all',
+      'none', 'recover', 'compact', 'output', 'fixup', 'stuck', 'budget', 'repeat', 'classify', 'loops', 'iterations', 'time', 'concurrency', 'repair', 'journal',
+      'all-no-recover', 'all-no-compact', 'all-no-output', 'all-no-fixup', 'all-no-stuck', 'all-no-budget', 'all-no-repeat', 'all-no-classify', 'all-no-loops', 'all-no-iterations', 'all-no-time', 'all-no-concurrency', 'all-no-repair', 'all-no-journal', 'all',
     ]);
-    expect(resolveArms(['ablation']).find((arm) => arm.name === 'all-no-repeat')?.guards.map((s) => s.guard)).toEqual(['recover', 'output', 'fixup', 'stuck', 'budget', 'classify', 'loops', 'iterations', 'time', 'concurrency', 'repair']);
+    expect(resolveArms(['ablation']).find((arm) => arm.name === 'all-no-repeat')?.guards.map((s) => s.guard)).toEqual(['recover', 'compact', 'output', 'fixup', 'stuck', 'budget', 'classify', 'loops', 'iterations', 'time', 'concurrency', 'repair', 'journal']);
+  });
+
+  it('offers compaction with and without pinning', () => {
+    expect(ARM_PRESETS.get('compact')?.guards).toEqual([expect.objectContaining({ guard: 'compact', pin: true, threshold: 0.7, keepLast: 10, deepKeepLast: 4, maxRecoveries: 4 })]);
+    expect(ARM_PRESETS.get('compact-nopin')?.guards).toEqual([expect.objectContaining({ guard: 'compact', pin: false, threshold: 0.7, keepLast: 10 })]);
   });
 
   it('keeps the order given and drops duplicates', () => {
@@ -67,6 +72,11 @@ describe('arms file', () => {
     expect(loadArmsFile(path).get('patient')?.guards).toEqual([
       { guard: 'recover', maxRetries: 5, backoffMs: [1000, 2000, 4000], jitter: 0.25, retryAfterCapMs: 60_000, fallbackModel: null },
     ]);
+  });
+
+  it('fills in compaction\'s defaults, so pinning and the summary budget can be set alone', () => {
+    const path = write('compact.yaml', 'arms:\n  - name: tight-summary\n    guards:\n      - { guard: compact, pin: false, summaryMaxTokens: 256 }\n');
+    expect(loadArmsFile(path).get('tight-summary')?.guards).toEqual([{ ...ARM_PRESETS.get('compact')!.guards[0], pin: false, summaryMaxTokens: 256 }]);
   });
 
   it('reports every problem with the file and field', () => {

@@ -1,6 +1,9 @@
 import type { Guard } from '../loop/guard.js';
 import { argumentRepair } from '../loop/guards/argument-repair.js';
 import { concurrency } from '../loop/guards/concurrency.js';
+import { contextCompaction } from '../loop/guards/context-compaction.js';
+import { runJournal } from '../loop/guards/run-journal.js';
+import { RunJournal } from '../loop/journal/run-journal.js';
 import { errorClassification } from '../loop/guards/error-classification.js';
 import { iterationBudget } from '../loop/guards/iteration-budget.js';
 import { llmRecovery } from '../loop/guards/llm-recovery.js';
@@ -11,6 +14,8 @@ import { repeatFingerprint } from '../loop/guards/repeat-fingerprint.js';
 import { stuckTool } from '../loop/guards/stuck-tool.js';
 import { timeLimits } from '../loop/guards/time-limits.js';
 import { toolBudget } from '../loop/guards/tool-budget.js';
+import { DEFAULT_MODEL_ID } from '../model/model-client.js';
+import { contextWindowOf } from '../model/model-table.js';
 import type { StreamKey } from '../random/streams.js';
 import type { Scenario } from '../scenarios/loader.js';
 import type { BudgetClass } from '../scenarios/schema.js';
@@ -36,7 +41,21 @@ export type GuardSetting =
   | { readonly guard: 'concurrency' }
   | { readonly guard: 'loops'; readonly window: number; readonly identical: number; readonly pattern: number }
   | { readonly guard: 'fixup' }
-  | { readonly guard: 'repair'; readonly repairTruncated: boolean };
+  | { readonly guard: 'repair'; readonly repairTruncated: boolean }
+  | {
+      readonly guard: 'compact';
+      readonly threshold: number;
+      readonly keepLast: number;
+      readonly deepKeepLast: number;
+      readonly pin: boolean;
+      readonly summaryModel: string;
+      readonly summaryMaxTokens: number;
+      readonly ladderWindow: number;
+      readonly maxRecoveries: number;
+      readonly reactive: boolean;
+      readonly counter: 'estimate' | 'cl100k';
+    }
+  | { readonly guard: 'journal'; readonly digestChars: number };
 
 export type GuardName = GuardSetting['guard'];
 
@@ -48,6 +67,21 @@ export interface Arm {
 
 /** LLM-call recovery's settings in `all` and when a guard is named without settings. */
 export const RECOVER_DEFAULTS = { guard: 'recover', maxRetries: 3, backoffMs: [1000, 2000, 4000], jitter: 0.25, retryAfterCapMs: 60_000, fallbackModel: 'claude-haiku-5-5' } as const satisfies GuardSetting;
+
+/** Context management's settings in `all` and when the guard is named without settings. */
+export const COMPACT_DEFAULTS = {
+  guard: 'compact',
+  threshold: 0.7,
+  keepLast: 10,
+  deepKeepLast: 4,
+  pin: true,
+  summaryModel: 'claude-haiku-5-5',
+  summaryMaxTokens: 512,
+  ladderWindow: 20,
+  maxRecoveries: 4,
+  reactive: true,
+  counter: 'estimate',
+} as const satisfies GuardSetting;
 
 /** Soft and hard time limits per task class, in virtual ms: well past a typical run of the class. */
 export const TIME_LIMITS_BY_CLASS: Readonly<Record<BudgetClass, { readonly softMs: number; readonly hardMs: number }>> = {
@@ -78,6 +112,10 @@ export const DEFAULT_GUARDS: readonly GuardSetting[] = [
   // 413, say) sees a call only once transient faults have been ridden out. It takes no
   // part in the tool-side decisions the other guards are ordered for.
   RECOVER_DEFAULTS,
+  // Outside recovery, so a 413 reaches it only once transient faults are ridden out and its
+  // summary calls are retried too; inside output-limit recovery, whose raise must not
+  // lengthen a summary.
+  COMPACT_DEFAULTS,
   // Outside recovery: it sees a reply only once transient faults are ridden out, and its
   // raised resend gets the same recovery.
   { guard: 'output', raisedMaxTokens: 64_000, maxResumes: 3 },
@@ -98,6 +136,8 @@ export const DEFAULT_GUARDS: readonly GuardSetting[] = [
   // Only reads arguments that arrive as text (the OpenAI-compatible edge); its place in
   // the order does not matter, since it is the only guard with that hook.
   { guard: 'repair', repairTruncated: false },
+  // Answers only its own tools; compaction shows its journal after every summary.
+  { guard: 'journal', digestChars: 500 },
 ];
 
 /** The four core safeguards of the article. */
@@ -116,6 +156,8 @@ export const ARM_PRESETS: ReadonlyMap<string, Arm> = new Map(
     armOf('article', ARTICLE),
     // Everything built so far; grows as guards land (article stays the four core ones).
     armOf('all', ALL_GUARDS),
+    // Compaction without pinning: what the pinned results buy.
+    { name: 'compact-nopin', guards: [{ ...COMPACT_DEFAULTS, pin: false }] },
   ].map((arm) => [arm.name, arm]),
 );
 
@@ -153,8 +195,14 @@ export function resolveArms(names: readonly string[], source = '--arms', custom:
   return arms;
 }
 
-/** Fresh guard instances for one run (guards keep per-run state); `key` names the run's streams. */
-export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey): Guard[] {
+/**
+ * Fresh guard instances for one run (guards keep per-run state); `key` names the run's
+ * streams; `modelId` is the model asked for, whose context window applies unless the
+ * scenario sets a smaller one; `journal` is the run's journal, kept by the journal guard
+ * and shown by compaction after every summary.
+ */
+export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey, modelId = DEFAULT_MODEL_ID, journal: RunJournal = new RunJournal()): Guard[] {
+  const journaled = arm.guards.some((setting) => setting.guard === 'journal');
   return arm.guards.map((setting) => {
     switch (setting.guard) {
       case 'stuck':
@@ -196,6 +244,13 @@ export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey): Guard
         return orderingFixup();
       case 'repair':
         return argumentRepair({ repairTruncated: setting.repairTruncated });
+      case 'compact': {
+        const { guard: _, ...options } = setting;
+        const appendix = journaled ? () => (journal.isEmpty ? '' : journal.render()) : () => '';
+        return contextCompaction({ ...options, contextWindow: scenario.contextWindow ?? contextWindowOf(modelId), appendix });
+      }
+      case 'journal':
+        return runJournal({ journal, digestChars: setting.digestChars });
     }
   });
 }

@@ -12,6 +12,7 @@ export const CSV_COLUMNS = [
   ...COUNTED_EVENTS.map((type) => `event_${type}`),
   'escalation',
   ...MODEL_FAULT_KINDS.map((kind) => `model_fault_${kind}`),
+  'refetch_calls', 'journal', 'cost_usd',
 ];
 
 export const CSV_HEADER: string = stringify([CSV_COLUMNS]);
@@ -25,6 +26,7 @@ function csvRow(record: RunRecord): unknown[] {
     ...COUNTED_EVENTS.map((type) => record.events[type]),
     record.escalation === null ? '' : JSON.stringify(record.escalation),
     ...MODEL_FAULT_KINDS.map((kind) => record.model_faults[kind]),
+    record.refetch_calls, record.journal === null ? '' : JSON.stringify(record.journal), record.cost_usd,
   ];
 }
 

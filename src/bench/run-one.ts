@@ -8,6 +8,7 @@ import type { AgentEvent } from '../loop/events.js';
 import type { RunResult } from '../loop/outcome.js';
 import { FaultyModel } from '../model/faulty-model.js';
 import type { ModelClient } from '../model/model-client.js';
+import { contextWindowOf } from '../model/model-table.js';
 import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
 import { SimulatedChatModel } from '../model/openai/simulated-chat.js';
 import { SimulatedModel } from '../model/simulated/simulated-model.js';
@@ -17,6 +18,8 @@ import type { Scenario } from '../scenarios/loader.js';
 import { createWorld, type World } from '../scenarios/world.js';
 import { buildGuards, type Arm } from './arms.js';
 import { COUNTED_EVENTS, emptyFaultCounts, type CountedEvent, type RunRecord } from './run-record.js';
+import { RunJournal } from '../loop/journal/run-journal.js';
+import { RefetchCounter } from './refetch-counter.js';
 import { createScenarioToolHost } from './scenario-tool-host.js';
 
 /**
@@ -49,11 +52,12 @@ export interface RunOutput {
 
 /**
  * The run's model. The simulated model sits behind the scenario's model faults and the
- * API's request checks, in-process or at the HTTP endpoint the real SDK calls; both raise
- * the Anthropic SDK's own errors. A scenario on `api: openai-chat` is served through the
- * OpenAI-compatible edge instead (Chat Completions, arguments as text, some written
- * malformed), in-process or through the real `openai` client. A real model meets real
- * faults only. The client's name says which edge served the run.
+ * API's request checks (its context window among them), in-process or at the HTTP
+ * endpoint the real SDK calls; both raise the Anthropic SDK's own errors. A scenario on
+ * `api: openai-chat` is served through the OpenAI-compatible edge instead (Chat
+ * Completions, arguments as text, some written malformed), in-process or through the real
+ * `openai` client. A real model meets real faults only. The client's name says which edge
+ * served the run.
  */
 export async function modelFor(choice: ModelChoice, scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): Promise<ModelClient> {
   if (choice.kind === 'client') return choice.client;
@@ -65,10 +69,11 @@ export async function modelFor(choice: ModelChoice, scenario: Scenario, key: Str
     const [{ OpenAICompatibleModelClient }, { simulatedChatFetch }] = await Promise.all([import('../model/openai/openai-compatible-client.js'), import('../model/openai/chat-endpoint.js')]);
     return new OpenAICompatibleModelClient({ apiKey: 'sk-simulated', fetch: simulatedChatFetch(chat), baseURL: 'http://simulated.invalid/v1', name: 'simulated-openai-sdk' });
   }
-  if (choice.kind === 'simulated') return new FaultyModel(model, faults);
+  const contextWindow = (id: string): number => scenario.contextWindow ?? contextWindowOf(id);
+  if (choice.kind === 'simulated') return new FaultyModel(model, faults, { contextWindow });
   // Loaded on demand: the SDK costs ~0.3 s of start-up that in-process sweeps never need.
   const { AnthropicModelClient } = await import('../model/anthropic-client.js');
-  return new AnthropicModelClient({ apiKey: 'sk-ant-simulated', fetch: simulatedFetch(model, faults), baseURL: 'http://simulated.invalid', name: 'simulated-sdk' });
+  return new AnthropicModelClient({ apiKey: 'sk-ant-simulated', fetch: simulatedFetch(model, faults, contextWindow), baseURL: 'http://simulated.invalid', name: 'simulated-sdk' });
 }
 
 /** One cell of the matrix: a scenario, an arm and a seed, run and judged on its world. */
@@ -83,11 +88,13 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const model = await modelFor(choice, scenario, key, modelFaults);
   const events = Object.fromEntries(COUNTED_EVENTS.map((type) => [type, 0])) as Record<CountedEvent, number>;
   const onEvent = spec.onEvent;
+  const refetches = new RefetchCounter(scenario);
+  const journal = new RunJournal();
   const loop = new BudgetedAgentLoop({
     model,
     ...(choice.kind === 'client' ? { modelId: choice.modelId } : {}),
     tools,
-    guards: buildGuards(arm, scenario, key),
+    guards: buildGuards(arm, scenario, key, choice.kind === 'client' ? choice.modelId : undefined, journal),
     system: scenario.system,
     // As the file gives it: a resumed history may be out of order (the fixup guard's job).
     ...(scenario.history.length > 0 ? { history: scenario.history as MessageParam[] } : {}),
@@ -95,6 +102,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     ...(spec.durability === undefined ? {} : { durability: spec.durability }),
     onEvent(event) {
       if (event.type in events) events[event.type as CountedEvent] += 1;
+      refetches.observe(event);
       onEvent?.(event);
     },
   });
@@ -122,6 +130,9 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     events,
     escalation: outcome.kind === 'escalated' ? outcome.payload : null,
     model_faults: { ...modelFaults.counts },
+    refetch_calls: refetches.count,
+    journal: arm.guards.some((setting) => setting.guard === 'journal') ? journal.toRecord() : null,
+    cost_usd: Math.round(metrics.costUsd * 1e6) / 1e6,
   };
   return { record, result, verdict, world };
 }

@@ -1,6 +1,7 @@
 import { FAULT_KINDS, type FaultKind } from '../faults/fault-profile.js';
 import type { ModelFaultKind } from '../faults/model-faults.js';
 import type { AgentEventType } from '../loop/events.js';
+import type { JournalRecord } from '../loop/journal/run-journal.js';
 import type { OutcomeKind } from '../loop/outcome.js';
 import type { VerdictKind } from '../scenarios/judge.js';
 
@@ -21,6 +22,8 @@ export const COUNTED_EVENTS = [
   'agent_run.completed',
   'agent_run.cancelled',
   'agent_run.failed',
+  'agent.compaction.run',
+  'agent.recovery.fired',
 ] as const satisfies readonly AgentEventType[];
 export type CountedEvent = (typeof COUNTED_EVENTS)[number];
 
@@ -50,6 +53,12 @@ export interface RunRecord {
   readonly escalation: unknown;
   /** Model-side faults injected, by kind (after `escalation`: fields are only ever appended). */
   readonly model_faults: Readonly<Record<ModelFaultKind, number>>;
+  /** Calls that fetched again what an earlier call of the same tool and arguments had returned (see RefetchCounter). */
+  readonly refetch_calls: number;
+  /** The run journal as the run left it (null without the journal guard): findings outlive compaction and halts. */
+  readonly journal: JournalRecord | null;
+  /** Estimated cost in US dollars at the model table's list prices (each call at its model's price), rounded to 1e-6. */
+  readonly cost_usd: number;
 }
 
 export function emptyFaultCounts(counts: Partial<Record<FaultKind, number>>): Record<FaultKind, number> {

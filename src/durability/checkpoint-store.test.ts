@@ -4,7 +4,7 @@ import { systemPromptHash } from '../loop/durability.js';
 import type { RunMetrics } from '../loop/outcome.js';
 import { CheckpointStore } from './checkpoint-store.js';
 
-const METRICS: RunMetrics = { toolCalls: 1, toolExecutions: 1, toolRetries: 0, modelCalls: 1, inputTokens: 10, outputTokens: 5, virtualMs: 1500, modelRetries: 0 };
+const METRICS: RunMetrics = { toolCalls: 1, toolExecutions: 1, toolRetries: 0, modelCalls: 1, inputTokens: 10, outputTokens: 5, virtualMs: 1500, modelRetries: 0, costUsd: 0.001 };
 const call: ToolUseBlock = { type: 'tool_use', id: 'toolu_1', name: 'send_email', input: { to: 'a@b.c' }, caller: { type: 'direct' } } as ToolUseBlock;
 const prompt: MessageParam = { role: 'user', content: 'send it' };
 const reply: MessageParam = { role: 'assistant', content: [call] };

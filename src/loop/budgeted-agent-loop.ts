@@ -1,6 +1,7 @@
 import type { MessageParam, TextBlockParam, Tool, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../model/model-client.js';
+import { callCost } from '../model/model-table.js';
 import { RESUMABLE_BOUNDARIES, systemPromptHash, type CheckpointBoundary, type RunDurability, type SavedRun } from './durability.js';
 import type { AgentEvent, EventListener } from './events.js';
 import type { FinalTurnOutcome, Guard, LoopContext } from './guard.js';
@@ -54,7 +55,7 @@ export class BudgetedAgentLoop {
 
   async run(prompt: string): Promise<RunResult> {
     const messages: MessageParam[] = [...(this.#options.history ?? []), { role: 'user', content: prompt }];
-    return this.#drive(messages, { toolCalls: 0, toolExecutions: 0, toolRetries: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, virtualMs: 0, modelRetries: 0 });
+    return this.#drive(messages, { toolCalls: 0, toolExecutions: 0, toolRetries: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, virtualMs: 0, modelRetries: 0, costUsd: 0 });
   }
 
   /**
@@ -79,6 +80,12 @@ export class BudgetedAgentLoop {
     const emit = (event: AgentEvent): void => {
       if (event.type === 'agent.tool.retry') metrics.toolRetries += 1;
       if (event.type === 'agent.model.retry') metrics.modelRetries += 1;
+      // A summary call is paid for like any model call, though it is not a turn of the run.
+      if (event.type === 'agent.compaction.run') {
+        metrics.inputTokens += event.summaryInputTokens;
+        metrics.outputTokens += event.summaryOutputTokens;
+        metrics.costUsd += callCost(event.summaryModel, event.summaryInputTokens, event.summaryOutputTokens);
+      }
       onEvent?.(event);
     };
     const context = (): LoopContext => ({ clock, emit, toolCalls: metrics.toolCalls, iteration: metrics.modelCalls, messages });
@@ -154,6 +161,8 @@ export class BudgetedAgentLoop {
       metrics.modelCalls += 1;
       metrics.inputTokens += reply.usage.input_tokens;
       metrics.outputTokens += reply.usage.output_tokens;
+      // Priced by the model that answered (a fallback is cheaper than the primary).
+      metrics.costUsd += callCost(reply.model, reply.usage.input_tokens, reply.usage.output_tokens);
       clock.sleep(modelLatencyMs(reply.usage));
       emit({ type: 'agent.model.call', at: clock.now(), iteration: metrics.modelCalls, inputTokens: reply.usage.input_tokens, outputTokens: reply.usage.output_tokens });
       let continuation: string | null = null;

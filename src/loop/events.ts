@@ -32,6 +32,28 @@ export type AgentEvent =
   | { readonly type: 'agent_run.resumed'; readonly at: number; readonly boundary: CheckpointBoundary }
   /** A call completed before an interruption, answered from the idempotency envelope without running the tool. */
   | { readonly type: 'agent.tool.replayed'; readonly at: number; readonly id: string; readonly tool: string }
+  /**
+   * The older part of the transcript was replaced by one summary message (or, when the
+   * summary call failed, dropped with a notice). `trigger`: the estimate crossed the
+   * threshold, or the API answered 413. The summary call's tokens count toward the run's.
+   */
+  | {
+      readonly type: 'agent.compaction.run';
+      readonly at: number;
+      readonly trigger: 'threshold' | 'too_large';
+      readonly deep: boolean;
+      readonly summary: 'model' | 'truncated';
+      readonly beforeTokens: number;
+      readonly afterTokens: number;
+      readonly beforeMessages: number;
+      readonly afterMessages: number;
+      readonly pinned: number;
+      readonly summaryModel: string;
+      readonly summaryInputTokens: number;
+      readonly summaryOutputTokens: number;
+    }
+  /** A rung of the context recovery ladder: 1 compact, 2 deep prune, 3 ask the human; `count` of the run's cap. */
+  | { readonly type: 'agent.recovery.fired'; readonly at: number; readonly rung: 1 | 2 | 3; readonly iteration: number; readonly tokens: number; readonly count: number }
   | { readonly type: 'agent_run.cancelled'; readonly at: number; readonly reason: string }
   /** The run ended `failed`; emitted just before `agent_run.completed`, which every run ends with. */
   | { readonly type: 'agent_run.failed'; readonly at: number; readonly reason: string }

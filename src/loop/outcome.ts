@@ -30,6 +30,8 @@ export interface RunMetrics {
   readonly virtualMs: number;
   /** Failed model calls sent again by a guard (`agent.model.retry`). */
   readonly modelRetries: number;
+  /** Estimated dollars at the model table's list prices: each answered call at its model's price, summary calls included. */
+  readonly costUsd: number;
 }
 
 export interface RunResult {

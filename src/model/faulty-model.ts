@@ -1,6 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk/core/error';
 import type { ModelFaultResponse, ModelFaultSource } from '../faults/model-faults.js';
 import type { Message, ModelClient, ModelRequest } from './model-client.js';
+import { contextLimitResponse, type ContextWindowOf } from './simulated/context-limit.js';
 import { invalidRequestResponse, requestProblem } from './simulated/request-validation.js';
 
 /**
@@ -22,14 +23,17 @@ export function sdkError(response: ModelFaultResponse): APIError {
 export interface FaultyModelOptions {
   /** Refuse requests the real API would refuse (400 `invalid_request_error`). @default true */
   readonly validate?: boolean;
+  /** Refuse a request larger than the model's context window (413 `request_too_large`); undefined: no limit. @default undefined */
+  readonly contextWindow?: ContextWindowOf;
 }
 
 /**
  * A ModelClient in front of another, doing in-process what the simulated HTTP endpoint
  * does on the wire: a fault source may fail a request with the SDK's own error classes
  * (RateLimitError, InternalServerError, OverloadedError, NotFoundError,
- * AuthenticationError, APIConnectionError, APIConnectionTimeoutError), and a request the
- * API would refuse gets its BadRequestError. The inner model only sees requests that pass.
+ * AuthenticationError, APIConnectionError, APIConnectionTimeoutError), a request over the
+ * model's context window gets a 413 ContentTooLargeError, and a request the API would
+ * refuse gets its BadRequestError. The inner model only sees requests that pass.
  *
  * @example
  * const model = new FaultyModel(new ScriptedModel(turns), scriptedModelFaults(['overloaded', null]));
@@ -39,17 +43,22 @@ export class FaultyModel implements ModelClient {
   readonly #inner: ModelClient;
   readonly #faults: ModelFaultSource;
   readonly #validate: boolean;
+  readonly #contextWindow: ContextWindowOf | undefined;
 
-  constructor(inner: ModelClient, faults: ModelFaultSource, { validate = true }: FaultyModelOptions = {}) {
+  constructor(inner: ModelClient, faults: ModelFaultSource, { validate = true, contextWindow }: FaultyModelOptions = {}) {
     this.name = inner.name;
     this.#inner = inner;
     this.#faults = faults;
     this.#validate = validate;
+    this.#contextWindow = contextWindow;
   }
 
   async create(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): Promise<Message> {
     const fault = this.#faults.next(request);
     if (fault !== null) throw sdkError(fault.response);
+    // Size before shape, as at the API, whose gateway refuses an oversized body unread.
+    const tooLarge = this.#contextWindow === undefined ? null : contextLimitResponse(request, this.#contextWindow(request.model));
+    if (tooLarge !== null) throw sdkError(tooLarge);
     const problem = this.#validate ? requestProblem(request) : null;
     if (problem !== null) throw sdkError(invalidRequestResponse(problem));
     return this.#inner.create(request, options);

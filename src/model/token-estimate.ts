@@ -64,13 +64,26 @@ function toolTokens(tool: Tool | object): number {
   return tokens;
 }
 
+const toolLists = new WeakMap<readonly object[], number>();
+
+function toolsTokens(tools: readonly object[]): number {
+  let tokens = toolLists.get(tools);
+  if (tokens === undefined) {
+    tokens = 0;
+    for (const tool of tools) tokens += toolTokens(tool);
+    toolLists.set(tools, tokens);
+  }
+  return tokens;
+}
+
 /** Input tokens of a whole request: system, tool definitions and messages. */
 export function requestTokens(request: ModelRequest): number {
   let tokens = 0;
   const { system } = request;
   if (typeof system === 'string') tokens += textTokens(system.length) + MESSAGE_OVERHEAD;
   else if (system) for (const block of system) tokens += blockTokens(block);
-  for (const tool of request.tools ?? []) tokens += toolTokens(tool);
+  if (request.tools !== undefined) tokens += toolsTokens(request.tools);
+  // Each message is counted once (messageTokens caches it): a step costs one look-up per message.
   for (const message of request.messages) tokens += messageTokens(message);
   return tokens;
 }

@@ -1,3 +1,5 @@
+import { MODEL_TABLE } from '../model/model-table.js';
+
 /** List prices of a model, in US dollars per million tokens. */
 export interface ModelPrice {
   /** The model id prefix the price applies to. */
@@ -9,16 +11,8 @@ export interface ModelPrice {
 /** The model a simulated run is priced as: what the simulator stands in for. */
 export const DEFAULT_PRICED_MODEL = 'claude-sonnet-5-5';
 
-/**
- * Prices by model id prefix, longest prefix first. A table, not a live price list: the
- * report labels every figure made from it as an estimate.
- */
-export const PRICES: readonly ModelPrice[] = [
-  { prefix: 'claude-sonnet-5-5', inputPerMillion: 3, outputPerMillion: 15 },
-  { prefix: 'claude-opus-', inputPerMillion: 15, outputPerMillion: 75 },
-  { prefix: 'claude-sonnet-', inputPerMillion: 3, outputPerMillion: 15 },
-  { prefix: 'claude-haiku-', inputPerMillion: 1, outputPerMillion: 5 },
-];
+/** Prices by model id prefix, from the model table (which also holds context windows). */
+export const PRICES: readonly ModelPrice[] = MODEL_TABLE.map(({ prefix, inputPerMillion, outputPerMillion }) => ({ prefix, inputPerMillion, outputPerMillion }));
 
 /** How a sweep's model was priced. */
 export interface PriceChoice {

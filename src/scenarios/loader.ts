@@ -35,6 +35,8 @@ export interface Scenario {
   readonly budgetClass: BudgetClass;
   /** Tool calls allowed by the budget guard for this task class. */
   readonly toolBudget: number;
+  /** The simulated model's context window in tokens; null: each model's own (model table). */
+  readonly contextWindow: number | null;
   readonly persona: Persona;
   readonly world: ScenarioFile['world'];
   readonly faults: FaultProfile;
@@ -229,6 +231,7 @@ export function loadScenarioFile(path: string, personasDir = SCENARIOS_DIR): Sce
     tools: file.tools.map((name) => TOOL_CATALOGUE.get(name) as ToolSpec),
     budgetClass: file.budget_class,
     toolBudget: BUDGET_CLASSES[file.budget_class],
+    contextWindow: file.context_window,
     persona: persona.persona,
     world: file.world,
     faults: {

@@ -87,6 +87,13 @@ export const scenarioSchema = z
     budget_class: z
       .enum(Object.keys(BUDGET_CLASSES) as [BudgetClass, ...BudgetClass[]])
       .describe(`Task class; sets the tool budget: ${Object.entries(BUDGET_CLASSES).map(([name, calls]) => `${name} ${calls}`).join(', ')} calls.`),
+    context_window: z
+      .number()
+      .int()
+      .min(1000)
+      .nullable()
+      .default(null)
+      .describe("The context window of the simulated model in tokens, for every model id (a small window stands in for a long task); a request whose estimate exceeds it is refused with HTTP 413 request_too_large. Absent: each model's window from the model table."),
     persona: z.string().default('default').describe('The simulated model\'s persona: personas/<persona>.yaml.'),
     impossible: z
       .boolean()

@@ -2,6 +2,7 @@ import Table from 'cli-table3';
 import type { Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
 import { benchLoopSteps } from '../../bench/perf/loop-step-bench.js';
+import { benchTokenAccounting } from '../../bench/perf/token-accounting-bench.js';
 import { loadScenario } from '../../scenarios/loader.js';
 import { commaList, positiveInt } from '../parse.js';
 
@@ -12,6 +13,7 @@ interface BenchFlags {
   readonly time: number;
   readonly sdk: boolean;
   readonly checkpoints: boolean;
+  readonly tokens: boolean;
   readonly json: boolean;
 }
 
@@ -25,12 +27,15 @@ export function registerBench(program: Command): void {
     .option('--time <ms>', 'measuring time per task', positiveInt, 1500)
     .option('--no-sdk', 'skip measuring the article arm with the simulated model behind the real Anthropic SDK')
     .option('--no-checkpoints', 'skip measuring the article arm with checkpoints in SQLite (in memory and in a file)')
+    .option('--no-tokens', 'skip measuring token accounting (the estimator, cached and not, and the exact cl100k count)')
     .option('--json', 'print the rows as JSON', false)
     .action(async (flags: BenchFlags) => {
       resolveArms(flags.arms);
-      const rows = await benchLoopSteps({ scenario: loadScenario(flags.scenario), arms: flags.arms, seeds: flags.seeds, timeMs: flags.time, sdk: flags.sdk, checkpoints: flags.checkpoints });
+      const scenario = loadScenario(flags.scenario);
+      const rows = await benchLoopSteps({ scenario, arms: flags.arms, seeds: flags.seeds, timeMs: flags.time, sdk: flags.sdk, checkpoints: flags.checkpoints });
+      const tokenRows = flags.tokens ? await benchTokenAccounting({ scenario, seeds: flags.seeds, timeMs: flags.time }) : [];
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(flags.tokens ? { steps: rows, tokens: tokenRows } : rows, null, 2)}\n`);
         return;
       }
       const table = new Table({ head: ['task', 'steps / iteration', 'µs per step', '± %', 'runs / s', '× bare loop'] });
@@ -38,5 +43,9 @@ export function registerBench(program: Command): void {
         table.push([row.task, row.steps, row.usPerStep.toFixed(2), row.rme.toFixed(1), Math.round(row.runsPerSecond).toLocaleString('en-US'), row.ratioToBare.toFixed(2)]);
       }
       process.stdout.write(`${flags.scenario}, ${flags.seeds} seeds per iteration, node ${process.version}\n${table.toString()}\n`);
+      if (tokenRows.length === 0) return;
+      const tokens = new Table({ head: ['token accounting', 'requests / iteration', 'µs per step', '± %'] });
+      for (const row of tokenRows) tokens.push([row.task, row.steps, row.usPerStep.toFixed(3), row.rme.toFixed(1)]);
+      process.stdout.write(`${tokens.toString()}\n`);
     });
 }

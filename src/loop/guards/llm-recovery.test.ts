@@ -151,9 +151,9 @@ describe('llmRecovery', () => {
     expect(events.map((e) => e.type).slice(-2)).toEqual(['agent_run.failed', 'agent_run.completed']);
   });
 
-  it('fails a request too large (compaction, not a retry, is what would help)', async () => {
+  it('does not retry a request too large: it leaves the 413 to compaction outside it, or to the loop', async () => {
     const { result, sent } = await run(['request_too_large']);
-    expect(result.outcome).toEqual({ kind: 'failed', reason: 'model call failed, request too large: ContentTooLargeError (HTTP 413 request_too_large): Request exceeds the maximum allowed number of bytes.' });
+    expect(result.outcome).toEqual({ kind: 'failed', reason: 'model call failed: ContentTooLargeError (HTTP 413 request_too_large): Request exceeds the maximum allowed number of bytes.' });
     expect(sent).toHaveLength(1);
   });
 

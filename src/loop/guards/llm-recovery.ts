@@ -27,7 +27,8 @@ const DEFAULT_KEY: StreamKey = Object.freeze({ sweepSeed: 0, scenario: 'llm-reco
  * - after `maxRetries` retries on one model, switch to the fallback model (once; from then
  *   on every call goes there) with a fresh set of retries;
  * - unknown model (404): switch to the fallback at once;
- * - request too large (413): stop (`failed`); compaction is what would help;
+ * - request too large (413): left to the guards outside it (reactive compaction), or the
+ *   loop, which ends the run `failed` with the error;
  * - anything else (an invalid request, a cancellation): left to the loop.
  * A run that exhausts its retries ends `failed` with a reason naming the error; its result
  * carries the conversation so far. Every retry and fallback is an event.
@@ -64,9 +65,9 @@ export function llmRecovery({
         const { error } = result;
         const errorClass = classifyModelError(error);
         const what = describeModelError(error);
-        if (errorClass === 'other') return result;
+        // A 413 is for context management (outside this guard) to answer; retrying the same request cannot help.
+        if (errorClass === 'other' || errorClass === 'too_large') return result;
         if (errorClass === 'auth') return failed(`model call failed, not retried (authentication, permission or billing): ${what}`);
-        if (errorClass === 'too_large') return failed(`model call failed, request too large: ${what}`);
 
         const retry = errorClass !== 'unknown_model' && attempt < maxRetries;
         if (retry) {

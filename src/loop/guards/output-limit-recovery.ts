@@ -53,7 +53,8 @@ export function outputLimitRecovery({ raisedMaxTokens = 64_000, maxResumes = 3 }
       raised = true;
       ctx.emit({ type: 'agent.output_limit', at: ctx.clock.now(), action: 'raise', maxTokens: raisedMaxTokens });
       const second = await next(raise(request));
-      return second.kind === 'reply' ? { kind: 'reply', message: addUsage(first.message, second.message) } : second;
+      // Keeps the transcript an inner wrapper answered with (a compacted one), if any.
+      return second.kind === 'reply' ? { ...second, message: addUsage(first.message, second.message) } : second;
     },
     afterModelReply(reply, ctx) {
       if (reply.stop_reason !== 'max_tokens') return undefined;

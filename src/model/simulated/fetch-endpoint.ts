@@ -1,5 +1,6 @@
 import type { ModelFaultResponse, ModelFaultSource } from '../../faults/model-faults.js';
 import type { ModelRequest } from '../model-client.js';
+import { contextLimitResponse, type ContextWindowOf } from './context-limit.js';
 import { invalidRequestResponse, requestProblem } from './request-validation.js';
 import type { SimulatedModel } from './simulated-model.js';
 
@@ -25,10 +26,11 @@ function wireResponse(response: ModelFaultResponse): Response {
  * The simulated model as the Messages HTTP endpoint, for `new Anthropic({ fetch, maxRetries: 0 })`: the
  * SDK builds the request, and parses the response or raises its own error classes. Before
  * the model sees a request, the fault source may fail it (HTTP errors with Anthropic error
- * bodies, dropped connections, timeouts) and the endpoint refuses requests the real API
- * would refuse (400 `invalid_request_error`). The model never learns of either.
+ * bodies, dropped connections, timeouts), and the endpoint refuses a request over the
+ * model's context window (413 `request_too_large`) and requests the real API would refuse
+ * (400 `invalid_request_error`). The model never learns of either.
  */
-export function simulatedFetch(model: SimulatedModel, faults?: ModelFaultSource): typeof fetch {
+export function simulatedFetch(model: SimulatedModel, faults?: ModelFaultSource, contextWindow?: ContextWindowOf): typeof fetch {
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!new URL(url).pathname.endsWith('/v1/messages') || init?.method !== 'POST') {
@@ -45,6 +47,8 @@ export function simulatedFetch(model: SimulatedModel, faults?: ModelFaultSource)
     }
     const fault = faults?.next(request) ?? null;
     if (fault !== null) return wireResponse(fault.response);
+    const tooLarge = contextWindow === undefined ? null : contextLimitResponse(request, contextWindow(request.model));
+    if (tooLarge !== null) return wireResponse(tooLarge);
     const problem = requestProblem(request);
     if (problem !== null) return wireResponse(invalidRequestResponse(problem));
     const message = model.respond(request);

@@ -1,8 +1,9 @@
 import type { Rng } from '../../random/streams.js';
 import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
-import { atPath, isReference, parseReference } from '../../scenarios/references.js';
+import { atPath, isReference, parseReference, referencesIn } from '../../scenarios/references.js';
 import { canonicalJson, type Json } from '../../scenarios/world.js';
 import { parallelSteps } from './parallel-steps.js';
+import { factsOf, formatCall } from './summary-text.js';
 import type { CallView, TranscriptState } from './transcript-reader.js';
 
 /** What the model does this turn. */
@@ -87,9 +88,38 @@ function resolveArgs(args: Record<string, unknown>, input: PolicyInput): Record<
   return resolve(args) as Record<string, unknown>;
 }
 
+const referencedSteps = new WeakMap<Plan['steps'][number], readonly number[]>();
+
+/** Indices of the earlier steps a step's arguments refer to, in order. */
+function stepsReferenced(step: number, plan: Plan): readonly number[] {
+  const planStep = plan.steps[step]!;
+  let found = referencedSteps.get(planStep);
+  if (found === undefined) {
+    const ids = referencesIn(planStep.args, 'args').map((reference) => parseReference(reference.text)?.step);
+    found = [...new Set(ids.map((id) => plan.steps.findIndex((other) => other.id === id)).filter((index) => index >= 0))];
+    referencedSteps.set(planStep, found);
+  }
+  return found;
+}
+
+/**
+ * An earlier step this one needs whose result the model has no reading of at all (it
+ * was done, but the transcript no longer shows it: compaction dropped it), or -1.
+ */
+function forgottenInput(step: number, input: PolicyInput): number {
+  const { stepResults, stepMalformed } = input.state;
+  return stepsReferenced(step, input.plan).find((s) => stepResults[s] === undefined && stepMalformed[s] === undefined) ?? -1;
+}
+
 function callStep(step: number, input: PolicyInput, variant = false): Action {
   const planStep = input.plan.steps[step];
   if (planStep === undefined) return finalAnswer(input);
+  // A model does not fill in what it can no longer see: it fetches the missing input again first.
+  const missing = variant ? -1 : forgottenInput(step, input);
+  if (missing !== -1) {
+    const again = input.plan.steps[missing]!;
+    return { kind: 'call', tool: again.tool, input: resolveArgs(again.args, input), note: `I no longer have the result of the '${again.id}' step in front of me, so I will fetch it again before going on.` };
+  }
   const args = variant && planStep.variants.length > 0 ? input.rng.pick(planStep.variants) : planStep.args;
   const note = variant
     ? `The ${planStep.tool} call keeps failing with these arguments, so I will adjust the request slightly and try a different form of the same call.`
@@ -176,6 +206,27 @@ function askForHelp(input: PolicyInput): Action {
     },
     note: 'I keep failing at the same step and more guesses will not help. I will ask a human for guidance.',
   };
+}
+
+const JOURNAL_APPEND_TOOL = 'append_run_journal_entry';
+
+/** A verified finding as the model writes it into a run journal: the call and the short facts of its result. */
+function journalEntry(call: CallView): string | null {
+  if (call.result.kind !== 'good') return null;
+  return formatCall({ kind: 'succeeded', name: call.name, input: call.input, facts: factsOf(call.result.value) }).slice(2);
+}
+
+/**
+ * With a run journal offered, a plan step's good result that a later step needs is written
+ * down first, once, so it outlives the transcript.
+ */
+function recordFinding(last: CallView, input: PolicyInput): Action | null {
+  const { plan, state, offered } = input;
+  if (!offered.has(JOURNAL_APPEND_TOOL) || last.role !== 'plan' || last.step < 0) return null;
+  const needed = plan.steps.some((_, later) => later > last.step && stepsReferenced(later, plan).includes(last.step));
+  const entry = journalEntry(last);
+  if (!needed || entry === null || state.journaled.includes(entry)) return null;
+  return { kind: 'call', tool: JOURNAL_APPEND_TOOL, input: { section: 'verified_findings', text: entry }, note: 'I will record this finding in the run journal so that it is not lost.' };
 }
 
 const MORE_TURNS_TOOL = 'request_more_iterations';
@@ -280,6 +331,8 @@ export function decide(input: PolicyInput): Action {
   // Asking for more turns is about the run, not the task: the model carries on from the call before.
   const last = state.calls.findLast((call) => call.name !== MORE_TURNS_TOOL);
   if (last === undefined) return callStep(state.nextStep, input);
+  const record = recordFinding(last, input);
+  if (record !== null) return record;
   const failures = last.step >= 0 ? (state.failuresAt[last.step] ?? 0) : 0;
   const canAskHelp = offered.has(HELP_TOOL);
 

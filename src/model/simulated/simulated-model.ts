@@ -5,6 +5,8 @@ import type { ModelClient, ModelRequest } from '../model-client.js';
 import { assistantMessage } from '../assistant-message.js';
 import { cutAtOutputLimit } from '../output-limit.js';
 import { decide } from './policy.js';
+import { isSummaryRequest, summaryText } from './summariser.js';
+import { readRecollection } from './summary-text.js';
 import { readTranscript } from './transcript-reader.js';
 
 export interface SimulatedModelOptions {
@@ -12,6 +14,22 @@ export interface SimulatedModelOptions {
   readonly plan: ScenarioFile['plan'];
   /** Names the model's own random stream; the turn index completes it. */
   readonly streamKey: StreamKey;
+}
+
+/**
+ * The turn index: assistant messages in the request, plus the turns a summary (or a notice
+ * of dropped turns) at its start says it replaced, so a compacted conversation goes on
+ * with fresh draws and fresh tool_use ids.
+ */
+function turnIndex(request: ModelRequest): number {
+  let turn = 0;
+  for (const message of request.messages) if (message.role === 'assistant') turn += 1;
+  const first = request.messages[0];
+  if (first?.role !== 'user') return turn;
+  let text = '';
+  if (typeof first.content === 'string') text = first.content;
+  else for (const block of first.content) if (block.type === 'text') text += block.text + '\n';
+  return turn + (readRecollection(text, first)?.coveredTurns ?? 0);
 }
 
 function forcedTool(choice: ToolChoice | undefined): string | null {
@@ -22,7 +40,8 @@ function forcedTool(choice: ToolChoice | undefined): string | null {
  * A seeded stand-in for an LLM agent. `respond` is a pure function of the request, the
  * persona, the task plan and the model's own stream keyed by the turn index (the number
  * of assistant messages already in the request): it reads its progress from the
- * transcript on every call and never sees harness state.
+ * transcript on every call and never sees harness state. A request that asks it to
+ * summarise the conversation gets a deterministic summary of what the request holds.
  */
 export class SimulatedModel implements ModelClient {
   readonly name = 'simulated';
@@ -34,8 +53,11 @@ export class SimulatedModel implements ModelClient {
 
   respond(request: ModelRequest): Message {
     const { persona, plan, streamKey } = this.#options;
-    let turn = 0;
-    for (const message of request.messages) if (message.role === 'assistant') turn += 1;
+    const turn = turnIndex(request);
+    if (isSummaryRequest(request)) {
+      const summary: ContentBlock[] = [{ type: 'text', text: summaryText(request), citations: null }];
+      return cutAtOutputLimit(assistantMessage(`msg_sim_${streamKey.runSeed}_${turn}_summary`, request, summary), request.max_tokens);
+    }
     const rng = stream(streamKey, 'model', turn);
     const offered = new Set((request.tools ?? []).map((tool) => ('name' in tool ? tool.name : '')));
     const action = decide({

@@ -35,6 +35,7 @@ describe('readTranscript', () => {
       failuresAt: [0, 0, 0],
       nextStep: 0,
       detourRun: 0,
+      journaled: [],
       lastUserText: prompt,
     });
   });

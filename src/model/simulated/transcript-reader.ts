@@ -3,6 +3,7 @@ import { stepServed } from '../../scenarios/plan-matching.js';
 import type { PlanStep } from '../../scenarios/schema.js';
 import type { Json } from '../../scenarios/world.js';
 import { readOwnArguments } from './own-arguments.js';
+import { readRecollection, type RecalledCall } from './summary-text.js';
 
 /**
  * What a result says, as a reader of its words would take it. These are the cues a real
@@ -40,6 +41,8 @@ export interface TranscriptState {
   readonly nextStep: number;
   /** Detour calls at the end of the transcript, in a row. */
   readonly detourRun: number;
+  /** Entries the model has put in a run journal (its own appends, and the journal a compacted transcript shows). */
+  readonly journaled: readonly string[];
   /** Plain text of the last user message. */
   readonly lastUserText: string;
 }
@@ -117,55 +120,144 @@ const initialStates = new WeakMap<readonly PlanStep[], FoldState>();
 function initialState(steps: readonly PlanStep[]): FoldState {
   let state = initialStates.get(steps);
   if (state === undefined) {
-    state = { calls: [], stepResults: steps.map(() => undefined), stepMalformed: steps.map(() => undefined), failuresAt: steps.map(() => 0), nextStep: 0, detourRun: 0 };
+    state = { calls: [], stepResults: steps.map(() => undefined), stepMalformed: steps.map(() => undefined), failuresAt: steps.map(() => 0), nextStep: 0, detourRun: 0, journaled: [] };
     initialStates.set(steps, state);
   }
   return state;
 }
 
+/** A fold state being built: the arrays are fresh copies, safe to write. */
+interface Draft {
+  calls: CallView[];
+  stepResults: (Json | undefined)[];
+  stepMalformed: (string | undefined)[];
+  failuresAt: number[];
+  nextStep: number;
+  detourRun: number;
+  journaled: readonly string[];
+}
+
+function draftOf(state: FoldState): Draft {
+  return {
+    calls: [...state.calls],
+    stepResults: [...state.stepResults],
+    stepMalformed: [...state.stepMalformed],
+    failuresAt: [...state.failuresAt],
+    nextStep: state.nextStep,
+    detourRun: state.detourRun,
+    journaled: state.journaled,
+  };
+}
+
+/** The run-journal tools: keeping notes, not a step of the task nor a detour from it. */
+const JOURNAL_TOOLS: ReadonlySet<string> = new Set(['get_run_journal', 'update_run_journal', 'append_run_journal_entry']);
+
+/**
+ * An earlier step the model has no reading of at all (it moved past it, but neither a
+ * result nor a cut-off body of it is in the transcript any more, e.g. after compaction)
+ * that this call serves: fetching it again. -1 when there is none.
+ */
+function forgottenStep(draft: Draft, steps: readonly PlanStep[], name: string, input: Record<string, unknown>): number {
+  for (let s = 0; s < draft.nextStep; s++) {
+    if (draft.stepResults[s] !== undefined || draft.stepMalformed[s] !== undefined) continue;
+    if (stepServed(steps, s, name, input) === s) return s;
+  }
+  return -1;
+}
+
+/**
+ * One tool call and what its result said, folded into the draft. `held`: an earlier call
+ * of the same turn failed at a step, which holds the model there; a later step of the
+ * turn that worked is kept, and skipped once the model gets past the failed one. Returns
+ * whether the turn is held after this call.
+ */
+function foldCall(draft: Draft, steps: readonly PlanStep[], name: string, input: Record<string, unknown>, result: ResultView, held = false, garbled = false): boolean {
+  const { nextStep } = draft;
+  let step = stepServed(steps, nextStep, name, input);
+  let role: CallView['role'] = step === -1 ? 'detour' : 'plan';
+  if (step === -1 && nextStep < steps.length && steps[nextStep]?.verify?.tool === name) {
+    step = nextStep;
+    role = 'verify';
+  } else if (step === -1) {
+    step = forgottenStep(draft, steps, name, input);
+    if (step !== -1) role = 'plan';
+  }
+  if (role === 'plan' && result.kind === 'good') {
+    draft.stepResults[step] = result.value;
+    if (!held) draft.nextStep = Math.max(nextStep, step + 1);
+  } else if (role === 'verify' && verifiedDone(result)) {
+    draft.nextStep = step + 1;
+  } else if (role === 'plan' && result.kind === 'malformed') {
+    draft.stepMalformed[step] = result.text;
+  }
+  const holds = held || (role === 'plan' && result.kind !== 'good');
+  // Only ever moves after a turn of several calls: one call per turn reaches a step at nextStep.
+  while (!holds && draft.nextStep < steps.length && draft.stepResults[draft.nextStep] !== undefined && draft.nextStep > step) draft.nextStep += 1;
+  if (step >= 0 && (result.kind === 'error' || result.kind === 'reflection' || result.kind === 'malformed' || result.kind === 'empty')) {
+    draft.failuresAt[step] = (draft.failuresAt[step] ?? 0) + 1;
+  }
+  draft.detourRun = role === 'detour' ? draft.detourRun + 1 : 0;
+  draft.calls.push({ name, input, step, role, result, garbled });
+  return holds;
+}
+
 /** One assistant turn and the results that answer it (the next message), folded into the state. */
 function foldTurn(state: FoldState, assistant: MessageParam, after: MessageParam | undefined, steps: readonly PlanStep[]): FoldState {
+  if (typeof assistant.content === 'string') return state;
   const results = new Map<string, ToolResultBlockParam>();
   if (after?.role === 'user' && typeof after.content !== 'string') {
     for (const block of after.content) if (block.type === 'tool_result') results.set(block.tool_use_id, block);
   }
-  const stepResults = [...state.stepResults];
-  const stepMalformed = [...state.stepMalformed];
-  const failuresAt = [...state.failuresAt];
-  const calls = [...state.calls];
-  let { nextStep, detourRun } = state;
-  if (typeof assistant.content === 'string') return state;
-  // In a turn of several calls, a step that failed holds the model there: a later step
-  // of the same turn that worked is kept, and skipped once the model gets past the failed one.
+  const draft = draftOf(state);
   let held = false;
   for (const block of assistant.content) {
     if (block.type !== 'tool_use') continue;
     const { input, garbled } = readOwnArguments(block.input);
-    const result = viewResult(results.get(block.id));
-    let step = stepServed(steps, nextStep, block.name, input);
-    let role: CallView['role'] = step === -1 ? 'detour' : 'plan';
-    if (step === -1 && nextStep < steps.length && steps[nextStep]?.verify?.tool === block.name) {
-      step = nextStep;
-      role = 'verify';
+    if (JOURNAL_TOOLS.has(block.name)) {
+      if (typeof input['text'] === 'string') draft.journaled = [...draft.journaled, input['text']];
+      continue;
     }
-    if (role === 'plan' && result.kind === 'good') {
-      stepResults[step] = result.value;
-      if (!held) nextStep = step + 1;
-    } else if (role === 'verify' && verifiedDone(result)) {
-      nextStep = step + 1;
-    } else if (role === 'plan' && result.kind === 'malformed') {
-      stepMalformed[step] = result.text;
-    }
-    if (role === 'plan' && result.kind !== 'good') held = true;
-    // Only ever true after a turn of several calls: one call per turn reaches a step at nextStep.
-    while (!held && nextStep < steps.length && stepResults[nextStep] !== undefined && nextStep > step) nextStep += 1;
-    if (step >= 0 && (result.kind === 'error' || result.kind === 'reflection' || result.kind === 'malformed' || result.kind === 'empty')) {
-      failuresAt[step] = (failuresAt[step] ?? 0) + 1;
-    }
-    detourRun = role === 'detour' ? detourRun + 1 : 0;
-    calls.push({ name: block.name, input, step, role, result, garbled });
+    held = foldCall(draft, steps, block.name, input, viewResult(results.get(block.id)), held, garbled);
   }
-  return { calls, stepResults, stepMalformed, failuresAt, nextStep, detourRun };
+  return draft;
+}
+
+/** A result a summary line or a pin gives, read the way a result block is read. */
+function recalledView(call: RecalledCall): ResultView {
+  if (call.kind === 'succeeded') return { kind: 'good', value: call.facts };
+  const lower = call.error.toLowerCase();
+  const hint = lower.includes(PERMANENT_CUE) ? 'permanent' : lower.includes(TRANSIENT_CUE) ? 'transient' : 'none';
+  return { kind: 'error', text: call.error, hint, mayHaveApplied: lower.includes(APPLIED_CUE) };
+}
+
+const recalledStates = new WeakMap<MessageParam, { readonly steps: readonly PlanStep[]; readonly state: FoldState }>();
+
+/**
+ * The state a compacted transcript starts from: what its first message (a summary, pinned
+ * results, a notice of dropped turns) says happened, folded like the turns themselves. A
+ * pinned result is the call's whole result, so it is the model's reading of that step.
+ */
+function recalledState(message: MessageParam, steps: readonly PlanStep[]): FoldState | null {
+  const cached = recalledStates.get(message);
+  if (cached !== undefined && cached.steps === steps) return cached.state;
+  let text = '';
+  if (typeof message.content === 'string') text = message.content;
+  else for (const block of message.content) if (block.type === 'text') text += block.text + '\n';
+  const recollection = readRecollection(text, message);
+  if (recollection === null) return null;
+  const draft = draftOf(initialState(steps));
+  for (const call of recollection.calls) foldCall(draft, steps, call.name, call.input, recalledView(call));
+  draft.journaled = recollection.journaled;
+  for (const pin of recollection.pinned) {
+    const view = readResult({ type: 'tool_result', tool_use_id: 'pinned', content: pin.text });
+    if (view.kind !== 'good') continue;
+    const step = stepServed(steps, 0, pin.name, pin.input);
+    if (step === -1) continue;
+    draft.stepResults[step] = view.value;
+    draft.nextStep = Math.max(draft.nextStep, step + 1);
+  }
+  recalledStates.set(message, { steps, state: draft });
+  return draft;
 }
 
 /**
@@ -180,9 +272,13 @@ function foldTurn(state: FoldState, assistant: MessageParam, after: MessageParam
  * the same sequence of objects. A changed, dropped or reordered message breaks the chain
  * and everything after it is read again. This keeps each turn's reading O(new messages)
  * instead of O(transcript).
+ *
+ * A compacted transcript starts from what its first message recalls (summary lines,
+ * pinned results), and nothing else of the replaced part.
  */
 export function readTranscript(messages: readonly MessageParam[], steps: readonly PlanStep[]): TranscriptState {
-  let state = initialState(steps);
+  const first = messages[0];
+  let state = (first?.role === 'user' ? recalledState(first, steps) : null) ?? initialState(steps);
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     if (message.role !== 'assistant') continue;

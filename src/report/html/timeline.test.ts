@@ -24,7 +24,7 @@ function trace(overrides: Partial<TraceLine> = {}): TraceLine {
       { type: 'agent.tool.fault', at: 11_470, tool: 'get_user', fault: 'timeout' },
       { type: 'agent.tool.retry', at: 11_470, tool: 'get_user', attempt: 1, delayMs: 1000, code: 'timeout' },
       { type: 'agent.tool.result', at: 12_000, id: 't0', tool: 'get_user', isError: true, content: `Error: ${EVIL}` },
-      { type: 'agent.compaction.run', at: 12_000, before: 9000, after: 3000 },
+      { type: 'agent.future.event', at: 12_000, before: 9000, after: 3000 },
       { type: 'agent.model.retry', at: 12_500, model: 'simulated', attempt: 1, delayMs: 500, errorClass: 'RateLimitError', status: 429 },
       { type: 'agent.model.call', at: 13_000, iteration: 2, inputTokens: 706, outputTokens: 38 },
       { type: 'agent_run.completed', at: 13_000, outcome: 'completed' },
@@ -60,7 +60,7 @@ describe('renderTimeline', () => {
   });
 
   it('shows an event type it does not know with its fields', () => {
-    expect(renderTimeline(trace(), 'run-1').toString()).toContain('agent.compaction.run <code>{&quot;before&quot;:9000,&quot;after&quot;:3000}</code>');
+    expect(renderTimeline(trace(), 'run-1').toString()).toContain('agent.future.event <code>{&quot;before&quot;:9000,&quot;after&quot;:3000}</code>');
   });
 
   it('marks where the middle of a long run was left out, and lines the tail calls up with the last texts', () => {

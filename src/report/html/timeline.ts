@@ -60,6 +60,12 @@ const RENDERERS: Renderers = {
   'agent.iterations.extended': (event) => ({ kind: 'guard', label: 'guard', body: html`iterations extended by ${event.granted}, now ${event.limit}` }),
   'agent_run.resumed': (event) => ({ kind: 'run', label: 'resume', body: html`run resumed from its last checkpoint (${words(event.boundary)})` }),
   'agent.tool.replayed': (event) => ({ kind: 'ok', label: 'replay', indent: true, body: html`${event.tool}: completed before the interruption; answered from the store, not run again` }),
+  'agent.compaction.run': (event) => ({
+    kind: 'guard',
+    label: 'compact',
+    body: html`${event.deep ? 'deep prune' : 'compaction'} (${event.trigger === 'too_large' ? 'after a 413' : 'over the threshold'}): ${event.beforeMessages} → ${event.afterMessages} messages, ${whole(event.beforeTokens)} → ${whole(event.afterTokens)} tokens, ${event.summary === 'model' ? html`summary by ${event.summaryModel}` : 'truncated (the summary call failed)'}, ${event.pinned} pinned`,
+  }),
+  'agent.recovery.fired': (event) => ({ kind: 'guard', label: 'guard', body: html`context recovery R${event.rung} (${event.count} so far) at ${whole(event.tokens)} tokens` }),
   'agent_run.cancelled': (event) => ({ kind: 'error', label: 'cancelled', body: html`run cancelled: ${event.reason}` }),
   'agent_run.failed': (event) => ({ kind: 'error', label: 'failed', body: html`run failed: ${event.reason}` }),
   'agent_run.completed': (event) => ({ kind: 'run', label: 'end', body: html`run ended: <b>${words(String(event.outcome))}</b>` }),

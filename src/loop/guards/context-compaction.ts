@@ -1,0 +1,185 @@
+import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ModelRequest } from '../../model/model-client.js';
+import { exactRequestTokens, loadCl100k } from '../../model/exact-token-count.js';
+import { requestTokens } from '../../model/token-estimate.js';
+import { compactTranscript } from '../context/compact-transcript.js';
+import type { Guard, LoopContext, ModelCallResult, SendModelRequest } from '../guard.js';
+import { modelLatencyMs } from '../model-latency.js';
+import { classifyModelError, describeModelError } from '../model-errors.js';
+import { STUCK_TOOL_NAME } from './stuck-tool.js';
+
+/** The question the last rung puts to the human, through the stuck tool. */
+export const LADDER_QUESTION = "I've made progress but I'm losing context faster than I can recover. Keep going, change direction, or stop?";
+
+export interface ContextCompactionOptions {
+  /** The model's context window in tokens (the model table's, or a scenario's smaller one). */
+  readonly contextWindow: number;
+  /** Share of the window the request estimate may reach before compaction. @default 0.7 */
+  readonly threshold?: number;
+  /** Messages kept verbatim by a compaction (R1, and on a 413). @default 10 */
+  readonly keepLast?: number;
+  /** Messages kept verbatim by a deep prune (R2). @default 4 */
+  readonly deepKeepLast?: number;
+  /** Pin the latest successful result of each tool into the summary. @default true */
+  readonly pin?: boolean;
+  /** The cheap model that writes summaries. @default 'claude-haiku-5-5' */
+  readonly summaryModel?: string;
+  /** Output limit of a summary call: a summary longer than this is cut. @default 512 */
+  readonly summaryMaxTokens?: number;
+  /** A crossing within this many model calls of the last rung climbs to the next rung. @default 20 */
+  readonly ladderWindow?: number;
+  /** Rungs fired per run, at most; after that the loop runs on to its limits. @default 4 */
+  readonly maxRecoveries?: number;
+  /** On a 413, compact once and resend; a second 413 ends the run. @default true */
+  readonly reactive?: boolean;
+  /**
+   * How the request is counted against the threshold: the shared estimator (cached per
+   * message), or an exact cl100k_base count with js-tiktoken (a real BPE tokenizer as a
+   * proxy for Claude's; `spiralbench bench` shows its cost). @default 'estimate'
+   */
+  readonly counter?: 'estimate' | 'cl100k';
+  /** Text added after every summary (the run journal). @default none */
+  readonly appendix?: () => string;
+}
+
+/** The transcript with `text` added to its last user message (a copy: messages are never edited). */
+function withUserText(messages: readonly MessageParam[], text: string): MessageParam[] {
+  const last = messages.at(-1);
+  const block: TextBlockParam = { type: 'text', text };
+  if (last?.role !== 'user') return [...messages, { role: 'user', content: [block] }];
+  const content = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
+  return [...messages.slice(0, -1), { role: 'user', content: [...content, block] }];
+}
+
+/**
+ * Context management: keeps the request under `threshold` of the context window.
+ *
+ * Before a model call whose estimate (system, tools, messages; cached per message) is
+ * over the threshold, it climbs a recovery ladder:
+ * - R1 compact: the last `keepLast` messages stay verbatim, the older part becomes one
+ *   summary written by a call to `summaryModel`, with the latest successful result of
+ *   each tool pinned as plain text (if `pin`); a failed summary call falls back to
+ *   dropping the older part with a notice;
+ * - R2 deep prune, when it is over again within `ladderWindow` calls of R1: the same,
+ *   keeping only `deepKeepLast` messages, marked as deep-pruned;
+ * - R3, when over again within `ladderWindow` calls of R2: forces the stuck tool with
+ *   LADDER_QUESTION (when the arm offers it).
+ * A crossing later than `ladderWindow` calls after the last rung starts again at R1. At
+ * most `maxRecoveries` rungs fire per run.
+ *
+ * On a 413 (request too large) it compacts once and resends; a second 413 for the same
+ * call ends the run `failed` (the circuit breaker), and nothing else is added to the
+ * context while it recovers. It sits outside LLM-call recovery, so it sees a 413 only
+ * once transient faults are ridden out, and its summary calls get the same recovery.
+ *
+ * @example
+ * contextCompaction({ contextWindow: 200_000, threshold: 0.7, keepLast: 10, pin: true })
+ */
+export function contextCompaction({
+  contextWindow,
+  threshold = 0.7,
+  keepLast = 10,
+  deepKeepLast = 4,
+  pin = true,
+  summaryModel = 'claude-haiku-5-5',
+  summaryMaxTokens = 512,
+  ladderWindow = 20,
+  maxRecoveries = 4,
+  reactive = true,
+  counter = 'estimate',
+  appendix = () => '',
+}: ContextCompactionOptions): Guard {
+  const limit = threshold * contextWindow;
+  const count = async (request: ModelRequest): Promise<number> => (counter === 'cl100k' ? exactRequestTokens(await loadCl100k(), request) : requestTokens(request));
+  let recoveries = 0;
+  let lastRung: { readonly rung: 1 | 2 | 3; readonly iteration: number } | null = null;
+  // A wrapper outside this one (output-limit recovery) may resend the same request: it
+  // gets the same compacted transcript instead of a second summary call.
+  let reuse: { readonly from: readonly MessageParam[]; readonly length: number; readonly last: MessageParam | undefined; readonly to: ModelRequest } | null = null;
+
+  const compact = async (ctx: LoopContext, request: ModelRequest, next: SendModelRequest, deep: boolean, trigger: 'threshold' | 'too_large'): Promise<MessageParam[] | null> => {
+    const compaction = await compactTranscript({
+      request,
+      keepLast: deep ? deepKeepLast : keepLast,
+      deep,
+      pin,
+      summaryModel,
+      summaryMaxTokens,
+      turnsSoFar: ctx.iteration,
+      appendix: appendix(),
+      async summarise(summaryRequest) {
+        const result = await next(summaryRequest);
+        return result.kind === 'reply' ? result.message : null;
+      },
+    });
+    if (compaction === null) return null;
+    const usage = compaction.reply?.usage;
+    if (usage !== undefined) ctx.clock.sleep(modelLatencyMs(usage));
+    const beforeTokens = await count(request);
+    const afterTokens = await count({ ...request, messages: compaction.messages });
+    ctx.emit({
+      type: 'agent.compaction.run',
+      at: ctx.clock.now(),
+      trigger,
+      deep,
+      summary: compaction.summary,
+      beforeTokens,
+      afterTokens,
+      beforeMessages: request.messages.length,
+      afterMessages: compaction.messages.length,
+      pinned: compaction.pinned,
+      summaryModel: compaction.reply?.model ?? summaryModel,
+      summaryInputTokens: usage?.input_tokens ?? 0,
+      summaryOutputTokens: usage?.output_tokens ?? 0,
+    });
+    return compaction.messages;
+  };
+
+  /** The next rung's transcript and request, or null when the rung has nothing to change. */
+  const climb = async (ctx: LoopContext, request: ModelRequest, next: SendModelRequest, tokens: number): Promise<ModelRequest | null> => {
+    const rung: 1 | 2 | 3 = lastRung !== null && ctx.iteration - lastRung.iteration <= ladderWindow ? (Math.min(3, lastRung.rung + 1) as 2 | 3) : 1;
+    recoveries += 1;
+    lastRung = { rung, iteration: ctx.iteration };
+    ctx.emit({ type: 'agent.recovery.fired', at: ctx.clock.now(), rung, iteration: ctx.iteration, tokens, count: recoveries });
+    if (rung === 3) {
+      const offered = (request.tools ?? []).some((tool) => 'name' in tool && tool.name === STUCK_TOOL_NAME);
+      if (!offered) return null;
+      const text = `The conversation keeps outgrowing the context window after compaction. Ask the human with ${STUCK_TOOL_NAME}: "${LADDER_QUESTION}"`;
+      return { ...request, messages: withUserText(request.messages, text), tool_choice: { type: 'tool', name: STUCK_TOOL_NAME } };
+    }
+    // R1 with too short a transcript to keep ten messages of falls through to a deep prune.
+    const messages = (await compact(ctx, request, next, rung === 2, 'threshold')) ?? (rung === 1 ? await compact(ctx, request, next, true, 'threshold') : null);
+    return messages === null ? null : { ...request, messages };
+  };
+
+  return {
+    name: 'compact',
+    async aroundModelCall(ctx, request, next): Promise<ModelCallResult> {
+      let sent = request;
+      const { messages } = request;
+      if (reuse !== null && reuse.from === messages && reuse.length === messages.length && reuse.last === messages.at(-1)) {
+        const { tool_choice: choice } = reuse.to;
+        sent = { ...request, messages: reuse.to.messages, ...(choice === undefined ? {} : { tool_choice: choice }) };
+      } else if (recoveries < maxRecoveries) {
+        // The estimate stays synchronous: this runs before every model call.
+        const tokens = counter === 'estimate' ? requestTokens(request) : await count(request);
+        if (tokens > limit) {
+          sent = (await climb(ctx, request, next, tokens)) ?? request;
+          if (sent !== request) reuse = { from: messages, length: messages.length, last: messages.at(-1), to: sent };
+        }
+      }
+      let result = await next(sent);
+      if (reactive && result.kind === 'error' && classifyModelError(result.error) === 'too_large') {
+        // Deeper if this call was already compacted: the same cut would change nothing.
+        const compacted = await compact(ctx, sent, next, sent !== request, 'too_large');
+        if (compacted === null) return result;
+        sent = { ...sent, messages: compacted };
+        result = await next(sent);
+        if (result.kind === 'error' && classifyModelError(result.error) === 'too_large') {
+          return { kind: 'stop', outcome: { kind: 'failed', reason: `model call failed, request too large even after compaction (circuit breaker): ${describeModelError(result.error)}` } };
+        }
+      }
+      return sent !== request && result.kind === 'reply' ? { ...result, messages: sent.messages } : result;
+    },
+  };
+}
