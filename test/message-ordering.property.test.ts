@@ -56,6 +56,24 @@ describe('fixMessageOrder (property)', () => {
     );
   });
 
+  it('lets no misplaced block through its quick check: one block moved in a valid transcript is caught', () => {
+    const valid: MessageParam[] = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_user', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '{}' }] },
+    ];
+    const misplaced: MessageParam[][] = [
+      [valid[0]!, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_user', input: {} }, { type: 'tool_result', tool_use_id: 'toolu_1', content: '{}' }] }, valid[2]!],
+      [{ role: 'user', content: [{ type: 'text', text: 'go' }, { type: 'tool_use', id: 'toolu_9', name: 'get_user', input: {} }] }, valid[1]!, valid[2]!],
+    ];
+    for (const transcript of misplaced) {
+      expect(requestProblem(request(transcript))).not.toBeNull();
+      const ctx: LoopContext = { clock: new VirtualClock(), emit: () => {}, toolCalls: 0, iteration: 0, messages: transcript };
+      const sent = orderingFixup().prepareRequest!(request(transcript), ctx) as ModelRequest;
+      expect(requestProblem(sent)).toBeNull();
+    }
+  });
+
   it('is idempotent: a fixed transcript needs no further fixing', () => {
     fc.assert(
       fc.property(history, (messages) => {

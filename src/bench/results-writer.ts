@@ -15,7 +15,7 @@ export function writeFileAtomic(path: string, text: string): void {
 
 /**
  * Appends finished chunks to runs.jsonl and runs.csv, in order, as they complete. After
- * each chunk both files are synced to disk and progress.json records how far they go,
+ * each chunk both files are fsynced and progress.json (replaced atomically) records how far they go,
  * so a sweep killed at any moment loses at most the chunks in flight and can be resumed
  * (`--resume`). summary.json and traces.jsonl are written atomically at the end, when
  * progress.json goes away.
@@ -43,6 +43,8 @@ export class ResultsWriter {
     const jsonlPath = join(dir, 'runs.jsonl');
     const csvPath = join(dir, 'runs.csv');
     if (resume === undefined) {
+      // A fresh sweep: an older sweep's progress no longer describes these files.
+      rmSync(join(dir, PROGRESS_FILE), { force: true });
       this.#chunksDone = this.#runsDone = 0;
       this.#jsonl = openSync(jsonlPath, 'w');
       this.#csv = openSync(csvPath, 'w');

@@ -112,12 +112,16 @@ class RunRecorder implements RunDurability {
   readonly #completed: string[];
   #seq: number;
 
-  constructor(
-    readonly db: Database.Database,
-    readonly statements: Statements,
-    readonly runId: string,
-    readonly systemHash: string,
-  ) {
+  readonly #db: Database.Database;
+  readonly #statements: Statements;
+  readonly #runId: string;
+  readonly #systemHash: string;
+
+  constructor(db: Database.Database, statements: Statements, runId: string, systemHash: string) {
+    this.#db = db;
+    this.#statements = statements;
+    this.#runId = runId;
+    this.#systemHash = systemHash;
     // A resumed run goes on numbering its checkpoints; its stored messages are rewritten
     // once at its first checkpoint (it holds copies, not the objects written before).
     const last = statements.lastCheckpoint.get(runId) as CheckpointRow | undefined;
@@ -129,10 +133,10 @@ class RunRecorder implements RunDurability {
     const { messages, metrics, at } = state;
     let same = 0;
     while (same < this.#persisted.length && same < messages.length && this.#persisted[same] === messages[same]) same += 1;
-    this.db.transaction(() => {
-      this.statements.deleteMessagesFrom.run(this.runId, same);
-      for (let i = same; i < messages.length; i++) this.statements.insertMessage.run(this.runId, i, JSON.stringify(messages[i]));
-      this.statements.insertCheckpoint.run(this.runId, this.#seq, boundary, metrics.modelCalls, messages.length, messages.length, this.systemHash, JSON.stringify(metrics), at, JSON.stringify(this.#completed));
+    this.#db.transaction(() => {
+      this.#statements.deleteMessagesFrom.run(this.#runId, same);
+      for (let i = same; i < messages.length; i++) this.#statements.insertMessage.run(this.#runId, i, JSON.stringify(messages[i]));
+      this.#statements.insertCheckpoint.run(this.#runId, this.#seq, boundary, metrics.modelCalls, messages.length, messages.length, this.#systemHash, JSON.stringify(metrics), at, JSON.stringify(this.#completed));
     })();
     this.#seq += 1;
     this.#persisted.length = same;
@@ -140,17 +144,17 @@ class RunRecorder implements RunDurability {
   }
 
   toolCall(id: string): EnvelopeEntry | undefined {
-    const row = this.statements.call.get(this.runId, id) as { completed_at: number | null; result: string | null } | undefined;
+    const row = this.#statements.call.get(this.#runId, id) as { completed_at: number | null; result: string | null } | undefined;
     if (row === undefined) return undefined;
     return row.completed_at === null || row.result === null ? { state: 'started' } : { state: 'completed', block: JSON.parse(row.result) as ToolResultBlockParam };
   }
 
   startToolCall(call: ToolUseBlock, at: number): void {
-    this.statements.startCall.run(this.runId, call.id, call.name, JSON.stringify(call.input), at);
+    this.#statements.startCall.run(this.#runId, call.id, call.name, JSON.stringify(call.input), at);
   }
 
   completeToolCall(id: string, block: ToolResultBlockParam, at: number): void {
-    this.statements.completeCall.run(at, JSON.stringify(block), this.runId, id);
+    this.#statements.completeCall.run(at, JSON.stringify(block), this.#runId, id);
     this.#completed.push(id);
   }
 }

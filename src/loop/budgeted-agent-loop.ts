@@ -11,7 +11,7 @@ import { modelLatencyMs } from './model-latency.js';
 import type { RunMetrics, RunOutcome, RunResult } from './outcome.js';
 import type { ToolHost } from './tool-host.js';
 import { readArguments } from './tool-arguments.js';
-import { executeToolCall, UnknownToolError } from './tool-executor.js';
+import { runEnveloped } from './enveloped-execution.js';
 
 export interface LoopOptions {
   readonly model: ModelClient;
@@ -110,7 +110,7 @@ export class BudgetedAgentLoop {
       if (resumed.systemHash !== systemPromptHash(this.#options.system)) {
         return finish({ kind: 'waiting_on_human', reason: 'the system prompt changed since the run was checkpointed' });
       }
-      const settled = this.#settleInterruptedTurn(messages, context(), metrics);
+      const settled = this.#settleInterruptedTurn(messages, context, metrics);
       if (settled !== null) return finish(settled);
       if (messages.at(-1)?.role === 'user') checkpoint('tool_results');
     }
@@ -174,11 +174,13 @@ export class BudgetedAgentLoop {
         break;
       }
       messages.push({ role: 'assistant', content: reply.content });
-      checkpoint('model_response');
       if (continuation !== null) {
+        // Checkpointed with the continuation: a resume must not take the cut-off reply for an answer.
         messages.push({ role: 'user', content: [{ type: 'text', text: continuation }] });
+        checkpoint('user_input');
         continue;
       }
+      checkpoint('model_response');
 
       const calls = reply.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
       const finalText = reply.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
@@ -208,7 +210,6 @@ export class BudgetedAgentLoop {
       }
       if (laneStart !== null) clock.advanceTo(laneEnd);
       messages.push({ role: 'user', content: results });
-      checkpoint('tool_results');
 
       if (signal?.aborted) return cancelled();
       for (const guard of guards) {
@@ -219,6 +220,8 @@ export class BudgetedAgentLoop {
         if (decision.forceTool !== undefined) forcedTool = decision.forceTool;
         break;
       }
+      // After the guards' words are in: a resume reads them as the model would have.
+      checkpoint('tool_results');
     }
   }
 
@@ -227,14 +230,15 @@ export class BudgetedAgentLoop {
    * reply), settled through the envelope and answered, so the loop goes on from a whole
    * turn. A reply without calls was the final answer: the run had completed.
    */
-  #settleInterruptedTurn(messages: MessageParam[], ctx: LoopContext, metrics: { toolCalls: number; toolExecutions: number }): RunOutcome | null {
+  #settleInterruptedTurn(messages: MessageParam[], context: () => LoopContext, metrics: { toolCalls: number; toolExecutions: number }): RunOutcome | null {
     const last = messages.at(-1);
     if (last?.role !== 'assistant' || typeof last.content === 'string') return null;
     const calls = last.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
     if (calls.length === 0) return { kind: 'completed', finalText: last.content.map((block) => (block.type === 'text' ? block.text : '')).join('') };
     const results: ToolResultBlockParam[] = [];
     for (const call of calls) {
-      const outcome = this.#runToolCall(call, ctx, metrics);
+      // A fresh context per call, as in a live turn: the budget counts the calls before it.
+      const outcome = this.#runToolCall(call, context(), metrics, true);
       if (outcome.kind === 'stop') return outcome.outcome;
       results.push(outcome.block);
     }
@@ -247,6 +251,7 @@ export class BudgetedAgentLoop {
     call: ToolUseBlock,
     ctx: LoopContext,
     metrics: { toolCalls: number; toolExecutions: number },
+    settling = false,
   ): { readonly kind: 'result'; readonly block: ToolResultBlockParam } | { readonly kind: 'stop'; readonly outcome: RunOutcome } {
     const guards = this.#options.guards ?? [];
     const { durability } = this.#options;
@@ -267,25 +272,10 @@ export class BudgetedAgentLoop {
       if (decision?.kind === 'answer') {
         block = { type: 'tool_result', tool_use_id: call.id, content: decision.content, ...(decision.isError ? { is_error: true } : {}) };
       } else {
-        const entry = durability?.toolCall(call.id);
-        if (entry?.state === 'completed') {
-          block = entry.block;
-          emit({ type: 'agent.tool.replayed', at: clock.now(), id: call.id, tool: call.name });
-        } else if (entry?.state === 'started' && this.#options.tools.traits(call.name)?.sideEffecting === true) {
-          const reason = `resume-unsafe: the ${call.name} call ${call.id} was started before the interruption and may have run; it has side effects, so it is not run again`;
-          return { kind: 'stop', outcome: { kind: 'waiting_on_human', reason } };
-        } else {
-          durability?.startToolCall(read.call, clock.now());
-          try {
-            const report = executeToolCall(read.call, this.#options.tools, guards, ctx);
-            metrics.toolExecutions += report.executions;
-            block = report.block;
-          } catch (error) {
-            if (error instanceof UnknownToolError) return { kind: 'stop', outcome: { kind: 'failed', reason: `configuration error: ${error.message}` } };
-            throw error;
-          }
-          durability?.completeToolCall(call.id, block, clock.now());
-        }
+        const run = runEnveloped(read.call, this.#options.tools, guards, ctx, { durability, settling });
+        if (run.kind === 'stop') return run;
+        metrics.toolExecutions += run.executions;
+        block = run.block;
       }
     }
     emit({ type: 'agent.tool.result', at: clock.now(), id: call.id, tool: call.name, isError: block.is_error === true, content: String(block.content ?? '') });

@@ -158,11 +158,16 @@ async function sweepUntilInterrupted(options: Omit<SweepOptions, 'signal'>): Pro
     return await runSweep({ ...options, signal: interrupt.signal });
   } catch (error) {
     if (!(error instanceof SweepInterrupted)) throw error;
-    const again = ['spiralbench', ...process.argv.slice(2).filter((arg) => arg !== '--resume'), '--resume'].join(' ');
+    const again = ['spiralbench', ...process.argv.slice(2).filter((arg) => arg !== '--resume'), '--resume'].map(shellWord).join(' ');
     throw new RunInterrupted(`interrupted: ${error.done} of ${error.total} runs are written to ${options.outDir}.\nResume with: ${again}`);
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
+}
+
+/** A word as a POSIX shell reads it back: quoted when it holds anything but safe characters. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** `--check` takes a sweep folder or the summary.json inside one. */

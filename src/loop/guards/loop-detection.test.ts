@@ -4,15 +4,20 @@ import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js'
 import { BudgetedAgentLoop } from '../budgeted-agent-loop.js';
 import type { AgentEvent } from '../events.js';
 import { recordingHost } from '../recording-host.test-helpers.js';
-import { findThrash, loopDetection } from './loop-detection.js';
+import type { ToolHost } from '../tool-host.js';
+import { findThrash, loopDetection, type RecentCall } from './loop-detection.js';
 import { STUCK_TOOL_NAME, stuckTool } from './stuck-tool.js';
 
 const SEARCH: Tool = { name: 'search', input_schema: { type: 'object' } };
 const ORDERS: Tool = { name: 'orders', input_schema: { type: 'object' } };
-const host = () => recordingHost([SEARCH, ORDERS]);
+/** search finds nothing (`{"results":[]}`); orders answers. */
+function host(): ToolHost {
+  const inner = recordingHost([SEARCH, ORDERS]);
+  return { ...inner, execute: (name, input) => (name === 'search' ? { kind: 'ok', content: '{"results":[]}', latencyMs: 100, fault: null } : inner.execute(name, input)) };
+}
 
 const search = (query: string): ScriptedTurn => ({ calls: [{ name: 'search', input: { query } }] });
-const call = (name: string, input: Record<string, unknown>): ToolUseBlock => ({ type: 'tool_use', id: 'x', name, input, caller: { type: 'direct' } }) as ToolUseBlock;
+const call = (name: string, input: Record<string, unknown>, fruitless = true): RecentCall => ({ call: { type: 'tool_use', id: 'x', name, input, caller: { type: 'direct' } } as ToolUseBlock, fruitless });
 
 const lastUserText = (messages: readonly MessageParam[]): string => {
   const last = messages.at(-1);
@@ -39,6 +44,12 @@ describe('findThrash', () => {
     expect(findThrash(calls, 3, 4)).toEqual({ kind: 'pattern', tool: 'search', count: 4, window: 5 });
     const reordered = [call('search', { a: 1, b: 2 }), call('search', { b: 2, a: 1 }), call('search', { a: 1, b: 2 })];
     expect(findThrash(reordered, 3, 4)?.kind).toBe('identical');
+  });
+
+  it('does not count one tool with differing arguments as thrash when the calls bring results back', () => {
+    const reads = ['src_01', 'src_02', 'src_03', 'src_04', 'src_05'].map((id) => call('read_source', { id }, false));
+    expect(findThrash(reads, 3, 4)).toBeNull();
+    expect(findThrash([...reads.slice(0, 2), ...['a', 'b', 'c', 'd'].map((q) => call('search', { q }))], 3, 4)?.tool).toBe('search');
   });
 
   it('lets healthy work through: two identical calls, or three of one tool', () => {

@@ -1,4 +1,4 @@
-import type { MessageParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { canonicalJson } from '../../scenarios/world.js';
 import type { BatchDecision, Guard, LoopContext } from '../guard.js';
 import { STUCK_TOOL, stuckTool, STUCK_TOOL_NAME } from './stuck-tool.js';
@@ -34,33 +34,71 @@ export function loopMessage(tier: 1 | 2 | 3, thrash: Thrash): string {
   }
 }
 
-/** The last `limit` tool calls of the transcript, oldest first. */
-function recentCalls(messages: readonly MessageParam[], limit: number): ToolUseBlock[] {
-  const calls: ToolUseBlock[] = [];
+/** A recent call and whether it got anywhere: false when it failed or came back with nothing. */
+export interface RecentCall {
+  readonly call: ToolUseBlock;
+  readonly fruitless: boolean;
+}
+
+/**
+ * Whether a result brought nothing: an error, or a JSON object whose lists are all empty
+ * ("results": [], "orders": []). Read from the result as the model sees it.
+ */
+function fruitless(result: ToolResultBlockParam | undefined): boolean {
+  if (result === undefined || result.is_error === true) return true;
+  const text = typeof result.content === 'string' ? result.content : (result.content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text.toLowerCase().startsWith('error');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const lists = Object.values(value).filter(Array.isArray);
+  return lists.length > 0 && lists.every((list) => list.length === 0);
+}
+
+/** The last `limit` tool calls of the transcript, oldest first, each with how it went. */
+function recentCalls(messages: readonly MessageParam[], limit: number): RecentCall[] {
+  const calls: RecentCall[] = [];
+  let results = new Map<string, ToolResultBlockParam>();
   for (let i = messages.length - 1; i >= 0 && calls.length < limit; i--) {
     const message = messages[i]!;
-    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    if (typeof message.content === 'string') continue;
+    if (message.role === 'user') {
+      results = new Map(message.content.flatMap((block) => (block.type === 'tool_result' ? [[block.tool_use_id, block] as const] : [])));
+      continue;
+    }
     for (let j = message.content.length - 1; j >= 0 && calls.length < limit; j--) {
       const block = message.content[j]!;
-      if (block.type === 'tool_use') calls.push(block as ToolUseBlock);
+      if (block.type === 'tool_use') calls.push({ call: block as ToolUseBlock, fruitless: fruitless(results.get(block.id)) });
     }
   }
   return calls.reverse();
 }
 
-/** Identical thrash first (it is the stronger signal), then pattern thrash. */
-export function findThrash(calls: readonly ToolUseBlock[], identical: number, pattern: number): Thrash | null {
+/**
+ * Identical thrash first (it is the stronger signal), then pattern thrash. Pattern thrash
+ * counts only fruitless calls: reading eight different sources is one tool with differing
+ * arguments too, but every call brings something back.
+ */
+export function findThrash(recent: readonly RecentCall[], identical: number, pattern: number): Thrash | null {
+  const calls = recent.map((entry) => entry.call);
+  const fruitlessCalls = recent.filter((entry) => entry.fruitless).map((entry) => entry.call);
   const sameCall = new Map<string, { tool: string; count: number }>();
   const sameTool = new Map<string, Set<string>>();
   const toolCount = new Map<string, number>();
+  const keyOf = (call: ToolUseBlock) => canonicalJson({ name: call.name, input: call.input });
   for (const call of calls) {
-    const key = canonicalJson({ name: call.name, input: call.input });
+    const key = keyOf(call);
     const seen = sameCall.get(key) ?? { tool: call.name, count: 0 };
     seen.count += 1;
     sameCall.set(key, seen);
+  }
+  for (const call of fruitlessCalls) {
     toolCount.set(call.name, (toolCount.get(call.name) ?? 0) + 1);
     const forms = sameTool.get(call.name) ?? new Set<string>();
-    forms.add(key);
+    forms.add(keyOf(call));
     sameTool.set(call.name, forms);
   }
   for (const { tool, count } of sameCall.values()) {
@@ -75,8 +113,8 @@ export function findThrash(calls: readonly ToolUseBlock[], identical: number, pa
 /**
  * Loop detection with an escalation ladder. After each tool batch it looks at the last
  * `window` calls made since its last intervention: the same call `identical` times
- * (identical thrash) or one tool `pattern` times with differing arguments (pattern
- * thrash). The first finding gets a soft nudge, the second a hard directive, every later
+ * (identical thrash) or one tool `pattern` times with differing arguments, each failing
+ * or coming back empty (pattern thrash). The first finding gets a soft nudge, the second a hard directive, every later
  * one a forced call of `request_human_help` through `tool_choice` (the tool is offered
  * for that turn if the arm has no stuck tool; a call of it ends the run `escalated`).
  * Only calls after an intervention count toward the next, so each rung needs fresh

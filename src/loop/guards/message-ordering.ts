@@ -134,6 +134,7 @@ function wellPlaced(messages: readonly MessageParam[], i: number, offered: Reado
     const answered = next === undefined ? [] : blocksOf(next).flatMap((block) => (block.type === 'tool_result' ? [block.tool_use_id] : []));
     const ids = new Set<string>();
     for (const block of blocks) {
+      if (block.type === 'tool_result') return false;
       if (block.type !== 'tool_use') continue;
       if (ids.has(block.id) || !offered.has(block.name) || !answered.includes(block.id)) return false;
       ids.add(block.id);
@@ -144,6 +145,7 @@ function wellPlaced(messages: readonly MessageParam[], i: number, offered: Reado
   const seen = new Set<string>();
   let other = false;
   for (const block of blocks) {
+    if (block.type === 'tool_use') return false;
     if (block.type !== 'tool_result') other = true;
     else if (other || seen.has(block.tool_use_id) || !asked.includes(block.tool_use_id)) return false;
     else seen.add(block.tool_use_id);

@@ -234,3 +234,35 @@ describe('decide: arguments it wrote as text', () => {
     expect(action.kind === 'call' ? [action.tool, action.input] : action).toEqual(['get_user', { user_id: 'u_9' }]);
   });
 });
+
+describe('decide: after a turn of several calls where one failed', () => {
+  it('asks again only for the step that failed, not for those it already has', () => {
+    const plan: ScenarioFile['plan'] = {
+      steps: [
+        { id: 'a', tool: 'get_user', args: { user_id: 'u_1' }, variants: [], alternatives: [] },
+        { id: 'b', tool: 'get_user', args: { user_id: 'u_2' }, variants: [], alternatives: [] },
+        { id: 'c', tool: 'get_user', args: { user_id: 'u_3' }, variants: [], alternatives: [] },
+        { id: 'w', tool: 'write_result', args: { key: 'k', value: ['$a', '$b', '$c'] }, variants: [], alternatives: [] },
+      ],
+      detours: [],
+      final: 'done',
+    };
+    const batch: MessageParam[] = [
+      start,
+      { role: 'assistant', content: ['u_1', 'u_2', 'u_3'].map((id, i) => ({ type: 'tool_use' as const, id: `b${i}`, name: 'get_user', input: { user_id: id } })) },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'b0', content: 'Error: get_user: request timed out after 10000 ms. Network timeout. May succeed if retried.', is_error: true },
+          { type: 'tool_result', tool_use_id: 'b1', content: JSON.stringify(U2) },
+          { type: 'tool_result', tool_use_id: 'b2', content: JSON.stringify({ id: 'u_3' }) },
+        ],
+      },
+    ];
+    const batcher: Persona = { ...STRAIGHT, parallel: { probability: 1, max_calls: 8 } };
+    for (const runSeed of [1, 2, 3, 4, 5, 6]) {
+      const action = decide({ state: readTranscript(batch, plan.steps), persona: batcher, plan, offered: new Set(['get_user', 'write_result']), forcedTool: null, toolsDisabled: false, rng: stream({ sweepSeed: 0, scenario: 'policy-test', runSeed }, 'model', 1) });
+      expect(action.kind === 'call' ? [action.input, action.more ?? []] : action).toEqual([{ user_id: 'u_1' }, []]);
+    }
+  });
+});

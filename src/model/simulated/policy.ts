@@ -1,8 +1,9 @@
 import type { Rng } from '../../random/streams.js';
 import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
-import { atPath, isReference, parseReference, referencesIn } from '../../scenarios/references.js';
-import { canonicalJson, type Json } from '../../scenarios/world.js';
+import { canonicalJson } from '../../scenarios/world.js';
+import { loopWarning, type LoopWarning } from './loop-warnings.js';
 import { parallelSteps } from './parallel-steps.js';
+import { forgottenInput, resolveArgs, stepsReferenced } from './plan-arguments.js';
 import { factsOf, formatCall } from './summary-text.js';
 import type { CallView, TranscriptState } from './transcript-reader.js';
 
@@ -35,82 +36,6 @@ export interface PolicyInput {
 export const HELP_TOOL = 'request_human_help';
 const BUDGET_CUE = 'tool budget exhausted';
 
-/** Salvage the complete `"key": value` pairs of a cut-off JSON object, as a hurried reader would. */
-function salvage(text: string): Record<string, Json> {
-  const record: Record<string, Json> = {};
-  for (const match of text.matchAll(/"([A-Za-z_][\w]*)"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null)\s*[,}]/g)) {
-    const [, key, raw] = match;
-    if (key !== undefined && raw !== undefined) record[key] = JSON.parse(raw) as Json;
-  }
-  return record;
-}
-
-const INVENTED_NAMES = ['Jordan Smith', 'Alex Johnson', 'Sam Lee', 'Unknown User'];
-
-/** Data a model makes up when it carries on after an unparseable result. */
-function invent(text: string, rng: Rng): Json {
-  const record = salvage(text);
-  record['name'] ??= rng.pick(INVENTED_NAMES);
-  record['email'] ??= `${String(record['name']).toLowerCase().replace(/\s+/g, '.')}@example.com`;
-  return record;
-}
-
-/** What a model carrying on regardless puts where it has nothing at all. */
-const INVENTED_VALUE = 'unknown';
-
-/**
- * The plan's arguments with every `$step` reference, at any depth, replaced by what the
- * model has of that step: its latest good result, or what it makes of an unreadable one.
- * References to one step within one call share one reading.
- */
-function resolveArgs(args: Record<string, unknown>, input: PolicyInput): Record<string, unknown> {
-  const { plan, state, rng } = input;
-  const readings = new Map<number, { readonly value: Json; readonly invented: boolean }>();
-  const reading = (index: number) => {
-    let known = readings.get(index);
-    if (known === undefined) {
-      const good = state.stepResults[index];
-      known = good !== undefined ? { value: good, invented: false } : { value: invent(state.stepMalformed[index] ?? '', rng), invented: true };
-      readings.set(index, known);
-    }
-    return known;
-  };
-  const resolve = (value: unknown): unknown => {
-    if (isReference(value)) {
-      const reference = parseReference(value);
-      const { value: result, invented } = reading(plan.steps.findIndex((step) => step.id === reference?.step));
-      return atPath(result, reference?.path ?? []) ?? (invented ? INVENTED_VALUE : null);
-    }
-    if (Array.isArray(value)) return value.map(resolve);
-    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, resolve(item)]));
-    return value;
-  };
-  return resolve(args) as Record<string, unknown>;
-}
-
-const referencedSteps = new WeakMap<Plan['steps'][number], readonly number[]>();
-
-/** Indices of the earlier steps a step's arguments refer to, in order. */
-function stepsReferenced(step: number, plan: Plan): readonly number[] {
-  const planStep = plan.steps[step]!;
-  let found = referencedSteps.get(planStep);
-  if (found === undefined) {
-    const ids = referencesIn(planStep.args, 'args').map((reference) => parseReference(reference.text)?.step);
-    found = [...new Set(ids.map((id) => plan.steps.findIndex((other) => other.id === id)).filter((index) => index >= 0))];
-    referencedSteps.set(planStep, found);
-  }
-  return found;
-}
-
-/**
- * An earlier step this one needs whose result the model has no reading of at all (it
- * was done, but the transcript no longer shows it: compaction dropped it), or -1.
- */
-function forgottenInput(step: number, input: PolicyInput): number {
-  const { stepResults, stepMalformed } = input.state;
-  return stepsReferenced(step, input.plan).find((s) => stepResults[s] === undefined && stepMalformed[s] === undefined) ?? -1;
-}
-
 function callStep(step: number, input: PolicyInput, variant = false): Action {
   const planStep = input.plan.steps[step];
   if (planStep === undefined) return finalAnswer(input);
@@ -128,7 +53,8 @@ function callStep(step: number, input: PolicyInput, variant = false): Action {
   if (variant || step !== input.state.nextStep) return call;
   // Steps that need nothing from each other may go out together, as agents batch reads.
   const { parallel } = input.persona;
-  const batch = parallelSteps(input.plan.steps, step, parallel.max_calls);
+  // Steps it already has a result for (a batch where one call failed) are not asked again.
+  const batch = parallelSteps(input.plan.steps, step, parallel.max_calls).filter((index) => index === step || input.state.stepResults[index] === undefined);
   if (batch.length < 2 || !input.rng.chance(parallel.probability)) return call;
   const more = batch.slice(1).map((index) => {
     const next = input.plan.steps[index]!;
@@ -261,18 +187,6 @@ function alternative(input: PolicyInput, avoid: string | null = null): Action | 
     input: resolveArgs(call.args, input),
     note: `${step.tool} is not getting me what I need for the '${step.id}' step. ${call.tool} should have it directly, so I will use that instead.`,
   };
-}
-
-/** A loop warning in the words the harness added to the last message, if any. */
-type LoopWarning = { readonly kind: 'nudge' } | { readonly kind: 'directive'; readonly tool: string };
-
-const NUDGE_CUE = 'try a different tool or a different approach';
-const DIRECTIVE_CUE = /\bstop calling ([A-Za-z0-9_-]+)/i;
-
-function loopWarning(text: string): LoopWarning | null {
-  const directive = DIRECTIVE_CUE.exec(text);
-  if (directive?.[1] !== undefined) return { kind: 'directive', tool: directive[1] };
-  return text.toLowerCase().includes(NUDGE_CUE) ? { kind: 'nudge' } : null;
 }
 
 /**

@@ -1,0 +1,90 @@
+import type { Rng } from '../../random/streams.js';
+import { atPath, isReference, parseReference, referencesIn } from '../../scenarios/references.js';
+import type { ScenarioFile } from '../../scenarios/schema.js';
+import type { Json } from '../../scenarios/world.js';
+import type { TranscriptState } from './transcript-reader.js';
+
+type Plan = ScenarioFile['plan'];
+
+/** What the model knows when it fills in a step's arguments: the plan, its reading of the transcript, its stream. */
+export interface ArgumentContext {
+  readonly plan: Plan;
+  readonly state: TranscriptState;
+  readonly rng: Rng;
+}
+
+/** Salvage the complete `"key": value` pairs of a cut-off JSON object, as a hurried reader would. */
+function salvage(text: string): Record<string, Json> {
+  const record: Record<string, Json> = {};
+  for (const match of text.matchAll(/"([A-Za-z_][\w]*)"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null)\s*[,}]/g)) {
+    const [, key, raw] = match;
+    if (key !== undefined && raw !== undefined) record[key] = JSON.parse(raw) as Json;
+  }
+  return record;
+}
+
+const INVENTED_NAMES = ['Jordan Smith', 'Alex Johnson', 'Sam Lee', 'Unknown User'];
+
+/** Data a model makes up when it carries on after an unparseable result. */
+function invent(text: string, rng: Rng): Json {
+  const record = salvage(text);
+  record['name'] ??= rng.pick(INVENTED_NAMES);
+  record['email'] ??= `${String(record['name']).toLowerCase().replace(/\s+/g, '.')}@example.com`;
+  return record;
+}
+
+/** What a model carrying on regardless puts where it has nothing at all. */
+const INVENTED_VALUE = 'unknown';
+
+/**
+ * The plan's arguments with every `$step` reference, at any depth, replaced by what the
+ * model has of that step: its latest good result, or what it makes of an unreadable one.
+ * References to one step within one call share one reading.
+ */
+export function resolveArgs(args: Record<string, unknown>, input: ArgumentContext): Record<string, unknown> {
+  const { plan, state, rng } = input;
+  const readings = new Map<number, { readonly value: Json; readonly invented: boolean }>();
+  const reading = (index: number) => {
+    let known = readings.get(index);
+    if (known === undefined) {
+      const good = state.stepResults[index];
+      known = good !== undefined ? { value: good, invented: false } : { value: invent(state.stepMalformed[index] ?? '', rng), invented: true };
+      readings.set(index, known);
+    }
+    return known;
+  };
+  const resolve = (value: unknown): unknown => {
+    if (isReference(value)) {
+      const reference = parseReference(value);
+      const { value: result, invented } = reading(plan.steps.findIndex((step) => step.id === reference?.step));
+      return atPath(result, reference?.path ?? []) ?? (invented ? INVENTED_VALUE : null);
+    }
+    if (Array.isArray(value)) return value.map(resolve);
+    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, resolve(item)]));
+    return value;
+  };
+  return resolve(args) as Record<string, unknown>;
+}
+
+const referencedSteps = new WeakMap<Plan['steps'][number], readonly number[]>();
+
+/** Indices of the earlier steps a step's arguments refer to, in order. */
+export function stepsReferenced(step: number, plan: Plan): readonly number[] {
+  const planStep = plan.steps[step]!;
+  let found = referencedSteps.get(planStep);
+  if (found === undefined) {
+    const ids = referencesIn(planStep.args, 'args').map((reference) => parseReference(reference.text)?.step);
+    found = [...new Set(ids.map((id) => plan.steps.findIndex((other) => other.id === id)).filter((index) => index >= 0))];
+    referencedSteps.set(planStep, found);
+  }
+  return found;
+}
+
+/**
+ * An earlier step this one needs whose result the model has no reading of at all (it
+ * was done, but the transcript no longer shows it: compaction dropped it), or -1.
+ */
+export function forgottenInput(step: number, input: Pick<ArgumentContext, 'plan' | 'state'>): number {
+  const { stepResults, stepMalformed } = input.state;
+  return stepsReferenced(step, input.plan).find((s) => stepResults[s] === undefined && stepMalformed[s] === undefined) ?? -1;
+}
