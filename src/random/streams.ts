@@ -1,4 +1,4 @@
-import seedrandom from 'seedrandom';
+import { TycheI } from './tyche-i.js';
 
 /** A seeded source of uniform numbers in [0, 1). */
 export interface Rng {
@@ -22,26 +22,23 @@ export interface StreamKey {
   readonly runSeed: number;
 }
 
-/** tychei takes an integer seed as its state directly (lib/tychei.js); the typings only admit strings. */
-const tychei = seedrandom.tychei as unknown as (seed: number) => () => number;
-
 class SeededRng implements Rng {
-  readonly #prng: () => number;
+  readonly #prng: TycheI;
 
   constructor(seed: number) {
-    this.#prng = tychei(seed);
+    this.#prng = new TycheI(seed);
   }
 
   next(): number {
-    return this.#prng();
+    return this.#prng.next();
   }
 
   chance(p: number): boolean {
-    return p > 0 && this.#prng() < p;
+    return p > 0 && this.#prng.next() < p;
   }
 
   int(n: number): number {
-    return Math.floor(this.#prng() * n);
+    return Math.floor(this.#prng.next() * n);
   }
 
   pick<T>(items: readonly T[]): T {
@@ -80,7 +77,7 @@ const prefixes = new WeakMap<StreamKey, HashState>();
 
 /**
  * The stream for one purpose (e.g. `tool:get_user`) at one index (e.g. the call number).
- * The full name is hashed to a 53-bit integer that seeds seedrandom's tychei generator:
+ * The full name is hashed to a 53-bit integer that seeds a Tyche-i generator:
  * about 1 µs a stream, where seeding Alea with the name as a string took 8 (streams are
  * made per tool execution and per model turn).
  */
