@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../loop/events.js';
 import { argumentsMatch } from '../scenarios/plan-matching.js';
 import type { Scenario } from '../scenarios/loader.js';
-import { canonicalJson } from '../scenarios/world.js';
+import { canonicalJson } from '../scenarios/canonical-json.js';
 
 function readable(content: string): boolean {
   try {

@@ -1,5 +1,6 @@
 import type { ScenarioFile } from './schema.js';
-import { canonicalJson, type World } from './world.js';
+import { canonicalJson } from './canonical-json.js';
+import type { World } from './world.js';
 
 export type VerdictKind = 'success' | 'escalated' | 'failure' | 'harmful';
 

@@ -1,6 +1,6 @@
 import { isReference } from './references.js';
 import type { PlanStep } from './schema.js';
-import { canonicalJson } from './world.js';
+import { canonicalJson } from './canonical-json.js';
 
 /*
  * Which plan step a tool call serves, as the simulated model reads its own transcript.

@@ -32,23 +32,3 @@ export function createWorld(start: { records: Record<string, Record<string, Json
   }
   return { records: JSON.parse(text) as World['records'], outbox: [] };
 }
-
-/** Key-order-independent JSON, the identity of a value for comparisons and fingerprints. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  // One string built in place: this runs for every tool call (repeat fingerprints).
-  if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
-    return `${out}]`;
-  }
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
-  let out = '{';
-  for (const key of keys) {
-    const item = record[key];
-    if (item === undefined) continue;
-    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(item)}`;
-  }
-  return `${out}}`;
-}

@@ -1,5 +1,5 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { canonicalJson } from '../../scenarios/world.js';
+import { canonicalJson } from '../../scenarios/canonical-json.js';
 
 /** A tool result kept verbatim through a compaction. */
 export interface PinnedResult {

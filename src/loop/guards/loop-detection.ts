@@ -1,5 +1,5 @@
 import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
-import { canonicalJson } from '../../scenarios/world.js';
+import { canonicalJson } from '../../scenarios/canonical-json.js';
 import type { BatchDecision, Guard, LoopContext } from '../guard.js';
 import { STUCK_TOOL, stuckTool, STUCK_TOOL_NAME } from './stuck-tool.js';
 

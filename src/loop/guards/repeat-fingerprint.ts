@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { MessageParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
-import { canonicalJson } from '../../scenarios/world.js';
+import { canonicalJson } from '../../scenarios/canonical-json.js';
 import type { Guard } from '../guard.js';
 
 export interface RepeatFingerprintOptions {
@@ -11,9 +11,16 @@ export interface RepeatFingerprintOptions {
 export const REFLECTION_MESSAGE =
   'You just called the same tool with identical arguments. The result will be the same. Stop, reflect on why this is not working, and choose a different approach: different arguments, a different tool, or signal that you are stuck.';
 
+/**
+ * One-shot `crypto.hash` (Node >= 20.12) where there is one: about twice as fast as
+ * building a Hash object per call. Read through the namespace, so older Node 20 loads.
+ */
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');
+
 /** sha256 of the canonical JSON of `{name, input}`: key order does not matter. */
 export function callFingerprint(name: string, input: unknown): string {
-  return createHash('sha256').update(canonicalJson({ name, input })).digest('hex');
+  return sha256Hex(canonicalJson({ name, input }));
 }
 
 /** The tool calls before call `id` in the transcript, nearest first, at most `limit`. */

@@ -1,6 +1,6 @@
 import type { Rng } from '../../random/streams.js';
 import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
-import { canonicalJson } from '../../scenarios/world.js';
+import { canonicalJson } from '../../scenarios/canonical-json.js';
 import { loopWarning, type LoopWarning } from './loop-warnings.js';
 import { parallelSteps } from './parallel-steps.js';
 import { forgottenInput, resolveArgs, stepsReferenced } from './plan-arguments.js';

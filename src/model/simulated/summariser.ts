@@ -1,5 +1,6 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { canonicalJson, type Json } from '../../scenarios/world.js';
+import { canonicalJson } from '../../scenarios/canonical-json.js';
+import type { Json } from '../../scenarios/world.js';
 import type { ModelRequest } from '../model-client.js';
 import { factsOf, formatSummary, readRecollection, type RecalledCall } from './summary-text.js';
 

@@ -1,4 +1,5 @@
-import { canonicalJson, type Json } from '../../scenarios/world.js';
+import { canonicalJson } from '../../scenarios/canonical-json.js';
+import type { Json } from '../../scenarios/world.js';
 
 /**
  * The words of a compacted transcript, as the simulated model writes and reads them: its
