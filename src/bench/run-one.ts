@@ -17,7 +17,7 @@ import { judge, type Verdict } from '../scenarios/judge.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { createWorld, type World } from '../scenarios/world.js';
 import { buildGuards, type Arm } from './arms.js';
-import { COUNTED_EVENTS, emptyFaultCounts, type CountedEvent, type RunRecord } from './run-record.js';
+import { emptyFaultCounts, zeroEventCounts, type CountedEvent, type RunRecord } from './run-record.js';
 import { RunJournal } from '../loop/journal/run-journal.js';
 import { RefetchCounter } from './refetch-counter.js';
 import { createScenarioToolHost } from './scenario-tool-host.js';
@@ -86,7 +86,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const clock = new VirtualClock();
   const modelFaults = new ModelFaultInjector(scenario.modelFaults, key, clock);
   const model = await modelFor(choice, scenario, key, modelFaults);
-  const events = Object.fromEntries(COUNTED_EVENTS.map((type) => [type, 0])) as Record<CountedEvent, number>;
+  const events = zeroEventCounts();
   const onEvent = spec.onEvent;
   const refetches = new RefetchCounter(scenario);
   const journal = new RunJournal();

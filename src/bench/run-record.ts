@@ -62,5 +62,14 @@ export interface RunRecord {
 }
 
 export function emptyFaultCounts(counts: Partial<Record<FaultKind, number>>): Record<FaultKind, number> {
-  return Object.fromEntries(FAULT_KINDS.map((kind) => [kind, counts[kind] ?? 0])) as Record<FaultKind, number>;
+  const all = {} as Record<FaultKind, number>;
+  for (const kind of FAULT_KINDS) all[kind] = counts[kind] ?? 0;
+  return all;
+}
+
+/** A zero count per counted event type, in COUNTED_EVENTS order (the order they are written in). */
+export function zeroEventCounts(): Record<CountedEvent, number> {
+  const counts = {} as Record<CountedEvent, number>;
+  for (const type of COUNTED_EVENTS) counts[type] = 0;
+  return counts;
 }

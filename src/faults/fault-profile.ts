@@ -44,6 +44,18 @@ export const NO_FAULTS: FaultProfile = Object.freeze({ rates: {}, tools: {}, una
  * at most one fault and the same draw picks the same fault in every arm.
  */
 export function faultThresholds(rates: FaultRates): ReadonlyArray<readonly [RateFaultKind, number]> {
+  // Every run wraps each tool anew; the rates are the scenario's, so their thresholds are made once.
+  let known = thresholdsByRates.get(rates);
+  if (known === undefined) {
+    known = thresholdsOf(rates);
+    thresholdsByRates.set(rates, known);
+  }
+  return known;
+}
+
+const thresholdsByRates = new WeakMap<FaultRates, ReadonlyArray<readonly [RateFaultKind, number]>>();
+
+function thresholdsOf(rates: FaultRates): ReadonlyArray<readonly [RateFaultKind, number]> {
   let total = 0;
   const thresholds: Array<readonly [RateFaultKind, number]> = [];
   for (const kind of RATE_FAULT_KINDS) {

@@ -115,8 +115,28 @@ function turnOf(messages: readonly MessageParam[]): number {
   return turn;
 }
 
-/** Cumulative thresholds in MODEL_FAULT_KINDS order: one uniform draw picks at most one fault. */
+function zeroCounts(): Record<ModelFaultKind, number> {
+  const counts = {} as Record<ModelFaultKind, number>;
+  for (const kind of MODEL_FAULT_KINDS) counts[kind] = 0;
+  return counts;
+}
+
+const thresholdsByRates = new WeakMap<ModelFaultRates, ReadonlyArray<readonly [ModelFaultKind, number]>>();
+
+/**
+ * Cumulative thresholds in MODEL_FAULT_KINDS order: one uniform draw picks at most one
+ * fault. Made once per scenario's rates: every run builds its own injector.
+ */
 function thresholds(rates: ModelFaultRates): ReadonlyArray<readonly [ModelFaultKind, number]> {
+  let known = thresholdsByRates.get(rates);
+  if (known === undefined) {
+    known = thresholdsOf(rates);
+    thresholdsByRates.set(rates, known);
+  }
+  return known;
+}
+
+function thresholdsOf(rates: ModelFaultRates): ReadonlyArray<readonly [ModelFaultKind, number]> {
   let total = 0;
   const out: Array<readonly [ModelFaultKind, number]> = [];
   for (const kind of MODEL_FAULT_KINDS) {
@@ -140,7 +160,7 @@ function thresholds(rates: ModelFaultRates): ReadonlyArray<readonly [ModelFaultK
  */
 export class ModelFaultInjector implements ModelFaultSource {
   /** Faults injected so far, by kind, in MODEL_FAULT_KINDS order. */
-  readonly counts: Record<ModelFaultKind, number> = Object.fromEntries(MODEL_FAULT_KINDS.map((kind) => [kind, 0])) as Record<ModelFaultKind, number>;
+  readonly counts: Record<ModelFaultKind, number> = zeroCounts();
   readonly #profile: ModelFaultProfile;
   readonly #thresholds: ReadonlyArray<readonly [ModelFaultKind, number]>;
   readonly #key: StreamKey;
