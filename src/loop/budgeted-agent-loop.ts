@@ -1,4 +1,4 @@
-import type { MessageParam, TextBlockParam, Tool, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import type { MessageParam, TextBlockParam, Tool, ToolChoice, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../model/model-client.js';
 import { callCost } from '../model/model-table.js';
@@ -88,7 +88,7 @@ export class BudgetedAgentLoop {
       }
       onEvent?.(event);
     };
-    const context = (): LoopContext => ({ clock, emit, toolCalls: metrics.toolCalls, iteration: metrics.modelCalls, messages });
+    const context = (on = clock): LoopContext => ({ clock: on, emit, toolCalls: metrics.toolCalls, iteration: metrics.modelCalls, messages });
     const checkpoint = (boundary: CheckpointBoundary): void => durability?.checkpoint(boundary, { messages, metrics: { ...metrics, virtualMs: clock.now() }, at: clock.now() });
     const finish = (outcome: RunOutcome): RunResult => {
       checkpoint(outcome.kind === 'completed' ? 'final_response' : outcome.kind === 'escalated' || outcome.kind === 'waiting_on_human' ? 'human_pause' : 'run_ended');
@@ -129,16 +129,7 @@ export class BudgetedAgentLoop {
       }
 
       // Phase 2: the model call.
-      let request: ModelRequest = {
-        model: this.#options.modelId ?? DEFAULT_MODEL_ID,
-        max_tokens: this.#options.maxTokens ?? 1024,
-        // The live transcript, not a copy: clients read a request during the call only
-        // (see ModelClient), and a copy per call made long runs quadratic.
-        messages,
-        tools: this.#tools as Tool[],
-        ...(this.#options.system === undefined ? {} : { system: this.#options.system }),
-        ...(finalTurn !== null ? { tool_choice: { type: 'none' as const } } : forcedTool !== null ? { tool_choice: { type: 'tool' as const, name: forcedTool } } : {}),
-      };
+      let request = this.#request(messages, finalTurn !== null ? { type: 'none' } : forcedTool !== null ? { type: 'tool', name: forcedTool } : null);
       forcedTool = null;
       for (const guard of guards) {
         if (guard.prepareRequest === undefined) continue;
@@ -202,8 +193,7 @@ export class BudgetedAgentLoop {
         }
         if (together && laneStart === null) laneStart = laneEnd = clock.now();
         const lane = laneStart === null ? clock : new VirtualClock(laneStart);
-        const ctx: LoopContext = { ...context(), clock: lane };
-        const outcome = this.#runToolCall(call, ctx, metrics);
+        const outcome = this.#runToolCall(call, context(lane), metrics);
         if (outcome.kind === 'stop') return finish(outcome.outcome);
         results.push(outcome.block);
         if (laneStart !== null) laneEnd = Math.max(laneEnd, lane.now());
@@ -244,6 +234,21 @@ export class BudgetedAgentLoop {
     }
     messages.push({ role: 'user', content: results });
     return null;
+  }
+
+  /** The next request, over the live transcript, with `toolChoice` when a guard set one. */
+  #request(messages: MessageParam[], toolChoice: ToolChoice | null): ModelRequest {
+    const request: ModelRequest = {
+      model: this.#options.modelId ?? DEFAULT_MODEL_ID,
+      max_tokens: this.#options.maxTokens ?? 1024,
+      // The live transcript, not a copy: clients read a request during the call only
+      // (see ModelClient), and a copy per call made long runs quadratic.
+      messages,
+      tools: this.#tools as Tool[],
+    };
+    if (this.#options.system !== undefined) request.system = this.#options.system;
+    if (toolChoice !== null) request.tool_choice = toolChoice;
+    return request;
   }
 
   /** One tool call: counted, read, put to the guards, run, and its result recorded. */

@@ -29,7 +29,7 @@ function asInput(input: unknown): Record<string, unknown> {
 export function executeToolCall(call: ToolUseBlock, host: ToolHost, guards: readonly Guard[], loop: LoopContext): ToolCallReport {
   const traits = host.traits(call.name);
   if (traits === undefined) throw new UnknownToolError(call.name);
-  const ctx: ExecutionContext = { ...loop, call, traits };
+  const ctx: ExecutionContext = { clock: loop.clock, emit: loop.emit, toolCalls: loop.toolCalls, iteration: loop.iteration, messages: loop.messages, call, traits };
   const input = asInput(call.input);
   let executions = 0;
 

@@ -1,5 +1,5 @@
 import type { Rng } from '../../random/streams.js';
-import { atPath, isReference, parseReference, referencesIn } from '../../scenarios/references.js';
+import { atPath, isReference, parseReference, referencesIn, type StepReference } from '../../scenarios/references.js';
 import type { ScenarioFile } from '../../scenarios/schema.js';
 import type { Json } from '../../scenarios/world.js';
 import type { TranscriptState } from './transcript-reader.js';
@@ -21,6 +21,17 @@ function salvage(text: string): Record<string, Json> {
     if (key !== undefined && raw !== undefined) record[key] = JSON.parse(raw) as Json;
   }
   return record;
+}
+
+/** Plan references as parsed, by their text: the plan's few strings are read on every call. */
+const parsedReferences = new Map<string, StepReference | null>();
+function readReference(text: string): StepReference | null {
+  let reference = parsedReferences.get(text);
+  if (reference === undefined) {
+    reference = parseReference(text);
+    parsedReferences.set(text, reference);
+  }
+  return reference;
 }
 
 const INVENTED_NAMES = ['Jordan Smith', 'Alex Johnson', 'Sam Lee', 'Unknown User'];
@@ -55,7 +66,7 @@ export function resolveArgs(args: Record<string, unknown>, input: ArgumentContex
   };
   const resolve = (value: unknown): unknown => {
     if (isReference(value)) {
-      const reference = parseReference(value);
+      const reference = readReference(value);
       const { value: result, invented } = reading(plan.steps.findIndex((step) => step.id === reference?.step));
       return atPath(result, reference?.path ?? []) ?? (invented ? INVENTED_VALUE : null);
     }

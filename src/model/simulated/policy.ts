@@ -237,10 +237,11 @@ function retry(last: CallView, input: PolicyInput): Action {
  */
 export function decide(input: PolicyInput): Action {
   const { state, persona, plan, rng, offered } = input;
-  if (input.toolsDisabled || state.lastUserText.toLowerCase().includes(BUDGET_CUE)) return finalAnswer(input);
+  const lastUserText = state.lastUserText.toLowerCase();
+  if (input.toolsDisabled || lastUserText.includes(BUDGET_CUE)) return finalAnswer(input);
   if (input.forcedTool === HELP_TOOL) return askForHelp(input);
   if (state.nextStep >= plan.steps.length) return finalAnswer(input);
-  if (offered.has(MORE_TURNS_TOOL) && state.lastUserText.toLowerCase().includes(MORE_TURNS_CUE)) return askForMoreTurns(input);
+  if (offered.has(MORE_TURNS_TOOL) && lastUserText.includes(MORE_TURNS_CUE)) return askForMoreTurns(input);
 
   // Asking for more turns is about the run, not the task: the model carries on from the call before.
   const last = state.calls.findLast((call) => call.name !== MORE_TURNS_TOOL);
