@@ -16,6 +16,7 @@ const TOOL_OVERHEAD = 8;
 
 const perMessage = new WeakMap<object, number>();
 const perTool = new WeakMap<object, number>();
+const perToolUse = new WeakMap<object, number>();
 
 function textTokens(length: number): number {
   return Math.ceil(length / CHARS_PER_TOKEN);
@@ -35,8 +36,15 @@ export function blockTokens(block: ContentBlockParam | { type: string }): number
     case 'text':
       return textTokens((block as { text: string }).text.length) + 2;
     case 'tool_use': {
-      const use = block as { name: string; input: unknown };
-      return textTokens(use.name.length + JSON.stringify(use.input ?? {}).length) + 8;
+      // A call's size is its arguments' JSON; the same block is counted as a reply's
+      // output and again in every later request, so it is measured once.
+      let tokens = perToolUse.get(block);
+      if (tokens === undefined) {
+        const use = block as { name: string; input: unknown };
+        tokens = textTokens(use.name.length + JSON.stringify(use.input ?? {}).length) + 8;
+        perToolUse.set(block, tokens);
+      }
+      return tokens;
     }
     case 'tool_result':
       return textTokens(resultText(block as ToolResultBlockParam).length) + 6;

@@ -1,5 +1,6 @@
 import type { ToolExecution } from '../../faults/flaky-tool.js';
 import { ToolError, type ToolErrorCode } from '../../faults/tool-errors.js';
+import { tryParseJson } from '../../scenarios/parse-json.js';
 import type { Guard } from '../guard.js';
 
 export interface ErrorClassificationOptions {
@@ -32,13 +33,8 @@ const LABELS: Record<ToolErrorCode, string> = {
 
 /** A body that does not parse is a transient failure: the tool's answer never arrived whole. */
 function checkBody(execution: ToolExecution, tool: string): ToolExecution {
-  if (execution.kind !== 'ok') return execution;
-  try {
-    JSON.parse(execution.content);
-    return execution;
-  } catch {
-    return { ...execution, kind: 'error', error: new ToolError('malformed_response', `${tool} returned a body that is not valid JSON`) };
-  }
+  if (execution.kind !== 'ok' || tryParseJson(execution.content).ok) return execution;
+  return { ...execution, kind: 'error', error: new ToolError('malformed_response', `${tool} returned a body that is not valid JSON`) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelFaultResponse } from '../../faults/model-faults.js';
 import type { ModelRequest } from '../model-client.js';
+import { memoByToolList } from '../tool-list-memo.js';
 
 const blocksOf = (message: MessageParam): readonly ContentBlockParam[] => {
   if (typeof message.content === 'string') return message.content === '' ? [] : [{ type: 'text', text: message.content }];
@@ -100,6 +101,20 @@ function resumable(entry: Checked | undefined, messages: readonly MessageParam[]
   return true;
 }
 
+const NO_TOOLS: NonNullable<ModelRequest['tools']> = [];
+
+/** The custom tool names of a request, their key for `Checked`, and the first duplicate name. */
+const readToolNames = memoByToolList((list) => {
+  const names = new Set<string>();
+  for (const tool of list) {
+    // Toolsets (e.g. a browser toolset) have no single name; they cannot collide with custom tools here.
+    if (!('name' in tool)) continue;
+    if (names.has(tool.name)) return { names, key: '', problem: `tools: Tool names must be unique: '${tool.name}'` };
+    names.add(tool.name);
+  }
+  return { names: names as ReadonlySet<string>, key: [...names].join('\u0000'), problem: null };
+});
+
 /**
  * Why the Messages API would refuse a request with a 400 `invalid_request_error`, or null
  * when it would accept it. The checks are the API's own, worded as it words them:
@@ -118,18 +133,12 @@ export function requestProblem(request: ModelRequest): string | null {
   const { messages } = request;
   if (!Array.isArray(messages) || messages.length === 0) return 'messages: at least one message is required';
 
-  const tools = new Set<string>();
-  for (const tool of request.tools ?? []) {
-    // Toolsets (e.g. a browser toolset) have no single name; they cannot collide with custom tools here.
-    if (!('name' in tool)) continue;
-    if (tools.has(tool.name)) return `tools: Tool names must be unique: '${tool.name}'`;
-    tools.add(tool.name);
-  }
+  const { names: tools, key: toolKey, problem: toolsProblem } = readToolNames(request.tools ?? NO_TOOLS);
+  if (toolsProblem !== null) return toolsProblem;
   const choice = request.tool_choice;
   if (choice?.type === 'tool' && !tools.has(choice.name)) return `tool_choice.name: Tool '${choice.name}' not found in tools`;
   if ((choice?.type === 'tool' || choice?.type === 'any') && tools.size === 0) return 'tool_choice: tool_choice may only be specified while providing tools';
 
-  const toolKey = [...tools].join('\u0000');
   const entry = checked.get(messages);
   const resume = resumable(entry, messages, toolKey);
   const seen = resume ? entry.seen : [];

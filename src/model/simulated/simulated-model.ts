@@ -4,6 +4,7 @@ import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
 import type { ModelClient, ModelRequest } from '../model-client.js';
 import { assistantMessage } from '../assistant-message.js';
 import { cutAtOutputLimit } from '../output-limit.js';
+import { memoByToolList } from '../tool-list-memo.js';
 import { decide } from './policy.js';
 import { isSummaryRequest, summaryText } from './summariser.js';
 import { readRecollection } from './summary-text.js';
@@ -32,6 +33,9 @@ function turnIndex(request: ModelRequest): number {
   return turn + (readRecollection(text, first)?.coveredTurns ?? 0);
 }
 
+const NO_TOOLS: NonNullable<ModelRequest['tools']> = [];
+const offeredNames = memoByToolList((tools): ReadonlySet<string> => new Set(tools.map((tool) => ('name' in tool ? tool.name : ''))));
+
 function forcedTool(choice: ToolChoice | undefined): string | null {
   return choice?.type === 'tool' ? choice.name : null;
 }
@@ -59,7 +63,7 @@ export class SimulatedModel implements ModelClient {
       return cutAtOutputLimit(assistantMessage(`msg_sim_${streamKey.runSeed}_${turn}_summary`, request, summary), request.max_tokens);
     }
     const rng = stream(streamKey, 'model', turn);
-    const offered = new Set((request.tools ?? []).map((tool) => ('name' in tool ? tool.name : '')));
+    const offered = offeredNames(request.tools ?? NO_TOOLS);
     const action = decide({
       state: readTranscript(request.messages, plan.steps),
       persona,

@@ -1,4 +1,5 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { tryParseJson } from '../../scenarios/parse-json.js';
 import { stepServed } from '../../scenarios/plan-matching.js';
 import type { PlanStep } from '../../scenarios/schema.js';
 import type { Json } from '../../scenarios/world.js';
@@ -86,13 +87,9 @@ function readResult(block: ToolResultBlockParam): ResultView {
     const hint = lower.includes(PERMANENT_CUE) ? 'permanent' : lower.includes(TRANSIENT_CUE) ? 'transient' : 'none';
     return { kind: 'error', text, hint, mayHaveApplied: lower.includes(APPLIED_CUE) };
   }
-  let value: Json;
-  try {
-    value = JSON.parse(text) as Json;
-  } catch {
-    return { kind: 'malformed', text };
-  }
-  return lower.includes(EMPTY_CUE) ? { kind: 'empty', text } : { kind: 'good', value };
+  const parse = tryParseJson(text);
+  if (!parse.ok) return { kind: 'malformed', text };
+  return lower.includes(EMPTY_CUE) ? { kind: 'empty', text } : { kind: 'good', value: parse.value };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
