@@ -3,18 +3,18 @@ import type { ModelRequest } from './model-client.js';
 type ToolList = NonNullable<ModelRequest['tools']>;
 
 /**
- * A reading of a request's tool list, remembered per list. The loop sends the same tool
- * list object on every call of a run, so the reading (names offered, duplicates) is made
- * once a run instead of once a call. A remembered reading is used only while the list
- * still holds the same tool objects, so a list edited in place is read again.
+ * A reading of a request's tool list (names offered, duplicates), remembered for the
+ * last list read. Every call of a run, and every run of a scenario and arm, offers the
+ * same tool objects (the catalogue's definitions and the guards' own tools), though each
+ * run builds its own list: the reading is reused whenever the list holds the same tool
+ * objects in the same order, whatever the array, so it is made about once a sweep.
  */
 export function memoByToolList<T>(read: (tools: ToolList) => T): (tools: ToolList) => T {
-  const memo = new WeakMap<ToolList, { readonly tools: ToolList; readonly value: T }>();
+  let last: { readonly tools: ToolList; readonly value: T } | null = null;
   return (tools) => {
-    const known = memo.get(tools);
-    if (known !== undefined && sameTools(known.tools, tools)) return known.value;
+    if (last !== null && sameTools(last.tools, tools)) return last.value;
     const value = read(tools);
-    memo.set(tools, { tools: [...tools], value });
+    last = { tools: [...tools], value };
     return value;
   };
 }
