@@ -46,7 +46,22 @@ export interface RecentCall {
  */
 function fruitless(result: ToolResultBlockParam | undefined): boolean {
   if (result === undefined || result.is_error === true) return true;
+  // Each result block is read once: a run's blocks come back in every later window.
+  let known = fruitlessResults.get(result);
+  if (known === undefined) {
+    known = emptyResult(result);
+    fruitlessResults.set(result, known);
+  }
+  return known;
+}
+
+const fruitlessResults = new WeakMap<ToolResultBlockParam, boolean>();
+
+function emptyResult(result: ToolResultBlockParam): boolean {
   const text = typeof result.content === 'string' ? result.content : (result.content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
+  if (text.toLowerCase().startsWith('error')) return true;
+  // Only a text with an empty list in it can be one; most results are read no further.
+  if (!text.includes('[]')) return false;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -58,24 +73,28 @@ function fruitless(result: ToolResultBlockParam | undefined): boolean {
   return lists.length > 0 && lists.every((list) => list.length === 0);
 }
 
+/** The result that answers call `id` in the message after its turn, if any. */
+function resultFor(answer: MessageParam | undefined, id: string): ToolResultBlockParam | undefined {
+  if (answer?.role !== 'user' || typeof answer.content === 'string') return undefined;
+  for (const block of answer.content) if (block.type === 'tool_result' && block.tool_use_id === id) return block;
+  return undefined;
+}
+
 /** The last `limit` tool calls of the transcript, oldest first, each with how it went. */
 function recentCalls(messages: readonly MessageParam[], limit: number): RecentCall[] {
   const calls: RecentCall[] = [];
-  let results = new Map<string, ToolResultBlockParam>();
   for (let i = messages.length - 1; i >= 0 && calls.length < limit; i--) {
     const message = messages[i]!;
-    if (typeof message.content === 'string') continue;
-    if (message.role === 'user') {
-      results = new Map(message.content.flatMap((block) => (block.type === 'tool_result' ? [[block.tool_use_id, block] as const] : [])));
-      continue;
-    }
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
     for (let j = message.content.length - 1; j >= 0 && calls.length < limit; j--) {
       const block = message.content[j]!;
-      if (block.type === 'tool_use') calls.push({ call: block as ToolUseBlock, fruitless: fruitless(results.get(block.id)) });
+      if (block.type === 'tool_use') calls.push({ call: block as ToolUseBlock, fruitless: fruitless(resultFor(messages[i + 1], block.id)) });
     }
   }
   return calls.reverse();
 }
+
+const callKeys = new WeakMap<ToolUseBlock, string>();
 
 /**
  * Identical thrash first (it is the stronger signal), then pattern thrash. Pattern thrash
@@ -88,7 +107,14 @@ export function findThrash(recent: readonly RecentCall[], identical: number, pat
   const sameCall = new Map<string, { tool: string; count: number }>();
   const sameTool = new Map<string, Set<string>>();
   const toolCount = new Map<string, number>();
-  const keyOf = (call: ToolUseBlock) => canonicalJson({ name: call.name, input: call.input });
+  const keyOf = (call: ToolUseBlock) => {
+    let key = callKeys.get(call);
+    if (key === undefined) {
+      key = canonicalJson({ name: call.name, input: call.input });
+      callKeys.set(call, key);
+    }
+    return key;
+  };
   for (const call of calls) {
     const key = keyOf(call);
     const seen = sameCall.get(key) ?? { tool: call.name, count: 0 };

@@ -1,5 +1,6 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelRequest } from '../../model/model-client.js';
+import { memoByToolList } from '../../model/tool-list-memo.js';
 import type { Guard } from '../guard.js';
 
 /** What a fix changed, for the `agent.messages.fixed` event. */
@@ -123,15 +124,19 @@ export function fixMessageOrder(messages: readonly MessageParam[], offered: Read
  * check looks at one message and the ones either side, so a transcript that only grew
  * is checked from just before where it was last seen well-ordered.
  */
+/** A message's blocks as they are, for reading only (no copy; a string is one text block). */
+const blocksIn = (message: MessageParam): readonly ContentBlockParam[] =>
+  typeof message.content === 'string' ? (message.content === '' ? [] : [{ type: 'text', text: message.content }]) : message.content;
+
 function wellPlaced(messages: readonly MessageParam[], i: number, offered: ReadonlySet<string>): boolean {
   const message = messages[i]!;
   const before = messages[i - 1];
   if (i === 0 ? message.role !== 'user' : before?.role === message.role) return false;
-  const blocks = blocksOf(message);
+  const blocks = blocksIn(message);
   if (blocks.length === 0 || blocks.some(isEmptyText)) return false;
   if (message.role === 'assistant') {
     const next = messages[i + 1];
-    const answered = next === undefined ? [] : blocksOf(next).flatMap((block) => (block.type === 'tool_result' ? [block.tool_use_id] : []));
+    const answered = next === undefined ? [] : blocksIn(next).flatMap((block) => (block.type === 'tool_result' ? [block.tool_use_id] : []));
     const ids = new Set<string>();
     for (const block of blocks) {
       if (block.type === 'tool_result') return false;
@@ -141,7 +146,7 @@ function wellPlaced(messages: readonly MessageParam[], i: number, offered: Reado
     }
     return true;
   }
-  const asked = before === undefined ? [] : blocksOf(before).flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
+  const asked = before === undefined ? [] : blocksIn(before).flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
   const seen = new Set<string>();
   let other = false;
   for (const block of blocks) {
@@ -153,7 +158,9 @@ function wellPlaced(messages: readonly MessageParam[], i: number, offered: Reado
   return true;
 }
 
-const offeredNames = (request: ModelRequest): Set<string> => new Set((request.tools ?? []).flatMap((tool) => ('name' in tool ? [tool.name] : [])));
+const NO_TOOLS: NonNullable<ModelRequest['tools']> = [];
+const offeredNamesOf = memoByToolList((tools): ReadonlySet<string> => new Set(tools.flatMap((tool) => ('name' in tool ? [tool.name] : []))));
+const offeredNames = (request: ModelRequest): ReadonlySet<string> => offeredNamesOf(request.tools ?? NO_TOOLS);
 
 /**
  * Repairs the transcript before every model call, so that a history resumed from
