@@ -155,11 +155,13 @@ describe('the scenario library', () => {
     expect(compacted.cost_usd).toBeGreaterThan(atSonnet / 3);
   });
 
-  it('keeps the run journal on the record, with the findings of a run the budget halted', async () => {
+  it('keeps the run journal on the record, with the findings of a run that stopped short of the task', async () => {
     const scenario = loadScenario('long-research');
     const records = [];
     for (let seed = 1; seed <= 10; seed++) records.push((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get('all') as Arm, seed })).record);
-    const halted = records.find((record) => record.outcome === 'budget_exhausted' && record.verdict !== 'success');
+    // Halted before the synthesis was written (here: it asked a person), its findings are still on the record.
+    const halted = records.find((record) => record.outcome !== 'completed' && record.verdict !== 'success');
+    expect(halted).toBeDefined();
     expect(halted?.journal?.verified_findings.length).toBeGreaterThan(0);
     expect(halted?.journal?.verified_findings[0]).toMatch(/^read_source \{"source_id":"src_0\d"\} succeeded: \{.*"key_finding":/);
     expect((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get('compact') as Arm, seed: 1 })).record.journal).toBeNull();
