@@ -1,10 +1,8 @@
-import { APIError } from '@anthropic-ai/sdk/core/error';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { ARM_PRESETS, type Arm } from '../src/bench/arms.js';
 import { runOne } from '../src/bench/run-one.js';
 import { MODEL_FAULT_KINDS, scriptedModelFaults, type ModelFaultKind } from '../src/faults/model-faults.js';
-import { classifyModelError } from '../src/loop/model-errors.js';
 import { AnthropicModelClient } from '../src/model/anthropic-client.js';
 import { FaultyModel } from '../src/model/faulty-model.js';
 import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../src/model/model-client.js';
@@ -12,6 +10,7 @@ import { ScriptedModel } from '../src/model/scripted-model.js';
 import { simulatedFetch } from '../src/model/simulated/fetch-endpoint.js';
 import { SimulatedModel } from '../src/model/simulated/simulated-model.js';
 import { requestTokens } from '../src/model/token-estimate.js';
+import { ANTHROPIC_ERROR_CLASS, rejectionOf, visibleError } from './sdk-errors.js';
 import { loadScenario } from '../src/scenarios/loader.js';
 
 const scenario = loadScenario('fetch-transform-write');
@@ -91,39 +90,9 @@ describe('model faults are the same errors in-process and through the real SDK',
   const inProcess = (faults: readonly (ModelFaultKind | null)[]) => new FaultyModel(simulated(), scriptedModelFaults(faults, profile));
   const viaSdk = (faults: readonly (ModelFaultKind | null)[]) =>
     new AnthropicModelClient({ apiKey: 'sk-test', fetch: simulatedFetch(simulated(), scriptedModelFaults(faults, profile)), baseURL: 'http://simulated.invalid' });
-  const rejection = async (client: ModelClient, request: ModelRequest = firstRequest): Promise<unknown> => {
-    try {
-      await client.create(request);
-    } catch (error) {
-      return error;
-    }
-    throw new Error('the call succeeded');
-  };
-  /** What a caller can read of an SDK error. */
-  const visible = (error: unknown) => {
-    if (!(error instanceof APIError)) throw new Error(`not an APIError: ${String(error)}`);
-    return {
-      class: error.constructor.name,
-      name: error.name,
-      message: error.message,
-      status: error.status,
-      type: error.type,
-      apiMessage: error.apiMessage,
-      requestID: error.requestID,
-      retryAfter: error.headers?.get('retry-after') ?? null,
-      classified: classifyModelError(error),
-    };
-  };
-  const expectedClass: Record<ModelFaultKind, string> = {
-    rate_limit: 'RateLimitError',
-    server_error: 'InternalServerError',
-    overloaded: 'OverloadedError',
-    request_too_large: 'ContentTooLargeError',
-    unknown_model: 'NotFoundError',
-    unauthorized: 'AuthenticationError',
-    connection_error: 'APIConnectionError',
-    timeout: 'APIConnectionTimeoutError',
-  };
+  const rejection = (client: ModelClient, request: ModelRequest = firstRequest) => rejectionOf(client, request);
+  const visible = visibleError;
+  const expectedClass = ANTHROPIC_ERROR_CLASS;
 
   it.each(MODEL_FAULT_KINDS)('%s raises the same SDK error class, status, body and headers both ways', async (kind) => {
     const direct = visible(await rejection(inProcess([kind])));

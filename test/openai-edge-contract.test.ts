@@ -1,11 +1,9 @@
-import { APIError } from '@anthropic-ai/sdk/core/error';
 import { describe, expect, it } from 'vitest';
 import { ARM_PRESETS, type Arm } from '../src/bench/arms.js';
 import { runOne } from '../src/bench/run-one.js';
 import { MalformedArguments, MALFORMED_ARGUMENT_KINDS } from '../src/faults/malformed-arguments.js';
 import { MODEL_FAULT_KINDS, scriptedModelFaults, type ModelFaultKind } from '../src/faults/model-faults.js';
 import { repairArguments } from '../src/loop/guards/argument-repair.js';
-import { classifyModelError } from '../src/loop/model-errors.js';
 import { AnthropicModelClient } from '../src/model/anthropic-client.js';
 import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../src/model/model-client.js';
 import { simulatedChatFetch } from '../src/model/openai/chat-endpoint.js';
@@ -14,6 +12,7 @@ import { SimulatedChatModel, type SimulatedChatOptions } from '../src/model/open
 import { simulatedFetch } from '../src/model/simulated/fetch-endpoint.js';
 import { SimulatedModel } from '../src/model/simulated/simulated-model.js';
 import { requestTokens } from '../src/model/token-estimate.js';
+import { ANTHROPIC_ERROR_CLASS, rejectionOf, visibleError } from './sdk-errors.js';
 import { loadScenario, type Scenario } from '../src/scenarios/loader.js';
 
 const scenario = loadScenario('malformed-args');
@@ -97,37 +96,10 @@ describe('model faults at the edge are OpenAI HTTP errors, raised as Anthropic S
   const sdk = (faults: readonly (ModelFaultKind | null)[]) => viaClient({ model: simulated(), faults: scriptedModelFaults(faults, profile) });
   const anthropicSdk = (faults: readonly (ModelFaultKind | null)[]) =>
     new AnthropicModelClient({ apiKey: 'sk-test', fetch: simulatedFetch(simulated(), scriptedModelFaults(faults, profile)), baseURL: 'http://simulated.invalid' });
-  const rejection = async (client: ModelClient, request: ModelRequest = firstRequest): Promise<unknown> => {
-    try {
-      await client.create(request);
-    } catch (error) {
-      return error;
-    }
-    throw new Error('the call succeeded');
-  };
-  const visible = (error: unknown) => {
-    if (!(error instanceof APIError)) throw new Error(`not an Anthropic APIError: ${String(error)}`);
-    return {
-      class: error.constructor.name,
-      message: error.message,
-      status: error.status,
-      type: error.type,
-      apiMessage: error.apiMessage,
-      requestID: error.requestID,
-      retryAfter: error.headers?.get('retry-after') ?? null,
-      classified: classifyModelError(error),
-    };
-  };
-  const expectedClass: Record<ModelFaultKind, string> = {
-    rate_limit: 'RateLimitError',
-    server_error: 'InternalServerError',
-    overloaded: 'ServiceUnavailableError',
-    request_too_large: 'ContentTooLargeError',
-    unknown_model: 'NotFoundError',
-    unauthorized: 'AuthenticationError',
-    connection_error: 'APIConnectionError',
-    timeout: 'APIConnectionTimeoutError',
-  };
+  const rejection = (client: ModelClient, request: ModelRequest = firstRequest) => rejectionOf(client, request);
+  const visible = visibleError;
+  // OpenAI has no 529: the edge answers an overload as 503.
+  const expectedClass = { ...ANTHROPIC_ERROR_CLASS, overloaded: 'ServiceUnavailableError' };
 
   it.each(MODEL_FAULT_KINDS)('%s: the same error both ways, classified as over the Messages API', async (kind) => {
     const direct = visible(await rejection(inProcess([kind])));
