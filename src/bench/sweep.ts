@@ -15,6 +15,7 @@ import { ResultsWriter } from './results-writer.js';
 import { checkSameSweep, PROGRESS_FILE, readFinishedRuns, readProgress, type SweepIdentity, type SweepProgress } from './sweep-progress.js';
 import { captureTrace, type Trace } from './traces.js';
 import type { ModelChoice } from './run-one.js';
+import type { LiveLabel } from './live-session.js';
 import { planChunks, totalRuns, type Shard, type SweepDefinition } from './sweep-plan.js';
 
 export interface SweepOptions {
@@ -66,6 +67,8 @@ export interface SweepSummary {
   readonly cells: readonly CellSummary[];
   /** pass^k per arm, each scenario one task (τ-bench): how reliably an arm gets the right outcome k times in a row. */
   readonly pass_hat_k: ReadonlyArray<{ readonly arm: string; readonly k: Readonly<Record<string, number>> }>;
+  /** Live sweeps only: real sockets, real (scaled) time, not byte-reproducible. */
+  readonly live?: LiveLabel;
 }
 
 const PASS_HAT_KS = [1, 2, 4, 8];
@@ -82,10 +85,18 @@ function passHatKByArm(cells: readonly CellSummary[]): SweepSummary['pass_hat_k'
 
 /** The summary of a sweep's definition and cells, shared by runs and merges. */
 export function sweepSummary(
-  definition: Omit<SweepSummary, 'cells' | 'spiralbench' | 'pass_hat_k'>,
+  definition: Omit<SweepSummary, 'cells' | 'spiralbench' | 'pass_hat_k' | 'live'>,
   cells: readonly CellSummary[],
+  live?: LiveLabel,
 ): SweepSummary {
-  return { spiralbench: VERSION, ...definition, cells, pass_hat_k: passHatKByArm(cells) };
+  // `live` is appended, and only for live sweeps: a virtual summary keeps its bytes.
+  return { spiralbench: VERSION, ...definition, cells, pass_hat_k: passHatKByArm(cells), ...(live === undefined ? {} : { live }) };
+}
+
+/** The model as results name it. */
+function modelName(model: ModelChoice): string {
+  if (model.kind === 'client') return model.client.name;
+  return model.kind === 'live' ? 'live-simulated-http' : model.kind;
 }
 
 export function isImpossible(scenario: Scenario): boolean {
@@ -104,19 +115,20 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     arms: options.arms,
     seeds: { base: options.baseSeed ?? 1, count: options.seeds },
     sweepSeed: options.sweepSeed ?? 0,
-    model: model.kind === 'client' ? 'simulated' : model.kind,
+    model: model.kind === 'client' || model.kind === 'live' ? 'simulated' : model.kind,
   };
   const shard = options.shard ?? { index: 1, count: 1 };
   const chunkSize = options.chunkSize ?? 250;
   const chunks = planChunks(definition, chunkSize, shard);
   const total = chunks.reduce((sum, chunk) => sum + chunk.seedTo - chunk.seedFrom, 0);
-  const workers = model.kind === 'client' ? 1 : Math.max(1, options.workers ?? availableParallelism());
+  // A real client, and live sockets, stay in this thread: they do not cross into workers.
+  const workers = model.kind === 'client' || model.kind === 'live' ? 1 : Math.max(1, options.workers ?? availableParallelism());
   const identity: SweepIdentity = {
     scenarios: options.scenarios.map(({ scenario }) => ({ id: scenario.id, hash: scenario.hash })),
     arms: options.arms,
     seeds: definition.seeds,
     sweep_seed: definition.sweepSeed,
-    model: model.kind === 'client' ? model.client.name : model.kind,
+    model: modelName(model),
     shard,
     chunk_size: chunkSize,
   };
@@ -173,19 +185,20 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     {
       sweep_seed: definition.sweepSeed,
       seeds: definition.seeds,
-      model: model.kind === 'client' ? model.client.name : model.kind,
+      model: modelName(model),
       shard: shard.count === 1 ? null : shard,
       scenarios: options.scenarios.map(({ scenario }) => ({ id: scenario.id, hash: scenario.hash, tool_budget: scenario.toolBudget, impossible: isImpossible(scenario) })),
       arms: options.arms,
     },
     [...cells.values()].map((cell) => cell.summary()),
+    model.kind === 'live' ? model.session.label() : undefined,
   );
   if (writer !== undefined) {
     // Timelines for the report's drill-down: a simulated run replays exactly, so the
     // selected runs are run again with their events recorded. A real model would not
-    // replay (and would cost money again): its sweeps have no traces.
+    // replay (and would cost money again): its sweeps have no traces; nor have live ones.
     const traces: Trace[] = [];
-    if (model.kind !== 'client') {
+    if (model.kind !== 'client' && model.kind !== 'live') {
       for (const [key, cell] of cells) {
         const [scenarioIndex, armIndex] = key.split('/').map(Number) as [number, number];
         for (const { seed, reasons } of cell.traceCandidates()) {

@@ -4,6 +4,7 @@ import type { VirtualClock } from '../clock/virtual-clock.js';
 import { MalformedArguments } from '../faults/malformed-arguments.js';
 import { ModelFaultInjector } from '../faults/model-faults.js';
 import { simulatedChatFetch } from '../model/openai/chat-endpoint.js';
+import { contextWindowOf } from '../model/model-table.js';
 import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
 import { SimulatedModel } from '../model/simulated/simulated-model.js';
 import type { StreamKey } from '../random/streams.js';
@@ -27,12 +28,16 @@ export interface ModelServerOptions {
  * The path prefix that names the run a request belongs to: `/runs/<seed>`, so a client
  * points its base URL at `http://host:port/runs/7` (Anthropic SDK) or
  * `http://host:port/runs/7/v1` (openai). The simulated model's stream is keyed by it.
+ * `/runs/<seed>~<tag>` is the same seed with fault state of its own: a second run of a
+ * seed (another arm, a repeat) must meet its faults from the first attempt again, as an
+ * in-process run does, not carry on where the last run's attempt counts stopped.
  */
-const RUN_PATH = /^\/runs\/(\d+)(\/.*)$/;
+const RUN_PATH = /^\/runs\/(\d+)(?:~([\w.-]+))?(\/.*)$/;
 
 interface RunEndpoints {
   readonly messages: typeof fetch;
   readonly chat: typeof fetch;
+  readonly faults: ModelFaultInjector | undefined;
 }
 
 /**
@@ -40,12 +45,12 @@ interface RunEndpoints {
  * (Anthropic Messages) and `POST /runs/<seed>/v1/chat/completions` (OpenAI Chat
  * Completions), answered by the same endpoint functions the in-process SDK paths use, so
  * a real client over a real socket gets the same replies. A fault that drops the
- * connection destroys the socket. One scenario per server; each seed keeps its own fault
- * state (attempt counts), as its runs would.
+ * connection destroys the socket. One scenario per server; each seed (and `~tag`) keeps
+ * its own fault state (attempt counts); `GET /runs/<seed>[~tag]/faults` reads its counts.
  */
 export class ModelServer {
   readonly #options: ModelServerOptions;
-  readonly #runs = new Map<number, RunEndpoints>();
+  readonly #runs = new Map<string, RunEndpoints>();
   readonly #server: Server;
 
   constructor(options: ModelServerOptions) {
@@ -74,8 +79,9 @@ export class ModelServer {
     return new Promise((resolve) => this.#server.close(() => resolve()));
   }
 
-  #endpoints(seed: number): RunEndpoints {
-    let endpoints = this.#runs.get(seed);
+  #endpoints(seed: number, tag: string): RunEndpoints {
+    const id = `${seed}~${tag}`;
+    let endpoints = this.#runs.get(id);
     if (endpoints === undefined) {
       const { scenario, clock } = this.#options;
       const key: StreamKey = { sweepSeed: this.#options.sweepSeed ?? 0, scenario: scenario.id, runSeed: seed };
@@ -83,10 +89,12 @@ export class ModelServer {
       const faults = this.#options.faults === true ? new ModelFaultInjector(scenario.modelFaults, key, clock) : undefined;
       const malformed = this.#options.faults === true ? new MalformedArguments(scenario.replyFaults.malformed_arguments, key) : undefined;
       endpoints = {
-        messages: simulatedFetch(model, faults),
+        // The scenario's context window, as an in-process run checks it, so a live run meets the same 413s.
+        messages: simulatedFetch(model, faults, (id) => scenario.contextWindow ?? contextWindowOf(id)),
         chat: simulatedChatFetch({ model, ...(faults === undefined ? {} : { faults }), ...(malformed === undefined ? {} : { malformed }) }),
+        faults,
       };
-      this.#runs.set(seed, endpoints);
+      this.#runs.set(id, endpoints);
     }
     return endpoints;
   }
@@ -100,8 +108,14 @@ export class ModelServer {
       response.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'use /runs/<seed>/v1/messages or /runs/<seed>/v1/chat/completions' } }));
       return;
     }
-    const [, seed = '0', path = '/'] = match;
-    const endpoints = this.#endpoints(Number(seed));
+    const [, seed = '0', tag = '', path = '/'] = match;
+    const endpoints = this.#endpoints(Number(seed), tag);
+    if (request.method === 'GET' && path === '/faults') {
+      // The model faults this run's endpoint injected so far, for a live run's record.
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(endpoints.faults?.counts ?? null));
+      return;
+    }
     const endpoint = path.endsWith('/chat/completions') ? endpoints.chat : endpoints.messages;
     let answer: Response;
     try {

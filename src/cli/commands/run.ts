@@ -16,6 +16,8 @@ import { CheckFailed } from '../check-failed.js';
 import { RunInterrupted } from '../run-interrupted.js';
 import { writeSweepMeta } from '../sweep-meta.js';
 import { chooseModel } from '../model-choice.js';
+import { LiveSession, LIVE_NOTE } from '../../bench/live-session.js';
+import type { ModelChoice } from '../../bench/run-one.js';
 import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
 import { sweepProgress } from '../progress.js';
 
@@ -35,6 +37,9 @@ interface RunFlags {
   readonly check?: string;
   readonly report?: string | true;
   readonly resume: boolean;
+  readonly live: boolean;
+  readonly liveTimeoutMs: number;
+  readonly modelUrl?: string;
 }
 
 function shardFlag(value: string): Shard {
@@ -61,6 +66,9 @@ export function registerRun(program: Command): void {
     .option('--json', 'print summary.json to stdout instead of tables', false)
     .option('--report [html]', 'then write the HTML report (default reports/<results folder name>.html)')
     .option('--resume', 'continue the interrupted sweep in --out (same flags): finished runs are kept, the rest are run', false)
+    .option('--live', 'live mode: tools served over HTTP on 127.0.0.1 with socket-level faults, the simulated model over HTTP, real time (see docs/live.md)', false)
+    .option('--live-timeout-ms <ms>', "live: the tool client's timeout in real ms; all of the scenario's waits are scaled by it / the scenario's timeout_ms", positiveInt, 200)
+    .option('--model-url <url>', 'live: a running `spiralbench serve-model --faults` to use instead of one started in-process')
     .option('--check <baseline>', 'then compare with a baseline sweep (its folder or summary.json) and exit 1 on a significant regression (see `spiralbench compare --help`)')
     .addHelpText(
       'after',
@@ -90,7 +98,8 @@ export function registerRun(program: Command): void {
       if (repeated.length > 0) throw UserInputError.single('--scenario', '', `each scenario once; repeated: ${[...new Set(repeated)].join(', ')}`);
       const custom = flags.armsFile === undefined ? new Map() : loadArmsFile(flags.armsFile);
       const arms = resolveArms(flags.arms, '--arms', custom);
-      const model = await chooseModel(flags);
+      const model = flags.live ? liveModel(flags) : await chooseModel(flags);
+      if (model.kind === 'live') process.stdout.write(`${LIVE_NOTE} · tool timeout ${flags.liveTimeoutMs} ms\n`);
       const outDir = resolve(flags.out);
       const total = scenarios.length * arms.length * flags.seeds;
       const startedAt = wallClock.iso();
@@ -107,13 +116,19 @@ export function registerRun(program: Command): void {
         outDir,
         resume: flags.resume,
         ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
-      });
+      }).finally(() => (model.kind === 'live' ? model.session.close() : undefined));
       // Wall time and memory go to stderr: stdout stays the same bytes for the same sweep.
       const seconds = (wallClock.ms() - started) / 1000;
-      writeSweepMeta(outDir, { started_at: startedAt, finished_at: wallClock.iso(), wall_seconds: Math.round(seconds * 10) / 10, workers: flags.workers });
+      writeSweepMeta(outDir, {
+        started_at: startedAt,
+        finished_at: wallClock.iso(),
+        wall_seconds: Math.round(seconds * 10) / 10,
+        workers: model.kind === 'live' ? 1 : flags.workers,
+        ...(summary.live === undefined ? {} : { live: summary.live }),
+      });
       const runs = summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
       const peakMb = process.resourceUsage().maxRSS / 1024;
-      process.stderr.write(`${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${flags.workers} worker(s)) · peak memory ${peakMb.toFixed(0)} MB\n`);
+      process.stderr.write(`${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${model.kind === 'live' ? '1 thread, live' : `${flags.workers} worker(s)`}) · peak memory ${peakMb.toFixed(0)} MB\n`);
       if (flags.report !== undefined) {
         const written = await writeReport(outDir, typeof flags.report === 'string' ? { html: resolve(flags.report) } : {});
         process.stderr.write(`report: ${written.htmlPath ?? '(not written)'}\n`);
@@ -128,6 +143,7 @@ export function registerRun(program: Command): void {
           process.stdout.write(`${renderScenarioMatrix(summary.cells, { color: process.stdout.isTTY === true, impossible })}\n\n`);
         }
         process.stdout.write(`${renderPassHatK(summary.pass_hat_k)}\n`);
+        if (summary.live !== undefined) process.stdout.write(`\n${LIVE_NOTE} · wall ${seconds.toFixed(1)} s\n`);
         process.stdout.write(`\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.seed}..${flags.seed + flags.seeds - 1}${shardNote}\n`);
         process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
       }
@@ -168,6 +184,14 @@ async function sweepUntilInterrupted(options: Omit<SweepOptions, 'signal'>): Pro
 /** A word as a POSIX shell reads it back: quoted when it holds anything but safe characters. */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Live mode's model choice; --model (real Claude) and --via do not combine with it. */
+function liveModel(flags: RunFlags): ModelChoice {
+  if (flags.model !== undefined) throw UserInputError.single('--live', '', 'the simulated model (leave out --model; a real model is already live)');
+  if (flags.via !== 'in-process') throw UserInputError.single('--via', '', 'left out with --live (a live run reaches the model over HTTP)');
+  if (flags.shard !== undefined || flags.resume) throw UserInputError.single('--live', '', 'a whole sweep: --shard and --resume are for reproducible (virtual) sweeps');
+  return { kind: 'live', session: new LiveSession({ timeoutMs: flags.liveTimeoutMs, sweepSeed: flags.sweepSeed, ...(flags.modelUrl === undefined ? {} : { modelUrl: flags.modelUrl }) }) };
 }
 
 /** `--check` takes a sweep folder or the summary.json inside one. */
