@@ -86,11 +86,12 @@ export class LiveSession {
     this.#scales.set(scenario.id, scale);
     // Every run its own tag: fault state on both servers starts afresh, as in-process.
     const tag = `${arm.replace(/[^\w.-]/g, '_')}.${(this.#runs += 1)}`;
-    const clock = new LiveClock(scale);
+    // Opening the run waits for the worker on the first run, and the SDK loads once: both before the run's clock starts.
     const tools = new LiveToolHost({ bridge: parts.bridge as BlockingBridge<unknown>, run: `${seed}~${tag}`, seed, tools: scenario.tools });
     const { AnthropicModelClient } = await import('../model/anthropic-client.js');
     const runUrl = `${parts.modelBase}/runs/${seed}~${tag}`;
-    const model = new AnthropicModelClient({ apiKey: 'sk-ant-live-simulated', baseURL: runUrl, name: 'live-simulated-http' });
+    const model = new AnthropicModelClient({ apiKey: 'sk-ant-live-simulated', baseURL: runUrl, name: 'simulated-live-http' });
+    const clock = new LiveClock(scale);
     return {
       tools,
       clock,

@@ -96,7 +96,7 @@ export function sweepSummary(
 /** The model as results name it. */
 function modelName(model: ModelChoice): string {
   if (model.kind === 'client') return model.client.name;
-  return model.kind === 'live' ? 'live-simulated-http' : model.kind;
+  return model.kind === 'live' ? 'simulated-live-http' : model.kind;
 }
 
 export function isImpossible(scenario: Scenario): boolean {
