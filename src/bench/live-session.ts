@@ -80,6 +80,11 @@ export class LiveSession {
     return this.timeoutMs / scenario.faults.timeoutMs;
   }
 
+  /** The SDK's timeout for a scenario's model calls, real ms: its model timeout at the scale, at least 4× the tool timeout. */
+  modelTimeoutMs(scenario: Scenario): number {
+    return Math.max(4 * this.timeoutMs, Math.round(scenario.modelFaults.timeoutMs * this.scaleFor(scenario)));
+  }
+
   async run(scenario: Scenario, path: string, arm: string, seed: number): Promise<LiveRun> {
     const parts = await this.#parts(scenario, path);
     const scale = this.scaleFor(scenario);
@@ -88,9 +93,8 @@ export class LiveSession {
     const tag = `${arm.replace(/[^\w.-]/g, '_')}.${(this.#runs += 1)}`;
     // Opening the run waits for the worker on the first run, and the SDK loads once: both before the run's clock starts.
     const tools = new LiveToolHost({ bridge: parts.bridge as BlockingBridge<unknown>, run: `${seed}~${tag}`, seed, tools: scenario.tools });
-    const { AnthropicModelClient } = await import('../model/anthropic-client.js');
     const runUrl = `${parts.modelBase}/runs/${seed}~${tag}`;
-    const model = new AnthropicModelClient({ apiKey: 'sk-ant-live-simulated', baseURL: runUrl, name: 'simulated-live-http' });
+    const model = await this.#client(scenario, runUrl);
     const clock = new LiveClock(scale);
     return {
       tools,
@@ -99,12 +103,27 @@ export class LiveSession {
       finish: async () => {
         const report = tools.close();
         const counts = (await (await fetch(`${runUrl}/faults`)).json()) as Record<ModelFaultKind, number> | null;
+        await (await fetch(`${runUrl}/`, { method: 'DELETE' })).body?.cancel();
         const modelFaults = counts === null ? null : Object.fromEntries(MODEL_FAULT_KINDS.map((kind) => [kind, counts[kind] ?? 0])) as Record<ModelFaultKind, number>;
         const mismatches = report.client.filter((call, i) => call.fault !== report.served[i]?.fault).length + Math.abs(report.client.length - report.served.length);
         const record: LiveRecord = { mode: 'live', timeout_ms: this.timeoutMs, time_scale: scale, wall_ms: Math.round(clock.wallMs()), fault_mismatches: mismatches };
         return { world: report.world, tools: report, modelFaults, record };
       },
     };
+  }
+
+  /**
+   * The real client of the scenario's API over HTTP: the Anthropic SDK (its timeout the
+   * scenario's model timeout at the scale, so a model timeout fault hangs until it fires),
+   * or the openai client at /v1 for `api: openai-chat`.
+   */
+  async #client(scenario: Scenario, runUrl: string): Promise<ModelClient> {
+    if (scenario.api === 'openai-chat') {
+      const { OpenAICompatibleModelClient } = await import('../model/openai/openai-compatible-client.js');
+      return new OpenAICompatibleModelClient({ apiKey: 'sk-live-simulated', baseURL: `${runUrl}/v1`, name: 'simulated-live-http' });
+    }
+    const { AnthropicModelClient } = await import('../model/anthropic-client.js');
+    return new AnthropicModelClient({ apiKey: 'sk-ant-live-simulated', baseURL: runUrl, name: 'simulated-live-http', timeoutMs: this.modelTimeoutMs(scenario) });
   }
 
   async close(): Promise<void> {
@@ -131,7 +150,7 @@ export class LiveSession {
     // A call may legitimately take the timeout plus a redirect; a minute means the worker is gone.
     const bridge = new BlockingBridge(entry, setup, 60_000);
     if (this.#options.modelUrl !== undefined) return { bridge, modelBase: this.#options.modelUrl.replace(/\/+$/, ''), server: undefined };
-    const server = new ModelServer({ scenario, sweepSeed, faults: true, clock: new VirtualClock() });
+    const server = new ModelServer({ scenario, sweepSeed, faults: true, clock: new VirtualClock(), holdTimeoutsMs: 4 * this.modelTimeoutMs(scenario) });
     return { bridge, modelBase: await server.listen(), server };
   }
 }

@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 
 /** A request to the thread that serves and calls the tools. */
@@ -15,6 +18,41 @@ export interface BridgeWorkerData<Setup> {
   readonly setup: Setup;
 }
 
+interface BootData {
+  readonly entry: string;
+  /** tsx's ESM loader API, to register first when the entry is TypeScript. */
+  readonly tsx: string | null;
+}
+
+const BOOT_FAILED = 'failed to start: ';
+
+/** tsx's ESM loader API (the package's `import` export: its CommonJS twin cannot register ESM hooks here). */
+function tsxEsmApi(): string {
+  const require = createRequire(import.meta.url);
+  const manifest = require.resolve('tsx/package.json');
+  const exports = (require(manifest) as { exports: Record<string, { import: { default: string } }> }).exports;
+  return pathToFileURL(join(dirname(manifest), exports['./esm/api']!.import.default)).href;
+}
+
+/**
+ * The worker's first code: load the entry, or, if it cannot load, answer the first call
+ * with why (the waiting thread is blocked and would not see an 'error' event).
+ */
+const BOOT = `
+const { workerData } = require('node:worker_threads');
+(async () => {
+  try {
+    if (workerData.tsx !== null) (await import(workerData.tsx)).register();
+    await import(workerData.entry);
+  } catch (error) {
+    workerData.port.postMessage({ ok: false, message: ${JSON.stringify(BOOT_FAILED)} + String((error && error.stack) || error) });
+    const flag = new Int32Array(workerData.flag);
+    Atomics.store(flag, 0, 1);
+    Atomics.notify(flag, 0);
+  }
+})();
+`;
+
 /**
  * A synchronous call into a worker thread. The loop's tool port is synchronous (a tool
  * execution is a value, virtual time needs no awaiting), so a live tool call blocks this
@@ -27,15 +65,17 @@ export class BlockingBridge<Setup> {
   readonly #port: MessagePort;
   readonly #flag: Int32Array;
   readonly #waitMs: number;
+  /** Set when the worker failed to start: later calls fail at once instead of waiting. */
+  #dead: string | null = null;
 
   /** `waitMs`: how long one call may take before the worker is presumed dead. */
   constructor(entry: URL, setup: Setup, waitMs: number) {
     const { port1, port2 } = new MessageChannel();
     const flag = new SharedArrayBuffer(4);
-    const data: BridgeWorkerData<Setup> = { port: port2, flag, setup };
-    // Under vitest the sources are TypeScript: the worker then needs tsx to load them.
-    const typescript = entry.pathname.endsWith('.ts');
-    this.#worker = new Worker(entry, { workerData: data, transferList: [port2], ...(typescript ? { execArgv: ['--import', 'tsx'] } : {}) });
+    // Under vitest the sources are TypeScript: the worker then registers tsx before loading them.
+    const tsx = entry.pathname.endsWith('.ts') ? tsxEsmApi() : null;
+    const data: BridgeWorkerData<Setup> & BootData = { port: port2, flag, setup, entry: entry.href, tsx };
+    this.#worker = new Worker(BOOT, { eval: true, workerData: data, transferList: [port2] });
     this.#worker.unref();
     this.#port = port1;
     this.#flag = new Int32Array(flag);
@@ -43,6 +83,7 @@ export class BlockingBridge<Setup> {
   }
 
   call(request: BridgeRequest): unknown {
+    if (this.#dead !== null) throw new Error(`live tool worker: ${this.#dead}`);
     Atomics.store(this.#flag, 0, 0);
     this.#port.postMessage(request);
     const deadline = performance.now() + this.#waitMs;
@@ -53,7 +94,10 @@ export class BlockingBridge<Setup> {
       const message = receiveMessageOnPort(this.#port);
       if (message === undefined) continue;
       const reply = message.message as BridgeReply;
-      if (!reply.ok) throw new Error(`live tool worker: ${reply.message}`);
+      if (!reply.ok) {
+        if (reply.message.startsWith(BOOT_FAILED)) this.#dead = reply.message;
+        throw new Error(`live tool worker: ${reply.message}`);
+      }
       return reply.value;
     }
   }

@@ -86,3 +86,25 @@ describe('ModelServer: fault state per run, not per seed', () => {
     expect(await faultsOf(`${seed}~b`)).toEqual(inProcess.record.model_faults);
   });
 });
+
+describe('ModelServer: a model timeout fault, live', () => {
+  const base = loadScenario('fetch-transform-write');
+  const timingOut = { ...base, modelFaults: { ...base.modelFaults, rates: { timeout: 1 }, timeoutMs: 1000 } };
+  const request = { model: DEFAULT_MODEL_ID, max_tokens: 256, messages: [{ role: 'user' as const, content: 'hello' }] };
+
+  it('with holdTimeoutsMs, hangs until the SDK’s own timeout fires (APIConnectionTimeoutError); without, drops the connection', async () => {
+    const holding = new ModelServer({ scenario: timingOut, clock: new VirtualClock(), faults: true, holdTimeoutsMs: 2000 });
+    const dropping = new ModelServer({ scenario: timingOut, clock: new VirtualClock(), faults: true });
+    const [held, dropped] = await Promise.all([holding.listen(), dropping.listen()]);
+    try {
+      const errorOf = (url: string) => new AnthropicModelClient({ apiKey: 'sk-ant-local', baseURL: `${url}/runs/1`, timeoutMs: 150 }).create(request).then(() => null, (error: unknown) => error as Error);
+      const started = performance.now();
+      const timedOut = await errorOf(held);
+      expect(timedOut?.constructor.name).toBe('APIConnectionTimeoutError');
+      expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+      expect((await errorOf(dropped))?.constructor.name).toBe('APIConnectionError');
+    } finally {
+      await Promise.all([holding.close(), dropping.close()]);
+    }
+  });
+});

@@ -99,7 +99,8 @@ export function registerRun(program: Command): void {
       const custom = flags.armsFile === undefined ? new Map() : loadArmsFile(flags.armsFile);
       const arms = resolveArms(flags.arms, '--arms', custom);
       const model = flags.live ? liveModel(flags) : await chooseModel(flags);
-      if (model.kind === 'live') process.stdout.write(`${LIVE_NOTE} · tool timeout ${flags.liveTimeoutMs} ms\n`);
+      // With --json the label goes to stderr, so stdout stays one JSON document (which carries `live` itself).
+      if (model.kind === 'live') (flags.json ? process.stderr : process.stdout).write(`${LIVE_NOTE} · tool timeout ${flags.liveTimeoutMs} ms\n`);
       const outDir = resolve(flags.out);
       const total = scenarios.length * arms.length * flags.seeds;
       const startedAt = wallClock.iso();
