@@ -27,6 +27,8 @@ describe('estimateSweepCost', () => {
     expect(sonnet).toMatchObject({ totalRuns: 10, sampledRuns: 10, meanInputTokens: input / 10, meanOutputTokens: output / 10 });
     expect(sonnet.totalUsd).toBeCloseTo((input * 3 + output * 15) / 1e6, 4);
     expect(sonnet.maxRunUsd).toBeGreaterThan(sonnet.totalUsd! / 10);
+    expect(sonnet.cells.map((cell) => cell.arm)).toEqual(['none', 'article']);
+    expect(sonnet.cells.reduce((sum, cell) => sum + cell.usd!, 0)).toBeCloseTo(sonnet.totalUsd!, 9);
   });
 
   it('scales a sample of each cell\'s first seeds to the whole cell', async () => {
@@ -40,6 +42,7 @@ describe('estimateSweepCost', () => {
     const estimate = await estimateSweepCost({ scenarios: [scenario], arms, seeds: 2, modelId: 'llama3.1' });
     expect(estimate.price).toBeUndefined();
     expect(estimate.totalUsd).toBeUndefined();
+    expect(estimate.cells.every((cell) => cell.usd === undefined)).toBe(true);
     expect(estimate.meanInputTokens).toBeGreaterThan(0);
   });
 });

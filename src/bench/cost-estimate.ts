@@ -35,6 +35,8 @@ export interface CostEstimate {
   readonly totalUsd: number | undefined;
   /** The costliest sampled run: what the tail of a cell can cost. */
   readonly maxRunUsd: number | undefined;
+  /** Each (scenario, arm) cell's share, in sweep order; `usd` undefined without a price. */
+  readonly cells: ReadonlyArray<{ readonly scenario: string; readonly arm: string; readonly usd: number | undefined }>;
 }
 
 /**
@@ -58,6 +60,7 @@ export async function estimateSweepCost(options: CostEstimateOptions): Promise<C
   let outputTokens = 0;
   let totalUsd = 0;
   let maxRunUsd = 0;
+  const cells: Array<CostEstimate['cells'][number]> = [];
   for (const scenario of options.scenarios) {
     for (const arm of options.arms) {
       let cellUsd = 0;
@@ -69,7 +72,9 @@ export async function estimateSweepCost(options: CostEstimateOptions): Promise<C
         cellUsd += record.cost_usd;
         maxRunUsd = Math.max(maxRunUsd, record.cost_usd);
       }
-      totalUsd += sample === 0 ? 0 : (cellUsd / sample) * options.seeds;
+      const usd = sample === 0 ? 0 : (cellUsd / sample) * options.seeds;
+      totalUsd += usd;
+      cells.push({ scenario: scenario.id, arm: arm.name, usd: price === undefined ? undefined : usd });
     }
   }
   return {
@@ -81,5 +86,6 @@ export async function estimateSweepCost(options: CostEstimateOptions): Promise<C
     meanOutputTokens: sampledRuns === 0 ? 0 : outputTokens / sampledRuns,
     totalUsd: price === undefined ? undefined : totalUsd,
     maxRunUsd: price === undefined ? undefined : maxRunUsd,
+    cells,
   };
 }

@@ -16,6 +16,10 @@ const estimate = (totalUsd: number | undefined): CostEstimate => ({
   meanOutputTokens: 894.2,
   totalUsd,
   maxRunUsd: totalUsd === undefined ? undefined : 3.4,
+  cells: [
+    { scenario: 'fetch-transform-write', arm: 'none', usd: totalUsd === undefined ? undefined : totalUsd * 0.75 },
+    { scenario: 'fetch-transform-write', arm: 'article', usd: totalUsd === undefined ? undefined : totalUsd * 0.25 },
+  ],
 });
 
 describe('spendDecision', () => {
@@ -36,6 +40,7 @@ describe('describeRealSweep', () => {
       '  from 200 in-process run(s) of the simulated model on the same scenarios, arms and seeds,',
       "  priced at claude-sonnet-4-5's list prices ($3 / $15 per million input / output tokens): a mean of 36,011 input and 894 output tokens a run.",
       '  A real model takes its own turns and counts tokens with its own tokenizer: an estimate from the simulated model, not a quote.',
+      '  by arm: none $18.22, article $6.07',
     ]);
     expect(describeRealSweep(ollama, undefined, 10)[1]).toBe("cost: http://localhost:11434/v1 is a local server and the price table has no price for 'llama3.1': no estimate, and no confirmation asked.");
   });

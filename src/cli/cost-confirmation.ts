@@ -43,6 +43,12 @@ export function describeRealSweep(target: RealModelTarget, estimate: CostEstimat
     `  priced at ${estimate.modelId}'s list prices ($${inputPerMillion} / $${outputPerMillion} per million input / output tokens): ${tokens}.`,
     `  A real model takes its own turns and counts tokens with its own tokenizer: an estimate from the simulated model, not a quote.`,
   );
+  // Arms differ by an order of magnitude (a spiral costs quadratically more), so show where it goes.
+  if (estimate.cells.length > 1 && estimate.cells.length <= 12) {
+    const scenarios = new Set(estimate.cells.map((cell) => cell.scenario)).size;
+    const name = (cell: CostEstimate['cells'][number]) => (scenarios > 1 ? `${cell.scenario} · ${cell.arm}` : cell.arm);
+    lines.push(`  by ${scenarios > 1 ? 'cell' : 'arm'}: ${estimate.cells.map((cell) => `${name(cell)} ${formatDollars(cell.usd ?? 0)}`).join(', ')}`);
+  }
   return lines;
 }
 

@@ -105,7 +105,7 @@ export function registerRun(program: Command): void {
       const custom = flags.armsFile === undefined ? new Map() : loadArmsFile(flags.armsFile);
       const arms = resolveArms(flags.arms, '--arms', custom);
       const { choice: model, real } = await selectModel(flags, process.env, {
-        onHold: (hold) => process.stderr.write(`rate limit: holding new requests ${(hold.waitMs / 1000).toFixed(1)} s (${hold.header})\n`),
+        onHold: (hold) => process.stderr.write(`rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`),
       });
       if (real !== undefined) {
         await prepareRealSweep({
