@@ -51,17 +51,17 @@ describe('a real model over --provider openai-compatible --base-url', () => {
   });
 
   it('holds new requests until the reset when the server says none remain', async () => {
-    // The first answer spends the limit for 40 ms (a real wait: this path runs on the wall clock).
+    // The first answer spends the limit for 150 ms (a real wait: this path runs on the wall clock).
     provider = await startFakeProvider({
       scenario: 'lookup-readonly',
-      headers: (n) => (n === 0 ? { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '40ms' } : { 'x-ratelimit-remaining-requests': '99', 'x-ratelimit-reset-requests': '1s' }),
+      headers: (n) => (n === 0 ? { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '150ms' } : { 'x-ratelimit-remaining-requests': '99', 'x-ratelimit-reset-requests': '1s' }),
     });
     const out = join(tempDir(), 'held');
     const run = await cliAsync(['run', '-s', 'lookup-readonly', '-a', 'none', '-n', '2', '--model', 'fake-llama', '--provider', 'openai-compatible', '--base-url', `${provider.url}/v1`, '--concurrency', '1', '-o', out]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/rate limit: holding new requests \d+ ms \(x-ratelimit-remaining-requests: 0\)/);
     const [first, second] = provider.requests;
-    expect(second!.arrivedMs - first!.answeredMs).toBeGreaterThanOrEqual(35);
+    expect(second!.arrivedMs - first!.answeredMs).toBeGreaterThanOrEqual(140);
   });
 
   it('names what is wrong with a bad combination of flags, exit code 2 (every case: model-choice.test.ts)', () => {
@@ -96,27 +96,16 @@ describe('the cost estimate before a real sweep', () => {
     expect(existsSync(join(out, 'runs.jsonl'))).toBe(false);
   });
 
-  it('runs an estimate under --max-cost without asking, through --base-url for the anthropic provider', async () => {
-    provider = await startFakeProvider({ scenario: 'lookup-readonly' });
-    const out = join(tempDir(), 'under');
-    const run = await cliAsync(['run', '-s', 'lookup-readonly', '-a', 'none', '-n', '2', '--model', 'claude-haiku-4-5', '--base-url', provider.url, '--max-cost', '5', '-o', out], {
-      ANTHROPIC_API_KEY: ANTHROPIC_KEY,
-    });
-    expect(run.status, run.stderr).toBe(0);
-    expect(run.stderr).toMatch(/^cost estimate for 2 run\(s\): about \$0\.\d+/m);
-    expect(provider.requests.length).toBeGreaterThan(0);
-    expect(provider.requests.every((request) => request.path === '/v1/messages' && request.headers.authorization === `Bearer ${ANTHROPIC_KEY}`)).toBe(true);
-    expect(readRecords(out).map((record) => record.model)).toEqual(['anthropic:claude-haiku-4-5', 'anthropic:claude-haiku-4-5']);
-  });
-
-  it('--yes starts a sweep over --max-cost without asking', async () => {
+  it('--yes starts a sweep over --max-cost without asking, through --base-url for the anthropic provider', async () => {
     provider = await startFakeProvider({ scenario: 'lookup-readonly' });
     const out = join(tempDir(), 'yes');
     const run = await cliAsync(['run', '-s', 'lookup-readonly', '-a', 'none', '-n', '1', '--model', 'claude-haiku-4-5', '--base-url', provider.url, '--max-cost', '0', '--yes', '-o', out], { ANTHROPIC_API_KEY: ANTHROPIC_KEY });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/^cost estimate for 1 run\(s\): about \$0\.\d+/m);
     expect(provider.requests.length).toBeGreaterThan(0);
-    expect(readRecords(out)).toHaveLength(1);
+    // --base-url points the Anthropic provider at a proxy: Messages requests, the key sent only there.
+    expect(provider.requests.every((request) => request.path === '/v1/messages' && request.headers.authorization === `Bearer ${ANTHROPIC_KEY}`)).toBe(true);
+    expect(readRecords(out).map((record) => record.model)).toEqual(['anthropic:claude-haiku-4-5']);
   });
 
   it('asks for a model the price table does not know on a server that is not local', async () => {
