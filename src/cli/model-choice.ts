@@ -1,7 +1,7 @@
 import type { ModelChoice } from '../bench/run-one.js';
 import type { RequestLimiterOptions } from '../model/rate-limit/request-limiter.js';
 import { UserInputError } from '../user-input-error.js';
-import { parseBaseUrl, type BaseUrl } from './base-url.js';
+import { parseBaseUrl } from './base-url.js';
 
 export type Via = 'in-process' | 'sdk';
 
@@ -104,5 +104,3 @@ export async function chooseModel(flags: ModelFlags, env: NodeJS.ProcessEnv = pr
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
-
-export type { BaseUrl };
