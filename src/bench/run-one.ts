@@ -27,7 +27,11 @@ import { createScenarioToolHost } from './scenario-tool-host.js';
  * model behind the real Anthropic SDK through a custom fetch, or any client (real Claude).
  */
 export type ModelChoice =
-  | { readonly kind: 'simulated' }
+  | {
+      readonly kind: 'simulated';
+      /** The model id requests carry (its context window and prices apply); the cost estimate of a real sweep sets it. @default DEFAULT_MODEL_ID */
+      readonly modelId?: string;
+    }
   | { readonly kind: 'simulated-sdk' }
   | { readonly kind: 'client'; readonly client: ModelClient; readonly modelId: string };
 
@@ -86,15 +90,16 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const clock = new VirtualClock();
   const modelFaults = new ModelFaultInjector(scenario.modelFaults, key, clock);
   const model = await modelFor(choice, scenario, key, modelFaults);
+  const modelId = choice.kind === 'simulated-sdk' ? undefined : choice.modelId;
   const events = zeroEventCounts();
   const onEvent = spec.onEvent;
   const refetches = new RefetchCounter(scenario);
   const journal = new RunJournal();
   const loop = new BudgetedAgentLoop({
     model,
-    ...(choice.kind === 'client' ? { modelId: choice.modelId } : {}),
+    ...(modelId === undefined ? {} : { modelId }),
     tools,
-    guards: buildGuards(arm, scenario, key, choice.kind === 'client' ? choice.modelId : undefined, journal),
+    guards: buildGuards(arm, scenario, key, modelId, journal),
     system: scenario.system,
     // As the file gives it: a resumed history may be out of order (the fixup guard's job).
     ...(scenario.history.length > 0 ? { history: scenario.history as MessageParam[] } : {}),

@@ -10,6 +10,7 @@ import type { CellSummary } from '../stats/cell-summary.js';
 import { passHatK } from '../stats/pass-hat-k.js';
 import { CellAccumulator } from './cell-accumulator.js';
 import { runChunk, type ChunkResult, type ChunkTask } from './chunk-runner.js';
+import { runInOrder } from './in-order-runner.js';
 import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { ResultsWriter } from './results-writer.js';
 import { checkSameSweep, PROGRESS_FILE, readFinishedRuns, readProgress, type SweepIdentity, type SweepProgress } from './sweep-progress.js';
@@ -31,9 +32,14 @@ export interface SweepOptions {
   readonly model?: ModelChoice;
   /** Worker threads; 1 runs inline. A real model always runs inline. @default the machine's cores */
   readonly workers?: number;
+  /**
+   * A real model's runs in flight at once, in this thread (they wait on the network, not
+   * the CPU). The client's request limiter bounds its HTTP requests separately. @default 1
+   */
+  readonly concurrency?: number;
   /** Run only this slice of the sweep. @default the whole sweep */
   readonly shard?: Shard;
-  /** Runs per unit of work. @default 250 */
+  /** Runs per unit of work. @default 250; 1 for a real model, so each paid run is written as soon as it ends */
   readonly chunkSize?: number;
   /** Folder for runs.jsonl, runs.csv and summary.json; nothing is written without it. */
   readonly outDir?: string;
@@ -107,7 +113,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     model: model.kind === 'client' ? 'simulated' : model.kind,
   };
   const shard = options.shard ?? { index: 1, count: 1 };
-  const chunkSize = options.chunkSize ?? 250;
+  const chunkSize = options.chunkSize ?? (model.kind === 'client' ? 1 : 250);
   const chunks = planChunks(definition, chunkSize, shard);
   const total = chunks.reduce((sum, chunk) => sum + chunk.seedTo - chunk.seedFrom, 0);
   const workers = model.kind === 'client' ? 1 : Math.max(1, options.workers ?? availableParallelism());
@@ -156,7 +162,10 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
   };
 
   const stopped = () => options.signal?.aborted === true;
-  if (workers === 1) {
+  if (model.kind === 'client') {
+    const run = (index: number) => runChunk({ definition, chunk: chunks[index]! }, { model, scenario: options.scenarios[chunks[index]!.scenarioIndex]!.scenario });
+    await runInOrder(chunks.length, first, Math.max(1, options.concurrency ?? 1), run, accept, stopped);
+  } else if (workers === 1) {
     for (const chunk of chunks.slice(first)) {
       if (stopped()) break;
       accept(await runChunk({ definition, chunk }, { model, scenario: options.scenarios[chunk.scenarioIndex]!.scenario }));

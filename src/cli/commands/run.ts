@@ -15,8 +15,10 @@ import { wallClock } from '../../clock/wall-clock.js';
 import { CheckFailed } from '../check-failed.js';
 import { RunInterrupted } from '../run-interrupted.js';
 import { writeSweepMeta } from '../sweep-meta.js';
-import { chooseModel } from '../model-choice.js';
-import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
+import { DEFAULT_REAL_CONCURRENCY, selectModel } from '../model-choice.js';
+import { DEFAULT_MAX_COST_USD } from '../cost-confirmation.js';
+import { prepareRealSweep } from '../real-sweep.js';
+import { commaList, nonNegativeInt, nonNegativeNumber, positiveInt } from '../parse.js';
 import { sweepProgress } from '../progress.js';
 
 interface RunFlags {
@@ -31,6 +33,11 @@ interface RunFlags {
   readonly out: string;
   readonly via: string;
   readonly model?: string;
+  readonly provider?: string;
+  readonly baseUrl?: string;
+  readonly concurrency?: number;
+  readonly maxCost: number;
+  readonly yes: boolean;
   readonly json: boolean;
   readonly check?: string;
   readonly report?: string | true;
@@ -57,7 +64,12 @@ export function registerRun(program: Command): void {
     .option('--shard <i/n>', 'run only the i-th of n equal slices of the sweep (combine with `spiralbench merge`)', shardFlag)
     .option('-o, --out <dir>', 'results folder', 'results/latest')
     .option('--via <path>', "how the simulated model is reached: 'in-process' (fast) or 'sdk' (through the real client of the scenario's API: @anthropic-ai/sdk, or openai for api: openai-chat)", 'in-process')
-    .option('--model <id>', 'run against real Claude (needs ANTHROPIC_API_KEY) instead of the simulated model')
+    .option('--model <id>', 'run against a real model instead of the simulated one: Claude (needs ANTHROPIC_API_KEY), or a model an OpenAI-compatible server serves (--provider)')
+    .option('--provider <name>', "a real model's API: 'anthropic' (default) or 'openai-compatible' (Ollama, vLLM, llama.cpp; needs --base-url; key from OPENAI_API_KEY if set)")
+    .option('--base-url <url>', "the real model's server, e.g. http://localhost:11434/v1; for anthropic, a proxy (default: ANTHROPIC_BASE_URL or the API)")
+    .option('--concurrency <n>', `a real model's runs and requests in flight at once; rate-limit headers can hold them (default ${DEFAULT_REAL_CONCURRENCY})`, positiveInt)
+    .option('--max-cost <usd>', 'ask before a real sweep estimated above this many US dollars (or of unknown cost)', nonNegativeNumber, DEFAULT_MAX_COST_USD)
+    .option('-y, --yes', 'start a real sweep without asking, whatever its estimated cost', false)
     .option('--json', 'print summary.json to stdout instead of tables', false)
     .option('--report [html]', 'then write the HTML report (default reports/<results folder name>.html)')
     .option('--resume', 'continue the interrupted sweep in --out (same flags): finished runs are kept, the rest are run', false)
@@ -71,6 +83,8 @@ export function registerRun(program: Command): void {
         '  spiralbench run --scenario fetch-transform-write --arms ablation --seeds 1000 --workers 2',
         '  spiralbench run -s fetch-transform-write -n 50000 --shard 2/3 --out results/shard-2   # then: spiralbench merge',
         '  spiralbench run -s fetch-transform-write -a article -n 500 --check baselines/article   # a CI gate in one step',
+        '  spiralbench run -s fetch-transform-write -a none,article -n 5 --model claude-sonnet-4-5   # real Claude: estimates the cost first',
+        '  spiralbench run -s fetch-transform-write -n 5 --model llama3.1 --provider openai-compatible --base-url http://localhost:11434/v1',
         '',
         'Results are written as the sweep goes. Ctrl-C stops it cleanly (the runs in flight finish and',
         'are written); a second Ctrl-C, or a crash, loses at most the runs in flight. Either way the same',
@@ -90,7 +104,22 @@ export function registerRun(program: Command): void {
       if (repeated.length > 0) throw UserInputError.single('--scenario', '', `each scenario once; repeated: ${[...new Set(repeated)].join(', ')}`);
       const custom = flags.armsFile === undefined ? new Map() : loadArmsFile(flags.armsFile);
       const arms = resolveArms(flags.arms, '--arms', custom);
-      const model = await chooseModel(flags);
+      const { choice: model, real } = await selectModel(flags, process.env, {
+        onHold: (hold) => process.stderr.write(`rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`),
+      });
+      if (real !== undefined) {
+        await prepareRealSweep({
+          target: real,
+          scenarios: scenarios.map(({ scenario }) => scenario),
+          arms,
+          seeds: flags.seeds,
+          baseSeed: flags.seed,
+          sweepSeed: flags.sweepSeed,
+          ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+          maxCostUsd: flags.maxCost,
+          yes: flags.yes,
+        });
+      }
       const outDir = resolve(flags.out);
       const total = scenarios.length * arms.length * flags.seeds;
       const startedAt = wallClock.iso();
@@ -103,6 +132,7 @@ export function registerRun(program: Command): void {
         sweepSeed: flags.sweepSeed,
         model,
         workers: flags.workers,
+        ...(real === undefined ? {} : { concurrency: real.concurrency }),
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
         outDir,
         resume: flags.resume,
@@ -113,7 +143,7 @@ export function registerRun(program: Command): void {
       writeSweepMeta(outDir, { started_at: startedAt, finished_at: wallClock.iso(), wall_seconds: Math.round(seconds * 10) / 10, workers: flags.workers });
       const runs = summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
       const peakMb = process.resourceUsage().maxRSS / 1024;
-      process.stderr.write(`${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${flags.workers} worker(s)) · peak memory ${peakMb.toFixed(0)} MB\n`);
+      process.stderr.write(`${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${real === undefined ? `${flags.workers} worker(s)` : `${real.concurrency} at once, wall-clock time`}) · peak memory ${peakMb.toFixed(0)} MB\n`);
       if (flags.report !== undefined) {
         const written = await writeReport(outDir, typeof flags.report === 'string' ? { html: resolve(flags.report) } : {});
         process.stderr.write(`report: ${written.htmlPath ?? '(not written)'}\n`);
