@@ -50,3 +50,19 @@ export function errorReason(peer: string, error: unknown): string {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return `${peer}: ${text.replace(/\s+/g, ' ').slice(0, 300)}`;
 }
+
+/**
+ * The Messages endpoint for a client whose response schema takes a text block's
+ * `citations` only as an array or absent (@ai-sdk/anthropic): the simulated endpoint
+ * writes `citations: null`, as the Anthropic SDK's types allow, and the API itself leaves
+ * the field out when there are none. Only that field is touched.
+ */
+export function withoutNullCitations(endpoint: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await endpoint(input, init);
+    if (response.status !== 200) return response;
+    const body = (await response.json()) as { content?: Array<Record<string, unknown>> };
+    for (const block of body.content ?? []) if (block['citations'] === null) delete block['citations'];
+    return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+  };
+}
