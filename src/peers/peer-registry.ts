@@ -55,7 +55,7 @@ export const PEERS: readonly PeerEntry[] = [
       { name: '@langchain/core', range: '^1.4.0' },
       { name: '@langchain/anthropic', range: '^1.5.11' },
     ],
-    defaults: { peer: 'langchain', recursionLimit: 25, modelCallLimit: null, toolCallLimit: null, modelRetries: null, clientMaxRetries: 0 },
+    defaults: { peer: 'langchain', recursionLimit: 25, modelCallLimit: null, toolCallLimit: null, modelRetries: null, toolErrors: 'middleware', clientMaxRetries: 0 },
     toolHistory: false,
     load: async () => (await import('./langchain.js')).langchain as PeerAdapter,
   },
