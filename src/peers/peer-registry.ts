@@ -95,3 +95,8 @@ export function installCommand(peer: PeerEntry, installed: (name: string) => boo
   const missing = peer.packages.filter((pkg) => !installed(pkg.name));
   return `npm install ${missing.map((pkg) => `'${pkg.name}@${pkg.range}'`).join(' ')}`;
 }
+
+/** The peers whose packages are all installed, in arena order. */
+export function installedPeers(installed: (name: string) => boolean = packageInstalled): PeerEntry[] {
+  return PEERS.filter((peer) => missingPackages(peer, installed).length === 0);
+}
