@@ -1,7 +1,7 @@
 import { ChatAnthropic } from '@langchain/anthropic';
 import { tool } from '@langchain/core/tools';
 import { AIMessage, type BaseMessageLike } from '@langchain/core/messages';
-import { createAgent, modelCallLimitMiddleware, modelRetryMiddleware, toolCallLimitMiddleware, toolErrorMiddleware, type AgentMiddleware } from 'langchain';
+import { createAgent, modelCallLimitMiddleware, modelRetryMiddleware, toolCallLimitMiddleware, type AgentMiddleware } from 'langchain';
 import type { RunOutcome } from '../loop/outcome.js';
 import { errorReason, textOnlyHistory, type PeerAdapter } from './peer-adapter.js';
 import type { PeerSetting } from './peer-setting.js';
@@ -12,9 +12,6 @@ type Limit = (options: { readonly runLimit: number; readonly exitBehavior: 'end'
 
 function middlewareFor(setting: Setting): AgentMiddleware[] {
   const middleware: AgentMiddleware[] = [];
-  if (setting.toolErrors === 'middleware') {
-    middleware.push(toolErrorMiddleware({ onError: (error) => `Error: ${error instanceof Error ? error.message : String(error)}` }) as AgentMiddleware);
-  }
   // Retries without backoff: a backoff here would sleep on the wall clock (docs/peers.md).
   if (setting.modelRetries !== null) middleware.push(modelRetryMiddleware({ maxRetries: setting.modelRetries, initialDelayMs: 0, jitter: false, onFailure: 'error' }) as AgentMiddleware);
   // Their declared option types do not resolve against this project's zod; the options are the documented ones.
@@ -26,8 +23,10 @@ function middlewareFor(setting: Setting): AgentMiddleware[] {
 /**
  * LangChain's agent loop: `createAgent` (a LangGraph graph of a model node and a tool
  * node) over `ChatAnthropic`, invoked with the scenario's messages and a
- * `recursionLimit`; the setting's middleware goes in as given. The loop ends at a reply
- * without tool calls, at a call limit, or with GraphRecursionError at the recursion limit.
+ * `recursionLimit`; the setting's middleware goes in as given. A tool that throws is
+ * answered by the ToolNode's default handler (`<error>\n Please fix your mistakes.`). The
+ * loop ends at a reply without tool calls, at a call limit, or with GraphRecursionError
+ * at the recursion limit.
  */
 export const langchain: PeerAdapter<Setting> = {
   async run(setting, { scenario, tools, meter, modelId, maxTokens, messagesFetch, anthropicBaseURL }): Promise<RunOutcome> {

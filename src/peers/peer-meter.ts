@@ -21,10 +21,10 @@ export interface PeerCounts {
 /**
  * A tool failure as the peer's tool function throws it: the flaky wrapper's error, with
  * its message, so each framework words it for the model its own way (that wording is
- * part of what is being compared).
+ * part of what is being compared). Its name stays `Error`, as a user's tool would throw
+ * it: frameworks that print `${error}` must not show the model a harness class name.
  */
 export class PeerToolFailure extends Error {
-  override readonly name = 'PeerToolFailure';
   constructor(readonly error: ToolError) {
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;

@@ -55,7 +55,7 @@ export const PEERS: readonly PeerEntry[] = [
       { name: '@langchain/core', range: '^1.4.0' },
       { name: '@langchain/anthropic', range: '^1.5.11' },
     ],
-    defaults: { peer: 'langchain', recursionLimit: 25, modelCallLimit: null, toolCallLimit: null, modelRetries: null, toolErrors: 'middleware', clientMaxRetries: 0 },
+    defaults: { peer: 'langchain', recursionLimit: 25, modelCallLimit: null, toolCallLimit: null, modelRetries: null, clientMaxRetries: 0 },
     toolHistory: false,
     load: async () => (await import('./langchain.js')).langchain as PeerAdapter,
   },
@@ -64,7 +64,7 @@ export const PEERS: readonly PeerEntry[] = [
     arm: 'peer:openai-agents',
     title: 'OpenAI Agents SDK run() over Chat Completions',
     packages: [
-      { name: '@openai/agents', range: '~0.14.3' },
+      { name: '@openai/agents', range: '^0.14.3' },
       { name: 'openai', range: '^6.49.0' },
     ],
     defaults: { peer: 'openai-agents', maxTurns: 10, clientMaxRetries: 0 },

@@ -29,12 +29,6 @@ export type PeerSetting =
       readonly toolCallLimit: number | null;
       /** `modelRetryMiddleware({ maxRetries })` with no backoff, or null for no such middleware. */
       readonly modelRetries: number | null;
-      /**
-       * What a tool exception does: LangChain 1.x propagates it and the run fails
-       * ('propagate'); `toolErrorMiddleware` turns it into an error ToolMessage
-       * `Error: <message>` for the model ('middleware').
-       */
-      readonly toolErrors: 'middleware' | 'propagate';
       /** ChatAnthropic's `maxRetries` (its AsyncCaller). */
       readonly clientMaxRetries: number;
     }
