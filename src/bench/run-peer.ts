@@ -8,7 +8,7 @@ import { simulatedChatFetch } from '../model/openai/chat-endpoint.js';
 import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
 import { SimulatedModel } from '../model/simulated/simulated-model.js';
 import { PeerMeter } from '../peers/peer-meter.js';
-import { errorReason } from '../peers/peer-adapter.js';
+import { errorReason, openingMessages } from '../peers/peer-adapter.js';
 import { peerByArm } from '../peers/peer-registry.js';
 import type { PeerSetting } from '../peers/peer-setting.js';
 import type { StreamKey } from '../random/streams.js';
@@ -36,7 +36,8 @@ export interface PeerRunSpec {
  * the same simulated model behind the same model faults as our loop's runs, reached
  * through the framework's own client over a fetch that never leaves the process. The
  * record is judged on the world exactly as runOne's are. Guard event counts stay zero: a
- * peer has none of our guards.
+ * peer has none of our guards. The result's messages are what the run opened with: the
+ * framework keeps the rest of its transcript to itself (the tool calls are in the events).
  */
 export async function runPeer({ sweepSeed, scenario, arm, seed, onEvent }: PeerRunSpec): Promise<RunOutput> {
   const entry = peerByArm(arm.name) ?? peerByArm(`peer:${arm.peer.peer}`);
@@ -100,5 +101,5 @@ export async function runPeer({ sweepSeed, scenario, arm, seed, onEvent }: PeerR
     cost_usd: Math.round(counts.costUsd * 1e6) / 1e6,
   };
   const metrics = { toolCalls: counts.toolCalls, toolExecutions: counts.toolExecutions, toolRetries: 0, modelCalls: counts.modelCalls, inputTokens: counts.inputTokens, outputTokens: counts.outputTokens, virtualMs: clock.now(), modelRetries: 0, costUsd: counts.costUsd };
-  return { record, result: { outcome, metrics, messages: [] }, verdict, world };
+  return { record, result: { outcome, metrics, messages: openingMessages(scenario) }, verdict, world };
 }

@@ -9,7 +9,7 @@ import type { PeerSetting } from './peer-setting.js';
 // loop that sends the model the same transcript gets the same calls back.
 const base = loadScenario('lookup-readonly');
 const calm: Scenario = { ...base, faults: { ...base.faults, rates: {}, tools: {} } };
-const SEEDS = [1, 2, 3, 4, 5, 6];
+const SEEDS = [1, 3, 5];
 
 async function records(arm: Arm, scenario = calm, seeds = SEEDS): Promise<RunRecord[]> {
   const out: RunRecord[] = [];
@@ -27,39 +27,39 @@ function tuned(name: string, settings: Partial<PeerSetting>): Arm {
 describe('peer adapters on a scenario without faults', () => {
   it('our loop (none): the reference counts', async () => {
     const none = await records(ARM_PRESETS.get('none')!);
-    expect(pick(none, 'tool_calls')).toEqual([2, 2, 13, 2, 14, 2]);
-    expect(pick(none, 'model_calls')).toEqual([3, 3, 14, 3, 15, 3]);
+    expect(pick(none, 'tool_calls')).toEqual([2, 13, 14]);
+    expect(pick(none, 'model_calls')).toEqual([3, 14, 15]);
   });
 
   it('peer:vercel-ai sends what our loop sends: the same calls and the same input tokens', async () => {
     const [none, vercel] = [await records(ARM_PRESETS.get('none')!), await records(peerArm('peer:vercel-ai'))];
-    expect(pick(vercel, 'tool_calls')).toEqual([2, 2, 13, 2, 14, 2]);
+    expect(pick(vercel, 'tool_calls')).toEqual([2, 13, 14]);
     expect(pick(vercel, 'input_tokens')).toEqual(pick(none, 'input_tokens'));
-    expect(pick(vercel, 'verdict')).toEqual(Array(6).fill('success'));
+    expect(pick(vercel, 'verdict')).toEqual(['success', 'success', 'success']);
     expect(vercel.every((row) => row.arm === 'peer:vercel-ai' && row.model === 'simulated-sdk')).toBe(true);
   });
 
   it('peer:anthropic-tool-runner makes the same calls (over message threads) and completes', async () => {
     const runner = await records(peerArm('peer:anthropic-tool-runner'));
-    expect(pick(runner, 'tool_calls')).toEqual([2, 2, 13, 2, 14, 2]);
-    expect(pick(runner, 'tool_executions')).toEqual([2, 2, 13, 2, 14, 2]);
-    expect(pick(runner, 'model_calls')).toEqual([3, 3, 14, 3, 15, 3]);
-    expect(pick(runner, 'outcome')).toEqual(Array(6).fill('completed'));
+    expect(pick(runner, 'tool_calls')).toEqual([2, 13, 14]);
+    expect(pick(runner, 'tool_executions')).toEqual([2, 13, 14]);
+    expect(pick(runner, 'model_calls')).toEqual([3, 14, 15]);
+    expect(pick(runner, 'outcome')).toEqual(['completed', 'completed', 'completed']);
   });
 
   it('peer:langchain stops at recursionLimit 25: 13 model calls, the last call written but never run', async () => {
     const chain = await records(peerArm('peer:langchain'));
-    expect(pick(chain, 'tool_calls')).toEqual([2, 2, 13, 2, 13, 2]);
-    expect(pick(chain, 'tool_executions')).toEqual([2, 2, 12, 2, 12, 2]);
-    expect(pick(chain, 'model_calls')).toEqual([3, 3, 13, 3, 13, 3]);
-    expect(pick(chain, 'outcome')).toEqual(['completed', 'completed', 'max_iterations', 'completed', 'max_iterations', 'completed']);
+    expect(pick(chain, 'tool_calls')).toEqual([2, 13, 13]);
+    expect(pick(chain, 'tool_executions')).toEqual([2, 12, 12]);
+    expect(pick(chain, 'model_calls')).toEqual([3, 13, 13]);
+    expect(pick(chain, 'outcome')).toEqual(['completed', 'max_iterations', 'max_iterations']);
   });
 
   it('peer:openai-agents replays a reply as two assistant messages, so the model sees another transcript; maxTurns 10 ends it', async () => {
     const agents = await records(peerArm('peer:openai-agents'));
-    expect(pick(agents, 'tool_calls')).toEqual([2, 2, 2, 3, 10, 4]);
-    expect(pick(agents, 'model_calls')).toEqual([3, 3, 3, 4, 10, 5]);
-    expect(pick(agents, 'outcome')).toEqual(['completed', 'completed', 'completed', 'completed', 'max_iterations', 'completed']);
+    expect(pick(agents, 'tool_calls')).toEqual([2, 2, 10]);
+    expect(pick(agents, 'model_calls')).toEqual([3, 3, 10]);
+    expect(pick(agents, 'outcome')).toEqual(['completed', 'completed', 'max_iterations']);
     expect(agents.every((row) => row.model === 'simulated-openai-sdk')).toBe(true);
   });
 });
