@@ -83,6 +83,11 @@ export async function modelFor(choice: ModelChoice, scenario: Scenario, key: Str
 /** One cell of the matrix: a scenario, an arm and a seed, run and judged on its world. */
 export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const { scenario, arm, seed, sweepSeed } = spec;
+  if (arm.peer !== undefined) {
+    // Loaded on demand: sweeps without peer arms never load a framework.
+    const { runPeer } = await import('./run-peer.js');
+    return runPeer({ sweepSeed, scenario, arm: { ...arm, peer: arm.peer }, seed, ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }) });
+  }
   const key: StreamKey = { sweepSeed, scenario: scenario.id, runSeed: seed };
   const world = createWorld(scenario.world);
   const tools = createScenarioToolHost(scenario, world, key);

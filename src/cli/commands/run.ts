@@ -5,7 +5,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
 import { loadArmsFile } from '../../bench/arms-file.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
-import { runSweep, SweepInterrupted, type SweepOptions, type SweepSummary } from '../../bench/sweep.js';
+import { checkPeerSweep } from '../../bench/peer-checks.js';
 import { parseShard, type Shard } from '../../bench/sweep-plan.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { writeReport } from '../../report/html/write-report.js';
@@ -13,7 +13,7 @@ import { renderCellTables, renderPassHatK, renderScenarioMatrix } from '../../re
 import { UserInputError } from '../../user-input-error.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { CheckFailed } from '../check-failed.js';
-import { RunInterrupted } from '../run-interrupted.js';
+import { sweepUntilInterrupted } from '../sweep-until-interrupted.js';
 import { writeSweepMeta } from '../sweep-meta.js';
 import { DEFAULT_REAL_CONCURRENCY, selectModel } from '../model-choice.js';
 import { DEFAULT_MAX_COST_USD } from '../cost-confirmation.js';
@@ -55,7 +55,7 @@ export function registerRun(program: Command): void {
     .command('run')
     .description('Run scenario × arm × seed and print a table per scenario; write runs.jsonl, runs.csv and summary.json.')
     .requiredOption('-s, --scenario <ids>', 'scenario ids or .yaml paths, comma-separated (see `spiralbench list`)', commaList)
-    .option('-a, --arms <names>', 'arms or groups (ablation), comma-separated', commaList, ['none', 'article'])
+    .option('-a, --arms <names>', 'arms, groups (ablation) or peer frameworks (peer:vercel-ai, ...), comma-separated', commaList, ['none', 'article'])
     .option('--arms-file <path>', 'YAML/JSON file of custom arms, usable by name in --arms')
     .option('-n, --seeds <count>', 'runs per scenario and arm', positiveInt, 50)
     .option('--seed <base>', 'first run seed; runs use base, base+1, ...', nonNegativeInt, 1)
@@ -107,6 +107,7 @@ export function registerRun(program: Command): void {
       const { choice: model, real } = await selectModel(flags, process.env, {
         onHold: (hold) => process.stderr.write(`rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`),
       });
+      checkPeerSweep(arms, scenarios.map(({ scenario }) => scenario), model);
       if (real !== undefined) {
         await prepareRealSweep({
           target: real,
@@ -171,33 +172,6 @@ export function registerRun(program: Command): void {
         if (check.regressions.length > 0) throw new CheckFailed(`check: ${check.regressions.length} cell(s) regressed against ${baseline}`);
       }
     });
-}
-
-/**
- * The sweep, stopped cleanly by the first Ctrl-C (the runs in flight finish and are
- * written); the handler is then gone, so a second Ctrl-C stops the process at once.
- */
-async function sweepUntilInterrupted(options: Omit<SweepOptions, 'signal'>): Promise<SweepSummary> {
-  const interrupt = new AbortController();
-  const onSigint = () => {
-    process.stderr.write('\nstopping after the runs in flight (Ctrl-C again to stop now)...\n');
-    interrupt.abort();
-  };
-  process.once('SIGINT', onSigint);
-  try {
-    return await runSweep({ ...options, signal: interrupt.signal });
-  } catch (error) {
-    if (!(error instanceof SweepInterrupted)) throw error;
-    const again = ['spiralbench', ...process.argv.slice(2).filter((arg) => arg !== '--resume'), '--resume'].map(shellWord).join(' ');
-    throw new RunInterrupted(`interrupted: ${error.done} of ${error.total} runs are written to ${options.outDir}.\nResume with: ${again}`);
-  } finally {
-    process.removeListener('SIGINT', onSigint);
-  }
-}
-
-/** A word as a POSIX shell reads it back: quoted when it holds anything but safe characters. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** `--check` takes a sweep folder or the summary.json inside one. */
