@@ -12,6 +12,8 @@ import type { RunMetrics, RunOutcome, RunResult } from './outcome.js';
 import type { ToolHost } from './tool-host.js';
 import { readArguments } from './tool-arguments.js';
 import { runEnveloped } from './enveloped-execution.js';
+import { earlyStartTimes } from './early-tool-start.js';
+import type { StreamingOptions } from './streamed-reply.js';
 
 export interface LoopOptions {
   readonly model: ModelClient;
@@ -33,6 +35,12 @@ export interface LoopOptions {
   readonly history?: readonly MessageParam[];
   /** Checkpoints at safe boundaries and the idempotency envelope of tool calls; none by default. */
   readonly durability?: RunDurability;
+  /**
+   * Stream each reply (`stream: true`): text passed on as it arrives, read-only calls
+   * started as their blocks end (docs/streaming.md). The replies, and so every decision,
+   * are the same as without; only the virtual time differs. @default undefined (not streamed)
+   */
+  readonly stream?: StreamingOptions;
 }
 
 /**
@@ -140,7 +148,7 @@ export class BudgetedAgentLoop {
         messages.splice(0, messages.length, ...request.messages);
         request = { ...request, messages };
       }
-      const call = await callModel(model, request, guards, context(), signal);
+      const call = await callModel(model, request, guards, context(), signal, this.#options.stream);
       if (call.kind === 'stop') return finish(call.outcome);
       if (call.kind === 'error') {
         // An abort surfaces as the client's rejection; it is still the user's cancellation.
@@ -157,10 +165,13 @@ export class BudgetedAgentLoop {
       clock.sleep(modelLatencyMs(reply.usage));
       emit({ type: 'agent.model.call', at: clock.now(), iteration: metrics.modelCalls, inputTokens: reply.usage.input_tokens, outputTokens: reply.usage.output_tokens });
       let continuation: string | null = null;
+      // A reply a guard changed is not the stream that arrived: none of its calls started early.
+      let timing = this.#options.stream?.earlyToolStart === false ? undefined : call.timing;
       for (const guard of guards) {
         const decision = guard.afterModelReply?.(reply, context());
         if (decision === undefined) continue;
         reply = decision.reply;
+        timing = undefined;
         if (decision.kind === 'continue') continuation = decision.message;
         break;
       }
@@ -183,9 +194,24 @@ export class BudgetedAgentLoop {
       // on, a run of concurrency-safe calls shares one start time and the turn waits for
       // the slowest of them; every other call runs alone.
       const results: ToolResultBlockParam[] = [];
+      // Streamed: the leading read-only calls started as their blocks ended, while the rest
+      // of the reply was written; each on its own lane from there (one after the other
+      // unless concurrency is on), and the turn goes on once the reply and they are done.
+      const early = timing === undefined ? [] : earlyStartTimes(calls, reply, timing, clock.now(), (name) => host.traits(name)?.concurrencySafe === true);
+      let earlyEnd = clock.now();
+      for (const [i, startsAt] of early.entries()) {
+        const call = calls[i]!;
+        const lane = new VirtualClock(concurrent ? startsAt : Math.max(startsAt, i === 0 ? startsAt : earlyEnd));
+        if (lane.now() < clock.now()) emit({ type: 'agent.tool.early_start', at: lane.now(), id: call.id, tool: call.name, leadMs: clock.now() - lane.now() });
+        const outcome = this.#runToolCall(call, context(lane), metrics);
+        if (outcome.kind === 'stop') return finish(outcome.outcome);
+        results.push(outcome.block);
+        earlyEnd = concurrent ? Math.max(earlyEnd, lane.now()) : lane.now();
+      }
+      if (early.length > 0) clock.advanceTo(Math.max(clock.now(), earlyEnd));
       let laneStart: number | null = null;
       let laneEnd = 0;
-      for (const call of calls) {
+      for (const call of early.length === 0 ? calls : calls.slice(early.length)) {
         const together = concurrent && host.traits(call.name)?.concurrencySafe === true;
         if (!together && laneStart !== null) {
           clock.advanceTo(laneEnd);

@@ -35,6 +35,7 @@ interface RunFlags {
   readonly check?: string;
   readonly report?: string | true;
   readonly resume: boolean;
+  readonly stream: boolean;
 }
 
 function shardFlag(value: string): Shard {
@@ -58,6 +59,7 @@ export function registerRun(program: Command): void {
     .option('-o, --out <dir>', 'results folder', 'results/latest')
     .option('--via <path>', "how the simulated model is reached: 'in-process' (fast) or 'sdk' (through the real client of the scenario's API: @anthropic-ai/sdk, or openai for api: openai-chat)", 'in-process')
     .option('--model <id>', 'run against real Claude (needs ANTHROPIC_API_KEY) instead of the simulated model')
+    .option('--stream', 'stream every model call (server-sent events through the SDK with --via sdk): text as it arrives, read-only tool calls started as their blocks end; results name the model <model>+stream (docs/streaming.md)', false)
     .option('--json', 'print summary.json to stdout instead of tables', false)
     .option('--report [html]', 'then write the HTML report (default reports/<results folder name>.html)')
     .option('--resume', 'continue the interrupted sweep in --out (same flags): finished runs are kept, the rest are run', false)
@@ -102,6 +104,7 @@ export function registerRun(program: Command): void {
         baseSeed: flags.seed,
         sweepSeed: flags.sweepSeed,
         model,
+        ...(flags.stream ? { stream: true } : {}),
         workers: flags.workers,
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
         outDir,
@@ -110,7 +113,7 @@ export function registerRun(program: Command): void {
       });
       // Wall time and memory go to stderr: stdout stays the same bytes for the same sweep.
       const seconds = (wallClock.ms() - started) / 1000;
-      writeSweepMeta(outDir, { started_at: startedAt, finished_at: wallClock.iso(), wall_seconds: Math.round(seconds * 10) / 10, workers: flags.workers });
+      writeSweepMeta(outDir, { started_at: startedAt, finished_at: wallClock.iso(), wall_seconds: Math.round(seconds * 10) / 10, workers: flags.workers, stream: flags.stream });
       const runs = summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
       const peakMb = process.resourceUsage().maxRSS / 1024;
       process.stderr.write(`${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${flags.workers} worker(s)) · peak memory ${peakMb.toFixed(0)} MB\n`);
