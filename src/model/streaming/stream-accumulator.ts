@@ -34,7 +34,6 @@ export class StreamAccumulator {
     switch (event.type) {
       case 'content_block_start':
         snapshot.content[event.index] = { ...event.content_block };
-        if (event.content_block.type === 'tool_use') this.#json.set(event.index, '');
         return null;
       case 'content_block_delta': {
         const block = snapshot.content[event.index];
@@ -46,6 +45,8 @@ export class StreamAccumulator {
       case 'content_block_stop': {
         const block = snapshot.content[event.index];
         if (block === undefined) throw new Error(`stream: block ${event.index} stopped without starting`);
+        // The API always sends argument deltas (the first one empty); a block announced whole
+        // (a replayed reply whose arguments are text, from the OpenAI-compatible edge) keeps its input.
         const json = this.#json.get(event.index);
         if (block.type === 'tool_use' && json !== undefined) block.input = parsedInput(json);
         return block;

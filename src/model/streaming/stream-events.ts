@@ -14,10 +14,14 @@ function chunks(text: string, size: number): string[] {
   return out;
 }
 
-/** A block as `content_block_start` announces it: empty text, empty arguments. */
+/**
+ * A block as `content_block_start` announces it: empty text, empty arguments. Arguments
+ * that are text (the OpenAI-compatible edge's, possibly malformed, replayed as a stream)
+ * are announced whole instead: as JSON deltas they would come back parsed, or not at all.
+ */
 function startedBlock(block: ContentBlock): ContentBlock {
   if (block.type === 'text') return { ...block, text: '' };
-  if (block.type === 'tool_use') return { ...block, input: {} };
+  if (block.type === 'tool_use' && typeof block.input !== 'string') return { ...block, input: {} };
   return block;
 }
 
@@ -40,8 +44,8 @@ export function messageStreamEvents(message: Message, { textChunkChars = 24, jso
     events.push({ type: 'content_block_start', index, content_block: startedBlock(block) });
     if (block.type === 'text') {
       for (const text of chunks(block.text, textChunkChars)) events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
-    } else if (block.type === 'tool_use') {
-      const json = typeof block.input === 'string' ? block.input : JSON.stringify(block.input ?? {});
+    } else if (block.type === 'tool_use' && typeof block.input !== 'string') {
+      const json = JSON.stringify(block.input ?? {});
       for (const partial_json of ['', ...chunks(json, jsonChunkChars)]) events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
     }
     events.push({ type: 'content_block_stop', index });
