@@ -13,6 +13,7 @@ import type { ToolHost } from './tool-host.js';
 import { readArguments } from './tool-arguments.js';
 import { runEnveloped } from './enveloped-execution.js';
 import { earlyStartTimes } from './early-tool-start.js';
+import { TurnLanes } from './turn-lanes.js';
 import type { StreamingOptions } from './streamed-reply.js';
 
 export interface LoopOptions {
@@ -190,41 +191,21 @@ export class BudgetedAgentLoop {
       if (finalTurn === 'timed_out') return finish({ kind: finalTurn, limit: 'soft', finalText, elapsedMs: clock.now() });
       if (calls.length === 0) return finish({ kind: 'completed', finalText });
 
-      // Phase 3: the tool calls of this turn, results in request order. With concurrency
-      // on, a run of concurrency-safe calls shares one start time and the turn waits for
-      // the slowest of them; every other call runs alone.
+      // Phase 3: the tool calls of this turn, results in request order, each on the lane
+      // TurnLanes gives it: with concurrency, a run of concurrency-safe calls together;
+      // streamed, the leading read-only calls from when their blocks ended.
       const results: ToolResultBlockParam[] = [];
-      // Streamed: the leading read-only calls started as their blocks ended, while the rest
-      // of the reply was written; each on its own lane from there (one after the other
-      // unless concurrency is on), and the turn goes on once the reply and they are done.
-      const early = timing === undefined ? [] : earlyStartTimes(calls, reply, timing, clock.now(), (name) => host.traits(name)?.concurrencySafe === true);
-      let earlyEnd = clock.now();
-      for (const [i, startsAt] of early.entries()) {
-        const call = calls[i]!;
-        const lane = new VirtualClock(concurrent ? startsAt : Math.max(startsAt, i === 0 ? startsAt : earlyEnd));
+      const safe = (name: string): boolean => host.traits(name)?.concurrencySafe === true;
+      const lanes = new TurnLanes(clock, concurrent, timing === undefined ? [] : earlyStartTimes(calls, reply, timing, clock.now(), safe));
+      for (const [i, call] of calls.entries()) {
+        const lane = lanes.open(i, safe(call.name));
         if (lane.now() < clock.now()) emit({ type: 'agent.tool.early_start', at: lane.now(), id: call.id, tool: call.name, leadMs: clock.now() - lane.now() });
         const outcome = this.#runToolCall(call, context(lane), metrics);
         if (outcome.kind === 'stop') return finish(outcome.outcome);
         results.push(outcome.block);
-        earlyEnd = concurrent ? Math.max(earlyEnd, lane.now()) : lane.now();
+        lanes.close(i, lane);
       }
-      if (early.length > 0) clock.advanceTo(Math.max(clock.now(), earlyEnd));
-      let laneStart: number | null = null;
-      let laneEnd = 0;
-      for (const call of early.length === 0 ? calls : calls.slice(early.length)) {
-        const together = concurrent && host.traits(call.name)?.concurrencySafe === true;
-        if (!together && laneStart !== null) {
-          clock.advanceTo(laneEnd);
-          laneStart = null;
-        }
-        if (together && laneStart === null) laneStart = laneEnd = clock.now();
-        const lane = laneStart === null ? clock : new VirtualClock(laneStart);
-        const outcome = this.#runToolCall(call, context(lane), metrics);
-        if (outcome.kind === 'stop') return finish(outcome.outcome);
-        results.push(outcome.block);
-        if (laneStart !== null) laneEnd = Math.max(laneEnd, lane.now());
-      }
-      if (laneStart !== null) clock.advanceTo(laneEnd);
+      lanes.settle();
       messages.push({ role: 'user', content: results });
 
       if (signal?.aborted) return cancelled();
