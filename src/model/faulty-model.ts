@@ -3,7 +3,7 @@ import type { ErrorType } from '@anthropic-ai/sdk/resources/shared';
 import type { ModelFaultResponse, ModelFaultSource } from '../faults/model-faults.js';
 import type { Message, ModelClient, ModelRequest, RawMessageStreamEvent } from './model-client.js';
 import { eventsBeforeCut } from './streaming/sse-frames.js';
-import { streamOf } from './streaming/stream-of.js';
+import { failedStream, streamOf } from './streaming/stream-of.js';
 import { contextLimitResponse, type ContextWindowOf } from './simulated/context-limit.js';
 import { invalidRequestResponse, requestProblem } from './simulated/request-validation.js';
 
@@ -81,20 +81,22 @@ export class FaultyModel implements ModelClient {
    * The streamed call: the same checks, and a `stream_cut` fault delivers the first half
    * of the inner model's events, then throws what the SDK throws for an `event: error` frame.
    */
-  async *stream(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): AsyncGenerator<RawMessageStreamEvent> {
+  stream(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): AsyncIterable<RawMessageStreamEvent> {
     const fault = this.#faults.next({ model: request.model, messages: request.messages, stream: true });
-    if (fault !== null && fault.response.kind !== 'stream_cut') throw sdkError(fault.response);
+    if (fault !== null && fault.response.kind !== 'stream_cut') return failedStream(sdkError(fault.response));
     const tooLarge = this.#contextWindow === undefined ? null : contextLimitResponse(request, this.#contextWindow(request.model));
-    if (tooLarge !== null) throw sdkError(tooLarge);
+    if (tooLarge !== null) return failedStream(sdkError(tooLarge));
     const problem = this.#validate ? requestProblem(request) : null;
-    if (problem !== null) throw sdkError(invalidRequestResponse(problem));
-    if (fault === null) {
-      yield* streamOf(this.#inner, request, options);
-      return;
-    }
-    const events: RawMessageStreamEvent[] = [];
-    for await (const event of streamOf(this.#inner, request, options)) events.push(event);
-    yield* eventsBeforeCut(events);
-    throw sdkError(fault.response);
+    if (problem !== null) return failedStream(sdkError(invalidRequestResponse(problem)));
+    const inner = streamOf(this.#inner, request, options);
+    return fault === null ? inner : cutStream(inner, sdkError(fault.response));
   }
+}
+
+/** The first half of a stream's events, then the error its `event: error` frame raises. */
+async function* cutStream(events: AsyncIterable<RawMessageStreamEvent>, error: APIError): AsyncGenerator<RawMessageStreamEvent> {
+  const all: RawMessageStreamEvent[] = [];
+  for await (const event of events) all.push(event);
+  yield* eventsBeforeCut(all);
+  throw error;
 }

@@ -4,6 +4,7 @@ import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
 import type { ModelClient, ModelRequest, RawMessageStreamEvent } from '../model-client.js';
 import { assistantMessage } from '../assistant-message.js';
 import { messageStreamEvents } from '../streaming/stream-events.js';
+import { eventStream } from '../streaming/stream-of.js';
 import { cutAtOutputLimit } from '../output-limit.js';
 import { memoByToolList } from '../tool-list-memo.js';
 import { decide } from './policy.js';
@@ -92,7 +93,7 @@ export class SimulatedModel implements ModelClient {
   }
 
   /** The same reply as stream events: the content cannot depend on how it is delivered. */
-  async *stream(request: ModelRequest): AsyncGenerator<RawMessageStreamEvent> {
-    yield* messageStreamEvents(this.respond(request));
+  stream(request: ModelRequest): AsyncIterable<RawMessageStreamEvent> {
+    return eventStream(messageStreamEvents(this.respond(request)));
   }
 }
