@@ -1,7 +1,7 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { MalformedArguments } from '../faults/malformed-arguments.js';
-import { ModelFaultInjector } from '../faults/model-faults.js';
+import { ModelFaultInjector, type ModelFaultKind } from '../faults/model-faults.js';
 import { BudgetedAgentLoop } from '../loop/budgeted-agent-loop.js';
 import type { RunDurability } from '../loop/durability.js';
 import type { AgentEvent } from '../loop/events.js';
@@ -45,6 +45,13 @@ export interface RunSpec {
   readonly onEvent?: (event: AgentEvent) => void;
   /** Checkpoints and the idempotency envelope for this run; none by default. */
   readonly durability?: RunDurability;
+  /** Stream every model call (docs/streaming.md); the record's model reads `<model>+stream`. @default false */
+  readonly stream?: boolean;
+}
+
+/** The model label of a run or sweep: the client's name, marked when replies were streamed. */
+export function modelLabel(name: string, stream: boolean | undefined): string {
+  return stream === true ? `${name}+stream` : name;
 }
 
 export interface RunOutput {
@@ -80,6 +87,12 @@ export async function modelFor(choice: ModelChoice, scenario: Scenario, key: Str
   return new AnthropicModelClient({ apiKey: 'sk-ant-simulated', fetch: simulatedFetch(model, faults, contextWindow), baseURL: 'http://simulated.invalid', name: 'simulated-sdk' });
 }
 
+/** The fault counts a record carries: a stream cut only where one could happen, so non-streaming records keep their bytes. */
+function recordedModelFaults(counts: Readonly<Record<ModelFaultKind, number>>, stream: boolean): RunRecord['model_faults'] {
+  const { stream_cut, ...recorded } = counts;
+  return stream ? { ...recorded, stream_cut } : recorded;
+}
+
 /** One cell of the matrix: a scenario, an arm and a seed, run and judged on its world. */
 export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const { scenario, arm, seed, sweepSeed } = spec;
@@ -110,6 +123,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     ...(scenario.history.length > 0 ? { history: scenario.history as MessageParam[] } : {}),
     clock,
     ...(spec.durability === undefined ? {} : { durability: spec.durability }),
+    ...(spec.stream === true ? { stream: {} } : {}),
     onEvent(event) {
       if (event.type in events) events[event.type as CountedEvent] += 1;
       refetches.observe(event);
@@ -124,7 +138,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     scenario: scenario.id,
     arm: arm.name,
     seed,
-    model: model.name,
+    model: modelLabel(model.name, spec.stream),
     outcome: outcome.kind,
     verdict: verdict.verdict,
     verdict_reason: verdict.reason,
@@ -139,7 +153,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     faults: emptyFaultCounts(tools.faults),
     events,
     escalation: outcome.kind === 'escalated' ? outcome.payload : null,
-    model_faults: { ...modelFaults.counts },
+    model_faults: recordedModelFaults(modelFaults.counts, spec.stream === true),
     refetch_calls: refetches.count,
     journal: arm.guards.some((setting) => setting.guard === 'journal') ? journal.toRecord() : null,
     cost_usd: Math.round(metrics.costUsd * 1e6) / 1e6,

@@ -15,7 +15,7 @@ import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { ResultsWriter } from './results-writer.js';
 import { checkSameSweep, PROGRESS_FILE, readFinishedRuns, readProgress, type SweepIdentity, type SweepProgress } from './sweep-progress.js';
 import { captureTrace, type Trace } from './traces.js';
-import type { ModelChoice } from './run-one.js';
+import { modelLabel, type ModelChoice } from './run-one.js';
 import { planChunks, totalRuns, type Shard, type SweepDefinition } from './sweep-plan.js';
 
 export interface SweepOptions {
@@ -30,6 +30,8 @@ export interface SweepOptions {
   readonly sweepSeed?: number;
   /** @default the simulated model in-process */
   readonly model?: ModelChoice;
+  /** Stream every model call (docs/streaming.md); results name the model `<model>+stream`. @default false */
+  readonly stream?: boolean;
   /** Worker threads; 1 runs inline. A real model always runs inline. @default the machine's cores */
   readonly workers?: number;
   /**
@@ -111,6 +113,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     seeds: { base: options.baseSeed ?? 1, count: options.seeds },
     sweepSeed: options.sweepSeed ?? 0,
     model: model.kind === 'client' ? 'simulated' : model.kind,
+    ...(options.stream === true ? { stream: true as const } : {}),
   };
   const shard = options.shard ?? { index: 1, count: 1 };
   const chunkSize = options.chunkSize ?? (model.kind === 'client' ? 1 : 250);
@@ -122,7 +125,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     arms: options.arms,
     seeds: definition.seeds,
     sweep_seed: definition.sweepSeed,
-    model: model.kind === 'client' ? model.client.name : model.kind,
+    model: modelLabel(model.kind === 'client' ? model.client.name : model.kind, options.stream),
     shard,
     chunk_size: chunkSize,
   };
@@ -182,7 +185,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     {
       sweep_seed: definition.sweepSeed,
       seeds: definition.seeds,
-      model: model.kind === 'client' ? model.client.name : model.kind,
+      model: modelLabel(model.kind === 'client' ? model.client.name : model.kind, options.stream),
       shard: shard.count === 1 ? null : shard,
       scenarios: options.scenarios.map(({ scenario }) => ({ id: scenario.id, hash: scenario.hash, tool_budget: scenario.toolBudget, impossible: isImpossible(scenario) })),
       arms: options.arms,
@@ -198,7 +201,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
       for (const [key, cell] of cells) {
         const [scenarioIndex, armIndex] = key.split('/').map(Number) as [number, number];
         for (const { seed, reasons } of cell.traceCandidates()) {
-          traces.push(await captureTrace(options.scenarios[scenarioIndex]!.scenario, options.arms[armIndex]!, seed, definition.sweepSeed, reasons, model));
+          traces.push(await captureTrace(options.scenarios[scenarioIndex]!.scenario, options.arms[armIndex]!, seed, definition.sweepSeed, reasons, model, options.stream === true));
         }
       }
     }

@@ -42,6 +42,7 @@ interface RunFlags {
   readonly check?: string;
   readonly report?: string | true;
   readonly resume: boolean;
+  readonly stream: boolean;
 }
 
 function shardFlag(value: string): Shard {
@@ -70,6 +71,7 @@ export function registerRun(program: Command): void {
     .option('--concurrency <n>', `a real model's runs and requests in flight at once; rate-limit headers can hold them (default ${DEFAULT_REAL_CONCURRENCY})`, positiveInt)
     .option('--max-cost <usd>', 'ask before a real sweep estimated above this many US dollars (or of unknown cost)', nonNegativeNumber, DEFAULT_MAX_COST_USD)
     .option('-y, --yes', 'start a real sweep without asking, whatever its estimated cost', false)
+    .option('--stream', 'stream every model call (server-sent events through the SDK with --via sdk): text as it arrives, read-only tool calls started as their blocks end; results name the model <model>+stream (docs/streaming.md)', false)
     .option('--json', 'print summary.json to stdout instead of tables', false)
     .option('--report [html]', 'then write the HTML report (default reports/<results folder name>.html)')
     .option('--resume', 'continue the interrupted sweep in --out (same flags): finished runs are kept, the rest are run', false)
@@ -132,6 +134,7 @@ export function registerRun(program: Command): void {
         baseSeed: flags.seed,
         sweepSeed: flags.sweepSeed,
         model,
+        ...(flags.stream ? { stream: true } : {}),
         workers: flags.workers,
         ...(real === undefined ? {} : { concurrency: real.concurrency }),
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
@@ -141,7 +144,7 @@ export function registerRun(program: Command): void {
       });
       // Wall time and memory go to stderr: stdout stays the same bytes for the same sweep.
       const seconds = (wallClock.ms() - started) / 1000;
-      writeSweepMeta(outDir, { started_at: startedAt, finished_at: wallClock.iso(), wall_seconds: Math.round(seconds * 10) / 10, workers: flags.workers });
+      writeSweepMeta(outDir, { started_at: startedAt, finished_at: wallClock.iso(), wall_seconds: Math.round(seconds * 10) / 10, workers: flags.workers, stream: flags.stream });
       const runs = summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
       const peakMb = process.resourceUsage().maxRSS / 1024;
       process.stderr.write(`${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${real === undefined ? `${flags.workers} worker(s)` : `${real.concurrency} at once, wall-clock time`}) · peak memory ${peakMb.toFixed(0)} MB\n`);
