@@ -1,9 +1,17 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from './cli-helpers.js';
+import { cliAsync, startFakeProvider } from './fake-provider-server.js';
 
 const KEY = 'sk-ant-api03-FAKE-KEY-for-redaction-test-0123456789';
+const OPENAI_KEY = 'sk-proj-FAKE-OPENAI-KEY-for-redaction-0123456789';
+
+const written = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).map((file) => readFileSync(join(dir, file), 'utf8')) : []);
+
+function expectNoSecret(texts: readonly string[], secrets: readonly string[]): void {
+  for (const text of texts) for (const secret of secrets) expect(text).not.toContain(secret);
+}
 
 describe('a real-model run never writes the API key', () => {
   it('keeps the key out of stdout, stderr, results and the report, even when every call fails', () => {
@@ -15,10 +23,45 @@ describe('a real-model run never writes the API key', () => {
     const records = readFileSync(join(out, 'runs.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { outcome: string; model: string });
     expect(records.map((record) => record.outcome)).toEqual(Array(6).fill('failed'));
     expect(records[0]?.model).toBe('anthropic:claude-sonnet-5-5');
-    const written = readdirSync(out).map((file) => readFileSync(join(out, file), 'utf8'));
-    for (const text of [run.stdout, run.stderr, ...written]) {
-      expect(text).not.toContain(KEY);
-      expect(text).not.toContain('FAKE-KEY');
+    expectNoSecret([run.stdout, run.stderr, ...written(out)], [KEY, 'FAKE-KEY']);
+  });
+
+  it('keeps OPENAI_API_KEY out of everything, even when the server echoes it in its error', async () => {
+    // Every call is refused with the credentials quoted back, as some proxies do.
+    const provider = await startFakeProvider({
+      scenario: 'lookup-readonly',
+      fail: (_n, request) => ({ status: 401, body: { error: { message: `Incorrect API key provided: ${request.headers.authorization ?? ''}`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } }),
+    });
+    try {
+      const out = join(tempDir(), 'openai');
+      const run = await cliAsync(['run', '-s', 'lookup-readonly', '-a', 'none,recover', '-n', '2', '--model', 'fake-llama', '--provider', 'openai-compatible', '--base-url', `${provider.url}/v1`, '-o', out, '--report', join(out, 'report.html')], {
+        OPENAI_API_KEY: OPENAI_KEY,
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(provider.requests.map((request) => request.headers.authorization)).toContain(`Bearer ${OPENAI_KEY}`);
+      const records = readFileSync(join(out, 'runs.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { outcome: string });
+      expect(records.map((record) => record.outcome)).toEqual(Array(4).fill('failed'));
+      expectNoSecret([run.stdout, run.stderr, ...written(out)], [OPENAI_KEY, 'FAKE-OPENAI-KEY']);
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it('keeps the key and a password in --base-url out of the cost prompt and its refusal', async () => {
+    const provider = await startFakeProvider({ scenario: 'fetch-transform-write' });
+    try {
+      const [, hostAndPort] = provider.url.split('//');
+      const baseUrl = `http://proxy-user:FAKE-URL-PASSWORD-42@${hostAndPort!}`;
+      const run = await cliAsync(['run', '-s', 'fetch-transform-write', '-a', 'none', '-n', '50', '--model', 'claude-opus-4-1', '--base-url', baseUrl, '--max-cost', '0.01', '-o', join(tempDir(), 'prompt')], {
+        ANTHROPIC_API_KEY: KEY,
+      });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain(`real model: anthropic:claude-opus-4-1 at ${provider.url} ·`);
+      expect(run.stderr).toMatch(/^error: --yes: the estimated cost/m);
+      expect(provider.requests).toHaveLength(0);
+      expectNoSecret([run.stdout, run.stderr], [KEY, 'FAKE-KEY', 'FAKE-URL-PASSWORD']);
+    } finally {
+      await provider.close();
     }
   });
 });

@@ -39,4 +39,6 @@ export const ANTHROPIC_ERROR_CLASS: Readonly<Record<ModelFaultKind, string>> = {
   unauthorized: 'AuthenticationError',
   connection_error: 'APIConnectionError',
   timeout: 'APIConnectionTimeoutError',
+  // Mid-stream: the SDK's Stream raises the base class for an `event: error` frame.
+  stream_cut: 'APIError',
 };

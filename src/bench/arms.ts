@@ -20,6 +20,8 @@ import type { StreamKey } from '../random/streams.js';
 import type { Scenario } from '../scenarios/loader.js';
 import type { BudgetClass } from '../scenarios/schema.js';
 import { UserInputError } from '../user-input-error.js';
+import { installCommand, missingPackages, peerByArm, PEERS } from '../peers/peer-registry.js';
+import type { PeerSetting } from '../peers/peer-setting.js';
 
 /** One safeguard's settings, as written into results. */
 export type GuardSetting =
@@ -63,6 +65,8 @@ export type GuardName = GuardSetting['guard'];
 export interface Arm {
   readonly name: string;
   readonly guards: readonly GuardSetting[];
+  /** Set on `peer:<name>` arms: the run goes through that framework's loop instead of ours (guards stay empty). */
+  readonly peer?: PeerSetting;
 }
 
 /** LLM-call recovery's settings in `all` and when a guard is named without settings. */
@@ -178,21 +182,36 @@ export const ARM_GROUPS: ReadonlyMap<string, () => Arm[]> = new Map([
  * Arms by name: presets, preset groups (`ablation`) and arms from a config file, in the
  * order given, without duplicates.
  */
-export function resolveArms(names: readonly string[], source = '--arms', custom: ReadonlyMap<string, Arm> = new Map()): Arm[] {
+export function resolveArms(names: readonly string[], source = '--arms', custom: ReadonlyMap<string, Arm> = new Map(), installed?: (name: string) => boolean): Arm[] {
   if (names.length === 0) throw UserInputError.single(source, '', 'at least one arm');
   const arms: Arm[] = [];
   const unknown: string[] = [];
   for (const name of names) {
+    const peer = peerByArm(name);
+    if (peer !== undefined) {
+      if (missingPackages(peer, installed).length > 0) {
+        throw UserInputError.single(source, '', `arm '${name}' needs ${missingPackages(peer, installed).join(', ')}, which is not installed; add it with: ${installCommand(peer, installed)}`);
+      }
+      if (!arms.some((known) => known.name === name)) arms.push(peerArm(name));
+      continue;
+    }
     const group = ARM_GROUPS.get(name);
     const found = group?.() ?? [custom.get(name) ?? ARM_PRESETS.get(name)].filter((arm) => arm !== undefined);
     if (found.length === 0) unknown.push(name);
     for (const arm of found) if (!arms.some((known) => known.name === arm.name)) arms.push(arm);
   }
   if (unknown.length > 0) {
-    const known = [...custom.keys(), ...ARM_PRESETS.keys(), ...ARM_GROUPS.keys()];
+    const known = [...custom.keys(), ...ARM_PRESETS.keys(), ...ARM_GROUPS.keys(), ...PEERS.map((entry) => entry.arm)];
     throw UserInputError.single(source, '', `arm names from ${known.join(', ')}; unknown: ${unknown.join(', ')}`);
   }
   return arms;
+}
+
+/** The arm of a peer framework with its default settings (see src/peers/peer-registry.ts). */
+export function peerArm(name: string): Arm & { readonly peer: PeerSetting } {
+  const entry = peerByArm(name);
+  if (entry === undefined) throw new RangeError(`no peer '${name}'`);
+  return { name: entry.arm, guards: [], peer: entry.defaults };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ToolErrorCode } from '../faults/tool-errors.js';
 import type { ClientCall } from '../live/live-tool-host.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { wallClock } from '../clock/wall-clock.js';
+import { UserInputError } from '../user-input-error.js';
 import type { Arm } from './arms.js';
 import { LiveSession, type LiveLabel, type LiveOptions } from './live-session.js';
 import { runOne, type RunOutput } from './run-one.js';
@@ -82,6 +83,8 @@ function firstDifference(virtual: readonly CheckedCall[], live: readonly Checked
  * took another path because real time passed differently.
  */
 export async function liveCheck(options: LiveCheckOptions): Promise<LiveCheckResult> {
+  const peers = options.arms.filter((arm) => arm.peer !== undefined);
+  if (peers.length > 0) throw UserInputError.single('--arms', '', `our arms only: peer arms (${peers.map((arm) => arm.name).join(', ')}) do not run live yet`);
   const base = options.baseSeed ?? 1;
   const sweepSeed = options.sweepSeed ?? 0;
   const session = new LiveSession({ ...options.live, sweepSeed });

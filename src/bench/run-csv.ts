@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { FAULT_KINDS } from '../faults/fault-profile.js';
-import { MODEL_FAULT_KINDS } from '../faults/model-faults.js';
+import { RECORDED_MODEL_FAULT_KINDS } from '../faults/model-faults.js';
 import { COUNTED_EVENTS, type RunRecord } from './run-record.js';
 
 /** Flat CSV columns, in the order of RunRecord's fields. */
@@ -11,7 +11,7 @@ export const CSV_COLUMNS = [
   ...FAULT_KINDS.map((kind) => `fault_${kind}`),
   ...COUNTED_EVENTS.map((type) => `event_${type}`),
   'escalation',
-  ...MODEL_FAULT_KINDS.map((kind) => `model_fault_${kind}`),
+  ...RECORDED_MODEL_FAULT_KINDS.map((kind) => `model_fault_${kind}`),
   'refetch_calls', 'journal', 'cost_usd',
 ];
 
@@ -25,7 +25,7 @@ function csvRow(record: RunRecord): unknown[] {
     ...FAULT_KINDS.map((kind) => record.faults[kind]),
     ...COUNTED_EVENTS.map((type) => record.events[type]),
     record.escalation === null ? '' : JSON.stringify(record.escalation),
-    ...MODEL_FAULT_KINDS.map((kind) => record.model_faults[kind]),
+    ...RECORDED_MODEL_FAULT_KINDS.map((kind) => record.model_faults[kind]),
     record.refetch_calls, record.journal === null ? '' : JSON.stringify(record.journal), record.cost_usd,
   ];
 }

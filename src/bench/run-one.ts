@@ -1,7 +1,7 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { MalformedArguments } from '../faults/malformed-arguments.js';
-import { ModelFaultInjector } from '../faults/model-faults.js';
+import { ModelFaultInjector, type ModelFaultKind } from '../faults/model-faults.js';
 import { BudgetedAgentLoop } from '../loop/budgeted-agent-loop.js';
 import type { RunDurability } from '../loop/durability.js';
 import type { AgentEvent } from '../loop/events.js';
@@ -30,7 +30,11 @@ import type { LiveSession } from './live-session.js';
  * model behind the real Anthropic SDK through a custom fetch, or any client (real Claude).
  */
 export type ModelChoice =
-  | { readonly kind: 'simulated' }
+  | {
+      readonly kind: 'simulated';
+      /** The model id requests carry (its context window and prices apply); the cost estimate of a real sweep sets it. @default DEFAULT_MODEL_ID */
+      readonly modelId?: string;
+    }
   | { readonly kind: 'simulated-sdk' }
   | { readonly kind: 'client'; readonly client: ModelClient; readonly modelId: string }
   /** Live mode: tools and the simulated model over real HTTP on loopback, in real time. */
@@ -50,6 +54,13 @@ export interface RunSpec {
   readonly scenarioPath?: string;
   /** Sees every execution the tool host answers, before any guard reads it (live-check compares them). */
   readonly onExecution?: (tool: string, execution: ToolExecution) => void;
+  /** Stream every model call (docs/streaming.md); the record's model reads `<model>+stream`. @default false */
+  readonly stream?: boolean;
+}
+
+/** The model label of a run or sweep: the client's name, marked when replies were streamed. */
+export function modelLabel(name: string, stream: boolean | undefined): string {
+  return stream === true ? `${name}+stream` : name;
 }
 
 export interface RunOutput {
@@ -87,9 +98,20 @@ export async function modelFor(choice: Exclude<ModelChoice, { kind: 'live' }>, s
   return new AnthropicModelClient({ apiKey: 'sk-ant-simulated', fetch: simulatedFetch(model, faults, contextWindow), baseURL: 'http://simulated.invalid', name: 'simulated-sdk' });
 }
 
+/** The fault counts a record carries: a stream cut only where one could happen, so non-streaming records keep their bytes. */
+function recordedModelFaults(counts: Readonly<Record<ModelFaultKind, number>>, stream: boolean): RunRecord['model_faults'] {
+  const { stream_cut, ...recorded } = counts;
+  return stream ? { ...recorded, stream_cut } : recorded;
+}
+
 /** One cell of the matrix: a scenario, an arm and a seed, run and judged on its world. */
 export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const { scenario, arm, seed, sweepSeed } = spec;
+  if (arm.peer !== undefined) {
+    // Loaded on demand: sweeps without peer arms never load a framework.
+    const { runPeer } = await import('./run-peer.js');
+    return runPeer({ sweepSeed, scenario, arm: { ...arm, peer: arm.peer }, seed, ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }) });
+  }
   const key: StreamKey = { sweepSeed, scenario: scenario.id, runSeed: seed };
   const choice = spec.model ?? { kind: 'simulated' };
   const live = choice.kind === 'live' ? await choice.session.run(scenario, livePath(spec), arm.name, seed) : undefined;
@@ -99,20 +121,22 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const clock = live?.clock ?? new VirtualClock();
   const modelFaults = new ModelFaultInjector(scenario.modelFaults, key, clock);
   const model = live?.model ?? (await modelFor(choice as Exclude<ModelChoice, { kind: 'live' }>, scenario, key, modelFaults));
+  const modelId = choice.kind === 'simulated-sdk' || choice.kind === 'live' ? undefined : choice.modelId;
   const events = zeroEventCounts();
   const onEvent = spec.onEvent;
   const refetches = new RefetchCounter(scenario);
   const journal = new RunJournal();
   const loop = new BudgetedAgentLoop({
     model,
-    ...(choice.kind === 'client' ? { modelId: choice.modelId } : {}),
+    ...(modelId === undefined ? {} : { modelId }),
     tools,
-    guards: buildGuards(arm, scenario, key, choice.kind === 'client' ? choice.modelId : undefined, journal),
+    guards: buildGuards(arm, scenario, key, modelId, journal),
     system: scenario.system,
     // As the file gives it: a resumed history may be out of order (the fixup guard's job).
     ...(scenario.history.length > 0 ? { history: scenario.history as MessageParam[] } : {}),
     clock,
     ...(spec.durability === undefined ? {} : { durability: spec.durability }),
+    ...(spec.stream === true ? { stream: {} } : {}),
     onEvent(event) {
       if (event.type in events) events[event.type as CountedEvent] += 1;
       refetches.observe(event);
@@ -130,7 +154,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     scenario: scenario.id,
     arm: arm.name,
     seed,
-    model: model.name,
+    model: modelLabel(model.name, spec.stream),
     outcome: outcome.kind,
     verdict: verdict.verdict,
     verdict_reason: verdict.reason,
@@ -145,7 +169,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     faults: emptyFaultCounts(tools.faults),
     events,
     escalation: outcome.kind === 'escalated' ? outcome.payload : null,
-    model_faults: ended?.modelFaults ?? { ...modelFaults.counts },
+    model_faults: recordedModelFaults(ended?.modelFaults ?? modelFaults.counts, spec.stream === true),
     refetch_calls: refetches.count,
     journal: arm.guards.some((setting) => setting.guard === 'journal') ? journal.toRecord() : null,
     cost_usd: Math.round(metrics.costUsd * 1e6) / 1e6,

@@ -1,5 +1,5 @@
 import { FAULT_KINDS, type FaultKind } from '../faults/fault-profile.js';
-import type { ModelFaultKind } from '../faults/model-faults.js';
+import type { RecordedModelFaultKind } from '../faults/model-faults.js';
 import type { AgentEventType } from '../loop/events.js';
 import type { JournalRecord } from '../loop/journal/run-journal.js';
 import type { OutcomeKind } from '../loop/outcome.js';
@@ -52,8 +52,11 @@ export interface RunRecord {
   readonly faults: Readonly<Record<FaultKind, number>>;
   readonly events: Readonly<Record<CountedEvent, number>>;
   readonly escalation: unknown;
-  /** Model-side faults injected, by kind (after `escalation`: fields are only ever appended). */
-  readonly model_faults: Readonly<Record<ModelFaultKind, number>>;
+  /**
+   * Model-side faults injected, by kind (after `escalation`: fields are only ever appended);
+   * `stream_cut` only on a streamed run, so non-streaming records keep their bytes.
+   */
+  readonly model_faults: Readonly<Record<RecordedModelFaultKind, number>> & { readonly stream_cut?: number };
   /** Calls that fetched again what an earlier call of the same tool and arguments had returned (see RefetchCounter). */
   readonly refetch_calls: number;
   /** The run journal as the run left it (null without the journal guard): findings outlive compaction and halts. */

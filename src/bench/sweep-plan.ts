@@ -9,6 +9,8 @@ export interface SweepDefinition {
   readonly sweepSeed: number;
   /** The simulated model in-process or through the real SDK. */
   readonly model: 'simulated' | 'simulated-sdk';
+  /** Every model call streamed; absent when not, so a plain sweep's identity is unchanged. */
+  readonly stream?: true;
 }
 
 /** A slice of one (scenario, arm) cell: the unit of work handed to a worker. */

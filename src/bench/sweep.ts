@@ -10,11 +10,12 @@ import type { CellSummary } from '../stats/cell-summary.js';
 import { passHatK } from '../stats/pass-hat-k.js';
 import { CellAccumulator } from './cell-accumulator.js';
 import { runChunk, type ChunkResult, type ChunkTask } from './chunk-runner.js';
+import { runInOrder } from './in-order-runner.js';
 import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { ResultsWriter } from './results-writer.js';
 import { checkSameSweep, PROGRESS_FILE, readFinishedRuns, readProgress, type SweepIdentity, type SweepProgress } from './sweep-progress.js';
 import { captureTrace, type Trace } from './traces.js';
-import type { ModelChoice } from './run-one.js';
+import { modelLabel, type ModelChoice } from './run-one.js';
 import type { LiveLabel } from './live-session.js';
 import { planChunks, totalRuns, type Shard, type SweepDefinition } from './sweep-plan.js';
 
@@ -30,11 +31,18 @@ export interface SweepOptions {
   readonly sweepSeed?: number;
   /** @default the simulated model in-process */
   readonly model?: ModelChoice;
+  /** Stream every model call (docs/streaming.md); results name the model `<model>+stream`. @default false */
+  readonly stream?: boolean;
   /** Worker threads; 1 runs inline. A real model always runs inline. @default the machine's cores */
   readonly workers?: number;
+  /**
+   * A real model's runs in flight at once, in this thread (they wait on the network, not
+   * the CPU). The client's request limiter bounds its HTTP requests separately. @default 1
+   */
+  readonly concurrency?: number;
   /** Run only this slice of the sweep. @default the whole sweep */
   readonly shard?: Shard;
-  /** Runs per unit of work. @default 250 */
+  /** Runs per unit of work. @default 250; 1 for a real model, so each paid run is written as soon as it ends */
   readonly chunkSize?: number;
   /** Folder for runs.jsonl, runs.csv and summary.json; nothing is written without it. */
   readonly outDir?: string;
@@ -116,9 +124,10 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     seeds: { base: options.baseSeed ?? 1, count: options.seeds },
     sweepSeed: options.sweepSeed ?? 0,
     model: model.kind === 'client' || model.kind === 'live' ? 'simulated' : model.kind,
+    ...(options.stream === true ? { stream: true as const } : {}),
   };
   const shard = options.shard ?? { index: 1, count: 1 };
-  const chunkSize = options.chunkSize ?? 250;
+  const chunkSize = options.chunkSize ?? (model.kind === 'client' ? 1 : 250);
   const chunks = planChunks(definition, chunkSize, shard);
   const total = chunks.reduce((sum, chunk) => sum + chunk.seedTo - chunk.seedFrom, 0);
   // A real client, and live sockets, stay in this thread: they do not cross into workers.
@@ -128,7 +137,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     arms: options.arms,
     seeds: definition.seeds,
     sweep_seed: definition.sweepSeed,
-    model: modelName(model),
+    model: modelLabel(modelName(model), options.stream),
     shard,
     chunk_size: chunkSize,
   };
@@ -168,7 +177,10 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
   };
 
   const stopped = () => options.signal?.aborted === true;
-  if (workers === 1) {
+  if (model.kind === 'client') {
+    const run = (index: number) => runChunk({ definition, chunk: chunks[index]! }, { model, scenario: options.scenarios[chunks[index]!.scenarioIndex]!.scenario });
+    await runInOrder(chunks.length, first, Math.max(1, options.concurrency ?? 1), run, accept, stopped);
+  } else if (workers === 1) {
     for (const chunk of chunks.slice(first)) {
       if (stopped()) break;
       accept(await runChunk({ definition, chunk }, { model, scenario: options.scenarios[chunk.scenarioIndex]!.scenario }));
@@ -185,7 +197,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     {
       sweep_seed: definition.sweepSeed,
       seeds: definition.seeds,
-      model: modelName(model),
+      model: modelLabel(modelName(model), options.stream),
       shard: shard.count === 1 ? null : shard,
       scenarios: options.scenarios.map(({ scenario }) => ({ id: scenario.id, hash: scenario.hash, tool_budget: scenario.toolBudget, impossible: isImpossible(scenario) })),
       arms: options.arms,
@@ -202,7 +214,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
       for (const [key, cell] of cells) {
         const [scenarioIndex, armIndex] = key.split('/').map(Number) as [number, number];
         for (const { seed, reasons } of cell.traceCandidates()) {
-          traces.push(await captureTrace(options.scenarios[scenarioIndex]!.scenario, options.arms[armIndex]!, seed, definition.sweepSeed, reasons, model));
+          traces.push(await captureTrace(options.scenarios[scenarioIndex]!.scenario, options.arms[armIndex]!, seed, definition.sweepSeed, reasons, model, options.stream === true));
         }
       }
     }

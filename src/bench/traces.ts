@@ -41,9 +41,10 @@ export async function captureTrace(
   sweepSeed: number,
   reasons: readonly TraceReason[],
   model: ModelChoice = { kind: 'simulated' },
+  stream = false,
 ): Promise<Trace> {
   const events: AgentEvent[] = [];
-  const { record, result, world } = await runOne({ sweepSeed, scenario, arm, seed, model, onEvent: (event) => events.push(event) });
+  const { record, result, world } = await runOne({ sweepSeed, scenario, arm, seed, model, stream, onEvent: (event) => events.push(event) });
   const assistantTexts = result.messages
     .filter((message) => message.role === 'assistant')
     .map((message) => (typeof message.content === 'string' ? message.content : message.content.map((block) => (block.type === 'text' ? block.text : '')).join('')));

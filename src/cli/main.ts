@@ -12,6 +12,7 @@ import { registerList } from './commands/list.js';
 import { registerMerge } from './commands/merge.js';
 import { registerReplay } from './commands/replay.js';
 import { registerRun } from './commands/run.js';
+import { registerArena } from './commands/arena.js';
 import { registerValidate } from './commands/validate.js';
 import { registerReport } from './commands/report.js';
 
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
   registerRun(program);
+  registerArena(program);
   registerReplay(program);
   registerList(program);
   registerBench(program);

@@ -1,21 +1,106 @@
 import type { ModelChoice } from '../bench/run-one.js';
+import type { RequestLimiterOptions } from '../model/rate-limit/request-limiter.js';
 import { UserInputError } from '../user-input-error.js';
+import { parseBaseUrl } from './base-url.js';
 
 export type Via = 'in-process' | 'sdk';
 
+export const PROVIDERS = ['anthropic', 'openai-compatible'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** Requests in flight at once against a real model unless `--concurrency` says otherwise. */
+export const DEFAULT_REAL_CONCURRENCY = 4;
+
+/** The model flags of `run` (and `replay`, which has only `via`). */
+export interface ModelFlags {
+  readonly via: string;
+  readonly model?: string;
+  /** @default 'anthropic' */
+  readonly provider?: string;
+  readonly baseUrl?: string;
+  /** @default DEFAULT_REAL_CONCURRENCY */
+  readonly concurrency?: number;
+}
+
+/** What a real model is, for the cost estimate and the banner: never the key. */
+export interface RealModelTarget {
+  readonly provider: Provider;
+  readonly modelId: string;
+  /** Where requests go, safe to print (no user, password or query). */
+  readonly endpoint: string;
+  /** Loopback or a private network: a server of the user's own, with no price per token. */
+  readonly local: boolean;
+  readonly concurrency: number;
+}
+
+export interface ModelSelection {
+  readonly choice: ModelChoice;
+  /** Set for a real model. */
+  readonly real?: RealModelTarget;
+}
+
 /**
- * The simulated model unless `--model` names a real one; a real model needs
- * ANTHROPIC_API_KEY, which is read here and never written anywhere.
+ * The simulated model unless `--model` names a real one. A real model is reached through
+ * its provider's own SDK (`@anthropic-ai/sdk`, or `openai` for an OpenAI-compatible
+ * server), behind one request limiter for the whole sweep; keys are read here from the
+ * environment only, and scrubbed from every error the client raises.
  */
-export async function chooseModel(options: { readonly model?: string; readonly via: string }, env = process.env): Promise<ModelChoice> {
-  if (options.via !== 'in-process' && options.via !== 'sdk') {
-    throw UserInputError.single('--via', '', `'in-process' or 'sdk', got '${options.via}'`);
+export async function selectModel(flags: ModelFlags, env: NodeJS.ProcessEnv = process.env, limiter: Pick<RequestLimiterOptions, 'onHold'> = {}): Promise<ModelSelection> {
+  if (flags.via !== 'in-process' && flags.via !== 'sdk') {
+    throw UserInputError.single('--via', '', `'in-process' or 'sdk', got '${flags.via}'`);
   }
-  if (options.model === undefined) return { kind: options.via === 'sdk' ? 'simulated-sdk' : 'simulated' };
-  const apiKey = env['ANTHROPIC_API_KEY'];
-  if (apiKey === undefined || apiKey === '') {
-    throw UserInputError.single('--model', '', `a real model needs ANTHROPIC_API_KEY set; leave --model out to use the simulated model`);
+  const provider = PROVIDERS.find((name) => name === (flags.provider ?? 'anthropic'));
+  if (provider === undefined) throw UserInputError.single('--provider', '', `one of ${PROVIDERS.join(', ')}, got '${flags.provider}'`);
+  if (flags.model === undefined) {
+    for (const [flag, value] of [['--provider', flags.provider], ['--base-url', flags.baseUrl], ['--concurrency', flags.concurrency]] as const) {
+      if (value !== undefined) throw UserInputError.single(flag, '', `applies to a real model only: name one with --model (the simulated model runs in-process; use --workers for parallelism)`);
+    }
+    return { choice: { kind: flags.via === 'sdk' ? 'simulated-sdk' : 'simulated' } };
+  }
+  if (flags.via === 'sdk') {
+    throw UserInputError.single('--via', '', `sdk serves the simulated model through an SDK; a real model (--model) is always reached through its SDK: leave --via out`);
+  }
+  const modelId = flags.model;
+  const baseUrl = flags.baseUrl === undefined ? undefined : parseBaseUrl(flags.baseUrl);
+  const concurrency = flags.concurrency ?? DEFAULT_REAL_CONCURRENCY;
+  const [{ RequestLimiter }, { rateLimitedFetch }, { withRedactedErrors }] = await Promise.all([
+    import('../model/rate-limit/request-limiter.js'),
+    import('../model/rate-limit/rate-limited-fetch.js'),
+    import('../model/secret-redaction.js'),
+  ]);
+  const fetch = rateLimitedFetch(new RequestLimiter({ concurrency, ...limiter }));
+  if (provider === 'openai-compatible') {
+    if (baseUrl === undefined) {
+      throw UserInputError.single('--base-url', '', 'the server to use with --provider openai-compatible, e.g. http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM) or http://localhost:8080/v1 (llama.cpp)');
+    }
+    // Local servers usually take no key; the openai client insists on one, so a placeholder goes.
+    const apiKey = nonEmpty(env['OPENAI_API_KEY']) ?? 'spiralbench-no-key';
+    const { OpenAICompatibleModelClient } = await import('../model/openai/openai-compatible-client.js');
+    const client = new OpenAICompatibleModelClient({ apiKey, baseURL: baseUrl.href, fetch, name: `openai-compatible:${modelId}` });
+    return {
+      choice: { kind: 'client', client: withRedactedErrors(client, [apiKey, ...baseUrl.secrets]), modelId },
+      real: { provider, modelId, endpoint: baseUrl.display, local: baseUrl.local, concurrency },
+    };
+  }
+  const apiKey = nonEmpty(env['ANTHROPIC_API_KEY']);
+  if (apiKey === undefined) {
+    throw UserInputError.single('--model', '', `a real model needs ANTHROPIC_API_KEY set; leave --model out to use the simulated model, or use --provider openai-compatible --base-url <url> for a local server`);
   }
   const { AnthropicModelClient } = await import('../model/anthropic-client.js');
-  return { kind: 'client', client: new AnthropicModelClient({ apiKey, name: `anthropic:${options.model}` }), modelId: options.model };
+  const client = new AnthropicModelClient({ apiKey, fetch, name: `anthropic:${modelId}`, ...(baseUrl === undefined ? {} : { baseURL: baseUrl.href }) });
+  // Without --base-url the SDK reads ANTHROPIC_BASE_URL itself; say where requests go either way.
+  const endpoint = baseUrl ?? parseBaseUrl(nonEmpty(env['ANTHROPIC_BASE_URL']) ?? 'https://api.anthropic.com', 'ANTHROPIC_BASE_URL');
+  return {
+    choice: { kind: 'client', client: withRedactedErrors(client, [apiKey, ...endpoint.secrets]), modelId },
+    real: { provider, modelId, endpoint: endpoint.display, local: endpoint.local, concurrency },
+  };
+}
+
+/** The model of a run, for commands that need no more than the choice. */
+export async function chooseModel(flags: ModelFlags, env: NodeJS.ProcessEnv = process.env): Promise<ModelChoice> {
+  return (await selectModel(flags, env)).choice;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
 }

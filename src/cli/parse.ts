@@ -18,3 +18,9 @@ export function commaList(value: string): string[] {
   if (items.length === 0) throw new InvalidArgumentError('expected a comma-separated list, e.g. none,article.');
   return items;
 }
+
+export function nonNegativeNumber(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(n)) throw new InvalidArgumentError('expected a number of at least 0, e.g. 2.50.');
+  return n;
+}

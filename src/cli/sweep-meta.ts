@@ -17,6 +17,8 @@ export interface SweepMeta {
   readonly finished_at: string;
   readonly wall_seconds: number;
   readonly workers: number;
+  /** Model calls were streamed (`spiralbench run --stream`); absent where the command has no such flag (merge). */
+  readonly stream?: boolean;
   readonly command: string;
   /** Live sweeps only: how they ran (real sockets, scaled real time). */
   readonly live?: LiveLabel;

@@ -29,7 +29,7 @@ function sampleRuns(p: ModelFaultProfile, runs: number, attempts: number): (Mode
 
 describe('ModelFaultInjector', () => {
   it('keeps its fault kinds in a fixed order (a draw means the same fault in every version)', () => {
-    expect(MODEL_FAULT_KINDS).toEqual(['rate_limit', 'server_error', 'overloaded', 'request_too_large', 'unknown_model', 'unauthorized', 'connection_error', 'timeout']);
+    expect(MODEL_FAULT_KINDS).toEqual(['rate_limit', 'server_error', 'overloaded', 'request_too_large', 'unknown_model', 'unauthorized', 'connection_error', 'timeout', 'stream_cut']);
   });
 
   it('injects nothing, counts nothing and costs no time without rates', () => {

@@ -15,8 +15,13 @@ export const MODEL_FAULT_KINDS = [
   'unauthorized',
   'connection_error',
   'timeout',
+  // Streamed calls only: a non-streaming call that draws it goes through (see ModelFaultInjector).
+  'stream_cut',
 ] as const;
 export type ModelFaultKind = (typeof MODEL_FAULT_KINDS)[number];
+/** The kinds every run record counts (and runs.csv has a column for); `stream_cut` is counted on streamed runs only. */
+export type RecordedModelFaultKind = Exclude<ModelFaultKind, 'stream_cut'>;
+export const RECORDED_MODEL_FAULT_KINDS = MODEL_FAULT_KINDS.filter((kind): kind is RecordedModelFaultKind => kind !== 'stream_cut');
 export type ModelFaultRates = Partial<Record<ModelFaultKind, number>>;
 
 export interface ModelFaultProfile {
@@ -49,15 +54,17 @@ export interface AnthropicErrorBody {
  */
 export type ModelFaultResponse =
   | { readonly kind: 'http'; readonly status: number; readonly body: AnthropicErrorBody; readonly headers: Readonly<Record<string, string>> }
-  | { readonly kind: 'connection_error' | 'timeout'; readonly message: string };
+  | { readonly kind: 'connection_error' | 'timeout'; readonly message: string }
+  /** A stream that starts (200, the first half of the reply's events) and then ends with an `event: error` frame carrying `body`. */
+  | { readonly kind: 'stream_cut'; readonly body: AnthropicErrorBody; readonly headers: Readonly<Record<string, string>> };
 
 export interface ModelFault {
   readonly kind: ModelFaultKind;
   readonly response: ModelFaultResponse;
 }
 
-/** What a fault source reads of a request: the model asked for and the transcript. */
-export type FaultedRequest = { readonly model: string; readonly messages: readonly MessageParam[] };
+/** What a fault source reads of a request: the model asked for, the transcript, and whether the reply is streamed. */
+export type FaultedRequest = { readonly model: string; readonly messages: readonly MessageParam[]; readonly stream?: boolean | undefined };
 
 /** Decides, request by request, which model calls fail. */
 export interface ModelFaultSource {
@@ -74,6 +81,8 @@ const FAULT_LATENCY_MS: Readonly<Record<Exclude<ModelFaultKind, 'timeout'>, numb
   unknown_model: 50,
   unauthorized: 50,
   connection_error: 20,
+  // Time to first token and part of the reply before the cut; the partial output is not billed.
+  stream_cut: 1000,
 };
 
 function http(status: number, type: string, message: string, requestId: string, extra: Record<string, string> = {}): ModelFaultResponse {
@@ -106,6 +115,9 @@ export function modelFaultResponse(
       return { kind: 'connection_error', message: 'read ECONNRESET (api.anthropic.com:443)' };
     case 'timeout':
       return { kind: 'timeout', message: `request timed out after ${profile.timeoutMs} ms` };
+    case 'stream_cut':
+      // How the API ends a stream it cannot finish: an error event, here overloaded_error (HTTP 529 when not streaming).
+      return { kind: 'stream_cut', body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, headers: { 'content-type': 'text/event-stream', 'request-id': requestId } };
   }
 }
 
@@ -182,7 +194,10 @@ export class ModelFaultInjector implements ModelFaultSource {
     const turn = turnOf(request.messages);
     this.#attempt = turn === this.#turn ? this.#attempt + 1 : 0;
     this.#turn = turn;
-    const kind = this.#draw(request.model, turn, this.#attempt);
+    const drawn = this.#draw(request.model, turn, this.#attempt);
+    // Only a stream can be cut: a non-streaming call that draws the cut goes through, so the
+    // draws (and every other fault) stay where they are with streaming on or off.
+    const kind = drawn === 'stream_cut' && request.stream !== true ? null : drawn;
     this.#last = kind;
     if (kind === null) return null;
     this.counts[kind] += 1;
@@ -214,9 +229,9 @@ export function scriptedModelFaults(script: readonly (ModelFaultKind | null)[], 
     requests,
     next(request) {
       const index = requests.length;
-      requests.push({ model: request.model, messages: [...request.messages] });
+      requests.push({ model: request.model, messages: [...request.messages], ...(request.stream === true ? { stream: true } : {}) });
       const kind = script[index] ?? null;
-      return kind === null ? null : { kind, response: modelFaultResponse(kind, request, profile, `req_script_${index}`) };
+      return kind === null || (kind === 'stream_cut' && request.stream !== true) ? null : { kind, response: modelFaultResponse(kind, request, profile, `req_script_${index}`) };
     },
   };
 }

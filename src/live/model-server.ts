@@ -161,6 +161,12 @@ export class ModelServer {
       return;
     }
     response.writeHead(answer.status, Object.fromEntries(answer.headers));
+    // A streamed reply goes out frame by frame, as the API sends it (docs/streaming.md).
+    if (answer.body !== null && answer.headers.get('content-type') === 'text/event-stream') {
+      for await (const chunk of answer.body) response.write(chunk);
+      response.end();
+      return;
+    }
     response.end(await answer.text());
   }
 }

@@ -12,6 +12,9 @@ import type { RunMetrics, RunOutcome, RunResult } from './outcome.js';
 import type { ToolHost } from './tool-host.js';
 import { readArguments } from './tool-arguments.js';
 import { runEnveloped } from './enveloped-execution.js';
+import { earlyStartTimes } from './early-tool-start.js';
+import { TurnLanes } from './turn-lanes.js';
+import type { StreamingOptions } from './streamed-reply.js';
 
 export interface LoopOptions {
   readonly model: ModelClient;
@@ -33,6 +36,12 @@ export interface LoopOptions {
   readonly history?: readonly MessageParam[];
   /** Checkpoints at safe boundaries and the idempotency envelope of tool calls; none by default. */
   readonly durability?: RunDurability;
+  /**
+   * Stream each reply (`stream: true`): text passed on as it arrives, read-only calls
+   * started as their blocks end (docs/streaming.md). The replies, and so every decision,
+   * are the same as without; only the virtual time differs. @default undefined (not streamed)
+   */
+  readonly stream?: StreamingOptions;
 }
 
 /**
@@ -140,7 +149,7 @@ export class BudgetedAgentLoop {
         messages.splice(0, messages.length, ...request.messages);
         request = { ...request, messages };
       }
-      const call = await callModel(model, request, guards, context(), signal);
+      const call = await callModel(model, request, guards, context(), signal, this.#options.stream);
       if (call.kind === 'stop') return finish(call.outcome);
       if (call.kind === 'error') {
         // An abort surfaces as the client's rejection; it is still the user's cancellation.
@@ -157,10 +166,13 @@ export class BudgetedAgentLoop {
       clock.sleep(modelLatencyMs(reply.usage));
       emit({ type: 'agent.model.call', at: clock.now(), iteration: metrics.modelCalls, inputTokens: reply.usage.input_tokens, outputTokens: reply.usage.output_tokens });
       let continuation: string | null = null;
+      // A reply a guard changed is not the stream that arrived: none of its calls started early.
+      let timing = this.#options.stream?.earlyToolStart === false ? undefined : call.timing;
       for (const guard of guards) {
         const decision = guard.afterModelReply?.(reply, context());
         if (decision === undefined) continue;
         reply = decision.reply;
+        timing = undefined;
         if (decision.kind === 'continue') continuation = decision.message;
         break;
       }
@@ -174,31 +186,25 @@ export class BudgetedAgentLoop {
       checkpoint('model_response');
 
       const calls = reply.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
-      const finalText = reply.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
-      if (finalTurn === 'budget_exhausted') return finish({ kind: finalTurn, finalText, toolCalls: metrics.toolCalls });
-      if (finalTurn === 'timed_out') return finish({ kind: finalTurn, limit: 'soft', finalText, elapsedMs: clock.now() });
-      if (calls.length === 0) return finish({ kind: 'completed', finalText });
+      if (finalTurn === 'budget_exhausted') return finish({ kind: finalTurn, finalText: textOf(reply.content), toolCalls: metrics.toolCalls });
+      if (finalTurn === 'timed_out') return finish({ kind: finalTurn, limit: 'soft', finalText: textOf(reply.content), elapsedMs: clock.now() });
+      if (calls.length === 0) return finish({ kind: 'completed', finalText: textOf(reply.content) });
 
-      // Phase 3: the tool calls of this turn, results in request order. With concurrency
-      // on, a run of concurrency-safe calls shares one start time and the turn waits for
-      // the slowest of them; every other call runs alone.
+      // Phase 3: the tool calls of this turn, results in request order, each on the lane
+      // TurnLanes gives it: with concurrency, a run of concurrency-safe calls together;
+      // streamed, the leading read-only calls from when their blocks ended.
       const results: ToolResultBlockParam[] = [];
-      let laneStart: number | null = null;
-      let laneEnd = 0;
-      for (const call of calls) {
-        const together = concurrent && host.traits(call.name)?.concurrencySafe === true;
-        if (!together && laneStart !== null) {
-          clock.advanceTo(laneEnd);
-          laneStart = null;
-        }
-        if (together && laneStart === null) laneStart = laneEnd = clock.now();
-        const lane = laneStart === null ? clock : new VirtualClock(laneStart);
+      const safe = (name: string): boolean => host.traits(name)?.concurrencySafe === true;
+      const lanes = new TurnLanes(clock, concurrent, timing === undefined ? [] : earlyStartTimes(calls, reply, timing, clock.now(), safe));
+      for (const [i, call] of calls.entries()) {
+        const lane = lanes.open(i, safe(call.name));
+        if (lane.now() < clock.now()) emit({ type: 'agent.tool.early_start', at: lane.now(), id: call.id, tool: call.name, leadMs: clock.now() - lane.now() });
         const outcome = this.#runToolCall(call, context(lane), metrics);
         if (outcome.kind === 'stop') return finish(outcome.outcome);
         results.push(outcome.block);
-        if (laneStart !== null) laneEnd = Math.max(laneEnd, lane.now());
+        lanes.close(i, lane);
       }
-      if (laneStart !== null) clock.advanceTo(laneEnd);
+      lanes.settle();
       messages.push({ role: 'user', content: results });
 
       if (signal?.aborted) return cancelled();
@@ -224,7 +230,7 @@ export class BudgetedAgentLoop {
     const last = messages.at(-1);
     if (last?.role !== 'assistant' || typeof last.content === 'string') return null;
     const calls = last.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
-    if (calls.length === 0) return { kind: 'completed', finalText: last.content.map((block) => (block.type === 'text' ? block.text : '')).join('') };
+    if (calls.length === 0) return { kind: 'completed', finalText: textOf(last.content) };
     const results: ToolResultBlockParam[] = [];
     for (const call of calls) {
       // A fresh context per call, as in a live turn: the budget counts the calls before it.
@@ -286,6 +292,13 @@ export class BudgetedAgentLoop {
     emit({ type: 'agent.tool.result', at: clock.now(), id: call.id, tool: call.name, isError: block.is_error === true, content: String(block.content ?? '') });
     return { kind: 'result', block };
   }
+}
+
+/** The text of a reply, as its final answer (joined only when the run ends on it). */
+function textOf(content: readonly { readonly type: string; readonly text?: string }[]): string {
+  let text = '';
+  for (const block of content) if (block.type === 'text') text += block.text ?? '';
+  return text;
 }
 
 /** Add text to the last user message without mutating it (token counts are cached per message). */

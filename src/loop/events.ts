@@ -12,6 +12,8 @@ export type AgentEvent =
   /** From now on model calls go to `to` instead of `from`. */
   | { readonly type: 'agent.model.fallback'; readonly at: number; readonly from: string; readonly to: string; readonly reason: string }
   | { readonly type: 'agent.tool.call'; readonly at: number; readonly id: string; readonly tool: string; readonly input: unknown }
+  /** A streamed reply's read-only call started when its block ended, `leadMs` before the reply did. */
+  | { readonly type: 'agent.tool.early_start'; readonly at: number; readonly id: string; readonly tool: string; readonly leadMs: number }
   | { readonly type: 'agent.tool.fault'; readonly at: number; readonly tool: string; readonly fault: FaultKind }
   | { readonly type: 'agent.tool.result'; readonly at: number; readonly id: string; readonly tool: string; readonly isError: boolean; readonly content: string }
   | { readonly type: 'agent.tool.retry'; readonly at: number; readonly tool: string; readonly attempt: number; readonly delayMs: number; readonly code: ToolErrorCode }

@@ -4,6 +4,7 @@ import type { ToolExecution } from '../faults/flaky-tool.js';
 import type { ToolError } from '../faults/tool-errors.js';
 import type { Message, ModelRequest } from '../model/model-client.js';
 import type { AgentEvent } from './events.js';
+import type { StreamTiming } from './streamed-reply.js';
 import type { RunOutcome } from './outcome.js';
 import type { ToolTraits } from './tool-host.js';
 
@@ -58,8 +59,11 @@ export type ToolCallDecision =
  * unless a guard recovers), or a guard's decision to end the run.
  */
 export type ModelCallResult =
-  /** `messages`: set by a wrapper that answered with a different transcript (e.g. compacted after a 413); the loop adopts it. */
-  | { readonly kind: 'reply'; readonly message: Message; readonly messages?: readonly MessageParam[] }
+  /**
+   * `messages`: set by a wrapper that answered with a different transcript (e.g. compacted after a 413); the loop adopts it.
+   * `timing`: the reply was streamed, and this is when each of its blocks ended (wrappers pass it on as it is).
+   */
+  | { readonly kind: 'reply'; readonly message: Message; readonly messages?: readonly MessageParam[]; readonly timing?: StreamTiming }
   | { readonly kind: 'error'; readonly error: unknown }
   | { readonly kind: 'stop'; readonly outcome: RunOutcome };
 

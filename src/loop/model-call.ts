@@ -1,20 +1,40 @@
 import type { ModelClient, ModelRequest } from '../model/model-client.js';
 import type { Guard, LoopContext, ModelCallResult, SendModelRequest } from './guard.js';
+import { readStreamedReply, type StreamingOptions } from './streamed-reply.js';
 
 /**
  * Sends one model request through the guards' model-call wrappers. The client's
  * rejection becomes a value (`error`), so guards read failures without try/catch and
- * the loop decides what an unrecovered one means.
+ * the loop decides what an unrecovered one means. With `streaming`, the innermost send
+ * reads the reply as a stream (a cut stream is an error like any other, for the same
+ * guards to recover) and the reply carries when each block ended.
  */
-export function callModel(model: ModelClient, request: ModelRequest, guards: readonly Guard[], ctx: LoopContext, signal: AbortSignal | undefined): Promise<ModelCallResult> {
+export function callModel(
+  model: ModelClient,
+  request: ModelRequest,
+  guards: readonly Guard[],
+  ctx: LoopContext,
+  signal: AbortSignal | undefined,
+  streaming?: StreamingOptions,
+): Promise<ModelCallResult> {
   const options = signal === undefined ? {} : { signal };
-  let send: SendModelRequest = async (sent) => {
-    try {
-      return { kind: 'reply', message: await model.create(sent, options) };
-    } catch (error) {
-      return { kind: 'error', error };
-    }
-  };
+  let send: SendModelRequest =
+    streaming === undefined
+      ? async (sent) => {
+          try {
+            return { kind: 'reply', message: await model.create(sent, options) };
+          } catch (error) {
+            return { kind: 'error', error };
+          }
+        }
+      : async (sent) => {
+          try {
+            const { message, timing } = await readStreamedReply(model, sent, options, streaming.onText);
+            return { kind: 'reply', message, timing };
+          } catch (error) {
+            return { kind: 'error', error };
+          }
+        };
   for (const guard of guards) {
     const around = guard.aroundModelCall;
     if (around === undefined) continue;

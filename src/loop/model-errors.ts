@@ -15,7 +15,8 @@ import {
  * What a failed model call means for the caller:
  * - `auth`: the key, its permissions or the bill; retrying cannot help;
  * - `rate_limit`: the API asks the caller to slow down (429, with `retry-after`);
- * - `transient`: a timeout, a dropped connection, a 5xx or 529 overloaded; may pass;
+ * - `transient`: a timeout, a dropped connection, a 5xx or 529 overloaded, or a stream the
+ *   server ended with an `overloaded_error` or `api_error` event; may pass;
  * - `unknown_model`: the model id does not exist (404); another model may;
  * - `too_large`: the request is over the size limit (413); only a smaller request helps;
  * - `other`: anything else (an invalid request, a cancellation, a bug): not recoverable here.
@@ -24,6 +25,9 @@ export type ModelErrorClass = 'auth' | 'rate_limit' | 'transient' | 'unknown_mod
 
 /** Spend limits arrive as 429s (subclasses of RateLimitError) but are billing: waiting does not lift them. */
 const SPEND_LIMIT_CODES: ReadonlySet<string> = new Set(['contract_spend_limit_reached', 'enforced_spend_limit_reached']);
+
+/** Error types of a mid-stream `event: error` that a retry may get past. */
+const STREAM_TRANSIENT_TYPES: ReadonlySet<string> = new Set(['overloaded_error', 'api_error']);
 
 /** The one place that reads a model-call error, by the Anthropic SDK's own error classes. */
 export function classifyModelError(error: unknown): ModelErrorClass {
@@ -34,6 +38,9 @@ export function classifyModelError(error: unknown): ModelErrorClass {
   // APIConnectionTimeoutError is an APIConnectionError; OverloadedError (529) and the 503/504 classes are InternalServerErrors.
   if (error instanceof APIConnectionError || error instanceof InternalServerError || error instanceof RequestTimeoutError) return 'transient';
   if (error instanceof NotFoundError) return 'unknown_model';
+  // An `event: error` frame mid-stream: the SDK raises the base APIError with no status; its
+  // type says what a status would have (overloaded_error is the 529, api_error the 500).
+  if (error.status === undefined && STREAM_TRANSIENT_TYPES.has(error.type ?? '')) return 'transient';
   if (error instanceof ContentTooLargeError) return 'too_large';
   return 'other';
 }
@@ -55,6 +62,9 @@ export function errorStatus(error: unknown): number | null {
  */
 export function describeModelError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
+  if (error instanceof APIError && error.status === undefined && error.type !== null && !(error instanceof APIConnectionError)) {
+    return `${error.name} (stream error ${error.type}): ${error.apiMessage ?? error.message}`;
+  }
   if (!(error instanceof APIError) || error.status === undefined) return `${error.name}: ${error.message}`;
   const type = error.type === null ? '' : ` ${error.type}`;
   return `${error.name} (HTTP ${error.status}${type}): ${error.apiMessage ?? error.message}`;

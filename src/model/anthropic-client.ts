@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { Message, ModelClient, ModelRequest } from './model-client.js';
+import type { Message, ModelClient, ModelRequest, RawMessageStreamEvent } from './model-client.js';
 
 export interface AnthropicClientOptions {
   readonly apiKey: string;
@@ -39,5 +39,14 @@ export class AnthropicModelClient implements ModelClient {
   async create(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): Promise<Message> {
     const message = await this.#client.messages.create(request, options.signal === undefined ? {} : { signal: options.signal });
     return plainMessage(message);
+  }
+
+  /**
+   * `create({ stream: true })`: the SDK's own SSE parser reads the response; an HTTP error
+   * rejects before the first event, an `event: error` frame throws the SDK's APIError mid-stream.
+   */
+  async *stream(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): AsyncGenerator<RawMessageStreamEvent> {
+    const events = await this.#client.messages.create({ ...request, stream: true }, options.signal === undefined ? {} : { signal: options.signal });
+    for await (const event of events) yield event;
   }
 }

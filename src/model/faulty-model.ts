@@ -1,6 +1,9 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk/core/error';
+import type { ErrorType } from '@anthropic-ai/sdk/resources/shared';
 import type { ModelFaultResponse, ModelFaultSource } from '../faults/model-faults.js';
-import type { Message, ModelClient, ModelRequest } from './model-client.js';
+import type { Message, ModelClient, ModelRequest, RawMessageStreamEvent } from './model-client.js';
+import { eventsBeforeCut } from './streaming/sse-frames.js';
+import { failedStream, streamOf } from './streaming/stream-of.js';
 import { contextLimitResponse, type ContextWindowOf } from './simulated/context-limit.js';
 import { invalidRequestResponse, requestProblem } from './simulated/request-validation.js';
 
@@ -17,7 +20,17 @@ export function sdkError(response: ModelFaultResponse): APIError {
       return new APIConnectionTimeoutError();
     case 'connection_error':
       return new APIConnectionError({ cause: new TypeError('fetch failed', { cause: new Error(response.message) }) });
+    case 'stream_cut':
+      return streamError(response.body, new Headers(response.headers));
   }
+}
+
+/**
+ * The error the SDK raises for an `event: error` frame mid-stream (its Stream's own
+ * construction: an APIError with no status, the body's error type as `type`).
+ */
+export function streamError(body: { readonly error: { readonly type: string } }, headers: Headers): APIError {
+  return new APIError(undefined, body, undefined, headers, body.error.type as ErrorType);
 }
 
 export interface FaultyModelOptions {
@@ -63,4 +76,27 @@ export class FaultyModel implements ModelClient {
     if (problem !== null) throw sdkError(invalidRequestResponse(problem));
     return this.#inner.create(request, options);
   }
+
+  /**
+   * The streamed call: the same checks, and a `stream_cut` fault delivers the first half
+   * of the inner model's events, then throws what the SDK throws for an `event: error` frame.
+   */
+  stream(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): AsyncIterable<RawMessageStreamEvent> {
+    const fault = this.#faults.next({ model: request.model, messages: request.messages, stream: true });
+    if (fault !== null && fault.response.kind !== 'stream_cut') return failedStream(sdkError(fault.response));
+    const tooLarge = this.#contextWindow === undefined ? null : contextLimitResponse(request, this.#contextWindow(request.model));
+    if (tooLarge !== null) return failedStream(sdkError(tooLarge));
+    const problem = this.#validate ? requestProblem(request) : null;
+    if (problem !== null) return failedStream(sdkError(invalidRequestResponse(problem)));
+    const inner = streamOf(this.#inner, request, options);
+    return fault === null ? inner : cutStream(inner, sdkError(fault.response));
+  }
+}
+
+/** The first half of a stream's events, then the error its `event: error` frame raises. */
+async function* cutStream(events: AsyncIterable<RawMessageStreamEvent>, error: APIError): AsyncGenerator<RawMessageStreamEvent> {
+  const all: RawMessageStreamEvent[] = [];
+  for await (const event of events) all.push(event);
+  yield* eventsBeforeCut(all);
+  throw error;
 }

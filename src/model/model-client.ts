@@ -1,7 +1,7 @@
-import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { Message, MessageCreateParamsNonStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 
 export type ModelRequest = MessageCreateParamsNonStreaming;
-export type { Message };
+export type { Message, RawMessageStreamEvent };
 
 /**
  * The one port between the loop and a model, in the Anthropic Messages shapes. The
@@ -16,6 +16,13 @@ export interface ModelClient {
    * goes on appending to its `messages`, so a client that keeps it must copy it.
    */
   create(request: ModelRequest, options?: { readonly signal?: AbortSignal }): Promise<Message>;
+  /**
+   * The same call streamed (`stream: true` on the wire): the reply as the Messages API's
+   * stream events, in order. A failure before the first event rejects the iteration at
+   * once; one mid-stream (an `event: error` frame) throws after the events sent so far.
+   * Optional: a client without it is read through `streamOf`, which replays `create`.
+   */
+  stream?(request: ModelRequest, options?: { readonly signal?: AbortSignal }): AsyncIterable<RawMessageStreamEvent>;
 }
 
 /** The model id requests carry unless the user names one (`--model`). */

@@ -1,5 +1,6 @@
 import type { ContentBlockParam, MessageParam, Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelRequest } from './model-client.js';
+import { extendsPrefix } from './transcript-prefix.js';
 
 /**
  * The token estimator shared by the simulated model (for `usage`) and the loop, so
@@ -14,9 +15,9 @@ const CHARS_PER_TOKEN = 4;
 const MESSAGE_OVERHEAD = 4;
 const TOOL_OVERHEAD = 8;
 
-const perMessage = new WeakMap<object, number>();
 const perTool = new WeakMap<object, number>();
-const perToolUse = new WeakMap<object, number>();
+/** The last tool_use block measured (blocks are never edited, so its size stands). */
+let lastToolUse: { readonly block: object | null; readonly tokens: number } = { block: null, tokens: 0 };
 
 function textTokens(length: number): number {
   return Math.ceil(length / CHARS_PER_TOKEN);
@@ -36,14 +37,14 @@ export function blockTokens(block: ContentBlockParam | { type: string }): number
     case 'text':
       return textTokens((block as { text: string }).text.length) + 2;
     case 'tool_use': {
-      // A call's size is its arguments' JSON; the same block is counted as a reply's
-      // output and again in every later request, so it is measured once.
-      let tokens = perToolUse.get(block);
-      if (tokens === undefined) {
-        const use = block as { name: string; input: unknown };
-        tokens = textTokens(use.name.length + JSON.stringify(use.input ?? {}).length) + 8;
-        perToolUse.set(block, tokens);
-      }
+      // A call's size is its arguments' JSON (a whole record, often). The block a reply
+      // was just measured with is counted again in the next request, with no other call
+      // measured in between: remembering the last one is enough, and far cheaper than a
+      // WeakMap entry per block.
+      if (lastToolUse.block === block) return lastToolUse.tokens;
+      const use = block as { name: string; input: unknown };
+      const tokens = textTokens(use.name.length + JSON.stringify(use.input ?? {}).length) + 8;
+      lastToolUse = { block, tokens };
       return tokens;
     }
     case 'tool_result':
@@ -53,14 +54,15 @@ export function blockTokens(block: ContentBlockParam | { type: string }): number
   }
 }
 
-/** Tokens of one message; cached per message object, since messages never change. */
+/**
+ * Tokens of one message. Not remembered per message: requests count their transcript
+ * through transcriptTokens, which counts each message about once, and a WeakMap entry
+ * per message (set once, read once) cost more than the count, mostly in the GC.
+ */
 export function messageTokens(message: MessageParam | { content: string | readonly { type: string }[] }): number {
-  const cached = perMessage.get(message);
-  if (cached !== undefined) return cached;
   let tokens = MESSAGE_OVERHEAD;
   if (typeof message.content === 'string') tokens += textTokens(message.content.length);
   else for (const block of message.content) tokens += blockTokens(block as ContentBlockParam);
-  perMessage.set(message, tokens);
   return tokens;
 }
 
@@ -91,7 +93,28 @@ export function requestTokens(request: ModelRequest): number {
   if (typeof system === 'string') tokens += textTokens(system.length) + MESSAGE_OVERHEAD;
   else if (system) for (const block of system) tokens += blockTokens(block);
   if (request.tools !== undefined) tokens += toolsTokens(request.tools);
-  // Each message is counted once (messageTokens caches it): a step costs one look-up per message.
-  for (const message of request.messages) tokens += messageTokens(message);
-  return tokens;
+  return tokens + transcriptTokens(request.messages);
+}
+
+/** Tokens of a transcript array's messages before its last one, with the messages counted. */
+const counted = new WeakMap<readonly MessageParam[], { readonly seen: readonly MessageParam[]; readonly tokens: number }>();
+
+/**
+ * Tokens of all messages, resumed from the last count of the same array (see
+ * transcript-prefix): the loop sends its live transcript, so a step counts only what is
+ * new. The last message is counted every time, as a guard may replace it.
+ */
+function transcriptTokens(messages: readonly MessageParam[]): number {
+  if (messages.length === 0) return 0;
+  const known = counted.get(messages);
+  const resume = known !== undefined && extendsPrefix(known.seen, messages);
+  // The snapshot grows in place: the entry it belonged to is the one being replaced.
+  const seen = resume ? (known.seen as MessageParam[]) : [];
+  let tokens = resume ? known.tokens : 0;
+  for (let i = seen.length; i < messages.length - 1; i++) {
+    tokens += messageTokens(messages[i]!);
+    seen.push(messages[i]!);
+  }
+  counted.set(messages, { seen, tokens });
+  return tokens + messageTokens(messages[messages.length - 1]!);
 }

@@ -101,6 +101,14 @@ describe('loadScenarioFile', () => {
     expect(error.problems.map((p) => p.expected)).toContain('fault rates that add up to at most 1, got 1.3');
   });
 
+  it('loads a stream cut rate, counted with the others toward the total', () => {
+    const cutting = VALID.replace('id: tiny', 'id: model-cut').replace('plan:', 'model_faults: { rates: { stream_cut: 0.2, overloaded: 0.1 } }\nplan:');
+    expect(loadScenarioFile(writeScenario('model-cut', cutting), dir).modelFaults.rates).toEqual({ stream_cut: 0.2, overloaded: 0.1 });
+    const tooMuch = VALID.replace('id: tiny', 'id: model-cut-bad').replace('plan:', 'model_faults: { rates: { stream_cut: 0.8, overloaded: 0.3 } }\nplan:');
+    const error = inputError(() => loadScenarioFile(writeScenario('model-cut-bad', tooMuch), dir));
+    expect(error.problems.map((p) => p.expected)).toContain('fault rates that add up to at most 1, got 1.1');
+  });
+
   it('loads malformed-argument rates for the openai-chat api, and refuses them elsewhere or over 1', () => {
     const chat = VALID.replace('id: tiny', 'id: chat-ok').replace('plan:', 'api: openai-chat\nreply_faults: { malformed_arguments: { fenced: 0.1, truncated: 0.05 } }\nplan:');
     const scenario = loadScenarioFile(writeScenario('chat-ok', chat), dir);

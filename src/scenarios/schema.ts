@@ -38,6 +38,8 @@ const MODEL_FAULT_WORDS: Record<(typeof MODEL_FAULT_KINDS)[number], string> = {
   unauthorized: 'HTTP 401 authentication_error (AuthenticationError)',
   connection_error: 'a dropped connection: the fetch rejects (APIConnectionError)',
   timeout: 'a timeout: the fetch rejects after timeout_ms (APIConnectionTimeoutError)',
+  stream_cut:
+    'a streamed reply cut mid-way by an `event: error` frame (overloaded_error; the SDK raises APIError mid-stream); streamed runs only, a non-streaming call goes through',
 };
 
 const modelFaultRates = z.strictObject(

@@ -31,6 +31,8 @@ export interface StepBenchOptions {
   readonly sdk?: boolean;
   /** Also measure `article` with checkpoints and the envelope in SQLite, in memory and in a file. @default true */
   readonly checkpoints?: boolean;
+  /** Also measure `article` with every reply streamed, in-process (and through the SDK when `sdk`). @default true */
+  readonly stream?: boolean;
 }
 
 /**
@@ -51,9 +53,9 @@ export async function benchLoopSteps(options: StepBenchOptions): Promise<StepBen
     for (let seed = 1; seed <= seeds; seed++) total += runBareLoop(scenario, { sweepSeed: 0, scenario: scenario.id, runSeed: seed });
     return total;
   };
-  const loop = (arm: Arm, kind: 'simulated' | 'simulated-sdk') => async (): Promise<number> => {
+  const loop = (arm: Arm, kind: 'simulated' | 'simulated-sdk', stream = false) => async (): Promise<number> => {
     let total = 0;
-    for (let seed = 1; seed <= seeds; seed++) total += (await runOne({ sweepSeed: 0, scenario, arm, seed, model: { kind } })).record.model_calls;
+    for (let seed = 1; seed <= seeds; seed++) total += (await runOne({ sweepSeed: 0, scenario, arm, seed, model: { kind }, stream })).record.model_calls;
     return total;
   };
 
@@ -91,6 +93,15 @@ export async function benchLoopSteps(options: StepBenchOptions): Promise<StepBen
     const task = loop(arm, 'simulated-sdk');
     steps.set(name, await task());
     bench.add(name, task);
+  }
+  if (options.stream !== false) {
+    const arm = ARM_PRESETS.get('article') as Arm;
+    for (const kind of options.sdk === false ? (['simulated'] as const) : (['simulated', 'simulated-sdk'] as const)) {
+      const name = `loop: ${arm.name}${kind === 'simulated-sdk' ? ' via SDK' : ''}, streamed`;
+      const task = loop(arm, kind, true);
+      steps.set(name, await task());
+      bench.add(name, task);
+    }
   }
   try {
     await bench.run();

@@ -14,6 +14,7 @@ interface BenchFlags {
   readonly sdk: boolean;
   readonly checkpoints: boolean;
   readonly tokens: boolean;
+  readonly stream: boolean;
   readonly json: boolean;
 }
 
@@ -27,12 +28,13 @@ export function registerBench(program: Command): void {
     .option('--time <ms>', 'measuring time per task', positiveInt, 1500)
     .option('--no-sdk', 'skip measuring the article arm with the simulated model behind the real Anthropic SDK')
     .option('--no-checkpoints', 'skip measuring the article arm with checkpoints in SQLite (in memory and in a file)')
+    .option('--no-stream', 'skip measuring the article arm with every reply streamed (in-process, and through the SDK unless --no-sdk)')
     .option('--no-tokens', 'skip measuring token accounting (the estimator, cached and not, and the exact cl100k count)')
     .option('--json', 'print the rows as JSON', false)
     .action(async (flags: BenchFlags) => {
       resolveArms(flags.arms);
       const scenario = loadScenario(flags.scenario);
-      const rows = await benchLoopSteps({ scenario, arms: flags.arms, seeds: flags.seeds, timeMs: flags.time, sdk: flags.sdk, checkpoints: flags.checkpoints });
+      const rows = await benchLoopSteps({ scenario, arms: flags.arms, seeds: flags.seeds, timeMs: flags.time, sdk: flags.sdk, checkpoints: flags.checkpoints, stream: flags.stream });
       const tokenRows = flags.tokens ? await benchTokenAccounting({ scenario, seeds: flags.seeds, timeMs: flags.time }) : [];
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(flags.tokens ? { steps: rows, tokens: tokenRows } : rows, null, 2)}\n`);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ARM_GROUPS, ARM_PRESETS } from '../../bench/arms.js';
 import { listScenarioIds, loadScenario } from '../../scenarios/loader.js';
+import { installCommand, missingPackages, PEERS } from '../../peers/peer-registry.js';
 
 export function registerList(program: Command): void {
   program
@@ -19,6 +20,11 @@ export function registerList(program: Command): void {
         lines.push(`  ${arm.name.padEnd(12)} ${arm.guards.length === 0 ? '(no safeguards; iteration ceiling 250)' : arm.guards.map((guard) => guard.guard).join(' + ')}`);
       }
       for (const [name, expand] of ARM_GROUPS) lines.push(`  ${name.padEnd(12)} group: ${expand().map((arm) => arm.name).join(', ')}`);
+      lines.push('', 'Peer frameworks (arms that run the scenario through another framework\'s loop; see docs/peers.md):');
+      for (const peer of PEERS) {
+        const missing = missingPackages(peer);
+        lines.push(`  ${peer.arm.padEnd(26)} ${peer.title}${missing.length === 0 ? '' : ` — unavailable: ${missing.join(', ')} not installed; add with: ${installCommand(peer)}`}`);
+      }
       lines.push('', 'Custom arms: --arms-file <yaml> (see `spiralbench run --help`).');
       process.stdout.write(`${lines.join('\n')}\n`);
     });

@@ -16,6 +16,7 @@ interface ReplayFlags {
   readonly sweepSeed: number;
   readonly via: string;
   readonly armsFile?: string;
+  readonly stream: boolean;
 }
 
 export function registerReplay(program: Command): void {
@@ -28,6 +29,7 @@ export function registerReplay(program: Command): void {
     .option('--sweep-seed <n>', 'the sweep seed the run belonged to', nonNegativeInt, 0)
     .option('--via <path>', "'in-process' or 'sdk' (the real client of the scenario's API)", 'in-process')
     .option('--arms-file <path>', 'the arms file the run used, for a custom arm')
+    .option('--stream', 'stream every model call, as a run with --stream did (docs/streaming.md)', false)
     .action(async (flags: ReplayFlags) => {
       const { scenario } = resolveScenarioSource(flags.scenario);
       const custom = flags.armsFile === undefined ? new Map() : loadArmsFile(flags.armsFile);
@@ -39,14 +41,15 @@ export function registerReplay(program: Command): void {
         arm: arm!,
         seed: flags.seed,
         model: await chooseModel({ via: flags.via }),
+        ...(flags.stream ? { stream: true } : {}),
         onEvent: (event) => events.push(event),
       });
-      const command = replayCommand(scenario.id, arm!.name, flags.seed, flags.sweepSeed);
+      const command = `${replayCommand(scenario.id, arm!.name, flags.seed, flags.sweepSeed)}${flags.stream ? ' --stream' : ''}`;
       process.stdout.write(
         renderTranscript({
           header: [
             `${scenario.id} · arm ${arm!.name} · seed ${flags.seed} · sweep seed ${flags.sweepSeed} · model ${record.model}`,
-            `guards: ${arm!.guards.length === 0 ? '(none)' : arm!.guards.map((guard) => JSON.stringify(guard)).join(' ')}`,
+            arm!.peer === undefined ? `guards: ${arm!.guards.length === 0 ? '(none)' : arm!.guards.map((guard) => JSON.stringify(guard)).join(' ')}` : `peer framework: ${JSON.stringify(arm!.peer)} (its transcript stays inside the framework: tool calls and results below)`,
           ],
           events,
           messages: result.messages,

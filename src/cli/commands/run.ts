@@ -5,7 +5,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
 import { loadArmsFile } from '../../bench/arms-file.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
-import { runSweep, SweepInterrupted, type SweepOptions, type SweepSummary } from '../../bench/sweep.js';
+import { checkPeerSweep } from '../../bench/peer-checks.js';
 import { parseShard, type Shard } from '../../bench/sweep-plan.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { writeReport } from '../../report/html/write-report.js';
@@ -13,12 +13,14 @@ import { renderCellTables, renderPassHatK, renderScenarioMatrix } from '../../re
 import { UserInputError } from '../../user-input-error.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { CheckFailed } from '../check-failed.js';
-import { RunInterrupted } from '../run-interrupted.js';
+import { sweepUntilInterrupted } from '../sweep-until-interrupted.js';
 import { writeSweepMeta } from '../sweep-meta.js';
-import { chooseModel } from '../model-choice.js';
+import { DEFAULT_REAL_CONCURRENCY, selectModel } from '../model-choice.js';
+import { DEFAULT_MAX_COST_USD } from '../cost-confirmation.js';
+import { prepareRealSweep } from '../real-sweep.js';
+import { commaList, nonNegativeInt, nonNegativeNumber, positiveInt } from '../parse.js';
 import { LiveSession, LIVE_NOTE } from '../../bench/live-session.js';
 import type { ModelChoice } from '../../bench/run-one.js';
-import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
 import { sweepProgress } from '../progress.js';
 
 interface RunFlags {
@@ -33,10 +35,16 @@ interface RunFlags {
   readonly out: string;
   readonly via: string;
   readonly model?: string;
+  readonly provider?: string;
+  readonly baseUrl?: string;
+  readonly concurrency?: number;
+  readonly maxCost: number;
+  readonly yes: boolean;
   readonly json: boolean;
   readonly check?: string;
   readonly report?: string | true;
   readonly resume: boolean;
+  readonly stream: boolean;
   readonly live: boolean;
   readonly liveTimeoutMs: number;
   readonly modelUrl?: string;
@@ -53,7 +61,7 @@ export function registerRun(program: Command): void {
     .command('run')
     .description('Run scenario × arm × seed and print a table per scenario; write runs.jsonl, runs.csv and summary.json.')
     .requiredOption('-s, --scenario <ids>', 'scenario ids or .yaml paths, comma-separated (see `spiralbench list`)', commaList)
-    .option('-a, --arms <names>', 'arms or groups (ablation), comma-separated', commaList, ['none', 'article'])
+    .option('-a, --arms <names>', 'arms, groups (ablation) or peer frameworks (peer:vercel-ai, ...), comma-separated', commaList, ['none', 'article'])
     .option('--arms-file <path>', 'YAML/JSON file of custom arms, usable by name in --arms')
     .option('-n, --seeds <count>', 'runs per scenario and arm', positiveInt, 50)
     .option('--seed <base>', 'first run seed; runs use base, base+1, ...', nonNegativeInt, 1)
@@ -62,7 +70,13 @@ export function registerRun(program: Command): void {
     .option('--shard <i/n>', 'run only the i-th of n equal slices of the sweep (combine with `spiralbench merge`)', shardFlag)
     .option('-o, --out <dir>', 'results folder', 'results/latest')
     .option('--via <path>', "how the simulated model is reached: 'in-process' (fast) or 'sdk' (through the real client of the scenario's API: @anthropic-ai/sdk, or openai for api: openai-chat)", 'in-process')
-    .option('--model <id>', 'run against real Claude (needs ANTHROPIC_API_KEY) instead of the simulated model')
+    .option('--model <id>', 'run against a real model instead of the simulated one: Claude (needs ANTHROPIC_API_KEY), or a model an OpenAI-compatible server serves (--provider)')
+    .option('--provider <name>', "a real model's API: 'anthropic' (default) or 'openai-compatible' (Ollama, vLLM, llama.cpp; needs --base-url; key from OPENAI_API_KEY if set)")
+    .option('--base-url <url>', "the real model's server, e.g. http://localhost:11434/v1; for anthropic, a proxy (default: ANTHROPIC_BASE_URL or the API)")
+    .option('--concurrency <n>', `a real model's runs and requests in flight at once; rate-limit headers can hold them (default ${DEFAULT_REAL_CONCURRENCY})`, positiveInt)
+    .option('--max-cost <usd>', 'ask before a real sweep estimated above this many US dollars (or of unknown cost)', nonNegativeNumber, DEFAULT_MAX_COST_USD)
+    .option('-y, --yes', 'start a real sweep without asking, whatever its estimated cost', false)
+    .option('--stream', 'stream every model call (server-sent events through the SDK with --via sdk): text as it arrives, read-only tool calls started as their blocks end; results name the model <model>+stream (docs/streaming.md)', false)
     .option('--json', 'print summary.json to stdout instead of tables', false)
     .option('--report [html]', 'then write the HTML report (default reports/<results folder name>.html)')
     .option('--resume', 'continue the interrupted sweep in --out (same flags): finished runs are kept, the rest are run', false)
@@ -79,6 +93,8 @@ export function registerRun(program: Command): void {
         '  spiralbench run --scenario fetch-transform-write --arms ablation --seeds 1000 --workers 2',
         '  spiralbench run -s fetch-transform-write -n 50000 --shard 2/3 --out results/shard-2   # then: spiralbench merge',
         '  spiralbench run -s fetch-transform-write -a article -n 500 --check baselines/article   # a CI gate in one step',
+        '  spiralbench run -s fetch-transform-write -a none,article -n 5 --model claude-sonnet-4-5   # real Claude: estimates the cost first',
+        '  spiralbench run -s fetch-transform-write -n 5 --model llama3.1 --provider openai-compatible --base-url http://localhost:11434/v1',
         '',
         'Results are written as the sweep goes. Ctrl-C stops it cleanly (the runs in flight finish and',
         'are written); a second Ctrl-C, or a crash, loses at most the runs in flight. Either way the same',
@@ -98,9 +114,27 @@ export function registerRun(program: Command): void {
       if (repeated.length > 0) throw UserInputError.single('--scenario', '', `each scenario once; repeated: ${[...new Set(repeated)].join(', ')}`);
       const custom = flags.armsFile === undefined ? new Map() : loadArmsFile(flags.armsFile);
       const arms = resolveArms(flags.arms, '--arms', custom);
-      const model = flags.live ? liveModel(flags) : await chooseModel(flags);
+      const { choice: model, real } = flags.live
+        ? { choice: liveModel(flags), real: undefined }
+        : await selectModel(flags, process.env, {
+            onHold: (hold) => process.stderr.write(`rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`),
+          });
       // With --json the label goes to stderr, so stdout stays one JSON document (which carries `live` itself).
       if (model.kind === 'live') (flags.json ? process.stderr : process.stdout).write(`${LIVE_NOTE} · tool timeout ${flags.liveTimeoutMs} ms\n`);
+      checkPeerSweep(arms, scenarios.map(({ scenario }) => scenario), model);
+      if (real !== undefined) {
+        await prepareRealSweep({
+          target: real,
+          scenarios: scenarios.map(({ scenario }) => scenario),
+          arms,
+          seeds: flags.seeds,
+          baseSeed: flags.seed,
+          sweepSeed: flags.sweepSeed,
+          ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+          maxCostUsd: flags.maxCost,
+          yes: flags.yes,
+        });
+      }
       const outDir = resolve(flags.out);
       const total = scenarios.length * arms.length * flags.seeds;
       const startedAt = wallClock.iso();
@@ -112,7 +146,9 @@ export function registerRun(program: Command): void {
         baseSeed: flags.seed,
         sweepSeed: flags.sweepSeed,
         model,
+        ...(flags.stream ? { stream: true } : {}),
         workers: flags.workers,
+        ...(real === undefined ? {} : { concurrency: real.concurrency }),
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
         outDir,
         resume: flags.resume,
@@ -125,11 +161,13 @@ export function registerRun(program: Command): void {
         finished_at: wallClock.iso(),
         wall_seconds: Math.round(seconds * 10) / 10,
         workers: model.kind === 'live' ? 1 : flags.workers,
+        stream: flags.stream,
         ...(summary.live === undefined ? {} : { live: summary.live }),
       });
       const runs = summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
       const peakMb = process.resourceUsage().maxRSS / 1024;
-      process.stderr.write(`${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${model.kind === 'live' ? '1 thread, live' : `${flags.workers} worker(s)`}) · peak memory ${peakMb.toFixed(0)} MB\n`);
+      const how = model.kind === 'live' ? '1 thread, live' : real === undefined ? `${flags.workers} worker(s)` : `${real.concurrency} at once, wall-clock time`;
+      process.stderr.write(`${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${how}) · peak memory ${peakMb.toFixed(0)} MB\n`);
       if (flags.report !== undefined) {
         const written = await writeReport(outDir, typeof flags.report === 'string' ? { html: resolve(flags.report) } : {});
         process.stderr.write(`report: ${written.htmlPath ?? '(not written)'}\n`);
@@ -160,37 +198,13 @@ export function registerRun(program: Command): void {
     });
 }
 
-/**
- * The sweep, stopped cleanly by the first Ctrl-C (the runs in flight finish and are
- * written); the handler is then gone, so a second Ctrl-C stops the process at once.
- */
-async function sweepUntilInterrupted(options: Omit<SweepOptions, 'signal'>): Promise<SweepSummary> {
-  const interrupt = new AbortController();
-  const onSigint = () => {
-    process.stderr.write('\nstopping after the runs in flight (Ctrl-C again to stop now)...\n');
-    interrupt.abort();
-  };
-  process.once('SIGINT', onSigint);
-  try {
-    return await runSweep({ ...options, signal: interrupt.signal });
-  } catch (error) {
-    if (!(error instanceof SweepInterrupted)) throw error;
-    const again = ['spiralbench', ...process.argv.slice(2).filter((arg) => arg !== '--resume'), '--resume'].map(shellWord).join(' ');
-    throw new RunInterrupted(`interrupted: ${error.done} of ${error.total} runs are written to ${options.outDir}.\nResume with: ${again}`);
-  } finally {
-    process.removeListener('SIGINT', onSigint);
-  }
-}
-
-/** A word as a POSIX shell reads it back: quoted when it holds anything but safe characters. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-/** Live mode's model choice; --model (real Claude) and --via do not combine with it. */
+/** Live mode's model choice: the simulated model over HTTP; a real model, --via, --stream, shards and resume do not combine with it. */
 function liveModel(flags: RunFlags): ModelChoice {
-  if (flags.model !== undefined) throw UserInputError.single('--live', '', 'the simulated model (leave out --model; a real model is already live)');
+  if (flags.model !== undefined || flags.provider !== undefined || flags.baseUrl !== undefined) {
+    throw UserInputError.single('--live', '', 'the simulated model (leave out --model, --provider and --base-url; a real model is already live)');
+  }
   if (flags.via !== 'in-process') throw UserInputError.single('--via', '', 'left out with --live (a live run reaches the model over HTTP)');
+  if (flags.stream) throw UserInputError.single('--stream', '', 'left out with --live (live runs do not stream yet)');
   if (flags.shard !== undefined || flags.resume) throw UserInputError.single('--live', '', 'a whole sweep: --shard and --resume are for reproducible (virtual) sweeps');
   return { kind: 'live', session: new LiveSession({ timeoutMs: flags.liveTimeoutMs, sweepSeed: flags.sweepSeed, ...(flags.modelUrl === undefined ? {} : { modelUrl: flags.modelUrl }) }) };
 }

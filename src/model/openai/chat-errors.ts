@@ -28,6 +28,8 @@ function http(status: number, message: string, type: string, code: string | null
  */
 export function chatFaultResponse(fault: ModelFault, model: string): ChatErrorResponse {
   const { response } = fault;
+  // The edge never streams, and the injector lets a non-streaming call through a cut.
+  if (response.kind === 'stream_cut') throw new Error('a stream cut reached the OpenAI-compatible edge, which does not stream');
   if (response.kind !== 'http') return response;
   const retryAfter = response.headers['retry-after'];
   switch (fault.kind) {

@@ -3,13 +3,16 @@ import type { ModelRequest } from '../model-client.js';
 import { contextLimitResponse, type ContextWindowOf } from './context-limit.js';
 import { invalidRequestResponse, requestProblem } from './request-validation.js';
 import type { SimulatedModel } from './simulated-model.js';
+import { MessageThreads } from './message-threads.js';
+import { eventsBeforeCut, sseBody, sseFrames } from '../streaming/sse-frames.js';
+import { messageStreamEvents } from '../streaming/stream-events.js';
 
 function jsonResponse(status: number, body: unknown, headers: Readonly<Record<string, string>>): Response {
   return new Response(JSON.stringify(body), { status, headers });
 }
 
-function errorResponse(status: number, type: string, message: string): Response {
-  return jsonResponse(status, { type: 'error', error: { type, message } }, { 'content-type': 'application/json', 'request-id': 'req_sim_error' });
+function errorResponse(status: number, type: string, message: string, details?: Readonly<Record<string, unknown>>): Response {
+  return jsonResponse(status, { type: 'error', error: { type, message, ...(details === undefined ? {} : { details }) } }, { 'content-type': 'application/json', 'request-id': 'req_sim_error' });
 }
 
 /**
@@ -19,6 +22,8 @@ function errorResponse(status: number, type: string, message: string): Response 
  */
 function wireResponse(response: ModelFaultResponse): Response {
   if (response.kind === 'http') return jsonResponse(response.status, response.body, response.headers);
+  // Only a streamed request meets a cut (the injector lets the others through); answered in simulatedFetch.
+  if (response.kind === 'stream_cut') throw new Error('a stream cut needs a streamed reply');
   throw new TypeError('fetch failed', { cause: new Error(response.message) });
 }
 
@@ -28,9 +33,18 @@ function wireResponse(response: ModelFaultResponse): Response {
  * the model sees a request, the fault source may fail it (HTTP errors with Anthropic error
  * bodies, dropped connections, timeouts), and the endpoint refuses a request over the
  * model's context window (413 `request_too_large`) and requests the real API would refuse
- * (400 `invalid_request_error`). The model never learns of either.
+ * (400 `invalid_request_error`). The model never learns of either. A request on the
+ * message-threads beta (the SDK's tool runner sends `thread`) is read as the whole
+ * conversation the thread holds, so it is answered exactly as the same request unthreaded.
+ *
+ * A request with `stream: true` gets the reply as server-sent events (`text/event-stream`,
+ * see sse-frames.ts), which the SDK's own stream parser reads; errors before the stream
+ * starts are the same HTTP errors, and a `stream_cut` fault sends the first half of the
+ * events and then an `event: error` frame. The model sees the request without `stream`:
+ * its reply cannot depend on how it is delivered.
  */
 export function simulatedFetch(model: SimulatedModel, faults?: ModelFaultSource, contextWindow?: ContextWindowOf): typeof fetch {
+  const threads = new MessageThreads();
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!new URL(url).pathname.endsWith('/v1/messages') || init?.method !== 'POST') {
@@ -45,13 +59,25 @@ export function simulatedFetch(model: SimulatedModel, faults?: ModelFaultSource,
     if (!Array.isArray(request.messages) || typeof request.model !== 'string') {
       return errorResponse(400, 'invalid_request_error', 'model and messages are required');
     }
-    const fault = faults?.next(request) ?? null;
-    if (fault !== null) return wireResponse(fault.response);
+    const streamed = (request as { stream?: unknown }).stream === true;
+    if (streamed) delete (request as { stream?: unknown }).stream;
+    const thread = threads.read(request as unknown as Parameters<MessageThreads['read']>[0]);
+    if (thread.kind === 'error') return errorResponse(thread.status, 'not_found_error', thread.message, { error_code: thread.errorCode });
+    if (thread.kind === 'threaded') request = thread.body as unknown as ModelRequest;
+    const fault = faults?.next({ model: request.model, messages: request.messages, stream: streamed }) ?? null;
+    if (fault !== null && fault.response.kind !== 'stream_cut') return wireResponse(fault.response);
     const tooLarge = contextWindow === undefined ? null : contextLimitResponse(request, contextWindow(request.model));
     if (tooLarge !== null) return wireResponse(tooLarge);
     const problem = requestProblem(request);
     if (problem !== null) return wireResponse(invalidRequestResponse(problem));
     const message = model.respond(request);
+    // A cut reply never reached the client: the thread does not hold it.
+    if (thread.kind === 'threaded' && fault?.response.kind !== 'stream_cut') threads.hold(request, message);
+    if (streamed) {
+      const events = messageStreamEvents(message);
+      const frames = fault?.response.kind === 'stream_cut' ? sseFrames(eventsBeforeCut(events), fault.response.body) : sseFrames(events);
+      return new Response(sseBody(frames), { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_${message.id}` } });
+    }
     return jsonResponse(200, message, { 'content-type': 'application/json', 'request-id': `req_${message.id}` });
   };
 }

@@ -2,6 +2,7 @@ import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resource
 import type { ModelFaultResponse } from '../../faults/model-faults.js';
 import type { ModelRequest } from '../model-client.js';
 import { memoByToolList } from '../tool-list-memo.js';
+import { extendsPrefix } from '../transcript-prefix.js';
 
 const blocksOf = (message: MessageParam): readonly ContentBlockParam[] => {
   if (typeof message.content === 'string') return message.content === '' ? [] : [{ type: 'text', text: message.content }];
@@ -96,9 +97,7 @@ interface Checked {
 const checked = new WeakMap<readonly MessageParam[], Checked>();
 
 function resumable(entry: Checked | undefined, messages: readonly MessageParam[], tools: string): entry is Checked {
-  if (entry === undefined || entry.tools !== tools || entry.seen.length >= messages.length) return false;
-  for (let i = 0; i < entry.seen.length; i++) if (entry.seen[i] !== messages[i]) return false;
-  return true;
+  return entry !== undefined && entry.tools === tools && extendsPrefix(entry.seen, messages);
 }
 
 const NO_TOOLS: NonNullable<ModelRequest['tools']> = [];

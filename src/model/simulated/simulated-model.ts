@@ -1,8 +1,10 @@
 import type { ContentBlock, Message, ToolChoice } from '@anthropic-ai/sdk/resources/messages';
 import { stream, type StreamKey } from '../../random/streams.js';
 import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
-import type { ModelClient, ModelRequest } from '../model-client.js';
+import type { ModelClient, ModelRequest, RawMessageStreamEvent } from '../model-client.js';
 import { assistantMessage } from '../assistant-message.js';
+import { messageStreamEvents } from '../streaming/stream-events.js';
+import { eventStream } from '../streaming/stream-of.js';
 import { cutAtOutputLimit } from '../output-limit.js';
 import { memoByToolList } from '../tool-list-memo.js';
 import { decide } from './policy.js';
@@ -88,5 +90,10 @@ export class SimulatedModel implements ModelClient {
 
   async create(request: ModelRequest): Promise<Message> {
     return this.respond(request);
+  }
+
+  /** The same reply as stream events: the content cannot depend on how it is delivered. */
+  stream(request: ModelRequest): AsyncIterable<RawMessageStreamEvent> {
+    return eventStream(messageStreamEvents(this.respond(request)));
   }
 }

@@ -250,3 +250,25 @@ describe('readTranscript: several calls in one turn', () => {
     expect(retried.nextStep).toBe(3);
   });
 });
+
+describe('readTranscript resumes a live transcript', () => {
+  it('reads a live transcript the way the loop edits it exactly as a fresh copy of each request', () => {
+    const [call, goodResult] = fetched() as [MessageParam, MessageParam];
+    const [retry, timeout] = exchange('transform_record', { record: USER }, 'Error: request timed out', true) as [MessageParam, MessageParam];
+    const live: MessageParam[] = [start];
+    const check = () => expect(readTranscript(live, STEPS)).toEqual(readTranscript(structuredClone(live), STEPS));
+    check();
+    live.push(call, goodResult);
+    check();
+    // A guard replaces the last message with one that adds a note; the same request is then sent again.
+    live[live.length - 1] = { role: 'user', content: [...(goodResult.content as []), { type: 'text', text: 'Tool budget exhausted (1 calls).' }] };
+    check();
+    check();
+    live.push(retry, timeout);
+    check();
+    // A rewritten history (as compaction or the fixup leaves it, in the same array) is read from the start.
+    live.splice(0, live.length, start, retry, timeout);
+    check();
+    expect(readTranscript(live, STEPS).nextStep).toBe(0);
+  });
+});

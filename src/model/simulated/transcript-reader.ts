@@ -1,6 +1,7 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { tryParseJson } from '../../scenarios/parse-json.js';
 import { stepServed } from '../../scenarios/plan-matching.js';
+import { sharedPrefix } from '../transcript-prefix.js';
 import type { PlanStep } from '../../scenarios/schema.js';
 import type { Json } from '../../scenarios/world.js';
 import { readOwnArguments } from './own-arguments.js';
@@ -61,22 +62,9 @@ function resultText(block: ToolResultBlockParam): string {
   return content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
-/**
- * Readings of result blocks. A block's reading depends on that block's content alone
- * (never on the transcript around it), so remembering it changes nothing the model
- * knows: a block that compaction drops is simply not read again. It saves re-parsing
- * every earlier result on every turn.
- */
-const readings = new WeakMap<ToolResultBlockParam, ResultView>();
-
+/** A result block as the model reads it; a call with no result yet is `missing`. */
 export function viewResult(block: ToolResultBlockParam | undefined): ResultView {
-  if (block === undefined) return { kind: 'missing' };
-  let view = readings.get(block);
-  if (view === undefined) {
-    view = readResult(block);
-    readings.set(block, view);
-  }
-  return view;
+  return block === undefined ? { kind: 'missing' } : readResult(block);
 }
 
 function readResult(block: ToolResultBlockParam): ResultView {
@@ -104,14 +92,6 @@ function verifiedDone(result: ResultView): boolean {
 /** The transcript state before the last user message is considered. */
 type FoldState = Omit<TranscriptState, 'lastUserText'>;
 
-/** One assistant turn folded into the state: valid only from `from`, with `after` as its results. */
-interface Fold {
-  readonly from: FoldState;
-  readonly after: MessageParam | undefined;
-  readonly to: FoldState;
-}
-
-const folds = new WeakMap<MessageParam, Fold>();
 const initialStates = new WeakMap<readonly PlanStep[], FoldState>();
 
 function initialState(steps: readonly PlanStep[]): FoldState {
@@ -258,37 +238,72 @@ function recalledState(message: MessageParam, steps: readonly PlanStep[]): FoldS
 }
 
 /**
+ * A transcript array's reading so far, with the messages it covered. `full` is the fold
+ * before `seen`'s last message and `partial` the fold before the one ahead of it: the
+ * loop appends to its live transcript or replaces its last message (a note added to the
+ * results), so the next call resumes from one of the two.
+ */
+interface Progress {
+  readonly steps: readonly PlanStep[];
+  readonly seen: MessageParam[];
+  readonly full: FoldState;
+  readonly partial: FoldState;
+}
+
+const progress = new WeakMap<readonly MessageParam[], Progress>();
+
+/**
  * Read the model's progress from the transcript it was sent: a fold over its assistant
  * turns, each with the results that answer it. Pure: the same messages give the same
  * state, so a result that compaction removed is a result the model lacks.
  *
- * Folds are remembered per assistant message together with the exact state they
- * started from and the results message they read. A fold is reused only when the walk
- * reaches that message from the identical state object and the same next message, which
- * (by induction from the shared initial state) means the whole transcript before it is
- * the same sequence of objects. A changed, dropped or reordered message breaks the chain
- * and everything after it is read again. This keeps each turn's reading O(new messages)
- * instead of O(transcript).
+ * The reading is resumed where the previous call on the same array stopped, when the
+ * array still starts with the same message objects (see transcript-prefix); any other
+ * transcript (a copy, a compacted or rewritten one) is read from its first message.
+ * Each result is thus read about once, and each turn's reading is O(new messages).
  *
  * A compacted transcript starts from what its first message recalls (summary lines,
  * pinned results), and nothing else of the replaced part.
  */
 export function readTranscript(messages: readonly MessageParam[], steps: readonly PlanStep[]): TranscriptState {
-  const first = messages[0];
-  let state = (first?.role === 'user' ? recalledState(first, steps) : null) ?? initialState(steps);
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i]!;
-    if (message.role !== 'assistant') continue;
-    const after = messages[i + 1];
-    const fold = folds.get(message);
-    if (fold !== undefined && fold.from === state && fold.after === after) {
-      state = fold.to;
-      continue;
+  const length = messages.length;
+  const known = progress.get(messages);
+  let state: FoldState | null = null;
+  let partial: FoldState | null = null;
+  // Messages of `seen` still in place, and the first message to fold from.
+  let kept = 0;
+  let start = 0;
+  if (known !== undefined && known.steps === steps && length >= known.seen.length) {
+    const n = known.seen.length;
+    const shared = sharedPrefix(known.seen, messages);
+    if (shared === n) {
+      kept = n;
+      start = n - 1;
+      state = known.full;
+      partial = known.partial;
+    } else if (shared === n - 1 && n >= 2) {
+      kept = n - 1;
+      start = n - 2;
+      state = known.partial;
     }
-    const to = foldTurn(state, message, after, steps);
-    folds.set(message, { from: state, after, to });
-    state = to;
   }
+  if (state === null) {
+    const first = messages[0];
+    state = (first?.role === 'user' ? recalledState(first, steps) : null) ?? initialState(steps);
+  }
+  partial ??= state;
+  let full = state;
+  for (let i = Math.max(0, start); i < length; i++) {
+    if (i === length - 2) partial = state;
+    if (i === length - 1) full = state;
+    const message = messages[i]!;
+    if (message.role === 'assistant') state = foldTurn(state, message, messages[i + 1], steps);
+  }
+  // The snapshot is edited in place: the entry it belonged to is the one being replaced.
+  const seen = kept > 0 ? known!.seen : [];
+  if (seen.length !== kept) seen.length = kept;
+  for (let i = kept; i < length; i++) seen.push(messages[i]!);
+  progress.set(messages, { steps, seen, full, partial });
 
   const last = messages.at(-1);
   let lastUserText = '';
@@ -296,5 +311,7 @@ export function readTranscript(messages: readonly MessageParam[], steps: readonl
     if (typeof last.content === 'string') lastUserText = last.content;
     else for (const block of last.content) if (block.type === 'text') lastUserText += block.text;
   }
-  return { ...state, lastUserText };
+  // Spelled out: a spread of the state here cost more than the rest of the reading.
+  const { calls, stepResults, stepMalformed, failuresAt, nextStep, detourRun, journaled } = state;
+  return { calls, stepResults, stepMalformed, failuresAt, nextStep, detourRun, journaled, lastUserText };
 }

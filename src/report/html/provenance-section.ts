@@ -41,8 +41,14 @@ ${pair('runs', whole(runs))}
 </dl>
 <h3>Arms</h3>
 <div class="table-wrap"><table><thead><tr><th>arm</th><th>guards, in the order they are consulted, with their settings</th></tr></thead>
-<tbody>${summary.arms.map((arm) => html`<tr><td>${arm.name}</td><td>${arm.guards.length === 0 ? html`<span class="muted">no guards (a 250-iteration ceiling still ends every run)</span>` : arm.guards.map((guard) => settings(guard as unknown as Readonly<Record<string, unknown>>))}</td></tr>`)}</tbody></table></div>
+<tbody>${summary.arms.map((arm) => html`<tr><td>${arm.name}</td><td>${peerOf(arm) !== undefined ? html`<span class="muted">another framework's loop:</span> ${settings(peerOf(arm)!)}` : arm.guards.length === 0 ? html`<span class="muted">no guards (a 250-iteration ceiling still ends every run)</span>` : arm.guards.map((guard) => settings(guard as unknown as Readonly<Record<string, unknown>>))}</td></tr>`)}</tbody></table></div>
 <h3>Scenarios</h3>
 <div class="table-wrap"><table><thead><tr><th>scenario</th><th class="num">tool budget (task class)</th><th>impossible</th><th>hash (sha256 of the scenario and persona files)</th></tr></thead>
 <tbody>${summary.scenarios.map((scenario) => html`<tr><td>${scenario.id}</td><td class="num">${scenario.tool_budget}</td><td>${scenario.impossible ? 'yes: escalating is the right outcome' : 'no'}</td><td><code>${scenario.hash}</code></td></tr>`)}</tbody></table></div>`;
+}
+
+/** A peer arm's framework settings (summary.json writes them under `peer`), if the arm is one. */
+function peerOf(arm: object): Readonly<Record<string, unknown>> | undefined {
+  const peer = (arm as { readonly peer?: unknown }).peer;
+  return typeof peer === 'object' && peer !== null ? (peer as Readonly<Record<string, unknown>>) : undefined;
 }

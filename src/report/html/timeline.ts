@@ -42,6 +42,7 @@ const RENDERERS: Renderers = {
   }),
   'agent.model.fallback': (event) => ({ kind: 'guard', label: 'fallback', body: html`model calls move from ${event.from} to ${event.to}: ${event.reason}` }),
   'agent.tool.call': (event) => ({ kind: 'call', label: 'tool', indent: true, body: html`<b>${event.tool}</b> <code>${clip(json(event.input), LIMITS.input)}</code>` }),
+  'agent.tool.early_start': (event) => ({ kind: 'call', label: 'early', indent: true, body: html`${event.tool} started as its block ended, ${seconds(event.leadMs)} before the reply did` }),
   'agent.tool.fault': (event) => ({ kind: 'fault', label: 'fault', indent: true, body: html`injected <b>${words(event.fault)}</b> on ${event.tool}` }),
   'agent.tool.retry': (event) => ({ kind: 'retry', label: 'retry', indent: true, body: html`${event.tool}: automatic retry ${event.attempt} after ${words(String(event.code))}, waited ${seconds(event.delayMs)}` }),
   'agent.tool.result': (event) => ({

@@ -1,0 +1,92 @@
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { resolveArms } from '../../bench/arms.js';
+import { checkPeerSweep } from '../../bench/peer-checks.js';
+import { resolveScenarioSource } from '../../bench/scenario-source.js';
+import { wallClock } from '../../clock/wall-clock.js';
+import { installCommand, installedPeers, missingPackages, PEERS } from '../../peers/peer-registry.js';
+import { leaderboard, renderLeaderboard } from '../../report/leaderboard.js';
+import { readSweep } from '../../report/read-sweep.js';
+import { UserInputError } from '../../user-input-error.js';
+import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
+import { sweepProgress } from '../progress.js';
+import { writeSweepMeta } from '../sweep-meta.js';
+import { sweepUntilInterrupted } from '../sweep-until-interrupted.js';
+
+interface ArenaFlags {
+  readonly scenarios: string[];
+  readonly seeds: number;
+  readonly seed: number;
+  readonly sweepSeed: number;
+  readonly workers: number;
+  readonly out: string;
+}
+
+/** Our three reference arms, then every installed peer framework. */
+export const ARENA_ARMS = ['none', 'article', 'all'] as const;
+
+export function registerArena(program: Command): void {
+  program
+    .command('arena')
+    .description('Our loop (none, article, all) against every installed peer framework on the same scenarios, seeds and faults; prints a leaderboard.')
+    .requiredOption('-s, --scenarios <ids>', 'scenario ids or .yaml paths, comma-separated (see `spiralbench list`)', commaList)
+    .option('-n, --seeds <count>', 'runs per scenario and arm', positiveInt, 100)
+    .option('--seed <base>', 'first run seed; runs use base, base+1, ...', nonNegativeInt, 1)
+    .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
+    .option('-w, --workers <n>', 'worker threads (1 runs inline); results are identical for any count', positiveInt, availableParallelism())
+    .option('-o, --out <dir>', 'results folder (runs.jsonl, runs.csv, summary.json, as `run` writes them)', 'results/arena')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'The arena is a normal sweep: the arms are none, article and all (our loop) and',
+        `peer:<name> for each installed peer framework (${PEERS.map((peer) => peer.arm).join(', ')}).`,
+        'Every arm meets the same world, the same seeded tool faults and the same simulated',
+        'model behind the same model faults; each peer drives it through its own real client.',
+        'The board ranks arms by success (the right outcome: escalation where the task is',
+        'impossible) with its 95% Wilson interval, then by p95 tool calls and p95 input',
+        'tokens (pooled over the scenarios), and shows duplicate side effects.',
+        'Peer settings (loop limits, retries, middleware) are in summary.json under arms.',
+        'See docs/peers.md. Compare or report on the folder like any other sweep.',
+        '',
+        'Example:',
+        '  spiralbench arena --scenarios fetch-transform-write,send-email-partial-write,search-thrash,model-outage --seeds 500',
+      ].join('\n'),
+    )
+    .action(async (flags: ArenaFlags) => {
+      const scenarios = flags.scenarios.map(resolveScenarioSource);
+      const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
+      if (repeated.length > 0) throw UserInputError.single('--scenarios', '', `each scenario once; repeated: ${[...new Set(repeated)].join(', ')}`);
+      const peers = installedPeers();
+      for (const peer of PEERS.filter((entry) => !peers.includes(entry))) {
+        process.stderr.write(`${peer.arm} is not in the arena: ${missingPackages(peer).join(', ')} not installed (add with: ${installCommand(peer)})\n`);
+      }
+      const arms = resolveArms([...ARENA_ARMS, ...peers.map((peer) => peer.arm)], '--arms');
+      checkPeerSweep(arms, scenarios.map(({ scenario }) => scenario), { kind: 'simulated' });
+      const outDir = resolve(flags.out);
+      const total = scenarios.length * arms.length * flags.seeds;
+      const startedAt = wallClock.iso();
+      const started = wallClock.ms();
+      const progress = sweepProgress(total);
+      const summary = await sweepUntilInterrupted({
+        scenarios,
+        arms,
+        seeds: flags.seeds,
+        baseSeed: flags.seed,
+        sweepSeed: flags.sweepSeed,
+        workers: flags.workers,
+        outDir,
+        resume: false,
+        ...(progress === undefined ? {} : { onProgress: progress }),
+      });
+      const seconds = (wallClock.ms() - started) / 1000;
+      writeSweepMeta(outDir, { started_at: startedAt, finished_at: wallClock.iso(), wall_seconds: Math.round(seconds * 10) / 10, workers: flags.workers });
+      process.stderr.write(`${total} runs in ${seconds.toFixed(1)} s (${Math.round(total / seconds)} runs/s, ${flags.workers} worker(s))\n`);
+      const runs = await readSweep(outDir);
+      const board = leaderboard(runs.cells, summary.cells);
+      process.stdout.write(`Arena: ${scenarios.map(({ scenario }) => scenario.id).join(', ')} · ${flags.seeds} seeds each (${flags.seed}..${flags.seed + flags.seeds - 1}) · sweep seed ${summary.sweep_seed}\n`);
+      process.stdout.write(`${renderLeaderboard(board, { color: process.stdout.isTTY === true })}\n`);
+      process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json} · per scenario: spiralbench report ${flags.out}\n`);
+    });
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { UserInputError } from '../user-input-error.js';
+import { DEFAULT_REAL_CONCURRENCY, selectModel, type ModelFlags } from './model-choice.js';
+import { parseBaseUrl } from './base-url.js';
+
+const problem = async (flags: ModelFlags, env: NodeJS.ProcessEnv = {}): Promise<string> => {
+  try {
+    await selectModel(flags, env);
+  } catch (error) {
+    if (error instanceof UserInputError) return error.message;
+    throw error;
+  }
+  throw new Error(`no error for ${JSON.stringify(flags)}`);
+};
+
+describe('selectModel', () => {
+  it('keeps the simulated model when no real model is named', async () => {
+    expect((await selectModel({ via: 'in-process' }, {})).choice).toEqual({ kind: 'simulated' });
+    expect((await selectModel({ via: 'sdk' }, {})).choice).toEqual({ kind: 'simulated-sdk' });
+  });
+
+  it('refuses real-model flags without --model, and each bad combination, naming the flag', async () => {
+    expect(await problem({ via: 'in-process', provider: 'openai-compatible' })).toMatch(/^--provider: applies to a real model only: name one with --model/);
+    expect(await problem({ via: 'in-process', baseUrl: 'http://localhost:8000/v1' })).toMatch(/^--base-url: applies to a real model only/);
+    expect(await problem({ via: 'in-process', concurrency: 3 })).toMatch(/^--concurrency: applies to a real model only/);
+    expect(await problem({ via: 'in-process', model: 'x', provider: 'bedrock' })).toBe("--provider: one of anthropic, openai-compatible, got 'bedrock'");
+    expect(await problem({ via: 'sdk', model: 'claude-sonnet-4-5' }, { ANTHROPIC_API_KEY: 'sk-ant-0123456789' })).toMatch(/^--via: sdk serves the simulated model/);
+    expect(await problem({ via: 'in-process', model: 'llama3.1', provider: 'openai-compatible' })).toMatch(/^--base-url: the server to use with --provider openai-compatible, e\.g\. http:\/\/localhost:11434\/v1 \(Ollama\)/);
+    expect(await problem({ via: 'in-process', model: 'claude-sonnet-4-5' })).toMatch(/^--model: a real model needs ANTHROPIC_API_KEY set/);
+    expect(await problem({ via: 'in-process', model: 'm', provider: 'openai-compatible', baseUrl: 'ftp://host/v1' })).toBe('--base-url: an http:// or https:// URL, got a ftp: URL');
+  });
+
+  it('builds an OpenAI-compatible client for a local server without a key, labelled with provider and model', async () => {
+    const { choice, real } = await selectModel({ via: 'in-process', model: 'qwen2.5', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:8080/v1' }, {});
+    expect(choice.kind === 'client' && choice.client.name).toBe('openai-compatible:qwen2.5');
+    expect(real).toEqual({ provider: 'openai-compatible', modelId: 'qwen2.5', endpoint: 'http://127.0.0.1:8080/v1', local: true, concurrency: DEFAULT_REAL_CONCURRENCY });
+  });
+
+  it('takes the Anthropic endpoint from --base-url, else ANTHROPIC_BASE_URL, else the API', async () => {
+    const env = { ANTHROPIC_API_KEY: 'sk-ant-0123456789' };
+    expect((await selectModel({ via: 'in-process', model: 'claude-haiku-4-5' }, env)).real?.endpoint).toBe('https://api.anthropic.com');
+    expect((await selectModel({ via: 'in-process', model: 'claude-haiku-4-5' }, { ...env, ANTHROPIC_BASE_URL: 'http://10.0.0.5:4000' })).real).toMatchObject({ endpoint: 'http://10.0.0.5:4000', local: true });
+    expect((await selectModel({ via: 'in-process', model: 'claude-haiku-4-5', baseUrl: 'https://proxy.example.com/anthropic', concurrency: 2 }, env)).real).toMatchObject({ endpoint: 'https://proxy.example.com/anthropic', local: false, concurrency: 2 });
+  });
+});
+
+describe('parseBaseUrl', () => {
+  it('never shows credentials a URL may carry, and keeps them for redaction', () => {
+    const url = parseBaseUrl('https://user:p%40ss-word@gateway.example.com/v1?api-key=sk-secret-123');
+    expect(url.display).toBe('https://gateway.example.com/v1');
+    expect(url.secrets).toEqual(['user', 'p@ss-word', 'api-key=sk-secret-123']);
+  });
+
+  it('calls loopback and private addresses local, anything else not', () => {
+    for (const host of ['localhost', '127.0.0.1', '[::1]', '192.168.1.20', '10.1.2.3', '172.20.0.2', 'ollama.localhost']) expect(parseBaseUrl(`http://${host}:1/v1`).local, host).toBe(true);
+    for (const host of ['api.openai.com', '172.32.0.1', '8.8.8.8', 'fdhost.example.com']) expect(parseBaseUrl(`https://${host}/v1`).local, host).toBe(false);
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../clock/virtual-clock.js';
+import { ToolError } from '../faults/tool-errors.js';
+import type { AgentEvent } from '../loop/events.js';
+import type { ToolHost } from '../loop/tool-host.js';
+import { PeerMeter } from './peer-meter.js';
+
+const host = (fail: boolean): ToolHost => ({
+  definitions: [],
+  traits: () => ({ sideEffecting: false, concurrencySafe: true }),
+  execute: () =>
+    fail ? { kind: 'error', error: new ToolError('timeout', 'get_user: request timed out after 30000 ms'), latencyMs: 30_000, fault: 'timeout' } : { kind: 'ok', content: '{"id":"u_1"}', latencyMs: 120, fault: null },
+});
+
+describe('PeerMeter', () => {
+  it('runs a tool on the virtual clock and hands the framework its text', () => {
+    const clock = new VirtualClock();
+    const events: AgentEvent[] = [];
+    const meter = new PeerMeter(clock, host(false), (event) => events.push(event));
+    expect(meter.runTool('get_user', { user_id: 'u_1' })).toBe('{"id":"u_1"}');
+    expect([clock.now(), meter.counts.toolExecutions, events.map((event) => event.type)]).toEqual([120, 1, ['agent.tool.call', 'agent.tool.result']]);
+  });
+
+  it('throws a failure as a plain Error with the tool message, after charging its latency', () => {
+    const clock = new VirtualClock();
+    const meter = new PeerMeter(clock, host(true));
+    let thrown: unknown;
+    try {
+      meter.runTool('get_user', {});
+    } catch (error) {
+      thrown = error;
+    }
+    expect(String(thrown)).toBe('Error: get_user: request timed out after 30000 ms');
+    expect(clock.now()).toBe(30_000);
+  });
+
+  it('counts answered calls, tool calls and tokens on the wire, in both API shapes, and skips errors', async () => {
+    const clock = new VirtualClock();
+    const meter = new PeerMeter(clock, host(false));
+    const replies: Response[] = [
+      new Response(JSON.stringify({ model: 'claude-sonnet-5-5', content: [{ type: 'text' }, { type: 'tool_use' }, { type: 'tool_use' }], usage: { input_tokens: 1000, output_tokens: 50 } }), { status: 200 }),
+      new Response(JSON.stringify({ model: 'x', choices: [{ message: { tool_calls: [{}] } }], usage: { prompt_tokens: 200, completion_tokens: 10 } }), { status: 200 }),
+      new Response(JSON.stringify({ type: 'error' }), { status: 529 }),
+    ];
+    const wire = meter.fetch(async () => replies.shift()!);
+    for (let i = 0; i < 3; i++) await wire('http://simulated.invalid/v1/messages', { method: 'POST' });
+    expect(meter.counts).toMatchObject({ modelCalls: 2, toolCalls: 3, inputTokens: 1200, outputTokens: 60 });
+    // 400 + 0.05 per input token + 20 per output token, per answered call (model-latency.ts)
+    expect(clock.now()).toBe(400 + 50 + 1000 + (400 + 10 + 200));
+  });
+});

@@ -1,0 +1,106 @@
+import type { VirtualClock } from '../clock/virtual-clock.js';
+import type { ToolError } from '../faults/tool-errors.js';
+import { modelLatencyMs } from '../loop/model-latency.js';
+import type { AgentEvent } from '../loop/events.js';
+import type { ToolHost } from '../loop/tool-host.js';
+import { callCost } from '../model/model-table.js';
+
+/** What a peer run counts, in the RunMetrics terms our own loop uses. */
+export interface PeerCounts {
+  /** Tool calls the model wrote (tool_use blocks, or Chat Completions tool_calls), whether or not the framework ran them. */
+  toolCalls: number;
+  /** Executions the tools saw. */
+  toolExecutions: number;
+  /** Model calls the model answered; failed attempts are not counted, as in our loop. */
+  modelCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+/**
+ * A tool failure as the peer's tool function throws it: the flaky wrapper's error, with
+ * its message, so each framework words it for the model its own way (that wording is
+ * part of what is being compared). Its name stays `Error`, as a user's tool would throw
+ * it: frameworks that print `${error}` must not show the model a harness class name.
+ */
+export class PeerToolFailure extends Error {
+  constructor(readonly error: ToolError) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(error.message);
+    Error.stackTraceLimit = limit;
+  }
+}
+
+interface WireReply {
+  readonly model?: string;
+  readonly usage?: { readonly input_tokens?: number; readonly output_tokens?: number; readonly prompt_tokens?: number; readonly completion_tokens?: number };
+  readonly content?: ReadonlyArray<{ readonly type?: string }>;
+  readonly choices?: ReadonlyArray<{ readonly message?: { readonly tool_calls?: readonly unknown[] } }>;
+}
+
+/**
+ * The measuring tape between a peer framework and the run: it sits on the wire (the
+ * framework's own client calls a metered fetch) and in the tool functions the adapter
+ * hands the framework, so it counts what the model did and what the tools saw without
+ * reading the framework's internals. Time is virtual: an answered call costs the same
+ * model latency as in our loop, a tool execution its latency, a fault what the fault
+ * injector charged.
+ */
+export class PeerMeter {
+  readonly counts: PeerCounts = { toolCalls: 0, toolExecutions: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  readonly #clock: VirtualClock;
+  readonly #tools: ToolHost;
+  readonly #onEvent: (event: AgentEvent) => void;
+
+  /** `onEvent` hears each execution as our loop's `agent.tool.call` / `agent.tool.result` events (the re-fetch count reads them). */
+  constructor(clock: VirtualClock, tools: ToolHost, onEvent: (event: AgentEvent) => void = () => {}) {
+    this.#clock = clock;
+    this.#tools = tools;
+    this.#onEvent = onEvent;
+  }
+
+  /** `endpoint` (the simulated model on the wire, Messages or Chat Completions) with every answered call counted. */
+  fetch(endpoint: typeof fetch): typeof fetch {
+    return async (input, init) => {
+      const response = await endpoint(input, init);
+      if (response.status !== 200) return response;
+      const text = await response.text();
+      this.#observe(JSON.parse(text) as WireReply);
+      return new Response(text, { status: response.status, headers: response.headers });
+    };
+  }
+
+  #observe(reply: WireReply): void {
+    const usage = reply.usage ?? {};
+    const input = usage.input_tokens ?? usage.prompt_tokens ?? 0;
+    const output = usage.output_tokens ?? usage.completion_tokens ?? 0;
+    const calls = reply.content !== undefined ? reply.content.filter((block) => block.type === 'tool_use').length : (reply.choices?.[0]?.message?.tool_calls?.length ?? 0);
+    this.counts.modelCalls += 1;
+    this.counts.inputTokens += input;
+    this.counts.outputTokens += output;
+    this.counts.toolCalls += calls;
+    this.counts.costUsd += callCost(reply.model ?? '', input, output);
+    this.#clock.sleep(modelLatencyMs({ input_tokens: input, output_tokens: output }));
+  }
+
+  /**
+   * One execution of a scenario tool for the framework: its result text, or a
+   * PeerToolFailure thrown the way a user's tool function throws. Called synchronously at
+   * the start of the framework's tool function, so the tools' seeded streams are drawn in
+   * the order the framework starts its calls.
+   */
+  runTool(name: string, input: unknown): string {
+    this.counts.toolExecutions += 1;
+    const id = `peer_exec_${this.counts.toolExecutions}`;
+    const args = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+    this.#onEvent({ type: 'agent.tool.call', at: this.#clock.now(), id, tool: name, input: args });
+    const execution = this.#tools.execute(name, args);
+    this.#clock.sleep(execution.latencyMs);
+    const ok = execution.kind === 'ok';
+    this.#onEvent({ type: 'agent.tool.result', at: this.#clock.now(), id, tool: name, isError: !ok, content: ok ? execution.content : execution.error.message });
+    if (execution.kind === 'error') throw new PeerToolFailure(execution.error);
+    return execution.content;
+  }
+}

@@ -1,0 +1,102 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PeerAdapter } from './peer-adapter.js';
+import type { PeerName, PeerSetting } from './peer-setting.js';
+
+/** One peer framework: its arm name, the packages it needs, its default settings and its adapter (loaded on demand). */
+export interface PeerEntry {
+  readonly name: PeerName;
+  /** What `--arms` calls it. */
+  readonly arm: `peer:${PeerName}`;
+  readonly title: string;
+  /** npm packages with the version ranges that run on Node 20 (the ones package.json names as optional). */
+  readonly packages: ReadonlyArray<{ readonly name: string; readonly range: string }>;
+  readonly defaults: PeerSetting;
+  /** Whether it can replay a scenario history with tool blocks in it (only the Anthropic shapes can, as given). */
+  readonly toolHistory: boolean;
+  load(): Promise<PeerAdapter>;
+}
+
+/**
+ * The peer frameworks, in the order arena runs them. Loop limits are each framework's own
+ * default where it has one (LangGraph's recursionLimit 25, the Agents SDK's maxTurns 10);
+ * where it has none (the tool runner) or its default is no loop at all (generateText's one
+ * step), 25 model calls. Client retries are 0: see docs/peers.md.
+ */
+export const PEERS: readonly PeerEntry[] = [
+  {
+    name: 'anthropic-tool-runner',
+    arm: 'peer:anthropic-tool-runner',
+    title: 'Anthropic SDK client.beta.messages.toolRunner',
+    packages: [{ name: '@anthropic-ai/sdk', range: '^1.12.0' }],
+    defaults: { peer: 'anthropic-tool-runner', maxIterations: 25, clientMaxRetries: 0 },
+    toolHistory: true,
+    load: async () => (await import('./anthropic-tool-runner.js')).anthropicToolRunner as PeerAdapter,
+  },
+  {
+    name: 'vercel-ai',
+    arm: 'peer:vercel-ai',
+    title: 'Vercel AI SDK generateText + @ai-sdk/anthropic',
+    packages: [
+      { name: 'ai', range: '^6.0.326' },
+      { name: '@ai-sdk/anthropic', range: '^3.0.139' },
+    ],
+    defaults: { peer: 'vercel-ai', maxSteps: 25, maxRetries: 0 },
+    toolHistory: false,
+    load: async () => (await import('./vercel-ai.js')).vercelAi as PeerAdapter,
+  },
+  {
+    name: 'langchain',
+    arm: 'peer:langchain',
+    title: 'LangChain createAgent (LangGraph) + @langchain/anthropic',
+    packages: [
+      { name: 'langchain', range: '^1.5.14' },
+      { name: '@langchain/core', range: '^1.4.0' },
+      { name: '@langchain/anthropic', range: '^1.5.11' },
+    ],
+    defaults: { peer: 'langchain', recursionLimit: 25, modelCallLimit: null, toolCallLimit: null, modelRetries: null, clientMaxRetries: 0 },
+    toolHistory: false,
+    load: async () => (await import('./langchain.js')).langchain as PeerAdapter,
+  },
+  {
+    name: 'openai-agents',
+    arm: 'peer:openai-agents',
+    title: 'OpenAI Agents SDK run() over Chat Completions',
+    packages: [
+      { name: '@openai/agents', range: '^0.14.3' },
+      { name: 'openai', range: '^6.49.0' },
+    ],
+    defaults: { peer: 'openai-agents', maxTurns: 10, clientMaxRetries: 0 },
+    toolHistory: false,
+    load: async () => (await import('./openai-agents.js')).openaiAgents as PeerAdapter,
+  },
+];
+
+export function peerByArm(arm: string): PeerEntry | undefined {
+  return PEERS.find((peer) => peer.arm === arm);
+}
+
+/** Whether a package is installed where Node would find it from here (any node_modules up the tree). */
+export function packageInstalled(name: string, from = dirname(fileURLToPath(import.meta.url))): boolean {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', name, 'package.json'))) return true;
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+/** The packages of a peer that are not installed. */
+export function missingPackages(peer: PeerEntry, installed: (name: string) => boolean = packageInstalled): string[] {
+  return peer.packages.filter((pkg) => !installed(pkg.name)).map((pkg) => pkg.name);
+}
+
+/** The exact command that adds a peer's missing packages. */
+export function installCommand(peer: PeerEntry, installed: (name: string) => boolean = packageInstalled): string {
+  const missing = peer.packages.filter((pkg) => !installed(pkg.name));
+  return `npm install ${missing.map((pkg) => `'${pkg.name}@${pkg.range}'`).join(' ')}`;
+}
+
+/** The peers whose packages are all installed, in arena order. */
+export function installedPeers(installed: (name: string) => boolean = packageInstalled): PeerEntry[] {
+  return PEERS.filter((peer) => missingPackages(peer, installed).length === 0);
+}
