@@ -15,6 +15,10 @@ export function checkPeerSweep(arms: readonly Arm[], scenarios: readonly Scenari
   if (model.kind === 'client') {
     throw UserInputError.single('--arms', '', `peer arms (${peers.map((arm) => arm.name).join(', ')}) run against the simulated model only; leave --model out, or drop them`);
   }
+  if (model.kind === 'live') {
+    // A peer drives its own in-process client and tools: it would run virtually inside a sweep labelled live.
+    throw UserInputError.single('--arms', '', `peer arms (${peers.map((arm) => arm.name).join(', ')}) do not run live yet; leave --live out, or drop them`);
+  }
   for (const arm of peers) {
     if (peerByArm(arm.name)?.toolHistory === true) continue;
     const blocked = scenarios.filter((scenario) => (scenario.history as ReadonlyArray<{ readonly content: unknown }>).some((message) => typeof message.content !== 'string' && Array.isArray(message.content) && message.content.some((block: { type?: string }) => block.type !== 'text')));

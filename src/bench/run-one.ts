@@ -20,7 +20,10 @@ import { buildGuards, type Arm } from './arms.js';
 import { emptyFaultCounts, zeroEventCounts, type CountedEvent, type RunRecord } from './run-record.js';
 import { RunJournal } from '../loop/journal/run-journal.js';
 import { RefetchCounter } from './refetch-counter.js';
-import { createScenarioToolHost } from './scenario-tool-host.js';
+import { createScenarioToolHost, type ScenarioToolHost } from './scenario-tool-host.js';
+import type { ToolExecution } from '../faults/flaky-tool.js';
+import type { LiveToolReport } from '../live/live-tool-host.js';
+import type { LiveSession } from './live-session.js';
 
 /**
  * Which model serves a run: the simulated model in-process (the fast path), the same
@@ -33,7 +36,9 @@ export type ModelChoice =
       readonly modelId?: string;
     }
   | { readonly kind: 'simulated-sdk' }
-  | { readonly kind: 'client'; readonly client: ModelClient; readonly modelId: string };
+  | { readonly kind: 'client'; readonly client: ModelClient; readonly modelId: string }
+  /** Live mode: tools and the simulated model over real HTTP on loopback, in real time. */
+  | { readonly kind: 'live'; readonly session: LiveSession };
 
 export interface RunSpec {
   readonly sweepSeed: number;
@@ -45,6 +50,10 @@ export interface RunSpec {
   readonly onEvent?: (event: AgentEvent) => void;
   /** Checkpoints and the idempotency envelope for this run; none by default. */
   readonly durability?: RunDurability;
+  /** The scenario's file, which a live run's tool worker loads (live runs only). */
+  readonly scenarioPath?: string;
+  /** Sees every execution the tool host answers, before any guard reads it (live-check compares them). */
+  readonly onExecution?: (tool: string, execution: ToolExecution) => void;
   /** Stream every model call (docs/streaming.md); the record's model reads `<model>+stream`. @default false */
   readonly stream?: boolean;
 }
@@ -56,6 +65,8 @@ export function modelLabel(name: string, stream: boolean | undefined): string {
 
 export interface RunOutput {
   readonly record: RunRecord;
+  /** A live run's tool logs, server side and client side. */
+  readonly live?: LiveToolReport;
   readonly result: RunResult;
   readonly verdict: Verdict;
   readonly world: World;
@@ -70,7 +81,7 @@ export interface RunOutput {
  * `openai` client. A real model meets real faults only. The client's name says which edge
  * served the run.
  */
-export async function modelFor(choice: ModelChoice, scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): Promise<ModelClient> {
+export async function modelFor(choice: Exclude<ModelChoice, { kind: 'live' }>, scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): Promise<ModelClient> {
   if (choice.kind === 'client') return choice.client;
   const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
   if (scenario.api === 'openai-chat') {
@@ -102,13 +113,15 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     return runPeer({ sweepSeed, scenario, arm: { ...arm, peer: arm.peer }, seed, ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }) });
   }
   const key: StreamKey = { sweepSeed, scenario: scenario.id, runSeed: seed };
-  const world = createWorld(scenario.world);
-  const tools = createScenarioToolHost(scenario, world, key);
   const choice = spec.model ?? { kind: 'simulated' };
-  const clock = new VirtualClock();
+  const live = choice.kind === 'live' ? await choice.session.run(scenario, livePath(spec), arm.name, seed) : undefined;
+  const world = createWorld(scenario.world);
+  const host: ScenarioToolHost = live?.tools ?? createScenarioToolHost(scenario, world, key);
+  const tools = spec.onExecution === undefined ? host : observed(host, spec.onExecution);
+  const clock = live?.clock ?? new VirtualClock();
   const modelFaults = new ModelFaultInjector(scenario.modelFaults, key, clock);
-  const model = await modelFor(choice, scenario, key, modelFaults);
-  const modelId = choice.kind === 'simulated-sdk' ? undefined : choice.modelId;
+  const model = live?.model ?? (await modelFor(choice as Exclude<ModelChoice, { kind: 'live' }>, scenario, key, modelFaults));
+  const modelId = choice.kind === 'simulated-sdk' || choice.kind === 'live' ? undefined : choice.modelId;
   const events = zeroEventCounts();
   const onEvent = spec.onEvent;
   const refetches = new RefetchCounter(scenario);
@@ -131,7 +144,10 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     },
   });
   const result = await loop.run(scenario.prompt);
-  const verdict = judge(scenario.check, world, result.outcome.kind === 'escalated');
+  // A live run's world is the tool server's: that is where its tools wrote.
+  const ended = await live?.finish();
+  const finalWorld = ended?.world ?? world;
+  const verdict = judge(scenario.check, finalWorld, result.outcome.kind === 'escalated');
   const { metrics, outcome } = result;
   const record: RunRecord = {
     sweep_seed: sweepSeed,
@@ -153,10 +169,31 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     faults: emptyFaultCounts(tools.faults),
     events,
     escalation: outcome.kind === 'escalated' ? outcome.payload : null,
-    model_faults: recordedModelFaults(modelFaults.counts, spec.stream === true),
+    model_faults: recordedModelFaults(ended?.modelFaults ?? modelFaults.counts, spec.stream === true),
     refetch_calls: refetches.count,
     journal: arm.guards.some((setting) => setting.guard === 'journal') ? journal.toRecord() : null,
     cost_usd: Math.round(metrics.costUsd * 1e6) / 1e6,
+    // Appended only to live records: a virtual record's bytes stay as they were.
+    ...(ended === undefined ? {} : { live: ended.record }),
   };
-  return { record, result, verdict, world };
+  return { record, result, verdict, world: finalWorld, ...(ended === undefined ? {} : { live: ended.tools }) };
+}
+
+function livePath(spec: RunSpec): string {
+  if (spec.scenarioPath === undefined) throw new Error(`a live run of '${spec.scenario.id}' needs the scenario's file (scenarioPath) for its tool server`);
+  return spec.scenarioPath;
+}
+
+/** The host, with every execution shown to `see` as it comes back. */
+function observed(host: ScenarioToolHost, see: (tool: string, execution: ToolExecution) => void): ScenarioToolHost {
+  return {
+    definitions: host.definitions,
+    faults: host.faults,
+    traits: (name) => host.traits(name),
+    execute(name, input) {
+      const execution = host.execute(name, input);
+      see(name, execution);
+      return execution;
+    },
+  };
 }

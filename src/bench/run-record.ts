@@ -4,6 +4,7 @@ import type { AgentEventType } from '../loop/events.js';
 import type { JournalRecord } from '../loop/journal/run-journal.js';
 import type { OutcomeKind } from '../loop/outcome.js';
 import type { VerdictKind } from '../scenarios/judge.js';
+import type { LiveRecord } from './live-session.js';
 
 /** Guard event types counted on every record, in this order (new ones go at the end). */
 export const COUNTED_EVENTS = [
@@ -62,6 +63,8 @@ export interface RunRecord {
   readonly journal: JournalRecord | null;
   /** Estimated cost in US dollars at the model table's list prices (each call at its model's price), rounded to 1e-6. */
   readonly cost_usd: number;
+  /** Live runs only (absent from virtual records): how the run ran in real time. */
+  readonly live?: LiveRecord;
 }
 
 export function emptyFaultCounts(counts: Partial<Record<FaultKind, number>>): Record<FaultKind, number> {

@@ -16,6 +16,7 @@ import { ResultsWriter } from './results-writer.js';
 import { checkSameSweep, PROGRESS_FILE, readFinishedRuns, readProgress, type SweepIdentity, type SweepProgress } from './sweep-progress.js';
 import { captureTrace, type Trace } from './traces.js';
 import { modelLabel, type ModelChoice } from './run-one.js';
+import type { LiveLabel } from './live-session.js';
 import { planChunks, totalRuns, type Shard, type SweepDefinition } from './sweep-plan.js';
 
 export interface SweepOptions {
@@ -74,6 +75,8 @@ export interface SweepSummary {
   readonly cells: readonly CellSummary[];
   /** pass^k per arm, each scenario one task (τ-bench): how reliably an arm gets the right outcome k times in a row. */
   readonly pass_hat_k: ReadonlyArray<{ readonly arm: string; readonly k: Readonly<Record<string, number>> }>;
+  /** Live sweeps only: real sockets, real (scaled) time, not byte-reproducible. */
+  readonly live?: LiveLabel;
 }
 
 const PASS_HAT_KS = [1, 2, 4, 8];
@@ -90,10 +93,18 @@ function passHatKByArm(cells: readonly CellSummary[]): SweepSummary['pass_hat_k'
 
 /** The summary of a sweep's definition and cells, shared by runs and merges. */
 export function sweepSummary(
-  definition: Omit<SweepSummary, 'cells' | 'spiralbench' | 'pass_hat_k'>,
+  definition: Omit<SweepSummary, 'cells' | 'spiralbench' | 'pass_hat_k' | 'live'>,
   cells: readonly CellSummary[],
+  live?: LiveLabel,
 ): SweepSummary {
-  return { spiralbench: VERSION, ...definition, cells, pass_hat_k: passHatKByArm(cells) };
+  // `live` is appended, and only for live sweeps: a virtual summary keeps its bytes.
+  return { spiralbench: VERSION, ...definition, cells, pass_hat_k: passHatKByArm(cells), ...(live === undefined ? {} : { live }) };
+}
+
+/** The model as results name it. */
+function modelName(model: ModelChoice): string {
+  if (model.kind === 'client') return model.client.name;
+  return model.kind === 'live' ? 'simulated-live-http' : model.kind;
 }
 
 export function isImpossible(scenario: Scenario): boolean {
@@ -112,20 +123,21 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     arms: options.arms,
     seeds: { base: options.baseSeed ?? 1, count: options.seeds },
     sweepSeed: options.sweepSeed ?? 0,
-    model: model.kind === 'client' ? 'simulated' : model.kind,
+    model: model.kind === 'client' || model.kind === 'live' ? 'simulated' : model.kind,
     ...(options.stream === true ? { stream: true as const } : {}),
   };
   const shard = options.shard ?? { index: 1, count: 1 };
   const chunkSize = options.chunkSize ?? (model.kind === 'client' ? 1 : 250);
   const chunks = planChunks(definition, chunkSize, shard);
   const total = chunks.reduce((sum, chunk) => sum + chunk.seedTo - chunk.seedFrom, 0);
-  const workers = model.kind === 'client' ? 1 : Math.max(1, options.workers ?? availableParallelism());
+  // A real client, and live sockets, stay in this thread: they do not cross into workers.
+  const workers = model.kind === 'client' || model.kind === 'live' ? 1 : Math.max(1, options.workers ?? availableParallelism());
   const identity: SweepIdentity = {
     scenarios: options.scenarios.map(({ scenario }) => ({ id: scenario.id, hash: scenario.hash })),
     arms: options.arms,
     seeds: definition.seeds,
     sweep_seed: definition.sweepSeed,
-    model: modelLabel(model.kind === 'client' ? model.client.name : model.kind, options.stream),
+    model: modelLabel(modelName(model), options.stream),
     shard,
     chunk_size: chunkSize,
   };
@@ -185,19 +197,20 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     {
       sweep_seed: definition.sweepSeed,
       seeds: definition.seeds,
-      model: modelLabel(model.kind === 'client' ? model.client.name : model.kind, options.stream),
+      model: modelLabel(modelName(model), options.stream),
       shard: shard.count === 1 ? null : shard,
       scenarios: options.scenarios.map(({ scenario }) => ({ id: scenario.id, hash: scenario.hash, tool_budget: scenario.toolBudget, impossible: isImpossible(scenario) })),
       arms: options.arms,
     },
     [...cells.values()].map((cell) => cell.summary()),
+    model.kind === 'live' ? model.session.label() : undefined,
   );
   if (writer !== undefined) {
     // Timelines for the report's drill-down: a simulated run replays exactly, so the
     // selected runs are run again with their events recorded. A real model would not
-    // replay (and would cost money again): its sweeps have no traces.
+    // replay (and would cost money again): its sweeps have no traces; nor have live ones.
     const traces: Trace[] = [];
-    if (model.kind !== 'client') {
+    if (model.kind !== 'client' && model.kind !== 'live') {
       for (const [key, cell] of cells) {
         const [scenarioIndex, armIndex] = key.split('/').map(Number) as [number, number];
         for (const { seed, reasons } of cell.traceCandidates()) {

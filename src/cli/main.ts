@@ -7,6 +7,7 @@ import { registerBench } from './commands/bench.js';
 import { registerCompare } from './commands/compare.js';
 import { registerCrashResume } from './commands/crash-resume.js';
 import { registerServeModel } from './commands/serve-model.js';
+import { registerLiveCheck } from './commands/live-check.js';
 import { registerList } from './commands/list.js';
 import { registerMerge } from './commands/merge.js';
 import { registerReplay } from './commands/replay.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerReport(program);
   registerCrashResume(program);
   registerServeModel(program);
+  registerLiveCheck(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

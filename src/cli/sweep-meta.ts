@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../bench/results-writer.js';
 import { VERSION } from '../version.js';
+import type { LiveLabel } from '../bench/live-session.js';
 
 /**
  * meta.json: where and when a sweep ran. Kept apart from the results files, which are
@@ -19,6 +20,8 @@ export interface SweepMeta {
   /** Model calls were streamed (`spiralbench run --stream`); absent where the command has no such flag (merge). */
   readonly stream?: boolean;
   readonly command: string;
+  /** Live sweeps only: how they ran (real sockets, scaled real time). */
+  readonly live?: LiveLabel;
 }
 
 /** The commit of the spiralbench checkout running, if it is one. */

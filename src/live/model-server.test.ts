@@ -52,3 +52,63 @@ describe('ModelServer: the simulated model over real HTTP on loopback', () => {
     expect(await response.text()).toContain('/runs/<seed>/v1/messages');
   });
 });
+
+describe('ModelServer: fault state per run, not per seed', () => {
+  const outage = loadScenario('model-rate-limit-storm');
+  const server = new ModelServer({ scenario: outage, clock: new VirtualClock(), faults: true });
+  let base = '';
+  beforeAll(async () => {
+    base = await server.listen();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  // All the injector counts; a non-streaming record leaves the stream cut out.
+  const faultsOf = async (run: string) => {
+    const { stream_cut: _cut, ...counts } = (await (await fetch(`${base}/runs/${run}/faults`)).json()) as Record<string, number>;
+    return counts;
+  };
+
+  it('a second run of a seed under its own ~tag meets the faults of an in-process run again, counted apart', async () => {
+    const arm = ARM_PRESETS.get('none') as Arm;
+    const seed = 1;
+    const inProcess = await runOne({ sweepSeed: 0, scenario: outage, arm, seed, model: { kind: 'simulated-sdk' } });
+    const runOver = async (run: string) => {
+      const client = new AnthropicModelClient({ apiKey: 'sk-ant-local', baseURL: `${base}/runs/${run}`, name: 'simulated-http' });
+      return runOne({ sweepSeed: 0, scenario: outage, arm, seed, model: { kind: 'client', client, modelId: DEFAULT_MODEL_ID } });
+    };
+    const first = await runOver(`${seed}~a`);
+    const second = await runOver(`${seed}~b`);
+    // The faults are injected (and their virtual time spent) on the server, so those two fields are compared apart.
+    const comparable = <T extends { model: string }>(record: T) => ({ ...withoutModel(record), model_faults: null, virtual_ms: null });
+    expect(Object.values(inProcess.record.model_faults).reduce((a, b) => a + b)).toBeGreaterThan(0);
+    expect(comparable(first.record)).toEqual(comparable(inProcess.record));
+    expect(comparable(second.record)).toEqual(comparable(inProcess.record));
+    // The server counted each tagged run's faults apart, and they are the in-process run's.
+    expect(await faultsOf(`${seed}~a`)).toEqual(inProcess.record.model_faults);
+    expect(await faultsOf(`${seed}~b`)).toEqual(inProcess.record.model_faults);
+  });
+});
+
+describe('ModelServer: a model timeout fault, live', () => {
+  const base = loadScenario('fetch-transform-write');
+  const timingOut = { ...base, modelFaults: { ...base.modelFaults, rates: { timeout: 1 }, timeoutMs: 1000 } };
+  const request = { model: DEFAULT_MODEL_ID, max_tokens: 256, messages: [{ role: 'user' as const, content: 'hello' }] };
+
+  it('with holdTimeoutsMs, hangs until the SDK’s own timeout fires (APIConnectionTimeoutError); without, drops the connection', async () => {
+    const holding = new ModelServer({ scenario: timingOut, clock: new VirtualClock(), faults: true, holdTimeoutsMs: 2000 });
+    const dropping = new ModelServer({ scenario: timingOut, clock: new VirtualClock(), faults: true });
+    const [held, dropped] = await Promise.all([holding.listen(), dropping.listen()]);
+    try {
+      const errorOf = (url: string) => new AnthropicModelClient({ apiKey: 'sk-ant-local', baseURL: `${url}/runs/1`, timeoutMs: 150 }).create(request).then(() => null, (error: unknown) => error as Error);
+      const started = performance.now();
+      const timedOut = await errorOf(held);
+      expect(timedOut?.constructor.name).toBe('APIConnectionTimeoutError');
+      expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+      expect((await errorOf(dropped))?.constructor.name).toBe('APIConnectionError');
+    } finally {
+      await Promise.all([holding.close(), dropping.close()]);
+    }
+  });
+});

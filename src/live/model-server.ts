@@ -2,8 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { VirtualClock } from '../clock/virtual-clock.js';
 import { MalformedArguments } from '../faults/malformed-arguments.js';
-import { ModelFaultInjector } from '../faults/model-faults.js';
+import { ModelFaultInjector, type ModelFaultKind, type ModelFaultSource } from '../faults/model-faults.js';
 import { simulatedChatFetch } from '../model/openai/chat-endpoint.js';
+import { contextWindowOf } from '../model/model-table.js';
 import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
 import { SimulatedModel } from '../model/simulated/simulated-model.js';
 import type { StreamKey } from '../random/streams.js';
@@ -21,18 +22,30 @@ export interface ModelServerOptions {
   readonly host?: string;
   /** 0 picks a free port. @default 0 */
   readonly port?: number;
+  /**
+   * A model timeout fault holds the connection open without answering, up to this many
+   * real ms, so the client's own timeout fires (live mode); without it the connection is
+   * dropped at once, as a connection error. @default undefined (drop at once)
+   */
+  readonly holdTimeoutsMs?: number;
 }
 
 /**
  * The path prefix that names the run a request belongs to: `/runs/<seed>`, so a client
  * points its base URL at `http://host:port/runs/7` (Anthropic SDK) or
  * `http://host:port/runs/7/v1` (openai). The simulated model's stream is keyed by it.
+ * `/runs/<seed>~<tag>` is the same seed with fault state of its own: a second run of a
+ * seed (another arm, a repeat) must meet its faults from the first attempt again, as an
+ * in-process run does, not carry on where the last run's attempt counts stopped.
  */
-const RUN_PATH = /^\/runs\/(\d+)(\/.*)$/;
+const RUN_PATH = /^\/runs\/(\d+)(?:~([\w.-]+))?(\/.*)$/;
 
 interface RunEndpoints {
   readonly messages: typeof fetch;
   readonly chat: typeof fetch;
+  readonly faults: ModelFaultInjector | undefined;
+  /** The kind of the fault the last request met (requests of one run come one at a time). */
+  lastFault: ModelFaultKind | null;
 }
 
 /**
@@ -40,12 +53,13 @@ interface RunEndpoints {
  * (Anthropic Messages) and `POST /runs/<seed>/v1/chat/completions` (OpenAI Chat
  * Completions), answered by the same endpoint functions the in-process SDK paths use, so
  * a real client over a real socket gets the same replies. A fault that drops the
- * connection destroys the socket. One scenario per server; each seed keeps its own fault
- * state (attempt counts), as its runs would.
+ * connection destroys the socket. One scenario per server; each seed (and `~tag`) keeps
+ * its own fault state (attempt counts); `GET /runs/<seed>[~tag]/faults` reads its counts
+ * and `DELETE /runs/<seed>[~tag]/` forgets the run.
  */
 export class ModelServer {
   readonly #options: ModelServerOptions;
-  readonly #runs = new Map<number, RunEndpoints>();
+  readonly #runs = new Map<string, RunEndpoints>();
   readonly #server: Server;
 
   constructor(options: ModelServerOptions) {
@@ -74,19 +88,33 @@ export class ModelServer {
     return new Promise((resolve) => this.#server.close(() => resolve()));
   }
 
-  #endpoints(seed: number): RunEndpoints {
-    let endpoints = this.#runs.get(seed);
+  #endpoints(seed: number, tag: string): RunEndpoints {
+    const id = `${seed}~${tag}`;
+    let endpoints = this.#runs.get(id);
     if (endpoints === undefined) {
       const { scenario, clock } = this.#options;
       const key: StreamKey = { sweepSeed: this.#options.sweepSeed ?? 0, scenario: scenario.id, runSeed: seed };
       const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
-      const faults = this.#options.faults === true ? new ModelFaultInjector(scenario.modelFaults, key, clock) : undefined;
+      const injector = this.#options.faults === true ? new ModelFaultInjector(scenario.modelFaults, key, clock) : undefined;
+      const faults: ModelFaultSource | undefined =
+        injector === undefined
+          ? undefined
+          : {
+              next(request) {
+                const fault = injector.next(request);
+                if (endpoints !== undefined) endpoints.lastFault = fault?.kind ?? null;
+                return fault;
+              },
+            };
       const malformed = this.#options.faults === true ? new MalformedArguments(scenario.replyFaults.malformed_arguments, key) : undefined;
       endpoints = {
-        messages: simulatedFetch(model, faults),
+        // The scenario's context window, as an in-process run checks it, so a live run meets the same 413s.
+        messages: simulatedFetch(model, faults, (id) => scenario.contextWindow ?? contextWindowOf(id)),
         chat: simulatedChatFetch({ model, ...(faults === undefined ? {} : { faults }), ...(malformed === undefined ? {} : { malformed }) }),
+        faults: injector,
+        lastFault: null,
       };
-      this.#runs.set(seed, endpoints);
+      this.#runs.set(id, endpoints);
     }
     return endpoints;
   }
@@ -100,14 +128,35 @@ export class ModelServer {
       response.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'use /runs/<seed>/v1/messages or /runs/<seed>/v1/chat/completions' } }));
       return;
     }
-    const [, seed = '0', path = '/'] = match;
-    const endpoints = this.#endpoints(Number(seed));
+    const [, seed = '0', tag = '', path = '/'] = match;
+    if (request.method === 'DELETE' && path === '/') {
+      // A finished run's state, freed: a long live sweep opens one per run.
+      const known = this.#runs.delete(`${Number(seed)}~${tag}`);
+      response.writeHead(known ? 200 : 404, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ deleted: known }));
+      return;
+    }
+    const endpoints = this.#endpoints(Number(seed), tag);
+    if (request.method === 'GET' && path === '/faults') {
+      // The model faults this run's endpoint injected so far, for a live run's record.
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(endpoints.faults?.counts ?? null));
+      return;
+    }
     const endpoint = path.endsWith('/chat/completions') ? endpoints.chat : endpoints.messages;
     let answer: Response;
     try {
       answer = await endpoint(`http://model.local${path}`, { method: request.method ?? 'GET', body: Buffer.concat(chunks).toString('utf8') });
     } catch {
-      // The endpoint's way of saying the connection dropped: drop this one.
+      // The endpoint's way of saying the connection dropped or timed out. A timeout, when
+      // asked, hangs until the client gives up (its timeout fires, as against a stuck API).
+      const hold = this.#options.holdTimeoutsMs;
+      if (endpoints.lastFault === 'timeout' && hold !== undefined) {
+        const timer = setTimeout(() => request.socket.destroy(), hold);
+        timer.unref();
+        request.socket.once('close', () => clearTimeout(timer));
+        return;
+      }
       request.socket.destroy();
       return;
     }

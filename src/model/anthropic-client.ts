@@ -8,6 +8,8 @@ export interface AnthropicClientOptions {
   readonly baseURL?: string;
   /** Label for results. @default 'anthropic' */
   readonly name?: string;
+  /** The SDK's request timeout in ms (live mode scales it down). @default the SDK's (10 minutes) */
+  readonly timeoutMs?: number;
 }
 
 /** Keep only the Message fields, so transcripts do not depend on SDK bookkeeping. */
@@ -29,6 +31,7 @@ export class AnthropicModelClient implements ModelClient {
     const transport = {
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
       ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+      ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
     };
     this.#client = new Anthropic({ maxRetries: 0, apiKey: options.apiKey, ...transport });
   }

@@ -45,6 +45,8 @@ export function renderMarkdownSummary(summary: SweepSummary, options: MarkdownSu
     '',
     `${whole(runs)} runs · model ${escapeCell(summary.model)} · sweep seed ${summary.sweep_seed} · run seeds ${summary.seeds.base}..${summary.seeds.base + summary.seeds.count - 1}${options.date === undefined ? '' : ` · ${escapeCell(options.date)}`}`,
     '',
+    // A live sweep says so before any number: its runs met real sockets and real time.
+    ...(summary.live === undefined ? [] : [`**${escapeCell(summary.live.note)}** (tool timeout ${summary.live.timeout_ms} ms)`, '']),
   ];
   for (const scenario of scenarios) {
     const best = Math.max(...scenario.rows.map((row) => row.rate.rate));

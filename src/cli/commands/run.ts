@@ -19,6 +19,8 @@ import { DEFAULT_REAL_CONCURRENCY, selectModel } from '../model-choice.js';
 import { DEFAULT_MAX_COST_USD } from '../cost-confirmation.js';
 import { prepareRealSweep } from '../real-sweep.js';
 import { commaList, nonNegativeInt, nonNegativeNumber, positiveInt } from '../parse.js';
+import { LiveSession, LIVE_NOTE } from '../../bench/live-session.js';
+import type { ModelChoice } from '../../bench/run-one.js';
 import { sweepProgress } from '../progress.js';
 
 interface RunFlags {
@@ -43,6 +45,9 @@ interface RunFlags {
   readonly report?: string | true;
   readonly resume: boolean;
   readonly stream: boolean;
+  readonly live: boolean;
+  readonly liveTimeoutMs: number;
+  readonly modelUrl?: string;
 }
 
 function shardFlag(value: string): Shard {
@@ -75,6 +80,9 @@ export function registerRun(program: Command): void {
     .option('--json', 'print summary.json to stdout instead of tables', false)
     .option('--report [html]', 'then write the HTML report (default reports/<results folder name>.html)')
     .option('--resume', 'continue the interrupted sweep in --out (same flags): finished runs are kept, the rest are run', false)
+    .option('--live', 'live mode: tools served over HTTP on 127.0.0.1 with socket-level faults, the simulated model over HTTP, real time (see docs/live.md)', false)
+    .option('--live-timeout-ms <ms>', "live: the tool client's timeout in real ms; all of the scenario's waits are scaled by it / the scenario's timeout_ms", positiveInt, 200)
+    .option('--model-url <url>', 'live: a running `spiralbench serve-model --faults` to use instead of one started in-process')
     .option('--check <baseline>', 'then compare with a baseline sweep (its folder or summary.json) and exit 1 on a significant regression (see `spiralbench compare --help`)')
     .addHelpText(
       'after',
@@ -106,9 +114,13 @@ export function registerRun(program: Command): void {
       if (repeated.length > 0) throw UserInputError.single('--scenario', '', `each scenario once; repeated: ${[...new Set(repeated)].join(', ')}`);
       const custom = flags.armsFile === undefined ? new Map() : loadArmsFile(flags.armsFile);
       const arms = resolveArms(flags.arms, '--arms', custom);
-      const { choice: model, real } = await selectModel(flags, process.env, {
-        onHold: (hold) => process.stderr.write(`rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`),
-      });
+      const { choice: model, real } = flags.live
+        ? { choice: liveModel(flags), real: undefined }
+        : await selectModel(flags, process.env, {
+            onHold: (hold) => process.stderr.write(`rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`),
+          });
+      // With --json the label goes to stderr, so stdout stays one JSON document (which carries `live` itself).
+      if (model.kind === 'live') (flags.json ? process.stderr : process.stdout).write(`${LIVE_NOTE} · tool timeout ${flags.liveTimeoutMs} ms\n`);
       checkPeerSweep(arms, scenarios.map(({ scenario }) => scenario), model);
       if (real !== undefined) {
         await prepareRealSweep({
@@ -141,13 +153,21 @@ export function registerRun(program: Command): void {
         outDir,
         resume: flags.resume,
         ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
-      });
+      }).finally(() => (model.kind === 'live' ? model.session.close() : undefined));
       // Wall time and memory go to stderr: stdout stays the same bytes for the same sweep.
       const seconds = (wallClock.ms() - started) / 1000;
-      writeSweepMeta(outDir, { started_at: startedAt, finished_at: wallClock.iso(), wall_seconds: Math.round(seconds * 10) / 10, workers: flags.workers, stream: flags.stream });
+      writeSweepMeta(outDir, {
+        started_at: startedAt,
+        finished_at: wallClock.iso(),
+        wall_seconds: Math.round(seconds * 10) / 10,
+        workers: model.kind === 'live' ? 1 : flags.workers,
+        stream: flags.stream,
+        ...(summary.live === undefined ? {} : { live: summary.live }),
+      });
       const runs = summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
       const peakMb = process.resourceUsage().maxRSS / 1024;
-      process.stderr.write(`${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${real === undefined ? `${flags.workers} worker(s)` : `${real.concurrency} at once, wall-clock time`}) · peak memory ${peakMb.toFixed(0)} MB\n`);
+      const how = model.kind === 'live' ? '1 thread, live' : real === undefined ? `${flags.workers} worker(s)` : `${real.concurrency} at once, wall-clock time`;
+      process.stderr.write(`${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${how}) · peak memory ${peakMb.toFixed(0)} MB\n`);
       if (flags.report !== undefined) {
         const written = await writeReport(outDir, typeof flags.report === 'string' ? { html: resolve(flags.report) } : {});
         process.stderr.write(`report: ${written.htmlPath ?? '(not written)'}\n`);
@@ -162,6 +182,7 @@ export function registerRun(program: Command): void {
           process.stdout.write(`${renderScenarioMatrix(summary.cells, { color: process.stdout.isTTY === true, impossible })}\n\n`);
         }
         process.stdout.write(`${renderPassHatK(summary.pass_hat_k)}\n`);
+        if (summary.live !== undefined) process.stdout.write(`\n${LIVE_NOTE} · wall ${seconds.toFixed(1)} s\n`);
         process.stdout.write(`\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.seed}..${flags.seed + flags.seeds - 1}${shardNote}\n`);
         process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
       }
@@ -175,6 +196,17 @@ export function registerRun(program: Command): void {
         if (check.regressions.length > 0) throw new CheckFailed(`check: ${check.regressions.length} cell(s) regressed against ${baseline}`);
       }
     });
+}
+
+/** Live mode's model choice: the simulated model over HTTP; a real model, --via, --stream, shards and resume do not combine with it. */
+function liveModel(flags: RunFlags): ModelChoice {
+  if (flags.model !== undefined || flags.provider !== undefined || flags.baseUrl !== undefined) {
+    throw UserInputError.single('--live', '', 'the simulated model (leave out --model, --provider and --base-url; a real model is already live)');
+  }
+  if (flags.via !== 'in-process') throw UserInputError.single('--via', '', 'left out with --live (a live run reaches the model over HTTP)');
+  if (flags.stream) throw UserInputError.single('--stream', '', 'left out with --live (live runs do not stream yet)');
+  if (flags.shard !== undefined || flags.resume) throw UserInputError.single('--live', '', 'a whole sweep: --shard and --resume are for reproducible (virtual) sweeps');
+  return { kind: 'live', session: new LiveSession({ timeoutMs: flags.liveTimeoutMs, sweepSeed: flags.sweepSeed, ...(flags.modelUrl === undefined ? {} : { modelUrl: flags.modelUrl }) }) };
 }
 
 /** `--check` takes a sweep folder or the summary.json inside one. */

@@ -28,6 +28,11 @@ export function registerServeModel(program: Command): void {
         'Each run is a path prefix with its seed; the same seed gives the same replies as in-process:',
         '  new Anthropic({ baseURL: "http://127.0.0.1:8787/runs/7", apiKey: "local", maxRetries: 0 })',
         '  new OpenAI({ baseURL: "http://127.0.0.1:8787/runs/7/v1", apiKey: "local", maxRetries: 0 })',
+        '',
+        'With --faults, each seed keeps its fault attempt counts between requests. A second run of the same',
+        'seed (another arm, a repeat) takes a tag of its own to start afresh, as an in-process run does:',
+        '  http://127.0.0.1:8787/runs/7~none-2   ·   GET .../runs/7~none-2/faults: the faults injected so far',
+        '`spiralbench run --live --model-url http://127.0.0.1:8787` does this for every run (see docs/live.md).',
       ].join('\n'),
     )
     .action(async (flags: ServeModelFlags) => {

@@ -106,6 +106,7 @@ ${figure(tokens, `Input tokens per run. Every model call resends the transcript,
 
   const header = html`<header class="top"><div class="eyebrow">spiralbench comparison report</div><h1>${input.name}</h1>
 <p>${whole(runs)} runs · model ${summary.model} · ${scenarioIds.length} ${scenarioIds.length === 1 ? 'scenario' : 'scenarios'} × ${arms.length} arms × ${whole(summary.seeds.count)} seeds · sweep seed ${summary.sweep_seed} · ${date}</p>
+${summary.live === undefined ? '' : html`<p><strong>${summary.live.note}</strong> (tool timeout ${summary.live.timeout_ms} ms)</p>`}
 <div class="cards"><div class="card"><b>${whole(runs)}</b><span>runs</span></div><div class="card"><b>${scenarioIds.length}</b><span>${scenarioIds.length === 1 ? 'scenario' : 'scenarios'}</span></div><div class="card"><b>${arms.length}</b><span>arms</span></div><div class="card"><b>${whole(summary.seeds.count)}</b><span>seeds per cell</span></div><div class="card"><b>${timelines}</b><span>run timelines</span></div></div>
 </header>`;
 
