@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { UserInputError } from '../user-input-error.js';
 
 /** A provider's base URL, read once: what to send to, what to print, what to keep secret. */
@@ -18,7 +19,8 @@ function isLocalHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
   if (host.startsWith('fc') || host.startsWith('fd') || host.startsWith('fe80:')) return host.includes(':');
-  return PRIVATE_V4.some((range) => range.test(host));
+  // Address patterns only for addresses: 10.api.example.com is somebody else's server.
+  return isIP(host) === 4 && PRIVATE_V4.some((range) => range.test(host));
 }
 
 /**
@@ -37,7 +39,40 @@ export function parseBaseUrl(text: string, source = '--base-url'): BaseUrl {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw UserInputError.single(source, '', `an http:// or https:// URL, got a ${url.protocol} URL`);
   }
-  const secrets = [url.username, url.password, url.search.slice(1)].map(decodeURIComponent).filter((part) => part !== '');
+  // Both spellings are secrets: a server may echo either. A malformed escape stays as written.
+  const secrets = [url.username, url.password, url.search.slice(1)].flatMap((part) => [part, decodedOrRaw(part)]).filter((part, i, all) => part !== '' && all.indexOf(part) === i);
   const display = `${url.origin}${url.pathname === '/' ? '' : url.pathname}`;
   return { href: text, display, secrets, local: isLocalHost(url.hostname) };
+}
+
+function decodedOrRaw(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+/** Flags whose value is a URL that may carry a credential (a user, password or key in its query). */
+const URL_FLAGS = ['--base-url', '--model-url'];
+
+/**
+ * The command line as it may be written down (meta.json, a resume hint): a URL flag's
+ * value shortened to its origin and path, so a credential in it never reaches a file.
+ */
+export function argvForRecord(argv: readonly string[]): string[] {
+  return argv.map((arg, i) => {
+    const flag = URL_FLAGS.find((name) => arg.startsWith(`${name}=`));
+    if (flag !== undefined) return `${flag}=${shownUrl(arg.slice(flag.length + 1))}`;
+    return i > 0 && URL_FLAGS.includes(argv[i - 1]!) ? shownUrl(arg) : arg;
+  });
+}
+
+function shownUrl(text: string): string {
+  try {
+    const url = new URL(text);
+    return `${url.origin}${url.pathname === '/' ? '' : url.pathname}`;
+  } catch {
+    return '<url>';
+  }
 }

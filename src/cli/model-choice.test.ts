@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../user-input-error.js';
 import { DEFAULT_REAL_CONCURRENCY, selectModel, type ModelFlags } from './model-choice.js';
-import { parseBaseUrl } from './base-url.js';
+import { argvForRecord, parseBaseUrl } from './base-url.js';
 
 const problem = async (flags: ModelFlags, env: NodeJS.ProcessEnv = {}): Promise<string> => {
   try {
@@ -48,11 +48,22 @@ describe('parseBaseUrl', () => {
   it('never shows credentials a URL may carry, and keeps them for redaction', () => {
     const url = parseBaseUrl('https://user:p%40ss-word@gateway.example.com/v1?api-key=sk-secret-123');
     expect(url.display).toBe('https://gateway.example.com/v1');
-    expect(url.secrets).toEqual(['user', 'p@ss-word', 'api-key=sk-secret-123']);
+    expect(url.secrets).toEqual(['user', 'p%40ss-word', 'p@ss-word', 'api-key=sk-secret-123']);
+  });
+
+  it('keeps a malformed escape as written instead of failing without naming the flag', () => {
+    expect(parseBaseUrl('http://127.0.0.1:1/v1?key=sk-%zz-secret').secrets).toEqual(['key=sk-%zz-secret']);
+  });
+
+  it('writes a command line down with URL flags cut to their origin and path', () => {
+    const argv = ['run', '--model', 'm', '--base-url', 'http://alice:secret-pass-99@127.0.0.1:1/v1?api_key=sk-proxy-secret-123456', '--model-url=http://u:p@127.0.0.1:2/runs?k=secret-key-42'];
+    const written = argvForRecord(argv).join(' ');
+    expect(written).toBe('run --model m --base-url http://127.0.0.1:1/v1 --model-url=http://127.0.0.1:2/runs');
+    expect(argvForRecord(['run', '--base-url', 'not a url'])).toEqual(['run', '--base-url', '<url>']);
   });
 
   it('calls loopback and private addresses local, anything else not', () => {
     for (const host of ['localhost', '127.0.0.1', '[::1]', '192.168.1.20', '10.1.2.3', '172.20.0.2', 'ollama.localhost']) expect(parseBaseUrl(`http://${host}:1/v1`).local, host).toBe(true);
-    for (const host of ['api.openai.com', '172.32.0.1', '8.8.8.8', 'fdhost.example.com']) expect(parseBaseUrl(`https://${host}/v1`).local, host).toBe(false);
+    for (const host of ['api.openai.com', '172.32.0.1', '8.8.8.8', 'fdhost.example.com', '10.api.example.com', '127.example.com']) expect(parseBaseUrl(`https://${host}/v1`).local, host).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../bench/results-writer.js';
 import { VERSION } from '../version.js';
 import type { LiveLabel } from '../bench/live-session.js';
+import { argvForRecord } from './base-url.js';
 
 /**
  * meta.json: where and when a sweep ran. Kept apart from the results files, which are
@@ -40,7 +41,7 @@ export function writeSweepMeta(dir: string, meta: Omit<SweepMeta, 'spiralbench' 
     node: process.version,
     git_commit: gitCommit(),
     ...meta,
-    command: ['spiralbench', ...argv.slice(2)].join(' '),
+    command: ['spiralbench', ...argvForRecord(argv.slice(2))].join(' '),
   };
   writeFileAtomic(join(dir, 'meta.json'), `${JSON.stringify(full, null, 2)}\n`);
 }

@@ -1,4 +1,5 @@
 import { runSweep, SweepInterrupted, type SweepOptions, type SweepSummary } from '../bench/sweep.js';
+import { argvForRecord } from './base-url.js';
 import { RunInterrupted } from './run-interrupted.js';
 
 /**
@@ -16,7 +17,7 @@ export async function sweepUntilInterrupted(options: Omit<SweepOptions, 'signal'
     return await runSweep({ ...options, signal: interrupt.signal });
   } catch (error) {
     if (!(error instanceof SweepInterrupted)) throw error;
-    const again = ['spiralbench', ...process.argv.slice(2).filter((arg) => arg !== '--resume'), '--resume'].map(shellWord).join(' ');
+    const again = ['spiralbench', ...argvForRecord(process.argv.slice(2)).filter((arg) => arg !== '--resume'), '--resume'].map(shellWord).join(' ');
     throw new RunInterrupted(`interrupted: ${error.done} of ${error.total} runs are written to ${options.outDir}.\nResume with: ${again}`);
   } finally {
     process.removeListener('SIGINT', onSigint);

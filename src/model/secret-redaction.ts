@@ -1,4 +1,4 @@
-import type { Message, ModelClient, ModelRequest } from './model-client.js';
+import type { Message, ModelClient, ModelRequest, RawMessageStreamEvent } from './model-client.js';
 
 /** What stands in for a secret wherever it would have been printed or written. */
 export const REDACTED = '[redacted]';
@@ -45,11 +45,24 @@ export function redactError(error: unknown, secrets: readonly string[]): unknown
  * model saw it, which the harness never sends.
  */
 export function withRedactedErrors(client: ModelClient, secrets: readonly string[]): ModelClient {
-  return {
+  const redacted: ModelClient = {
     name: redactSecrets(client.name, secrets),
     async create(request: ModelRequest, options?: { readonly signal?: AbortSignal }): Promise<Message> {
       try {
         return await client.create(request, options);
+      } catch (error) {
+        throw redactError(error, secrets);
+      }
+    },
+  };
+  const { stream } = client;
+  if (stream === undefined) return redacted;
+  return {
+    ...redacted,
+    // Streamed calls fail the same ways, before the first event or mid-stream.
+    async *stream(request: ModelRequest, options?: { readonly signal?: AbortSignal }): AsyncGenerator<RawMessageStreamEvent> {
+      try {
+        yield* stream.call(client, request, options);
       } catch (error) {
         throw redactError(error, secrets);
       }
