@@ -17,7 +17,7 @@ import { judge, type Verdict } from '../scenarios/judge.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { createWorld, type World } from '../scenarios/world.js';
 import { buildGuards, type Arm } from './arms.js';
-import { emptyFaultCounts, zeroEventCounts, type CountedEvent, type RunRecord } from './run-record.js';
+import { emptyFaultCounts, recordedModelFaults, zeroEventCounts, type CountedEvent, type RunRecord } from './run-record.js';
 import { RunJournal } from '../loop/journal/run-journal.js';
 import { RefetchCounter } from './refetch-counter.js';
 import { createScenarioToolHost, type ScenarioToolHost } from './scenario-tool-host.js';
@@ -96,12 +96,6 @@ export async function modelFor(choice: Exclude<ModelChoice, { kind: 'live' }>, s
   // Loaded on demand: the SDK costs ~0.3 s of start-up that in-process sweeps never need.
   const { AnthropicModelClient } = await import('../model/anthropic-client.js');
   return new AnthropicModelClient({ apiKey: 'sk-ant-simulated', fetch: simulatedFetch(model, faults, contextWindow), baseURL: 'http://simulated.invalid', name: 'simulated-sdk' });
-}
-
-/** The fault counts a record carries: a stream cut only where one could happen, so non-streaming records keep their bytes. */
-function recordedModelFaults(counts: Readonly<Record<ModelFaultKind, number>>, stream: boolean): RunRecord['model_faults'] {
-  const { stream_cut, ...recorded } = counts;
-  return stream ? { ...recorded, stream_cut } : recorded;
 }
 
 /** One cell of the matrix: a scenario, an arm and a seed, run and judged on its world. */

@@ -16,7 +16,7 @@ import { judge } from '../scenarios/judge.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { createWorld } from '../scenarios/world.js';
 import type { Arm } from './arms.js';
-import { emptyFaultCounts, zeroEventCounts, type RunRecord } from './run-record.js';
+import { emptyFaultCounts, recordedModelFaults, zeroEventCounts, type RunRecord } from './run-record.js';
 import type { RunOutput } from './run-one.js';
 import { createScenarioToolHost } from './scenario-tool-host.js';
 import { RefetchCounter } from './refetch-counter.js';
@@ -95,7 +95,8 @@ export async function runPeer({ sweepSeed, scenario, arm, seed, onEvent }: PeerR
     faults: emptyFaultCounts(tools.faults),
     events,
     escalation: null,
-    model_faults: { ...modelFaults.counts },
+    // Peers run unstreamed: their records carry no stream cuts, like ours.
+    model_faults: recordedModelFaults(modelFaults.counts, false),
     refetch_calls: refetches.count,
     journal: null,
     cost_usd: Math.round(counts.costUsd * 1e6) / 1e6,

@@ -1,5 +1,5 @@
 import { FAULT_KINDS, type FaultKind } from '../faults/fault-profile.js';
-import type { RecordedModelFaultKind } from '../faults/model-faults.js';
+import type { ModelFaultKind, RecordedModelFaultKind } from '../faults/model-faults.js';
 import type { AgentEventType } from '../loop/events.js';
 import type { JournalRecord } from '../loop/journal/run-journal.js';
 import type { OutcomeKind } from '../loop/outcome.js';
@@ -78,4 +78,10 @@ export function zeroEventCounts(): Record<CountedEvent, number> {
   const counts = {} as Record<CountedEvent, number>;
   for (const type of COUNTED_EVENTS) counts[type] = 0;
   return counts;
+}
+
+/** The fault counts a record carries: a stream cut only where one could happen, so non-streaming records keep their bytes. */
+export function recordedModelFaults(counts: Readonly<Record<ModelFaultKind, number>>, stream: boolean): RunRecord['model_faults'] {
+  const { stream_cut, ...recorded } = counts;
+  return stream ? { ...recorded, stream_cut } : recorded;
 }

@@ -15,6 +15,8 @@ export interface PeerEntry {
   readonly defaults: PeerSetting;
   /** Whether it can replay a scenario history with tool blocks in it (only the Anthropic shapes can, as given). */
   readonly toolHistory: boolean;
+  /** The API it speaks: a scenario's reply faults (malformed arguments) live on its own API's edge only. */
+  readonly api: 'anthropic' | 'openai-chat';
   load(): Promise<PeerAdapter>;
 }
 
@@ -32,6 +34,7 @@ export const PEERS: readonly PeerEntry[] = [
     packages: [{ name: '@anthropic-ai/sdk', range: '^1.12.0' }],
     defaults: { peer: 'anthropic-tool-runner', maxIterations: 25, clientMaxRetries: 0 },
     toolHistory: true,
+    api: 'anthropic',
     load: async () => (await import('./anthropic-tool-runner.js')).anthropicToolRunner as PeerAdapter,
   },
   {
@@ -44,6 +47,7 @@ export const PEERS: readonly PeerEntry[] = [
     ],
     defaults: { peer: 'vercel-ai', maxSteps: 25, maxRetries: 0 },
     toolHistory: false,
+    api: 'anthropic',
     load: async () => (await import('./vercel-ai.js')).vercelAi as PeerAdapter,
   },
   {
@@ -57,6 +61,7 @@ export const PEERS: readonly PeerEntry[] = [
     ],
     defaults: { peer: 'langchain', recursionLimit: 25, modelCallLimit: null, toolCallLimit: null, modelRetries: null, clientMaxRetries: 0 },
     toolHistory: false,
+    api: 'anthropic',
     load: async () => (await import('./langchain.js')).langchain as PeerAdapter,
   },
   {
@@ -69,6 +74,7 @@ export const PEERS: readonly PeerEntry[] = [
     ],
     defaults: { peer: 'openai-agents', maxTurns: 10, clientMaxRetries: 0 },
     toolHistory: false,
+    api: 'openai-chat',
     load: async () => (await import('./openai-agents.js')).openaiAgents as PeerAdapter,
   },
 ];

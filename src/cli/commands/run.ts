@@ -121,7 +121,7 @@ export function registerRun(program: Command): void {
           });
       // With --json the label goes to stderr, so stdout stays one JSON document (which carries `live` itself).
       if (model.kind === 'live') (flags.json ? process.stderr : process.stdout).write(`${LIVE_NOTE} · tool timeout ${flags.liveTimeoutMs} ms\n`);
-      checkPeerSweep(arms, scenarios.map(({ scenario }) => scenario), model);
+      checkPeerSweep(arms, scenarios.map(({ scenario }) => scenario), model, { stream: flags.stream });
       if (real !== undefined) {
         await prepareRealSweep({
           target: real,
