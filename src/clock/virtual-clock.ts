@@ -19,6 +19,14 @@ export class VirtualClock {
     if (ms > 0 && Number.isFinite(ms)) this.#nowMs += ms;
   }
 
+  /**
+   * A clock for a concurrent lane of this run, starting at `startMs`; the turn joins the
+   * lanes back with `advanceTo`. A clock that really waits (live mode) has no virtual lanes.
+   */
+  fork(startMs: number): VirtualClock {
+    return new VirtualClock(startMs);
+  }
+
   /** Move the clock forward to `ms` if it is later than now (a join of concurrent lanes). */
   advanceTo(ms: number): void {
     if (ms > this.#nowMs && Number.isFinite(ms)) this.#nowMs = ms;

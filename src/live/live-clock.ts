@@ -30,6 +30,11 @@ export class LiveClock extends VirtualClock {
     if (ms > 0 && Number.isFinite(ms)) Atomics.wait(this.#sleeper, 0, 0, ms * this.scale);
   }
 
+  /** Live calls run one after another (the bridge is serial), each on the real clock: a lane is this clock. */
+  override fork(): VirtualClock {
+    return this;
+  }
+
   override advanceTo(ms: number): void {
     this.sleep(ms - this.now());
   }

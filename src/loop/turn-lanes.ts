@@ -33,7 +33,7 @@ export class TurnLanes {
   /** The clock call `index` (concurrency-safe or not) runs on. */
   open(index: number, concurrencySafe: boolean): VirtualClock {
     const startsAt = this.#early[index];
-    if (startsAt !== undefined) return new VirtualClock(this.#concurrent || index === 0 ? startsAt : Math.max(startsAt, this.#earlyEnd));
+    if (startsAt !== undefined) return this.#clock.fork(this.#concurrent || index === 0 ? startsAt : Math.max(startsAt, this.#earlyEnd));
     this.#settleEarly();
     const together = this.#concurrent && concurrencySafe;
     if (!together && this.#laneStart !== null) {
@@ -41,7 +41,7 @@ export class TurnLanes {
       this.#laneStart = null;
     }
     if (together && this.#laneStart === null) this.#laneStart = this.#laneEnd = this.#clock.now();
-    return this.#laneStart === null ? this.#clock : new VirtualClock(this.#laneStart);
+    return this.#laneStart === null ? this.#clock : this.#clock.fork(this.#laneStart);
   }
 
   /** Call `index` has finished on `lane`. */
