@@ -21,6 +21,7 @@ interface ArenaFlags {
   readonly sweepSeed: number;
   readonly workers: number;
   readonly out: string;
+  readonly resume: boolean;
 }
 
 /** Our three reference arms, then every installed peer framework. */
@@ -36,6 +37,7 @@ export function registerArena(program: Command): void {
     .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
     .option('-w, --workers <n>', 'worker threads (1 runs inline); results are identical for any count', positiveInt, availableParallelism())
     .option('-o, --out <dir>', 'results folder (runs.jsonl, runs.csv, summary.json, as `run` writes them)', 'results/arena')
+    .option('--resume', 'continue the interrupted arena in --out (same flags): finished runs are kept, the rest are run', false)
     .addHelpText(
       'after',
       [
@@ -77,7 +79,7 @@ export function registerArena(program: Command): void {
         sweepSeed: flags.sweepSeed,
         workers: flags.workers,
         outDir,
-        resume: false,
+        resume: flags.resume,
         ...(progress === undefined ? {} : { onProgress: progress }),
       });
       const seconds = (wallClock.ms() - started) / 1000;
