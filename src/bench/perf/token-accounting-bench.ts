@@ -89,7 +89,7 @@ export async function benchTokenAccounting(options: TokenBenchOptions): Promise<
         }
       }
     })
-    .add('estimate of each request as a new array (counted afresh)', () => {
+    .add('estimate of the same request arrays sent again (resumed per array)', () => {
       for (const request of requests) sink += requestTokens(request);
     })
     .add('estimate: first count of each message, spread over the steps', () => {
