@@ -5,6 +5,7 @@ import type { Arm } from './arms.js';
 import type { TraceReason } from './cell-accumulator.js';
 import { runOne, type ModelChoice } from './run-one.js';
 import type { RunRecord } from './run-record.js';
+import { contentText } from '../model/content-text.js';
 
 /** Events kept at the start and the end of a long run's timeline. */
 const HEAD_EVENTS = 300;
@@ -47,7 +48,7 @@ export async function captureTrace(
   const { record, result, world } = await runOne({ sweepSeed, scenario, arm, seed, model, stream, onEvent: (event) => events.push(event) });
   const assistantTexts = result.messages
     .filter((message) => message.role === 'assistant')
-    .map((message) => (typeof message.content === 'string' ? message.content : message.content.map((block) => (block.type === 'text' ? block.text : '')).join('')));
+    .map((message) => contentText(message.content));
   const omitted = Math.max(0, events.length - HEAD_EVENTS - TAIL_EVENTS);
   return {
     scenario: scenario.id,

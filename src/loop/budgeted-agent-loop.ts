@@ -15,6 +15,7 @@ import { runEnveloped } from './enveloped-execution.js';
 import { earlyStartTimes } from './early-tool-start.js';
 import { TurnLanes } from './turn-lanes.js';
 import type { StreamingOptions } from './streamed-reply.js';
+import { contentText } from '../model/content-text.js';
 
 export interface LoopOptions {
   readonly model: ModelClient;
@@ -186,9 +187,9 @@ export class BudgetedAgentLoop {
       checkpoint('model_response');
 
       const calls = reply.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
-      if (finalTurn === 'budget_exhausted') return finish({ kind: finalTurn, finalText: textOf(reply.content), toolCalls: metrics.toolCalls });
-      if (finalTurn === 'timed_out') return finish({ kind: finalTurn, limit: 'soft', finalText: textOf(reply.content), elapsedMs: clock.now() });
-      if (calls.length === 0) return finish({ kind: 'completed', finalText: textOf(reply.content) });
+      if (finalTurn === 'budget_exhausted') return finish({ kind: finalTurn, finalText: contentText(reply.content), toolCalls: metrics.toolCalls });
+      if (finalTurn === 'timed_out') return finish({ kind: finalTurn, limit: 'soft', finalText: contentText(reply.content), elapsedMs: clock.now() });
+      if (calls.length === 0) return finish({ kind: 'completed', finalText: contentText(reply.content) });
 
       // Phase 3: the tool calls of this turn, results in request order, each on the lane
       // TurnLanes gives it: with concurrency, a run of concurrency-safe calls together;
@@ -230,7 +231,7 @@ export class BudgetedAgentLoop {
     const last = messages.at(-1);
     if (last?.role !== 'assistant' || typeof last.content === 'string') return null;
     const calls = last.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
-    if (calls.length === 0) return { kind: 'completed', finalText: textOf(last.content) };
+    if (calls.length === 0) return { kind: 'completed', finalText: contentText(last.content) };
     const results: ToolResultBlockParam[] = [];
     for (const call of calls) {
       // A fresh context per call, as in a live turn: the budget counts the calls before it.
@@ -292,13 +293,6 @@ export class BudgetedAgentLoop {
     emit({ type: 'agent.tool.result', at: clock.now(), id: call.id, tool: call.name, isError: block.is_error === true, content: String(block.content ?? '') });
     return { kind: 'result', block };
   }
-}
-
-/** The text of a reply, as its final answer (joined only when the run ends on it). */
-function textOf(content: readonly { readonly type: string; readonly text?: string }[]): string {
-  let text = '';
-  for (const block of content) if (block.type === 'text') text += block.text ?? '';
-  return text;
 }
 
 /** Add text to the last user message without mutating it (token counts are cached per message). */

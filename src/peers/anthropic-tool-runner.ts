@@ -3,6 +3,7 @@ import { betaTool } from '@anthropic-ai/sdk/helpers/beta/json-schema';
 import type { RunOutcome } from '../loop/outcome.js';
 import { errorReason, openingMessages, type PeerAdapter } from './peer-adapter.js';
 import type { PeerSetting } from './peer-setting.js';
+import { contentText } from '../model/content-text.js';
 
 type Setting = Extract<PeerSetting, { peer: 'anthropic-tool-runner' }>;
 
@@ -35,7 +36,7 @@ export const anthropicToolRunner: PeerAdapter<Setting> = {
       });
       const last = await runner.runUntilDone();
       if (last.content.some((block) => block.type === 'tool_use')) return { kind: 'max_iterations', iterations: meter.counts.modelCalls };
-      const finalText = last.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+      const finalText = contentText(last.content);
       return { kind: 'completed', finalText };
     } catch (error) {
       return { kind: 'failed', reason: errorReason('toolRunner', error) };

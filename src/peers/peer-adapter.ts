@@ -4,6 +4,7 @@ import type { ToolHost } from '../loop/tool-host.js';
 import type { Scenario } from '../scenarios/loader.js';
 import type { PeerMeter } from './peer-meter.js';
 import type { PeerSetting } from './peer-setting.js';
+import { contentText } from '../model/content-text.js';
 
 /** What every adapter is handed for one run; everything seeded is already in place. */
 export interface PeerRunInput {
@@ -39,7 +40,7 @@ export function textOnlyHistory(scenario: Scenario): ReadonlyArray<{ readonly ro
   const turns: Array<{ role: MessageParam['role']; text: string }> = [];
   for (const message of scenario.history as MessageParam[]) {
     if (typeof message.content === 'string') turns.push({ role: message.role, text: message.content });
-    else if (message.content.every((block) => block.type === 'text')) turns.push({ role: message.role, text: message.content.map((block) => (block.type === 'text' ? block.text : '')).join('') });
+    else if (message.content.every((block) => block.type === 'text')) turns.push({ role: message.role, text: contentText(message.content) });
     else return null;
   }
   return turns;
