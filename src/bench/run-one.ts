@@ -8,7 +8,7 @@ import type { AgentEvent } from '../loop/events.js';
 import type { RunResult } from '../loop/outcome.js';
 import { FaultyModel } from '../model/faulty-model.js';
 import type { ModelClient } from '../model/model-client.js';
-import { contextWindowOf } from '../model/model-table.js';
+import { contextWindowWith } from '../model/model-table.js';
 import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
 import { SimulatedChatModel } from '../model/openai/simulated-chat.js';
 import { SimulatedModel } from '../model/simulated/simulated-model.js';
@@ -91,7 +91,7 @@ export async function modelFor(choice: Exclude<ModelChoice, { kind: 'live' }>, s
     const [{ OpenAICompatibleModelClient }, { simulatedChatFetch }] = await Promise.all([import('../model/openai/openai-compatible-client.js'), import('../model/openai/chat-endpoint.js')]);
     return new OpenAICompatibleModelClient({ apiKey: 'sk-simulated', fetch: simulatedChatFetch(chat), baseURL: 'http://simulated.invalid/v1', name: 'simulated-openai-sdk' });
   }
-  const contextWindow = (id: string): number => scenario.contextWindow ?? contextWindowOf(id);
+  const contextWindow = contextWindowWith(scenario.contextWindow);
   if (choice.kind === 'simulated') return new FaultyModel(model, faults, { contextWindow });
   // Loaded on demand: the SDK costs ~0.3 s of start-up that in-process sweeps never need.
   const { AnthropicModelClient } = await import('../model/anthropic-client.js');

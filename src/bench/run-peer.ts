@@ -3,7 +3,7 @@ import { MalformedArguments } from '../faults/malformed-arguments.js';
 import { ModelFaultInjector } from '../faults/model-faults.js';
 import type { RunOutcome } from '../loop/outcome.js';
 import { DEFAULT_MODEL_ID } from '../model/model-client.js';
-import { contextWindowOf } from '../model/model-table.js';
+import { contextWindowWith } from '../model/model-table.js';
 import { simulatedChatFetch } from '../model/openai/chat-endpoint.js';
 import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
 import { SimulatedModel } from '../model/simulated/simulated-model.js';
@@ -53,7 +53,7 @@ export async function runPeer({ sweepSeed, scenario, arm, seed, onEvent }: PeerR
     refetches.observe(event);
     onEvent?.(event);
   });
-  const contextWindow = (id: string): number => scenario.contextWindow ?? contextWindowOf(id);
+  const contextWindow = contextWindowWith(scenario.contextWindow);
   const chat = { model, faults: modelFaults, malformed: new MalformedArguments(scenario.replyFaults.malformed_arguments, key) };
   const adapter = await entry.load();
   let outcome: RunOutcome;

@@ -4,7 +4,7 @@ import type { VirtualClock } from '../clock/virtual-clock.js';
 import { MalformedArguments } from '../faults/malformed-arguments.js';
 import { ModelFaultInjector, type ModelFaultKind, type ModelFaultSource } from '../faults/model-faults.js';
 import { simulatedChatFetch } from '../model/openai/chat-endpoint.js';
-import { contextWindowOf } from '../model/model-table.js';
+import { contextWindowWith } from '../model/model-table.js';
 import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
 import { SimulatedModel } from '../model/simulated/simulated-model.js';
 import type { StreamKey } from '../random/streams.js';
@@ -109,7 +109,7 @@ export class ModelServer {
       const malformed = this.#options.faults === true ? new MalformedArguments(scenario.replyFaults.malformed_arguments, key) : undefined;
       endpoints = {
         // The scenario's context window, as an in-process run checks it, so a live run meets the same 413s.
-        messages: simulatedFetch(model, faults, (id) => scenario.contextWindow ?? contextWindowOf(id)),
+        messages: simulatedFetch(model, faults, contextWindowWith(scenario.contextWindow)),
         chat: simulatedChatFetch({ model, ...(faults === undefined ? {} : { faults }), ...(malformed === undefined ? {} : { malformed }) }),
         faults: injector,
         lastFault: null,

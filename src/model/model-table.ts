@@ -32,6 +32,14 @@ export function contextWindowOf(model: string): number {
   return modelSpec(model)?.contextWindow ?? 200_000;
 }
 
+/**
+ * The context window a request is held to: a scenario's own (`context_window`, to make
+ * pressure on purpose) when it sets one, else the model's.
+ */
+export function contextWindowWith(override: number | null | undefined): (model: string) => number {
+  return override === null || override === undefined ? contextWindowOf : () => override;
+}
+
 /** Dollars a call costs at the model's list prices; 0 for a model the table does not know. */
 export function callCost(model: string, inputTokens: number, outputTokens: number): number {
   const spec = modelSpec(model);
