@@ -1,6 +1,7 @@
 import * as crypto from 'node:crypto';
 import type { MessageParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { canonicalJson } from '../../scenarios/canonical-json.js';
+import { textMemo } from '../../memo/text-memo.js';
 import type { Guard } from '../guard.js';
 
 export interface RepeatFingerprintOptions {
@@ -18,9 +19,12 @@ export const REFLECTION_MESSAGE =
 const sha256Hex: (text: string) => string =
   typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
+/** A run repeats its calls, and a sweep its runs: digests are remembered by their text. */
+const digestOf = textMemo(sha256Hex, 1_000_000);
+
 /** sha256 of the canonical JSON of `{name, input}`: key order does not matter. */
 export function callFingerprint(name: string, input: unknown): string {
-  return sha256Hex(canonicalJson({ name, input }));
+  return digestOf(canonicalJson({ name, input }));
 }
 
 /** The tool calls before call `id` in the transcript, nearest first, at most `limit`. */
