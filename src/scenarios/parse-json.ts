@@ -1,4 +1,5 @@
 import { textMemo } from '../memo/text-memo.js';
+import { deepFreeze } from './frozen-json.js';
 import type { Json } from './world.js';
 
 export type JsonParse = { readonly ok: true; readonly value: Json } | { readonly ok: false };
@@ -25,10 +26,4 @@ function parse(text: string): JsonParse {
   } finally {
     Error.stackTraceLimit = limit;
   }
-}
-
-function deepFreeze(value: Json): Json {
-  if (typeof value !== 'object' || value === null) return value;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) deepFreeze(item);
-  return Object.freeze(value) as Json;
 }

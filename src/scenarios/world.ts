@@ -1,3 +1,5 @@
+import { deepFreeze } from './frozen-json.js';
+
 /** JSON values as tools exchange them. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -17,18 +19,19 @@ export interface World {
   readonly outbox: OutboxEntry[];
 }
 
-const startText = new WeakMap<object, string>();
+const shared = new WeakMap<object, World['records']>();
 
 /**
- * A fresh, independent world from a scenario's starting state: a deep copy, made by
- * parsing the start state's JSON (kept per scenario), several times faster than
- * structuredClone for these small trees.
+ * A fresh world from a scenario's starting state: a new, empty outbox, and the records,
+ * which tools only read (every write goes to the outbox), shared by every run of the
+ * scenario and frozen, so a tool that tried to change them would throw rather than leak
+ * into other runs.
  */
 export function createWorld(start: { records: Record<string, Record<string, Json>> }): World {
-  let text = startText.get(start.records);
-  if (text === undefined) {
-    text = JSON.stringify(start.records);
-    startText.set(start.records, text);
+  let records = shared.get(start.records);
+  if (records === undefined) {
+    records = deepFreeze(structuredClone(start.records));
+    shared.set(start.records, records);
   }
-  return { records: JSON.parse(text) as World['records'], outbox: [] };
+  return { records, outbox: [] };
 }

@@ -26,6 +26,18 @@ export const getUser: ToolSpec = {
   },
 };
 
+/** What a query is matched against: the id and the whole record, lower-cased; kept per record (records are never changed). */
+const searchTexts = new WeakMap<object, string>();
+function searchText(id: string, user: Json): string {
+  if (typeof user !== 'object' || user === null) return `${id} ${JSON.stringify(user)}`.toLowerCase();
+  let text = searchTexts.get(user);
+  if (text === undefined) {
+    text = `${id} ${JSON.stringify(user)}`.toLowerCase();
+    searchTexts.set(user, text);
+  }
+  return text;
+}
+
 export const searchUsers: ToolSpec = {
   definition: {
     name: 'search_users',
@@ -43,7 +55,7 @@ export const searchUsers: ToolSpec = {
     const query = requireString(input, 'query').toLowerCase();
     const matches: Json[] = [];
     for (const [id, user] of Object.entries(collection(world, 'users'))) {
-      if (`${id} ${JSON.stringify(user)}`.toLowerCase().includes(query)) {
+      if (searchText(id, user).includes(query)) {
         const name = typeof user === 'object' && user !== null && !Array.isArray(user) ? (user['name'] ?? null) : null;
         matches.push({ id, name });
       }
