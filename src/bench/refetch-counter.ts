@@ -2,15 +2,7 @@ import type { AgentEvent } from '../loop/events.js';
 import { argumentsMatch } from '../scenarios/plan-matching.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { canonicalJson } from '../scenarios/canonical-json.js';
-
-function readable(content: string): boolean {
-  try {
-    JSON.parse(content);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { tryParseJson } from '../scenarios/parse-json.js';
 
 /**
  * Counts re-fetches from a run's events: calls of a read-only plan step (a tool and the
@@ -40,7 +32,7 @@ export class RefetchCounter {
       const fingerprint = this.#pending.get(event.id);
       if (fingerprint === undefined) return;
       this.#pending.delete(event.id);
-      if (!event.isError && readable(event.content)) this.#fetched.add(fingerprint);
+      if (!event.isError && tryParseJson(event.content).ok) this.#fetched.add(fingerprint);
     }
   }
 
