@@ -1,9 +1,11 @@
+import { frozenMemo } from '../memo/frozen-memo.js';
+
 /*
  * Key-order-independent JSON, the identity of a value for comparisons and fingerprints
  * (sha256 of the canonical JSON of every tool call, the plan reader's argument matching).
  * It runs several times per tool call, so it avoids the generic paths where they cost:
- * no JSON.stringify round trip for strings that need no escaping, and an insertion sort
- * for the handful of keys a tool input has.
+ * no JSON.stringify round trip for strings that need no escaping, an insertion sort
+ * for the handful of keys a tool input has, and no second writing of a frozen value.
  */
 
 /** Characters JSON.stringify would escape: controls, `"`, `\` and (well-formed stringify) surrogates. */
@@ -32,6 +34,15 @@ function sortedKeys(record: object): string[] {
 export function canonicalJson(value: unknown): string {
   if (typeof value === 'string') return quote(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  return canonicalObject(value);
+}
+
+/*
+ * Tool inputs carry the same frozen values call after call (a record the model read from
+ * a remembered parse, passed on to transform_record, the transform passed on to
+ * write_result): their text is written once, remembered by identity.
+ */
+const canonicalObject = frozenMemo((value: object): string => {
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
@@ -45,4 +56,4 @@ export function canonicalJson(value: unknown): string {
     out += `${out.length === 1 ? '' : ','}${quote(key)}:${canonicalJson(item)}`;
   }
   return `${out}}`;
-}
+});

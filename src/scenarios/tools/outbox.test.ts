@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deepFreeze } from '../frozen-json.js';
 import { createWorld } from '../world.js';
 import { ANSWER_KEY, readResult, submitAnswer, writeResult } from './outbox.js';
 
@@ -25,5 +26,16 @@ describe('write_result and read_result', () => {
     writeResult.run({ key: 'k', value: { a: 1 } }, world);
     writeResult.run({ key: 'k', value: { a: 2 } }, world);
     expect(readResult.run({ key: 'k' }, world)).toEqual({ key: 'k', found: true, value: { a: 2 }, writes: 2 });
+  });
+
+  it('keeps its own copy of a value that can still change, and a frozen value as it is', () => {
+    const world = createWorld({ records: {} });
+    const open = { a: { b: 1 } };
+    writeResult.run({ key: 'k', value: open }, world);
+    open.a.b = 2;
+    expect(world.outbox[0]?.value).toEqual({ a: { b: 1 } });
+    const frozen = deepFreeze({ a: { b: 3 } });
+    writeResult.run({ key: 'k', value: frozen }, world);
+    expect(world.outbox[1]?.value).toBe(frozen);
   });
 });

@@ -1,6 +1,16 @@
 import { invalidInput } from '../../faults/tool-errors.js';
+import { isDeepFrozen } from '../../memo/frozen-memo.js';
 import type { Json } from '../world.js';
 import { requireString, type ToolSpec } from './tool-spec.js';
+
+/**
+ * What the outbox keeps of a value the model sent: a copy, so nothing the caller does to
+ * its argument later changes the world. A value frozen at every depth (the model passing
+ * on a remembered parse) cannot change, so it is kept as it is, without the copy.
+ */
+function ownCopy(value: unknown): Json {
+  return (isDeepFrozen(value) ? value : structuredClone(value)) as Json;
+}
 
 export const writeResult: ToolSpec = {
   definition: {
@@ -22,7 +32,7 @@ export const writeResult: ToolSpec = {
     const key = requireString(input, 'key');
     const value = input['value'];
     if (typeof value !== 'object' || value === null) throw invalidInput("'value' must be an object");
-    world.outbox.push({ key, value: structuredClone(value) as Json });
+    world.outbox.push({ key, value: ownCopy(value) });
     return { ok: true, key, writes: world.outbox.length };
   },
 };
@@ -67,7 +77,7 @@ export const submitAnswer: ToolSpec = {
   run(input, world) {
     const answer = input['answer'];
     if (answer === undefined || answer === null || answer === '') throw invalidInput("'answer' must not be empty");
-    world.outbox.push({ key: ANSWER_KEY, value: structuredClone(answer) as Json });
+    world.outbox.push({ key: ANSWER_KEY, value: ownCopy(answer) });
     return { ok: true, delivered: true };
   },
 };

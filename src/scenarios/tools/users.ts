@@ -1,4 +1,6 @@
 import { invalidInput, notFound } from '../../faults/tool-errors.js';
+import { frozenMemo } from '../../memo/frozen-memo.js';
+import { deepFreeze } from '../frozen-json.js';
 import type { Json } from '../world.js';
 import { collection, requireString, type ToolSpec } from './tool-spec.js';
 
@@ -87,6 +89,13 @@ export function transformUserRecord(record: Record<string, unknown>): Json {
   };
 }
 
+/**
+ * The transform of a frozen record, made once: the model passes on the record it read
+ * from get_user's body, and that parse is remembered and frozen, so the same record comes
+ * back call after call. The result is frozen too: shared, it must not change.
+ */
+const transformFrozen = frozenMemo((record) => deepFreeze(transformUserRecord(record as Record<string, unknown>)));
+
 export const transformRecord: ToolSpec = {
   definition: {
     name: 'transform_record',
@@ -109,6 +118,6 @@ export const transformRecord: ToolSpec = {
     if (typeof record !== 'object' || record === null || Array.isArray(record)) {
       throw invalidInput("'record' must be an object");
     }
-    return transformUserRecord(record as Record<string, unknown>);
+    return transformFrozen(record);
   },
 };

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { deepFreeze } from '../frozen-json.js';
+import { createWorld } from '../world.js';
+import { transformRecord, transformUserRecord } from './users.js';
+
+const RECORD = { id: 'u_1042', name: ' Ada   Lovelace ', email: ' Ada.Lovelace@Example.COM ', plan: 'pro' };
+const world = createWorld({ records: {} });
+
+describe('transform_record', () => {
+  it('answers a frozen record with one shared, frozen transform, and an open one afresh', () => {
+    const expected = transformUserRecord(RECORD);
+    expect(expected).toEqual({ id: 'u_1042', display_name: 'Ada Lovelace', email: 'ada.lovelace@example.com', email_domain: 'example.com ', initials: 'AL' });
+    const frozen = deepFreeze({ ...RECORD });
+    const first = transformRecord.run({ record: frozen }, world);
+    expect(first).toEqual(expected);
+    expect(transformRecord.run({ record: frozen }, world)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+
+    const open = { ...RECORD };
+    const fresh = transformRecord.run({ record: open }, world);
+    open.name = 'Grace Hopper';
+    expect(transformRecord.run({ record: open }, world)).toMatchObject({ display_name: 'Grace Hopper', initials: 'GH' });
+    expect(fresh).toEqual(expected);
+  });
+});
