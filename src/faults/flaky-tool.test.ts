@@ -203,3 +203,23 @@ describe('FlakyTool unauthorized_after', () => {
     expect(new FlakyTool(spec('read_result'), scheduled).execute({ key: 'x' }, newWorld(), draws(0.9)).kind).toBe('ok');
   });
 });
+
+describe('FlakyTool shared answers', () => {
+  it('meets a fault with one frozen failure, and writes a frozen result out once', () => {
+    const shared = profile(REFERENCE);
+    const a = new FlakyTool(spec('get_user'), shared).execute({ user_id: 'u_1042' }, newWorld(), draws(0.1));
+    const b = new FlakyTool(spec('get_user'), shared).execute({ user_id: 'u_1042' }, newWorld(), draws(0.1));
+    expect(b).toBe(a);
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(a.kind === 'error' && Object.isFrozen(a.error)).toBe(true);
+
+    // createWorld shares the starting records frozen, so get_user answers with the same text object.
+    const world = createWorld({ records: { users: { u_1042: USER } } });
+    const tool = new FlakyTool(spec('get_user'), shared);
+    const first = tool.execute({ user_id: 'u_1042' }, world, draws(0.9));
+    const second = tool.execute({ user_id: 'u_1042' }, world, draws(0.9));
+    expect(first).toEqual({ kind: 'ok', content: JSON.stringify(USER), latencyMs: 300, fault: null });
+    expect(second).toEqual(first);
+    expect(tool.executions).toBe(2);
+  });
+});

@@ -34,7 +34,21 @@ const LABELS: Record<ToolErrorCode, string> = {
 /** A body that does not parse is a transient failure: the tool's answer never arrived whole. */
 function checkBody(execution: ToolExecution, tool: string): ToolExecution {
   if (execution.kind !== 'ok' || tryParseJson(execution.content).ok) return execution;
-  return { ...execution, kind: 'error', error: new ToolError('malformed_response', `${tool} returned a body that is not valid JSON`) };
+  return { kind: 'error', error: malformedError(tool), latencyMs: execution.latencyMs, fault: execution.fault };
+}
+
+/**
+ * The error of a cut-off body says only which tool sent it, so there is one per tool name,
+ * frozen: shared by every run, it cannot carry anything from one into another.
+ */
+const malformedErrors = new Map<string, ToolError>();
+function malformedError(tool: string): ToolError {
+  let error = malformedErrors.get(tool);
+  if (error === undefined) {
+    error = Object.freeze(new ToolError('malformed_response', `${tool} returned a body that is not valid JSON`));
+    malformedErrors.set(tool, error);
+  }
+  return error;
 }
 
 /**
