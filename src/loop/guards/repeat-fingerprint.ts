@@ -22,9 +22,14 @@ const sha256Hex: (text: string) => string =
 /** A run repeats its calls, and a sweep its runs: digests are remembered by their text. */
 const digestOf = textMemo(sha256Hex, 1_000_000);
 
+/** The identity of a call: the canonical JSON of `{name, input}`, so key order does not matter. */
+function callText(name: string, input: unknown): string {
+  return canonicalJson({ name, input });
+}
+
 /** sha256 of the canonical JSON of `{name, input}`: key order does not matter. */
 export function callFingerprint(name: string, input: unknown): string {
-  return digestOf(canonicalJson({ name, input }));
+  return digestOf(callText(name, input));
 }
 
 /** The tool calls before call `id` in the transcript, nearest first, at most `limit`. */
@@ -53,16 +58,19 @@ function callsBefore(messages: readonly MessageParam[], id: string, limit: numbe
  * repeatFingerprint({ window: 2 })
  */
 export function repeatFingerprint({ window = 2 }: RepeatFingerprintOptions = {}): Guard {
-  /** Fingerprints of the calls this guard has read, by id: their arguments as parsed. */
+  /** The calls this guard has read, by id, as canonical text of their arguments as parsed. */
   const seen = new Map<string, string>();
   return {
     name: 'repeat',
     beforeToolCall(call, ctx) {
-      const fingerprint = callFingerprint(call.name, call.input);
-      const repeated = callsBefore(ctx.messages, call.id, window).some((before) => (seen.get(before.id) ?? callFingerprint(before.name, before.input)) === fingerprint);
-      seen.set(call.id, fingerprint);
+      // Calls are compared by their canonical text, equal exactly when their digests are;
+      // the digest is worked out only for a call that is blocked, which is rare, rather
+      // than looked up for every call.
+      const text = callText(call.name, call.input);
+      const repeated = callsBefore(ctx.messages, call.id, window).some((before) => (seen.get(before.id) ?? callText(before.name, before.input)) === text);
+      seen.set(call.id, text);
       if (!repeated) return undefined;
-      ctx.emit({ type: 'agent.repeat.blocked', at: ctx.clock.now(), tool: call.name, fingerprint });
+      ctx.emit({ type: 'agent.repeat.blocked', at: ctx.clock.now(), tool: call.name, fingerprint: digestOf(text) });
       return { kind: 'answer', content: REFLECTION_MESSAGE, isError: true };
     },
   };
