@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../loop/events.js';
 import { argumentsMatch } from '../scenarios/plan-matching.js';
 import type { Scenario } from '../scenarios/loader.js';
+import type { PlanStep } from '../scenarios/schema.js';
 import { canonicalJson } from '../scenarios/canonical-json.js';
 import { tryParseJson } from '../scenarios/parse-json.js';
 
@@ -13,12 +14,17 @@ import { tryParseJson } from '../scenarios/parse-json.js';
  */
 export class RefetchCounter {
   count = 0;
-  readonly #scenario: Scenario;
+  readonly #readSteps: ReadonlyMap<string, readonly PlanStep[]>;
   readonly #pending = new Map<string, string>();
-  readonly #fetched = new Set<string>();
+  /**
+   * The calls that had a good result, distinct. A list, not a Set: each call's text is
+   * new, and hashing a long one (a whole record) costs more than comparing it with the
+   * few a run holds, most of them of another length.
+   */
+  readonly #fetched: string[] = [];
 
   constructor(scenario: Scenario) {
-    this.#scenario = scenario;
+    this.#readSteps = readStepsOf(scenario);
   }
 
   observe(event: AgentEvent): void {
@@ -26,18 +32,37 @@ export class RefetchCounter {
       const input = typeof event.input === 'object' && event.input !== null ? (event.input as Record<string, unknown>) : {};
       if (!this.#readsPlanStep(event.tool, input)) return;
       const fingerprint = `${event.tool} ${canonicalJson(input)}`;
-      if (this.#fetched.has(fingerprint)) this.count += 1;
+      if (this.#fetched.includes(fingerprint)) this.count += 1;
       this.#pending.set(event.id, fingerprint);
     } else if (event.type === 'agent.tool.result') {
       const fingerprint = this.#pending.get(event.id);
       if (fingerprint === undefined) return;
       this.#pending.delete(event.id);
-      if (!event.isError && tryParseJson(event.content).ok) this.#fetched.add(fingerprint);
+      if (!event.isError && tryParseJson(event.content).ok && !this.#fetched.includes(fingerprint)) this.#fetched.push(fingerprint);
     }
   }
 
   #readsPlanStep(tool: string, input: Record<string, unknown>): boolean {
-    if (this.#scenario.tools.some((spec) => spec.definition.name === tool && spec.sideEffecting)) return false;
-    return this.#scenario.plan.steps.some((step) => step.tool === tool && argumentsMatch(step, input));
+    return this.#readSteps.get(tool)?.some((step) => argumentsMatch(step, input)) ?? false;
   }
+}
+
+/** Per scenario, made once: the plan's steps by tool, for the tools that have no side effects. */
+const readStepsByScenario = new WeakMap<Scenario, ReadonlyMap<string, readonly PlanStep[]>>();
+
+function readStepsOf(scenario: Scenario): ReadonlyMap<string, readonly PlanStep[]> {
+  let known = readStepsByScenario.get(scenario);
+  if (known === undefined) {
+    const writers = new Set(scenario.tools.filter((spec) => spec.sideEffecting).map((spec) => spec.definition.name));
+    const steps = new Map<string, PlanStep[]>();
+    for (const step of scenario.plan.steps) {
+      if (writers.has(step.tool)) continue;
+      const forTool = steps.get(step.tool);
+      if (forTool === undefined) steps.set(step.tool, [step]);
+      else forTool.push(step);
+    }
+    known = steps;
+    readStepsByScenario.set(scenario, known);
+  }
+  return known;
 }

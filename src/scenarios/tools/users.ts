@@ -1,5 +1,6 @@
 import { invalidInput, notFound } from '../../faults/tool-errors.js';
-import { frozenMemo } from '../../memo/frozen-memo.js';
+import { frozenMemo, isDeepFrozen } from '../../memo/frozen-memo.js';
+import { textMemo } from '../../memo/text-memo.js';
 import { deepFreeze } from '../frozen-json.js';
 import type { Json } from '../world.js';
 import { collection, requireString, type ToolSpec } from './tool-spec.js';
@@ -55,17 +56,37 @@ export const searchUsers: ToolSpec = {
   latencyMs: 450,
   run(input, world) {
     const query = requireString(input, 'query').toLowerCase();
-    const matches: Json[] = [];
-    for (const [id, user] of Object.entries(collection(world, 'users'))) {
-      if (searchText(id, user).includes(query)) {
-        const name = typeof user === 'object' && user !== null && !Array.isArray(user) ? (user['name'] ?? null) : null;
-        matches.push({ id, name });
-      }
-      if (matches.length === 5) break;
-    }
-    return { query, matches };
+    const users = collection(world, 'users');
+    return isDeepFrozen(users) ? searchesOf(users)(query) : search(users, query);
   },
 };
+
+function search(users: Record<string, Json>, query: string): Json {
+  const matches: Json[] = [];
+  for (const [id, user] of Object.entries(users)) {
+    if (searchText(id, user).includes(query)) {
+      const name = typeof user === 'object' && user !== null && !Array.isArray(user) ? (user['name'] ?? null) : null;
+      matches.push({ id, name });
+    }
+    if (matches.length === 5) break;
+  }
+  return { query, matches };
+}
+
+/**
+ * Searches of a scenario's starting users (shared by its runs, frozen at every depth, so
+ * a search of them can never come out differently), remembered by query: the model sends
+ * the same few queries run after run. The answers are frozen: shared, they must not change.
+ */
+const searchesByUsers = new WeakMap<object, (query: string) => Json>();
+function searchesOf(users: Record<string, Json>): (query: string) => Json {
+  let searches = searchesByUsers.get(users);
+  if (searches === undefined) {
+    searches = textMemo((query) => deepFreeze(search(users, query)), 100_000);
+    searchesByUsers.set(users, searches);
+  }
+  return searches;
+}
 
 /**
  * The transform the reference task asks for. Deterministic, so the expected world can
