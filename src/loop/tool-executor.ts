@@ -46,20 +46,21 @@ export function executeToolCall(call: ToolUseBlock, host: ToolHost, guards: read
     if (execution.fault !== null) ctx.emit({ type: 'agent.tool.fault', at: ctx.clock.now(), tool: call.name, fault: execution.fault });
     return execution;
   };
-  let describe = (error: ToolError): string => `Error: ${error.message}`;
+  // The last guard that words errors does; the wording is needed only if the call fails.
+  let describer: Guard | undefined;
   for (const guard of guards) {
     const around = guard.aroundExecution;
     if (around !== undefined) {
       const inner = run;
       run = () => around.call(guard, ctx, inner);
     }
-    if (guard.describeError !== undefined) describe = (error) => guard.describeError!(error, ctx);
+    if (guard.describeError !== undefined) describer = guard;
   }
 
   const execution = run();
   const block: ToolResultBlockParam =
     execution.kind === 'ok'
       ? { type: 'tool_result', tool_use_id: call.id, content: execution.content }
-      : { type: 'tool_result', tool_use_id: call.id, content: describe(execution.error), is_error: true };
+      : { type: 'tool_result', tool_use_id: call.id, content: describer?.describeError?.(execution.error, ctx) ?? `Error: ${execution.error.message}`, is_error: true };
   return { block, executions };
 }

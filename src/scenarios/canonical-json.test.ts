@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalCall, canonicalJson } from './canonical-json.js';
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth, in code-unit order, integer-like keys included', () => {
@@ -18,5 +18,13 @@ describe('canonicalJson', () => {
   it('leaves out undefined members and writes undefined array items and non-finite numbers as null', () => {
     expect(canonicalJson({ a: undefined, b: [undefined, Number.NaN, 1.5] })).toBe('{"b":[null,null,1.5]}');
     expect(canonicalJson(undefined)).toBe('null');
+  });
+});
+
+describe('canonicalCall', () => {
+  it('is canonicalJson of the pair { name, input }, whatever the input', () => {
+    for (const input of [{ b: 1, a: 'x' }, undefined, null, 'text', [1, { z: 1, y: 2 }], {}, { record: { name: 'q"uote' } }]) {
+      for (const name of ['get_user', 'odd "name"']) expect(canonicalCall(name, input)).toBe(canonicalJson({ name, input }));
+    }
   });
 });

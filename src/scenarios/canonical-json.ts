@@ -57,3 +57,13 @@ const canonicalObject = frozenMemo((value: object): string => {
   }
   return `${out}}`;
 });
+
+/**
+ * `canonicalJson({ name, input })`, the identity of a tool call, without building the
+ * pair: it is read for every call. `input` sorts before `name`, and an undefined input
+ * is left out, as canonicalJson leaves it out.
+ */
+export function canonicalCall(name: string, input: unknown): string {
+  const quotedName = quote(name);
+  return input === undefined ? `{"name":${quotedName}}` : `{"input":${canonicalJson(input)},"name":${quotedName}}`;
+}

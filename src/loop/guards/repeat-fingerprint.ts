@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
 import type { MessageParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
-import { canonicalJson } from '../../scenarios/canonical-json.js';
+import { canonicalCall } from '../../scenarios/canonical-json.js';
 import { textMemo } from '../../memo/text-memo.js';
 import type { Guard } from '../guard.js';
 
@@ -23,9 +23,7 @@ const sha256Hex: (text: string) => string =
 const digestOf = textMemo(sha256Hex, 1_000_000);
 
 /** The identity of a call: the canonical JSON of `{name, input}`, so key order does not matter. */
-function callText(name: string, input: unknown): string {
-  return canonicalJson({ name, input });
-}
+const callText = canonicalCall;
 
 /** sha256 of the canonical JSON of `{name, input}`: key order does not matter. */
 export function callFingerprint(name: string, input: unknown): string {
