@@ -1,46 +1,69 @@
 import { FAULT_KINDS, type FaultKind } from '../faults/fault-profile.js';
-import { FlakyTool } from '../faults/flaky-tool.js';
+import { toolFaults, type ToolFaults } from '../faults/flaky-tool.js';
 import type { ToolHost } from '../loop/tool-host.js';
 import { stream, type StreamKey } from '../random/streams.js';
 import type { Scenario } from '../scenarios/loader.js';
 import type { World } from '../scenarios/world.js';
+import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 
 export interface ScenarioToolHost extends ToolHost {
   /** Faults injected so far, by kind. */
   readonly faults: Readonly<Partial<Record<FaultKind, number>>>;
 }
 
-/** A tool of the run and the name of its stream (`tool:<name>`), written once per run, not per call. */
+/** A tool of the scenario: its faults, the name of its stream and where a run counts its executions. */
 interface HostedTool {
-  readonly tool: FlakyTool;
+  readonly faults: ToolFaults;
+  /** `tool:<name>`, written once rather than per call. */
   readonly purpose: string;
+  readonly slot: number;
 }
+
+/** What of a scenario's tools is the same in every run, made once; a run adds only its counts. */
+interface ToolTable {
+  readonly tools: ReadonlyMap<string, HostedTool>;
+  readonly definitions: readonly Tool[];
+}
+
+const tables = new WeakMap<Scenario, ToolTable>();
+
+function tableOf(scenario: Scenario): ToolTable {
+  let table = tables.get(scenario);
+  if (table === undefined) {
+    const tools = new Map<string, HostedTool>();
+    for (const spec of scenario.tools) {
+      const name = spec.definition.name;
+      tools.set(name, { faults: toolFaults(spec, scenario.faults), purpose: `tool:${name}`, slot: tools.size });
+    }
+    // Frozen: every run's host hands out this one list.
+    table = { tools, definitions: Object.freeze(scenario.tools.map((spec) => spec.definition)) };
+    tables.set(scenario, table);
+  }
+  return table;
+}
+
+/** No fault yet, with every kind present in one order, so every run's counts share one shape. */
+const NO_FAULTS_YET: Readonly<Record<FaultKind, number>> = Object.freeze(Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>);
 
 /**
  * The scenario's tools over one world, each behind a flaky wrapper. The Nth execution of
  * a tool draws from the stream (run, `tool:<name>`, N), whatever happened before it.
  */
 export function createScenarioToolHost(scenario: Scenario, world: World, key: StreamKey): ScenarioToolHost {
-  const tools = new Map<string, HostedTool>();
-  for (const spec of scenario.tools) {
-    const name = spec.definition.name;
-    tools.set(name, { tool: new FlakyTool(spec, scenario.faults), purpose: `tool:${name}` });
-  }
-  // Every kind from the start, in one order: each run's counts then share one shape, and a
-  // count is a plain update rather than a property added in whatever order faults come.
-  const faults = {} as Record<FaultKind, number>;
-  for (const kind of FAULT_KINDS) faults[kind] = 0;
+  const { tools, definitions } = tableOf(scenario);
+  const executions = new Array<number>(tools.size).fill(0);
+  const faults = { ...NO_FAULTS_YET };
   return {
-    definitions: scenario.tools.map((spec) => spec.definition),
+    definitions,
     faults,
     traits(name) {
-      return tools.get(name)?.tool.spec;
+      return tools.get(name)?.faults.spec;
     },
     execute(name, input) {
-      const hosted = tools.get(name);
-      if (hosted === undefined) throw new Error(`no tool '${name}'`);
-      const { tool, purpose } = hosted;
-      const execution = tool.execute(input, world, stream(key, purpose, tool.executions));
+      const tool = tools.get(name);
+      if (tool === undefined) throw new Error(`no tool '${name}'`);
+      const index = executions[tool.slot]!++;
+      const execution = tool.faults.execute(index, input, world, stream(key, tool.purpose, index));
       if (execution.fault !== null) faults[execution.fault] += 1;
       return execution;
     },

@@ -220,6 +220,5 @@ describe('FlakyTool shared answers', () => {
     const second = tool.execute({ user_id: 'u_1042' }, world, draws(0.9));
     expect(first).toEqual({ kind: 'ok', content: JSON.stringify(USER), latencyMs: 300, fault: null });
     expect(second).toEqual(first);
-    expect(tool.executions).toBe(2);
   });
 });
