@@ -15,7 +15,11 @@ import { tryParseJson } from '../scenarios/parse-json.js';
 export class RefetchCounter {
   count = 0;
   readonly #readSteps: ReadonlyMap<string, readonly PlanStep[]>;
-  readonly #pending = new Map<string, string>();
+  /**
+   * Plan-step reads called and not yet answered: at most the calls of one turn, most often
+   * none or one, so a short list searched by id costs less than a Map's hashing.
+   */
+  readonly #pending: Array<{ readonly id: string; readonly fingerprint: string }> = [];
   /**
    * The calls that had a good result, distinct. A list, not a Set: each call's text is
    * new, and hashing a long one (a whole record) costs more than comparing it with the
@@ -33,11 +37,14 @@ export class RefetchCounter {
       if (!this.#readsPlanStep(event.tool, input)) return;
       const fingerprint = `${event.tool} ${canonicalJson(input)}`;
       if (this.#fetched.includes(fingerprint)) this.count += 1;
-      this.#pending.set(event.id, fingerprint);
+      this.#pending.push({ id: event.id, fingerprint });
     } else if (event.type === 'agent.tool.result') {
-      const fingerprint = this.#pending.get(event.id);
-      if (fingerprint === undefined) return;
-      this.#pending.delete(event.id);
+      const at = this.#pending.findIndex((pending) => pending.id === event.id);
+      if (at < 0) return;
+      const { fingerprint } = this.#pending[at]!;
+      // Their order does not matter: the last takes the answered one's place.
+      this.#pending[at] = this.#pending.at(-1)!;
+      this.#pending.pop();
       if (!event.isError && tryParseJson(event.content).ok && !this.#fetched.includes(fingerprint)) this.#fetched.push(fingerprint);
     }
   }

@@ -1,4 +1,4 @@
-import { FAULT_KINDS, type FaultKind } from '../faults/fault-profile.js';
+import type { FaultKind } from '../faults/fault-profile.js';
 import { toolFaults, type ToolFaults } from '../faults/flaky-tool.js';
 import type { ToolHost } from '../loop/tool-host.js';
 import { stream, type StreamKey } from '../random/streams.js';
@@ -42,8 +42,14 @@ function tableOf(scenario: Scenario): ToolTable {
   return table;
 }
 
-/** No fault yet, with every kind present in one order, so every run's counts share one shape. */
-const NO_FAULTS_YET: Readonly<Record<FaultKind, number>> = Object.freeze(Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>);
+/**
+ * No fault yet, every kind present: every run's counts share one shape, and counting is an
+ * update, not a property added in whatever order the faults come. A literal, the cheapest
+ * way to make an object (the type insists on every kind).
+ */
+function noFaultsYet(): Record<FaultKind, number> {
+  return { timeout: 0, connection_refused: 0, rate_limit: 0, server_error: 0, malformed_json: 0, partial_write: 0, unauthorized: 0 };
+}
 
 /**
  * The scenario's tools over one world, each behind a flaky wrapper. The Nth execution of
@@ -51,8 +57,9 @@ const NO_FAULTS_YET: Readonly<Record<FaultKind, number>> = Object.freeze(Object.
  */
 export function createScenarioToolHost(scenario: Scenario, world: World, key: StreamKey): ScenarioToolHost {
   const { tools, definitions } = tableOf(scenario);
-  const executions = new Array<number>(tools.size).fill(0);
-  const faults = { ...NO_FAULTS_YET };
+  const executions: number[] = [];
+  for (let slot = 0; slot < tools.size; slot++) executions.push(0);
+  const faults = noFaultsYet();
   return {
     definitions,
     faults,
