@@ -1,5 +1,5 @@
 import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
-import { canonicalJson } from '../../scenarios/canonical-json.js';
+import { canonicalCall } from '../../scenarios/canonical-json.js';
 import type { BatchDecision, Guard, LoopContext } from '../guard.js';
 import { STUCK_TOOL, stuckTool, STUCK_TOOL_NAME } from './stuck-tool.js';
 
@@ -110,7 +110,7 @@ export function findThrash(recent: readonly RecentCall[], identical: number, pat
   const keyOf = (call: ToolUseBlock) => {
     let key = callKeys.get(call);
     if (key === undefined) {
-      key = canonicalJson({ name: call.name, input: call.input });
+      key = canonicalCall(call.name, call.input);
       callKeys.set(call, key);
     }
     return key;

@@ -118,16 +118,33 @@ export function fixMessageOrder(messages: readonly MessageParam[], offered: Read
   }
 }
 
+/** A message's blocks as they are, for reading only (no copy; a string is one text block). */
+const blocksIn = (message: MessageParam): readonly ContentBlockParam[] =>
+  typeof message.content === 'string' ? (message.content === '' ? [] : [{ type: 'text', text: message.content }]) : message.content;
+
+/*
+ * The ids of a message's tool calls, and of the calls its results answer. Plain loops:
+ * they run for every message checked before every model call, where flatMap was the
+ * check's main cost.
+ */
+function callIdsIn(message: MessageParam): string[] {
+  const ids: string[] = [];
+  for (const block of blocksIn(message)) if (block.type === 'tool_use') ids.push(block.id);
+  return ids;
+}
+
+function answeredIdsIn(message: MessageParam): string[] {
+  const ids: string[] = [];
+  for (const block of blocksIn(message)) if (block.type === 'tool_result') ids.push(block.tool_use_id);
+  return ids;
+}
+
 /**
  * Whether message `i` sits well with its neighbours: the user speaks first, roles
  * alternate, nothing is empty, and tool calls and results pair up turn by turn. Each
  * check looks at one message and the ones either side, so a transcript that only grew
  * is checked from just before where it was last seen well-ordered.
  */
-/** A message's blocks as they are, for reading only (no copy; a string is one text block). */
-const blocksIn = (message: MessageParam): readonly ContentBlockParam[] =>
-  typeof message.content === 'string' ? (message.content === '' ? [] : [{ type: 'text', text: message.content }]) : message.content;
-
 function wellPlaced(messages: readonly MessageParam[], i: number, offered: ReadonlySet<string>): boolean {
   const message = messages[i]!;
   const before = messages[i - 1];
@@ -136,7 +153,7 @@ function wellPlaced(messages: readonly MessageParam[], i: number, offered: Reado
   if (blocks.length === 0 || blocks.some(isEmptyText)) return false;
   if (message.role === 'assistant') {
     const next = messages[i + 1];
-    const answered = next === undefined ? [] : blocksIn(next).flatMap((block) => (block.type === 'tool_result' ? [block.tool_use_id] : []));
+    const answered = next === undefined ? [] : answeredIdsIn(next);
     const ids = new Set<string>();
     for (const block of blocks) {
       if (block.type === 'tool_result') return false;
@@ -146,7 +163,7 @@ function wellPlaced(messages: readonly MessageParam[], i: number, offered: Reado
     }
     return true;
   }
-  const asked = before === undefined ? [] : blocksIn(before).flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
+  const asked = before === undefined ? [] : callIdsIn(before);
   const seen = new Set<string>();
   let other = false;
   for (const block of blocks) {
