@@ -10,14 +10,14 @@ export type ToolExecution =
   | { readonly kind: 'ok'; readonly content: string; readonly latencyMs: number; readonly fault: FaultKind | null }
   | { readonly kind: 'error'; readonly error: ToolError; readonly latencyMs: number; readonly fault: FaultKind | null };
 
-const answersBySpec = new WeakMap<ToolSpec, WeakMap<FaultProfile, ToolFaults>>();
+const faultsBySpec = new WeakMap<ToolSpec, WeakMap<FaultProfile, ToolFaults>>();
 
 /** The tool's faults under a profile, made once per tool and profile (every run of a scenario wraps its tools anew). */
 export function toolFaults(spec: ToolSpec, profile: FaultProfile): ToolFaults {
-  let byProfile = answersBySpec.get(spec);
+  let byProfile = faultsBySpec.get(spec);
   if (byProfile === undefined) {
     byProfile = new WeakMap();
-    answersBySpec.set(spec, byProfile);
+    faultsBySpec.set(spec, byProfile);
   }
   let faults = byProfile.get(profile);
   if (faults === undefined) {

@@ -120,4 +120,20 @@ describe('repeatFingerprint', () => {
     expect(host.executed).toEqual([]);
     expect(toolResults(result).at(-1)?.content).toBe(REFLECTION_MESSAGE);
   });
+
+  it('compares arguments sent as text as they were read, with calls before and after them', async () => {
+    // The transcript keeps the text; the guard remembers what it was read as.
+    const model = new ScriptedModel([
+      { calls: [{ name: 'lookup', input: '{"b": 2, "a": 1}' }] },
+      call('other', { x: 1 }),
+      { calls: [{ name: 'lookup', input: { a: 1, b: 2 } }] },
+      { calls: [{ name: 'lookup', input: '{"a":1,"b":2}' }] },
+      { text: 'done' },
+    ]);
+    const host = countingHost();
+    const result = await new BudgetedAgentLoop({ model, tools: host, guards: [repeatFingerprint({ window: 2 })] }).run('go');
+    expect(host.executed.map((entry) => entry.name)).toEqual(['lookup', 'other']);
+    expect(toolResults(result).map((block) => block.is_error === true)).toEqual([false, false, true, true]);
+  });
 });
+

@@ -56,8 +56,19 @@ function callsBefore(messages: readonly MessageParam[], id: string, limit: numbe
  * repeatFingerprint({ window: 2 })
  */
 export function repeatFingerprint({ window = 2 }: RepeatFingerprintOptions = {}): Guard {
-  /** The calls this guard has read, by id, as canonical text of their arguments as parsed. */
-  const seen = new Map<string, string>();
+  /**
+   * The calls this guard has read, in order: their ids, and the canonical text of their
+   * arguments as parsed (the transcript keeps arguments sent as text as text). Two lists
+   * searched from the newest end, not a Map: the calls looked up are the last few, found
+   * in a step or two, where a Map cost more to fill (a new Map per run, growing) than all
+   * the lookups together.
+   */
+  const ids: string[] = [];
+  const texts: string[] = [];
+  const textOf = (block: ToolUseBlock): string => {
+    for (let k = ids.length - 1; k >= 0; k--) if (ids[k] === block.id) return texts[k]!;
+    return callText(block.name, block.input);
+  };
   return {
     name: 'repeat',
     beforeToolCall(call, ctx) {
@@ -65,8 +76,15 @@ export function repeatFingerprint({ window = 2 }: RepeatFingerprintOptions = {})
       // the digest is worked out only for a call that is blocked, which is rare, rather
       // than looked up for every call.
       const text = callText(call.name, call.input);
-      const repeated = callsBefore(ctx.messages, call.id, window).some((before) => (seen.get(before.id) ?? callText(before.name, before.input)) === text);
-      seen.set(call.id, text);
+      let repeated = false;
+      for (const before of callsBefore(ctx.messages, call.id, window)) {
+        // A call of another tool is never the same call: no need to read its arguments.
+        if (before.name !== call.name || textOf(before) !== text) continue;
+        repeated = true;
+        break;
+      }
+      ids.push(call.id);
+      texts.push(text);
       if (!repeated) return undefined;
       ctx.emit({ type: 'agent.repeat.blocked', at: ctx.clock.now(), tool: call.name, fingerprint: digestOf(text) });
       return { kind: 'answer', content: REFLECTION_MESSAGE, isError: true };
