@@ -19,7 +19,11 @@ interface HostedTool {
   readonly slot: number;
 }
 
-/** What of a scenario's tools is the same in every run, made once; a run adds only its counts. */
+/**
+ * What of a scenario's tools is the same in every run, made once; a run adds only its
+ * counts. Shared by the scenario's runs, it is never changed once made: the tools' faults
+ * are stateless (ToolFaults), and the definitions handed to every host are frozen.
+ */
 interface ToolTable {
   readonly tools: ReadonlyMap<string, HostedTool>;
   readonly definitions: readonly Tool[];

@@ -38,8 +38,9 @@ function checkBody(execution: ToolExecution, tool: string): ToolExecution {
 }
 
 /**
- * The error of a cut-off body says only which tool sent it, so there is one per tool name,
- * frozen: shared by every run, it cannot carry anything from one into another.
+ * The error of a cut-off body says only which tool sent it, so there is one per tool name
+ * (only tools a host ran get here: as many as the sweep's scenarios have), frozen: shared
+ * by every run, it cannot carry anything from one into another.
  */
 const malformedErrors = new Map<string, ToolError>();
 function malformedError(tool: string): ToolError {
