@@ -1,4 +1,4 @@
-import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { tryParseJson } from '../../scenarios/parse-json.js';
 import { stepServed } from '../../scenarios/plan-matching.js';
 import { sharedPrefix } from '../transcript-prefix.js';
@@ -67,17 +67,25 @@ export function viewResult(block: ToolResultBlockParam | undefined): ResultView 
   return block === undefined ? { kind: 'missing' } : readResult(block);
 }
 
+/** Cues a result opens with; `lowerHead` reads that much of a result's start. */
+const HEAD_CHARS = Math.max(REFLECTION_CUE.length, 'error'.length);
+/** The words of an empty answer, anywhere in a well-formed result, in any case. */
+const EMPTY_WORDS = new RegExp(EMPTY_CUE, 'i');
+
 function readResult(block: ToolResultBlockParam): ResultView {
   const text = resultText(block);
-  const lower = text.toLowerCase();
-  if (lower.startsWith(REFLECTION_CUE)) return { kind: 'reflection' };
-  if (block.is_error === true || lower.startsWith('error')) {
+  // Only the start of a result is lowercased to read its opening cue: a good result (a
+  // record, often long) is not copied whole in lower case just to be told apart from an error.
+  const head = text.slice(0, HEAD_CHARS).toLowerCase();
+  if (head.startsWith(REFLECTION_CUE)) return { kind: 'reflection' };
+  if (block.is_error === true || head.startsWith('error')) {
+    const lower = text.toLowerCase();
     const hint = lower.includes(PERMANENT_CUE) ? 'permanent' : lower.includes(TRANSIENT_CUE) ? 'transient' : 'none';
     return { kind: 'error', text, hint, mayHaveApplied: lower.includes(APPLIED_CUE) };
   }
   const parse = tryParseJson(text);
   if (!parse.ok) return { kind: 'malformed', text };
-  return lower.includes(EMPTY_CUE) ? { kind: 'empty', text } : { kind: 'good', value: parse.value };
+  return EMPTY_WORDS.test(text) ? { kind: 'empty', text } : { kind: 'good', value: parse.value };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -178,13 +186,22 @@ function foldCall(draft: Draft, steps: readonly PlanStep[], name: string, input:
   return holds;
 }
 
+/**
+ * The result answering a call, the last one given for its id (as a Map of them would
+ * keep). A turn has a few calls: a scan is cheaper than building a Map per turn.
+ */
+function resultFor(blocks: readonly ContentBlockParam[], id: string): ToolResultBlockParam | undefined {
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const block = blocks[i]!;
+    if (block.type === 'tool_result' && block.tool_use_id === id) return block;
+  }
+  return undefined;
+}
+
 /** One assistant turn and the results that answer it (the next message), folded into the state. */
 function foldTurn(state: FoldState, assistant: MessageParam, after: MessageParam | undefined, steps: readonly PlanStep[]): FoldState {
   if (typeof assistant.content === 'string') return state;
-  const results = new Map<string, ToolResultBlockParam>();
-  if (after?.role === 'user' && typeof after.content !== 'string') {
-    for (const block of after.content) if (block.type === 'tool_result') results.set(block.tool_use_id, block);
-  }
+  const results = after?.role === 'user' && typeof after.content !== 'string' ? after.content : [];
   const draft = draftOf(state);
   let held = false;
   for (const block of assistant.content) {
@@ -194,7 +211,7 @@ function foldTurn(state: FoldState, assistant: MessageParam, after: MessageParam
       if (typeof input['text'] === 'string') draft.journaled = [...draft.journaled, input['text']];
       continue;
     }
-    held = foldCall(draft, steps, block.name, input, viewResult(results.get(block.id)), held, garbled);
+    held = foldCall(draft, steps, block.name, input, viewResult(resultFor(results, block.id)), held, garbled);
   }
   return draft;
 }
@@ -246,8 +263,8 @@ function recalledState(message: MessageParam, steps: readonly PlanStep[]): FoldS
 interface Progress {
   readonly steps: readonly PlanStep[];
   readonly seen: MessageParam[];
-  readonly full: FoldState;
-  readonly partial: FoldState;
+  full: FoldState;
+  partial: FoldState;
 }
 
 const progress = new WeakMap<readonly MessageParam[], Progress>();
@@ -299,11 +316,16 @@ export function readTranscript(messages: readonly MessageParam[], steps: readonl
     const message = messages[i]!;
     if (message.role === 'assistant') state = foldTurn(state, message, messages[i + 1], steps);
   }
-  // The snapshot is edited in place: the entry it belonged to is the one being replaced.
-  const seen = kept > 0 ? known!.seen : [];
-  if (seen.length !== kept) seen.length = kept;
-  for (let i = kept; i < length; i++) seen.push(messages[i]!);
-  progress.set(messages, { steps, seen, full, partial });
+  // The entry is edited in place when resumed: it is the one being replaced.
+  if (kept > 0) {
+    const { seen } = known!;
+    if (seen.length !== kept) seen.length = kept;
+    for (let i = kept; i < length; i++) seen.push(messages[i]!);
+    known!.full = full;
+    known!.partial = partial;
+  } else {
+    progress.set(messages, { steps, seen: messages.slice(), full, partial });
+  }
 
   const last = messages.at(-1);
   let lastUserText = '';
