@@ -67,18 +67,20 @@ export function viewResult(block: ToolResultBlockParam | undefined): ResultView 
   return block === undefined ? { kind: 'missing' } : readResult(block);
 }
 
-/** Cues a result opens with; `lowerHead` reads that much of a result's start. */
-const HEAD_CHARS = Math.max(REFLECTION_CUE.length, 'error'.length);
-/** The words of an empty answer, anywhere in a well-formed result, in any case. */
+/**
+ * The cues a result opens with and the words of an empty answer, matched in any case.
+ * Regular expressions rather than a lowercased copy: a good result (a record, often
+ * long) is not copied whole just to be told apart from an error. For these ASCII words
+ * a case-insensitive match is exactly the lowercased text's `startsWith` / `includes`.
+ */
+const OPENS_WITH_REFLECTION = new RegExp(`^${REFLECTION_CUE}`, 'i');
+const OPENS_WITH_ERROR = /^error/i;
 const EMPTY_WORDS = new RegExp(EMPTY_CUE, 'i');
 
 function readResult(block: ToolResultBlockParam): ResultView {
   const text = resultText(block);
-  // Only the start of a result is lowercased to read its opening cue: a good result (a
-  // record, often long) is not copied whole in lower case just to be told apart from an error.
-  const head = text.slice(0, HEAD_CHARS).toLowerCase();
-  if (head.startsWith(REFLECTION_CUE)) return { kind: 'reflection' };
-  if (block.is_error === true || head.startsWith('error')) {
+  if (OPENS_WITH_REFLECTION.test(text)) return { kind: 'reflection' };
+  if (block.is_error === true || OPENS_WITH_ERROR.test(text)) {
     const lower = text.toLowerCase();
     const hint = lower.includes(PERMANENT_CUE) ? 'permanent' : lower.includes(TRANSIENT_CUE) ? 'transient' : 'none';
     return { kind: 'error', text, hint, mayHaveApplied: lower.includes(APPLIED_CUE) };
