@@ -97,7 +97,7 @@ export function requestTokens(request: ModelRequest): number {
 }
 
 /** Tokens of a transcript array's messages before its last one, with the messages counted. */
-const counted = new WeakMap<readonly MessageParam[], { readonly seen: readonly MessageParam[]; readonly tokens: number }>();
+const counted = new WeakMap<readonly MessageParam[], { readonly seen: MessageParam[]; tokens: number }>();
 
 /**
  * Tokens of all messages, resumed from the last count of the same array (see
@@ -108,13 +108,13 @@ function transcriptTokens(messages: readonly MessageParam[]): number {
   if (messages.length === 0) return 0;
   const known = counted.get(messages);
   const resume = known !== undefined && extendsPrefix(known.seen, messages);
-  // The snapshot grows in place: the entry it belonged to is the one being replaced.
-  const seen = resume ? (known.seen as MessageParam[]) : [];
-  let tokens = resume ? known.tokens : 0;
+  // A resumed entry grows in place: it is the one being replaced.
+  const entry = resume ? known : { seen: [], tokens: 0 };
+  const { seen } = entry;
   for (let i = seen.length; i < messages.length - 1; i++) {
-    tokens += messageTokens(messages[i]!);
+    entry.tokens += messageTokens(messages[i]!);
     seen.push(messages[i]!);
   }
-  counted.set(messages, { seen, tokens });
-  return tokens + messageTokens(messages[messages.length - 1]!);
+  if (!resume) counted.set(messages, entry);
+  return entry.tokens + messageTokens(messages[messages.length - 1]!);
 }

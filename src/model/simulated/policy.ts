@@ -230,6 +230,12 @@ function retry(last: CallView, input: PolicyInput): Action {
   return hasVariants ? callStep(last.step, input, true) : detour(input, last);
 }
 
+/** The last call other than a request for more turns (a plain loop: findLast with a closure was a hot spot of every turn). */
+function lastTaskCall(calls: readonly CallView[]): CallView | undefined {
+  for (let i = calls.length - 1; i >= 0; i--) if (calls[i]!.name !== MORE_TURNS_TOOL) return calls[i];
+  return undefined;
+}
+
 /**
  * The persona's choice for this turn, from the visible state only. Every probability is
  * a persona parameter; the words of the last result and the request's tool settings are
@@ -244,7 +250,7 @@ export function decide(input: PolicyInput): Action {
   if (offered.has(MORE_TURNS_TOOL) && lastUserText.includes(MORE_TURNS_CUE)) return askForMoreTurns(input);
 
   // Asking for more turns is about the run, not the task: the model carries on from the call before.
-  const last = state.calls.findLast((call) => call.name !== MORE_TURNS_TOOL);
+  const last = lastTaskCall(state.calls);
   if (last === undefined) return callStep(state.nextStep, input);
   const record = recordFinding(last, input);
   if (record !== null) return record;

@@ -154,7 +154,7 @@ export function requestProblem(request: ModelRequest): string | null {
     }
     seen.push(messages[i]!);
   }
-  checked.set(messages, resume ? entry : { tools: toolKey, seen, pairing });
+  if (!resume) checked.set(messages, { tools: toolKey, seen, pairing });
   // Checked on a copy: the next request may replace the last message (an appended note)
   // or no longer end with it.
   const after = pairing.copy();
