@@ -16,8 +16,9 @@ const MESSAGE_OVERHEAD = 4;
 const TOOL_OVERHEAD = 8;
 
 const perTool = new WeakMap<object, number>();
-/** The last tool_use block measured (blocks are never edited, so its size stands). */
-let lastToolUse: { readonly block: object | null; readonly tokens: number } = { block: null, tokens: 0 };
+/** The last tool_use block measured and its size (blocks are never edited, so the size stands). */
+let lastToolUse: object | null = null;
+let lastToolUseTokens = 0;
 
 function textTokens(length: number): number {
   return Math.ceil(length / CHARS_PER_TOKEN);
@@ -41,10 +42,11 @@ export function blockTokens(block: ContentBlockParam | { type: string }): number
       // was just measured with is counted again in the next request, with no other call
       // measured in between: remembering the last one is enough, and far cheaper than a
       // WeakMap entry per block.
-      if (lastToolUse.block === block) return lastToolUse.tokens;
+      if (lastToolUse === block) return lastToolUseTokens;
       const use = block as { name: string; input: unknown };
       const tokens = textTokens(use.name.length + JSON.stringify(use.input ?? {}).length) + 8;
-      lastToolUse = { block, tokens };
+      lastToolUse = block;
+      lastToolUseTokens = tokens;
       return tokens;
     }
     case 'tool_result':

@@ -53,8 +53,10 @@ function callStep(step: number, input: PolicyInput, variant = false): Action {
   if (variant || step !== input.state.nextStep) return call;
   // Steps that need nothing from each other may go out together, as agents batch reads.
   const { parallel } = input.persona;
+  const together = parallelSteps(input.plan.steps, step, parallel.max_calls);
+  if (together.length < 2) return call;
   // Steps it already has a result for (a batch where one call failed) are not asked again.
-  const batch = parallelSteps(input.plan.steps, step, parallel.max_calls).filter((index) => index === step || input.state.stepResults[index] === undefined);
+  const batch = together.filter((index) => index === step || input.state.stepResults[index] === undefined);
   if (batch.length < 2 || !input.rng.chance(parallel.probability)) return call;
   const more = batch.slice(1).map((index) => {
     const next = input.plan.steps[index]!;

@@ -14,23 +14,22 @@ const blocksOf = (message: MessageParam): readonly ContentBlockParam[] => {
  * messages of one role into one turn, so tool calls and results are paired turn by turn.
  */
 class Pairing {
-  role: MessageParam['role'] | null = null;
-  /** tool_use ids of the last assistant turn, and the index where that turn began. */
-  asked: string[] = [];
-  askedAt = -1;
-  /** An array, not a Set: a turn answers a few calls, and the state is copied on every request. */
-  answered: string[] = [];
-  /** The current user turn has had a block other than a tool_result. */
-  other = false;
+  /**
+   * tool_use ids of the last assistant turn, and the index where that turn began; then the
+   * ids answered so far. The id lists are replaced, never changed in place, so a copy of
+   * the state (one per request) shares them instead of copying them.
+   */
+  constructor(
+    public role: MessageParam['role'] | null = null,
+    public asked: readonly string[] = [],
+    public askedAt = -1,
+    public answered: readonly string[] = [],
+    /** The current user turn has had a block other than a tool_result. */
+    public other = false,
+  ) {}
 
   copy(): Pairing {
-    const copy = new Pairing();
-    copy.role = this.role;
-    copy.asked = [...this.asked];
-    copy.askedAt = this.askedAt;
-    copy.answered = [...this.answered];
-    copy.other = this.other;
-    return copy;
+    return new Pairing(this.role, this.asked, this.askedAt, this.answered, this.other);
   }
 
   /** The problem with message `i`, or null; `last` allows the final assistant prefill to be empty. */
@@ -61,14 +60,14 @@ class Pairing {
       if (block.type === 'tool_use') {
         if (this.role !== 'assistant') return `messages.${i}.content.${j}: tool_use blocks may only appear in assistant messages`;
         if (!tools.has(block.name)) return `messages.${i}.content.${j}.name: tool '${block.name}' is not one of the request's tools`;
-        this.asked.push(block.id);
+        this.asked = [...this.asked, block.id];
       } else if (block.type === 'tool_result') {
         if (this.role !== 'user') return `messages.${i}.content.${j}: tool_result blocks may only appear in user messages`;
         if (!this.asked.includes(block.tool_use_id) || this.answered.includes(block.tool_use_id)) {
           return `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${block.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
         }
         if (this.other) return `messages.${i}.content.${j}: \`tool_result\` blocks must come first in the content of a user message, before any other block`;
-        this.answered.push(block.tool_use_id);
+        this.answered = [...this.answered, block.tool_use_id];
       } else {
         this.other = true;
       }

@@ -113,9 +113,13 @@ function initialState(steps: readonly PlanStep[]): FoldState {
   return state;
 }
 
-/** A fold state being built: the arrays are fresh copies, safe to write. */
+/**
+ * A fold state being built: the per-step arrays are fresh copies, safe to write; the
+ * calls are replaced by a copy one longer on each call (one copy, where a copy made
+ * ahead and pushed to was copied again as it grew).
+ */
 interface Draft {
-  calls: CallView[];
+  calls: readonly CallView[];
   stepResults: (Json | undefined)[];
   stepMalformed: (string | undefined)[];
   failuresAt: number[];
@@ -126,7 +130,7 @@ interface Draft {
 
 function draftOf(state: FoldState): Draft {
   return {
-    calls: [...state.calls],
+    calls: state.calls,
     stepResults: [...state.stepResults],
     stepMalformed: [...state.stepMalformed],
     failuresAt: [...state.failuresAt],
@@ -184,7 +188,7 @@ function foldCall(draft: Draft, steps: readonly PlanStep[], name: string, input:
     draft.failuresAt[step] = (draft.failuresAt[step] ?? 0) + 1;
   }
   draft.detourRun = role === 'detour' ? draft.detourRun + 1 : 0;
-  draft.calls.push({ name, input, step, role, result, garbled });
+  draft.calls = [...draft.calls, { name, input, step, role, result, garbled }];
   return holds;
 }
 
