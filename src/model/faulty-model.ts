@@ -66,15 +66,26 @@ export class FaultyModel implements ModelClient {
     this.#contextWindow = contextWindow;
   }
 
-  async create(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): Promise<Message> {
+  /**
+   * Not an async function: the answer is the refusal or the inner model's own promise,
+   * with no promise wrapped around it (a layer of async that only passes a promise on
+   * costs a few microtask hops and allocations on every model call).
+   */
+  create(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): Promise<Message> {
     const fault = this.#faults.next(request);
-    if (fault !== null) throw sdkError(fault.response);
-    // Size before shape, as at the API, whose gateway refuses an oversized body unread.
+    const refusal = fault !== null ? fault.response : this.#refusedUnread(request);
+    return refusal === null ? this.#inner.create(request, options) : Promise.reject(sdkError(refusal));
+  }
+
+  /**
+   * The refusals that do not depend on reading the reply: size before shape, as at the
+   * API, whose gateway refuses an oversized body unread.
+   */
+  #refusedUnread(request: ModelRequest): ModelFaultResponse | null {
     const tooLarge = this.#contextWindow === undefined ? null : contextLimitResponse(request, this.#contextWindow(request.model));
-    if (tooLarge !== null) throw sdkError(tooLarge);
+    if (tooLarge !== null) return tooLarge;
     const problem = this.#validate ? requestProblem(request) : null;
-    if (problem !== null) throw sdkError(invalidRequestResponse(problem));
-    return this.#inner.create(request, options);
+    return problem === null ? null : invalidRequestResponse(problem);
   }
 
   /**
@@ -84,10 +95,8 @@ export class FaultyModel implements ModelClient {
   stream(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): AsyncIterable<RawMessageStreamEvent> {
     const fault = this.#faults.next({ model: request.model, messages: request.messages, stream: true });
     if (fault !== null && fault.response.kind !== 'stream_cut') return failedStream(sdkError(fault.response));
-    const tooLarge = this.#contextWindow === undefined ? null : contextLimitResponse(request, this.#contextWindow(request.model));
-    if (tooLarge !== null) return failedStream(sdkError(tooLarge));
-    const problem = this.#validate ? requestProblem(request) : null;
-    if (problem !== null) return failedStream(sdkError(invalidRequestResponse(problem)));
+    const refusal = this.#refusedUnread(request);
+    if (refusal !== null) return failedStream(sdkError(refusal));
     const inner = streamOf(this.#inner, request, options);
     return fault === null ? inner : cutStream(inner, sdkError(fault.response));
   }

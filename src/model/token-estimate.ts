@@ -16,8 +16,9 @@ const MESSAGE_OVERHEAD = 4;
 const TOOL_OVERHEAD = 8;
 
 const perTool = new WeakMap<object, number>();
-/** The last tool_use block measured (blocks are never edited, so its size stands). */
-let lastToolUse: { readonly block: object | null; readonly tokens: number } = { block: null, tokens: 0 };
+/** The last tool_use block measured and its size (blocks are never edited, so the size stands). */
+let lastToolUse: object | null = null;
+let lastToolUseTokens = 0;
 
 function textTokens(length: number): number {
   return Math.ceil(length / CHARS_PER_TOKEN);
@@ -41,10 +42,11 @@ export function blockTokens(block: ContentBlockParam | { type: string }): number
       // was just measured with is counted again in the next request, with no other call
       // measured in between: remembering the last one is enough, and far cheaper than a
       // WeakMap entry per block.
-      if (lastToolUse.block === block) return lastToolUse.tokens;
+      if (lastToolUse === block) return lastToolUseTokens;
       const use = block as { name: string; input: unknown };
       const tokens = textTokens(use.name.length + JSON.stringify(use.input ?? {}).length) + 8;
-      lastToolUse = { block, tokens };
+      lastToolUse = block;
+      lastToolUseTokens = tokens;
       return tokens;
     }
     case 'tool_result':
@@ -97,7 +99,7 @@ export function requestTokens(request: ModelRequest): number {
 }
 
 /** Tokens of a transcript array's messages before its last one, with the messages counted. */
-const counted = new WeakMap<readonly MessageParam[], { readonly seen: readonly MessageParam[]; readonly tokens: number }>();
+const counted = new WeakMap<readonly MessageParam[], { readonly seen: MessageParam[]; tokens: number }>();
 
 /**
  * Tokens of all messages, resumed from the last count of the same array (see
@@ -108,13 +110,13 @@ function transcriptTokens(messages: readonly MessageParam[]): number {
   if (messages.length === 0) return 0;
   const known = counted.get(messages);
   const resume = known !== undefined && extendsPrefix(known.seen, messages);
-  // The snapshot grows in place: the entry it belonged to is the one being replaced.
-  const seen = resume ? (known.seen as MessageParam[]) : [];
-  let tokens = resume ? known.tokens : 0;
+  // A resumed entry grows in place: it is the one being replaced.
+  const entry = resume ? known : { seen: [], tokens: 0 };
+  const { seen } = entry;
   for (let i = seen.length; i < messages.length - 1; i++) {
-    tokens += messageTokens(messages[i]!);
+    entry.tokens += messageTokens(messages[i]!);
     seen.push(messages[i]!);
   }
-  counted.set(messages, { seen, tokens });
-  return tokens + messageTokens(messages[messages.length - 1]!);
+  if (!resume) counted.set(messages, entry);
+  return entry.tokens + messageTokens(messages[messages.length - 1]!);
 }

@@ -22,23 +22,14 @@ export interface StreamKey {
   readonly runSeed: number;
 }
 
-class SeededRng implements Rng {
-  readonly #prng: TycheI;
-
-  constructor(seed: number) {
-    this.#prng = new TycheI(seed);
-  }
-
-  next(): number {
-    return this.#prng.next();
-  }
-
+/** A Tyche-i generator is the stream itself: one object per stream, not a wrapper around one. */
+class SeededRng extends TycheI implements Rng {
   chance(p: number): boolean {
-    return p > 0 && this.#prng.next() < p;
+    return p > 0 && this.next() < p;
   }
 
   int(n: number): number {
-    return Math.floor(this.#prng.next() * n);
+    return Math.floor(this.next() * n);
   }
 
   pick<T>(items: readonly T[]): T {
@@ -49,43 +40,58 @@ class SeededRng implements Rng {
 }
 
 /**
- * cyrb53 (bryc, public domain): a fast 53-bit string hash, split so the state after a
- * run's key prefix can be kept and only the short suffix hashed per stream.
+ * cyrb53 (bryc, public domain): a fast 53-bit string hash, its state kept in the open so
+ * the state after a run's key prefix can be kept and a stream's name absorbed piece by
+ * piece (purpose, separator, index) without building the name as a string: a fresh
+ * concatenated string is flattened before it can be read, which cost as much as the hash.
  */
-type HashState = readonly [number, number];
+class Cyrb53 {
+  constructor(
+    private h1: number,
+    private h2: number,
+  ) {}
 
-function absorb([h1, h2]: HashState, text: string): HashState {
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
+  copy(): Cyrb53 {
+    return new Cyrb53(this.h1, this.h2);
   }
-  return [h1, h2];
-}
 
-function finish([h1, h2]: HashState): number {
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  absorb(text: string): this {
+    let { h1, h2 } = this;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ ch, 2654435761);
+      h2 = Math.imul(h2 ^ ch, 1597334677);
+    }
+    this.h1 = h1;
+    this.h2 = h2;
+    return this;
+  }
+
+  digest(): number {
+    let { h1, h2 } = this;
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+    h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+    h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  }
 }
 
 const SEPARATOR = '\u241f';
-const INITIAL: HashState = [0xdeadbeef, 0x41c6ce57];
-const prefixes = new WeakMap<StreamKey, HashState>();
+const prefixes = new WeakMap<StreamKey, Cyrb53>();
 
 /**
  * The stream for one purpose (e.g. `tool:get_user`) at one index (e.g. the call number).
- * The full name is hashed to a 53-bit integer that seeds a Tyche-i generator:
- * about 1 µs a stream, where seeding Alea with the name as a string took 8 (streams are
- * made per tool execution and per model turn).
+ * The full name `sweepSeed␟scenario␟runSeed␟purpose␟index` is hashed to a 53-bit integer
+ * that seeds a Tyche-i generator: a few hundred ns a stream, where seeding Alea with the
+ * name as a string took 8 µs (streams are made per tool execution and per model turn).
  */
 export function stream(key: StreamKey, purpose: string, index: number): Rng {
   let prefix = prefixes.get(key);
   if (prefix === undefined) {
-    prefix = absorb(INITIAL, `${key.sweepSeed}${SEPARATOR}${key.scenario}${SEPARATOR}${key.runSeed}${SEPARATOR}`);
+    // Kept per key object and never handed out: each stream hashes on from a copy.
+    prefix = new Cyrb53(0xdeadbeef, 0x41c6ce57).absorb(`${key.sweepSeed}${SEPARATOR}${key.scenario}${SEPARATOR}${key.runSeed}${SEPARATOR}`);
     prefixes.set(key, prefix);
   }
-  return new SeededRng(finish(absorb(prefix, `${purpose}${SEPARATOR}${index}`)));
+  return new SeededRng(prefix.copy().absorb(purpose).absorb(SEPARATOR).absorb(String(index)).digest());
 }

@@ -11,6 +11,14 @@ describe('parallelSteps', () => {
     expect(parallelSteps(steps, 0, 1)).toEqual([0]);
   });
 
+  it('hands out the worked-out batches of a plan frozen, as every call shares them', () => {
+    const { steps } = loadScenario('research-8-sources').plan;
+    const batch = parallelSteps(steps, 6, 4);
+    expect(Object.isFrozen(batch)).toBe(true);
+    expect(() => (batch as number[]).push(9)).toThrow(TypeError);
+    expect(parallelSteps(steps, 6, 4)).toEqual([6, 7]);
+  });
+
   it('never groups a chain of steps that each need the one before', () => {
     const { steps } = loadScenario('fetch-transform-write').plan;
     expect([0, 1, 2].map((from) => parallelSteps(steps, from, 4))).toEqual([[0], [1], [2]]);

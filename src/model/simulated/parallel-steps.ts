@@ -11,15 +11,16 @@ const runs = new WeakMap<readonly PlanStep[], readonly (readonly number[])[]>();
 
 function independentRuns(steps: readonly PlanStep[]): readonly (readonly number[])[] {
   const needs = steps.map((step) => new Set(referencesIn(step.args, 'args').map((reference) => parseReference(reference.text)?.step ?? '')));
+  // Frozen: parallelSteps hands these arrays out as they are when they fit within `max`.
   return steps.map((first, from) => {
-    if (first.verify !== undefined) return [from];
+    if (first.verify !== undefined) return Object.freeze([from]);
     const batch = [from];
     for (let next = from + 1; next < steps.length; next++) {
       const step = steps[next]!;
       if (step.verify !== undefined || batch.some((index) => needs[next]!.has(steps[index]!.id))) break;
       batch.push(next);
     }
-    return batch;
+    return Object.freeze(batch);
   });
 }
 
@@ -30,5 +31,6 @@ export function parallelSteps(steps: readonly PlanStep[], from: number, max: num
     known = independentRuns(steps);
     runs.set(steps, known);
   }
-  return (known[from] ?? [from]).slice(0, Math.max(1, max));
+  const run = known[from] ?? [from];
+  return run.length <= max ? run : run.slice(0, Math.max(1, max));
 }

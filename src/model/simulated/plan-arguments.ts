@@ -53,28 +53,47 @@ const INVENTED_VALUE = 'unknown';
  * References to one step within one call share one reading.
  */
 export function resolveArgs(args: Record<string, unknown>, input: ArgumentContext): Record<string, unknown> {
-  const { plan, state, rng } = input;
-  const readings = new Map<number, { readonly value: Json; readonly invented: boolean }>();
-  const reading = (index: number) => {
-    let known = readings.get(index);
-    if (known === undefined) {
-      const good = state.stepResults[index];
-      known = good !== undefined ? { value: good, invented: false } : { value: invent(state.stepMalformed[index] ?? '', rng), invented: true };
-      readings.set(index, known);
+  return new ArgumentFilling(input).resolve(args) as Record<string, unknown>;
+}
+
+/** One filling-in of a call's arguments; it remembers what it made up, so a call invents each step's data once. */
+class ArgumentFilling {
+  readonly #context: ArgumentContext;
+  /** Only steps without a good result get here; made on the first one (rare). */
+  #invented: Map<number, Json> | null = null;
+
+  constructor(context: ArgumentContext) {
+    this.#context = context;
+  }
+
+  resolve(value: unknown): unknown {
+    if (isReference(value)) return this.#dereference(value);
+    if (Array.isArray(value)) return value.map((item) => this.resolve(item));
+    if (typeof value !== 'object' || value === null) return value;
+    const resolved: Record<string, unknown> = {};
+    for (const name of Object.keys(value)) {
+      const item = this.resolve((value as Record<string, unknown>)[name]);
+      // An own property, as Object.fromEntries would make it: assigning `__proto__` would set the prototype instead.
+      if (name === '__proto__') Object.defineProperty(resolved, name, { value: item, enumerable: true, writable: true, configurable: true });
+      else resolved[name] = item;
     }
-    return known;
-  };
-  const resolve = (value: unknown): unknown => {
-    if (isReference(value)) {
-      const reference = readReference(value);
-      const { value: result, invented } = reading(plan.steps.findIndex((step) => step.id === reference?.step));
-      return atPath(result, reference?.path ?? []) ?? (invented ? INVENTED_VALUE : null);
+    return resolved;
+  }
+
+  #dereference(text: string): unknown {
+    const { plan, state, rng } = this.#context;
+    const reference = readReference(text);
+    const index = plan.steps.findIndex((step) => step.id === reference?.step);
+    const good = state.stepResults[index];
+    if (good !== undefined) return atPath(good, reference?.path ?? []) ?? null;
+    this.#invented ??= new Map();
+    let made = this.#invented.get(index);
+    if (made === undefined) {
+      made = invent(state.stepMalformed[index] ?? '', rng);
+      this.#invented.set(index, made);
     }
-    if (Array.isArray(value)) return value.map(resolve);
-    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, resolve(item)]));
-    return value;
-  };
-  return resolve(args) as Record<string, unknown>;
+    return atPath(made, reference?.path ?? []) ?? INVENTED_VALUE;
+  }
 }
 
 const referencedSteps = new WeakMap<Plan['steps'][number], readonly number[]>();

@@ -53,8 +53,10 @@ function callStep(step: number, input: PolicyInput, variant = false): Action {
   if (variant || step !== input.state.nextStep) return call;
   // Steps that need nothing from each other may go out together, as agents batch reads.
   const { parallel } = input.persona;
+  const together = parallelSteps(input.plan.steps, step, parallel.max_calls);
+  if (together.length < 2) return call;
   // Steps it already has a result for (a batch where one call failed) are not asked again.
-  const batch = parallelSteps(input.plan.steps, step, parallel.max_calls).filter((index) => index === step || input.state.stepResults[index] === undefined);
+  const batch = together.filter((index) => index === step || input.state.stepResults[index] === undefined);
   if (batch.length < 2 || !input.rng.chance(parallel.probability)) return call;
   const more = batch.slice(1).map((index) => {
     const next = input.plan.steps[index]!;
@@ -230,6 +232,12 @@ function retry(last: CallView, input: PolicyInput): Action {
   return hasVariants ? callStep(last.step, input, true) : detour(input, last);
 }
 
+/** The last call other than a request for more turns (a plain loop: findLast with a closure was a hot spot of every turn). */
+function lastTaskCall(calls: readonly CallView[]): CallView | undefined {
+  for (let i = calls.length - 1; i >= 0; i--) if (calls[i]!.name !== MORE_TURNS_TOOL) return calls[i];
+  return undefined;
+}
+
 /**
  * The persona's choice for this turn, from the visible state only. Every probability is
  * a persona parameter; the words of the last result and the request's tool settings are
@@ -244,7 +252,7 @@ export function decide(input: PolicyInput): Action {
   if (offered.has(MORE_TURNS_TOOL) && lastUserText.includes(MORE_TURNS_CUE)) return askForMoreTurns(input);
 
   // Asking for more turns is about the run, not the task: the model carries on from the call before.
-  const last = state.calls.findLast((call) => call.name !== MORE_TURNS_TOOL);
+  const last = lastTaskCall(state.calls);
   if (last === undefined) return callStep(state.nextStep, input);
   const record = recordFinding(last, input);
   if (record !== null) return record;

@@ -91,6 +91,17 @@ describe('requestProblem', () => {
     expect(requestProblem(request(live, { tools: [TOOLS[0]!] }))).toMatch(/tool 'write_result' is not one of the request's tools/);
   });
 
+  it('refuses a live transcript again, the same way, after a problem in the part it had not checked yet', () => {
+    const live: MessageParam[] = [VALID[0]!];
+    expect(requestProblem(request(live))).toBeNull();
+    // The bad turn is followed by more messages, so it is read as part of the prefix.
+    live.push({ role: 'assistant', content: [use('toolu_1')] }, { role: 'user', content: [result('toolu_1'), result('toolu_1')] }, { role: 'assistant', content: [text('Done.')] });
+    const problem = /^messages\.2\.content\.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_1\./;
+    expect(requestProblem(request(live))).toMatch(problem);
+    live.push({ role: 'user', content: 'And now?' });
+    expect(requestProblem(request(live))).toMatch(problem);
+  });
+
   it('keeps roles in their lanes', () => {
     expect(requestProblem(request([{ role: 'user', content: [use('toolu_1')] }]))).toBe('messages.0.content.0: tool_use blocks may only appear in assistant messages');
     expect(requestProblem(request([VALID[0]!, { role: 'assistant', content: [result('toolu_1')] }]))).toBe('messages.1.content.0: tool_result blocks may only appear in user messages');

@@ -14,22 +14,22 @@ const blocksOf = (message: MessageParam): readonly ContentBlockParam[] => {
  * messages of one role into one turn, so tool calls and results are paired turn by turn.
  */
 class Pairing {
-  role: MessageParam['role'] | null = null;
-  /** tool_use ids of the last assistant turn, and the index where that turn began. */
-  asked: string[] = [];
-  askedAt = -1;
-  readonly answered = new Set<string>();
-  /** The current user turn has had a block other than a tool_result. */
-  other = false;
+  /**
+   * tool_use ids of the last assistant turn, and the index where that turn began; then the
+   * ids answered so far. The id lists are replaced, never changed in place, so a copy of
+   * the state (one per request) shares them instead of copying them.
+   */
+  constructor(
+    public role: MessageParam['role'] | null = null,
+    public asked: readonly string[] = [],
+    public askedAt = -1,
+    public answered: readonly string[] = [],
+    /** The current user turn has had a block other than a tool_result. */
+    public other = false,
+  ) {}
 
   copy(): Pairing {
-    const copy = new Pairing();
-    copy.role = this.role;
-    copy.asked = [...this.asked];
-    copy.askedAt = this.askedAt;
-    for (const id of this.answered) copy.answered.add(id);
-    copy.other = this.other;
-    return copy;
+    return new Pairing(this.role, this.asked, this.askedAt, this.answered, this.other);
   }
 
   /** The problem with message `i`, or null; `last` allows the final assistant prefill to be empty. */
@@ -50,7 +50,7 @@ class Pairing {
         this.asked = [];
         this.askedAt = i;
       }
-      this.answered.clear();
+      this.answered = [];
       this.other = false;
       this.role = message.role;
     }
@@ -60,14 +60,14 @@ class Pairing {
       if (block.type === 'tool_use') {
         if (this.role !== 'assistant') return `messages.${i}.content.${j}: tool_use blocks may only appear in assistant messages`;
         if (!tools.has(block.name)) return `messages.${i}.content.${j}.name: tool '${block.name}' is not one of the request's tools`;
-        this.asked.push(block.id);
+        this.asked = [...this.asked, block.id];
       } else if (block.type === 'tool_result') {
         if (this.role !== 'user') return `messages.${i}.content.${j}: tool_result blocks may only appear in user messages`;
-        if (!this.asked.includes(block.tool_use_id) || this.answered.has(block.tool_use_id)) {
+        if (!this.asked.includes(block.tool_use_id) || this.answered.includes(block.tool_use_id)) {
           return `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${block.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
         }
         if (this.other) return `messages.${i}.content.${j}: \`tool_result\` blocks must come first in the content of a user message, before any other block`;
-        this.answered.add(block.tool_use_id);
+        this.answered = [...this.answered, block.tool_use_id];
       } else {
         this.other = true;
       }
@@ -77,8 +77,8 @@ class Pairing {
 
   /** Calls of the last assistant turn not answered (yet). */
   unanswered(): string | null {
-    if (this.answered.size >= this.asked.length) return null;
-    const ids = this.asked.filter((id) => !this.answered.has(id)).join(', ');
+    if (this.answered.length >= this.asked.length) return null;
+    const ids = this.asked.filter((id) => !this.answered.includes(id)).join(', ');
     return `messages.${this.askedAt}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${ids}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
   }
 }
@@ -140,22 +140,24 @@ export function requestProblem(request: ModelRequest): string | null {
 
   const entry = checked.get(messages);
   const resume = resumable(entry, messages, toolKey);
+  // The entry's state is advanced in place: this request replaces the entry (or drops it
+  // on a problem, so a later request on the array starts over rather than from a half step).
   const seen = resume ? entry.seen : [];
-  let pairing = resume ? entry.pairing.copy() : new Pairing();
+  const pairing = resume ? entry.pairing : new Pairing();
   const last = messages.length - 1;
   for (let i = seen.length; i < last; i++) {
     const problem = pairing.step(messages[i]!, i, false, tools);
-    if (problem !== null) return problem;
+    if (problem !== null) {
+      checked.delete(messages);
+      return problem;
+    }
+    seen.push(messages[i]!);
   }
-  // Kept before the last message: the next request may replace it (an appended note) or
-  // no longer end with it.
-  const before = pairing;
-  pairing = pairing.copy();
-  const problem = pairing.step(messages[last]!, last, true, tools) ?? pairing.unanswered();
-  if (problem !== null) return problem;
-  for (let i = seen.length; i < last; i++) seen.push(messages[i]!);
-  checked.set(messages, { tools: toolKey, seen, pairing: before });
-  return null;
+  if (!resume) checked.set(messages, { tools: toolKey, seen, pairing });
+  // Checked on a copy: the next request may replace the last message (an appended note)
+  // or no longer end with it.
+  const after = pairing.copy();
+  return after.step(messages[last]!, last, true, tools) ?? after.unanswered();
 }
 
 /** The API's answer to a request it refuses, the same in-process and over HTTP. */

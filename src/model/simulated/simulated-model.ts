@@ -76,14 +76,17 @@ export class SimulatedModel implements ModelClient {
       rng,
     });
 
-    const content: ContentBlock[] =
-      action.kind === 'final'
-        ? [{ type: 'text', text: action.text, citations: null }]
-        : [
-            { type: 'text', text: action.note, citations: null },
-            { type: 'tool_use', id: `toolu_sim_${turn}`, name: action.tool, input: action.input, caller: { type: 'direct' } },
-            ...(action.more ?? []).map((call, i): ContentBlock => ({ type: 'tool_use', id: `toolu_sim_${turn}_${i + 1}`, name: call.tool, input: call.input, caller: { type: 'direct' } })),
-          ];
+    let content: ContentBlock[];
+    if (action.kind === 'final') content = [{ type: 'text', text: action.text, citations: null }];
+    else {
+      content = [
+        { type: 'text', text: action.note, citations: null },
+        { type: 'tool_use', id: `toolu_sim_${turn}`, name: action.tool, input: action.input, caller: { type: 'direct' } },
+      ];
+      // Pushed, not spread into the literal: a spread goes through the iterator protocol on every reply.
+      const more = action.more ?? [];
+      for (let i = 0; i < more.length; i++) content.push({ type: 'tool_use', id: `toolu_sim_${turn}_${i + 1}`, name: more[i]!.tool, input: more[i]!.input, caller: { type: 'direct' } });
+    }
     // The API stops writing at max_tokens, whatever the model meant to say.
     return cutAtOutputLimit(assistantMessage(`msg_sim_${streamKey.runSeed}_${turn}`, request, content), request.max_tokens);
   }

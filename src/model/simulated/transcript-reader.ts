@@ -1,4 +1,4 @@
-import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { tryParseJson } from '../../scenarios/parse-json.js';
 import { stepServed } from '../../scenarios/plan-matching.js';
 import { sharedPrefix } from '../transcript-prefix.js';
@@ -67,17 +67,27 @@ export function viewResult(block: ToolResultBlockParam | undefined): ResultView 
   return block === undefined ? { kind: 'missing' } : readResult(block);
 }
 
+/**
+ * The cues a result opens with and the words of an empty answer, matched in any case.
+ * Regular expressions rather than a lowercased copy: a good result (a record, often
+ * long) is not copied whole just to be told apart from an error. For these ASCII words
+ * a case-insensitive match is exactly the lowercased text's `startsWith` / `includes`.
+ */
+const OPENS_WITH_REFLECTION = new RegExp(`^${REFLECTION_CUE}`, 'i');
+const OPENS_WITH_ERROR = /^error/i;
+const EMPTY_WORDS = new RegExp(EMPTY_CUE, 'i');
+
 function readResult(block: ToolResultBlockParam): ResultView {
   const text = resultText(block);
-  const lower = text.toLowerCase();
-  if (lower.startsWith(REFLECTION_CUE)) return { kind: 'reflection' };
-  if (block.is_error === true || lower.startsWith('error')) {
+  if (OPENS_WITH_REFLECTION.test(text)) return { kind: 'reflection' };
+  if (block.is_error === true || OPENS_WITH_ERROR.test(text)) {
+    const lower = text.toLowerCase();
     const hint = lower.includes(PERMANENT_CUE) ? 'permanent' : lower.includes(TRANSIENT_CUE) ? 'transient' : 'none';
     return { kind: 'error', text, hint, mayHaveApplied: lower.includes(APPLIED_CUE) };
   }
   const parse = tryParseJson(text);
   if (!parse.ok) return { kind: 'malformed', text };
-  return lower.includes(EMPTY_CUE) ? { kind: 'empty', text } : { kind: 'good', value: parse.value };
+  return EMPTY_WORDS.test(text) ? { kind: 'empty', text } : { kind: 'good', value: parse.value };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -103,9 +113,13 @@ function initialState(steps: readonly PlanStep[]): FoldState {
   return state;
 }
 
-/** A fold state being built: the arrays are fresh copies, safe to write. */
+/**
+ * A fold state being built: the per-step arrays are fresh copies, safe to write; the
+ * calls are replaced by a copy one longer on each call (one copy, where a copy made
+ * ahead and pushed to was copied again as it grew).
+ */
 interface Draft {
-  calls: CallView[];
+  calls: readonly CallView[];
   stepResults: (Json | undefined)[];
   stepMalformed: (string | undefined)[];
   failuresAt: number[];
@@ -116,7 +130,7 @@ interface Draft {
 
 function draftOf(state: FoldState): Draft {
   return {
-    calls: [...state.calls],
+    calls: state.calls,
     stepResults: [...state.stepResults],
     stepMalformed: [...state.stepMalformed],
     failuresAt: [...state.failuresAt],
@@ -174,17 +188,26 @@ function foldCall(draft: Draft, steps: readonly PlanStep[], name: string, input:
     draft.failuresAt[step] = (draft.failuresAt[step] ?? 0) + 1;
   }
   draft.detourRun = role === 'detour' ? draft.detourRun + 1 : 0;
-  draft.calls.push({ name, input, step, role, result, garbled });
+  draft.calls = [...draft.calls, { name, input, step, role, result, garbled }];
   return holds;
+}
+
+/**
+ * The result answering a call, the last one given for its id (as a Map of them would
+ * keep). A turn has a few calls: a scan is cheaper than building a Map per turn.
+ */
+function resultFor(blocks: readonly ContentBlockParam[], id: string): ToolResultBlockParam | undefined {
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const block = blocks[i]!;
+    if (block.type === 'tool_result' && block.tool_use_id === id) return block;
+  }
+  return undefined;
 }
 
 /** One assistant turn and the results that answer it (the next message), folded into the state. */
 function foldTurn(state: FoldState, assistant: MessageParam, after: MessageParam | undefined, steps: readonly PlanStep[]): FoldState {
   if (typeof assistant.content === 'string') return state;
-  const results = new Map<string, ToolResultBlockParam>();
-  if (after?.role === 'user' && typeof after.content !== 'string') {
-    for (const block of after.content) if (block.type === 'tool_result') results.set(block.tool_use_id, block);
-  }
+  const results = after?.role === 'user' && typeof after.content !== 'string' ? after.content : [];
   const draft = draftOf(state);
   let held = false;
   for (const block of assistant.content) {
@@ -194,7 +217,7 @@ function foldTurn(state: FoldState, assistant: MessageParam, after: MessageParam
       if (typeof input['text'] === 'string') draft.journaled = [...draft.journaled, input['text']];
       continue;
     }
-    held = foldCall(draft, steps, block.name, input, viewResult(results.get(block.id)), held, garbled);
+    held = foldCall(draft, steps, block.name, input, viewResult(resultFor(results, block.id)), held, garbled);
   }
   return draft;
 }
@@ -246,8 +269,8 @@ function recalledState(message: MessageParam, steps: readonly PlanStep[]): FoldS
 interface Progress {
   readonly steps: readonly PlanStep[];
   readonly seen: MessageParam[];
-  readonly full: FoldState;
-  readonly partial: FoldState;
+  full: FoldState;
+  partial: FoldState;
 }
 
 const progress = new WeakMap<readonly MessageParam[], Progress>();
@@ -299,11 +322,16 @@ export function readTranscript(messages: readonly MessageParam[], steps: readonl
     const message = messages[i]!;
     if (message.role === 'assistant') state = foldTurn(state, message, messages[i + 1], steps);
   }
-  // The snapshot is edited in place: the entry it belonged to is the one being replaced.
-  const seen = kept > 0 ? known!.seen : [];
-  if (seen.length !== kept) seen.length = kept;
-  for (let i = kept; i < length; i++) seen.push(messages[i]!);
-  progress.set(messages, { steps, seen, full, partial });
+  // The entry is edited in place when resumed: it is the one being replaced.
+  if (kept > 0) {
+    const { seen } = known!;
+    if (seen.length !== kept) seen.length = kept;
+    for (let i = kept; i < length; i++) seen.push(messages[i]!);
+    known!.full = full;
+    known!.partial = partial;
+  } else {
+    progress.set(messages, { steps, seen: messages.slice(), full, partial });
+  }
 
   const last = messages.at(-1);
   let lastUserText = '';
