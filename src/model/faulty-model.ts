@@ -69,12 +69,17 @@ export class FaultyModel implements ModelClient {
   /**
    * Not an async function: the answer is the refusal or the inner model's own promise,
    * with no promise wrapped around it (a layer of async that only passes a promise on
-   * costs a few microtask hops and allocations on every model call).
+   * costs a few microtask hops and allocations on every model call). Whatever goes
+   * wrong still arrives as a rejection, as from any client.
    */
   create(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): Promise<Message> {
-    const fault = this.#faults.next(request);
-    const refusal = fault !== null ? fault.response : this.#refusedUnread(request);
-    return refusal === null ? this.#inner.create(request, options) : Promise.reject(sdkError(refusal));
+    try {
+      const fault = this.#faults.next(request);
+      const refusal = fault !== null ? fault.response : this.#refusedUnread(request);
+      return refusal === null ? this.#inner.create(request, options) : Promise.reject(sdkError(refusal));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**
