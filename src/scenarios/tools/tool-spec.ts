@@ -11,7 +11,11 @@ export interface ToolSpec {
   readonly concurrencySafe: boolean;
   /** Virtual time a successful call takes. */
   readonly latencyMs: number;
-  /** Returns the tool's JSON result or throws a ToolError. */
+  /**
+   * Returns the tool's JSON result or throws a ToolError. The world's records and the
+   * input may be frozen and shared with other runs (see createWorld, tryParseJson): a
+   * handler reads them, writes only to the outbox, and copies what it would change.
+   */
   run(input: Record<string, unknown>, world: World): Json;
 }
 
