@@ -14,6 +14,7 @@ import { readArguments } from './tool-arguments.js';
 import { runEnveloped } from './enveloped-execution.js';
 import { earlyStartTimes } from './early-tool-start.js';
 import { TurnLanes } from './turn-lanes.js';
+import { offeredTools } from './offered-tools.js';
 import type { StreamingOptions } from './streamed-reply.js';
 import { contentText } from '../model/content-text.js';
 
@@ -60,7 +61,7 @@ export class BudgetedAgentLoop {
 
   constructor(options: LoopOptions) {
     this.#options = options;
-    this.#tools = [...options.tools.definitions, ...(options.guards ?? []).flatMap((guard) => guard.tools ?? [])];
+    this.#tools = offeredTools(options.tools.definitions, options.guards ?? []);
   }
 
   async run(prompt: string): Promise<RunResult> {
