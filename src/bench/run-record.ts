@@ -80,6 +80,35 @@ export function zeroEventCounts(): Record<CountedEvent, number> {
   return counts;
 }
 
+/** Each counted event type's place in COUNTED_EVENTS. */
+const COUNTED_PLACE: ReadonlyMap<string, number> = new Map(COUNTED_EVENTS.map((type, place) => [type, place]));
+
+/**
+ * A run's counts of the counted events, as they happen. Most of a run's events are not
+ * counted (model calls, tool calls and results): each is passed over with one lookup in a
+ * fixed table, where asking the run's counts object whether it has a key missed in V8's
+ * property caches on every event.
+ */
+export class EventCounts {
+  readonly #counts: number[] = [];
+
+  constructor() {
+    for (let place = 0; place < COUNTED_EVENTS.length; place++) this.#counts.push(0);
+  }
+
+  see(type: AgentEventType): void {
+    const place = COUNTED_PLACE.get(type);
+    if (place !== undefined) this.#counts[place]! += 1;
+  }
+
+  /** The counts as a record carries them, in COUNTED_EVENTS order. */
+  toRecord(): Record<CountedEvent, number> {
+    const counts = {} as Record<CountedEvent, number>;
+    for (let place = 0; place < COUNTED_EVENTS.length; place++) counts[COUNTED_EVENTS[place]!] = this.#counts[place]!;
+    return counts;
+  }
+}
+
 /** The fault counts a record carries: a stream cut only where one could happen, so non-streaming records keep their bytes. */
 export function recordedModelFaults(counts: Readonly<Record<ModelFaultKind, number>>, stream: boolean): RunRecord['model_faults'] {
   const { stream_cut, ...recorded } = counts;
