@@ -288,9 +288,9 @@ export class BudgetedAgentLoop {
       }
       if (decision?.kind === 'stop') return decision;
       if (decision?.kind === 'answer') {
-        block = { type: 'tool_result', tool_use_id: call.id, content: decision.content, ...(decision.isError ? { is_error: true } : {}) };
+        block = decision.isError ? { type: 'tool_result', tool_use_id: call.id, content: decision.content, is_error: true } : { type: 'tool_result', tool_use_id: call.id, content: decision.content };
       } else {
-        const run = runEnveloped(read.call, this.#options.tools, guards, ctx, { durability, settling });
+        const run = runEnveloped(read.call, this.#options.tools, this.#hooks, ctx, durability, settling);
         if (run.kind === 'stop') return run;
         metrics.toolExecutions += run.executions;
         block = run.block;

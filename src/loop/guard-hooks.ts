@@ -1,7 +1,7 @@
 import type { Guard } from './guard.js';
 
-/** The hooks the loop itself calls at its phases (the wrappers and argument parsing are called by their own modules). */
-type PhaseHook = 'beforeModelCall' | 'prepareRequest' | 'afterModelReply' | 'beforeToolCall' | 'afterToolBatch';
+/** The hooks called at the loop's phases and around each tool execution (model-call wrappers and argument parsing are read by their own modules). */
+type PhaseHook = 'beforeModelCall' | 'prepareRequest' | 'afterModelReply' | 'beforeToolCall' | 'aroundExecution' | 'describeError' | 'afterToolBatch';
 
 /** A guard known to implement `hook`. */
 export type GuardWith<K extends PhaseHook> = Guard & { readonly [P in K]-?: NonNullable<Guard[P]> };
@@ -20,6 +20,8 @@ export function guardHooks(guards: readonly Guard[]): GuardHooks {
     prepareRequest: guards.filter((guard): guard is GuardWith<'prepareRequest'> => guard.prepareRequest !== undefined),
     afterModelReply: guards.filter((guard): guard is GuardWith<'afterModelReply'> => guard.afterModelReply !== undefined),
     beforeToolCall: guards.filter((guard): guard is GuardWith<'beforeToolCall'> => guard.beforeToolCall !== undefined),
+    aroundExecution: guards.filter((guard): guard is GuardWith<'aroundExecution'> => guard.aroundExecution !== undefined),
+    describeError: guards.filter((guard): guard is GuardWith<'describeError'> => guard.describeError !== undefined),
     afterToolBatch: guards.filter((guard): guard is GuardWith<'afterToolBatch'> => guard.afterToolBatch !== undefined),
   };
 }
