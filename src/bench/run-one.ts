@@ -17,7 +17,7 @@ import { judge, type Verdict } from '../scenarios/judge.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { createWorld, type World } from '../scenarios/world.js';
 import { buildGuards, type Arm } from './arms.js';
-import { emptyFaultCounts, EventCounts, recordedModelFaults, type RunRecord } from './run-record.js';
+import { emptyFaultCounts, isCountedEvent, recordedModelFaults, zeroEventCounts, type RunRecord } from './run-record.js';
 import { RunJournal } from '../loop/journal/run-journal.js';
 import { RefetchCounter } from './refetch-counter.js';
 import { createScenarioToolHost, type ScenarioToolHost } from './scenario-tool-host.js';
@@ -129,7 +129,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const notLive = choice as Exclude<ModelChoice, { kind: 'live' }>;
   const model = live?.model ?? modelAtHand(notLive, scenario, key, modelFaults) ?? (await modelFor(notLive, scenario, key, modelFaults));
   const modelId = choice.kind === 'simulated-sdk' || choice.kind === 'live' ? undefined : choice.modelId;
-  const events = new EventCounts();
+  const events = zeroEventCounts();
   const onEvent = spec.onEvent;
   const refetches = new RefetchCounter(scenario);
   const journal = new RunJournal();
@@ -145,7 +145,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     ...(spec.durability === undefined ? {} : { durability: spec.durability }),
     ...(spec.stream === true ? { stream: {} } : {}),
     onEvent(event) {
-      events.see(event.type);
+      if (isCountedEvent(event.type)) events[event.type] += 1;
       refetches.observe(event);
       onEvent?.(event);
     },
@@ -174,7 +174,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     virtual_ms: metrics.virtualMs,
     duplicate_side_effects: verdict.duplicateSideEffects,
     faults: emptyFaultCounts(tools.faults),
-    events: events.toRecord(),
+    events,
     escalation: outcome.kind === 'escalated' ? outcome.payload : null,
     model_faults: recordedModelFaults(ended?.modelFaults ?? modelFaults.counts, spec.stream === true),
     refetch_calls: refetches.count,

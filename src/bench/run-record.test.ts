@@ -1,22 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { COUNTED_EVENTS, EventCounts, zeroEventCounts } from './run-record.js';
+import { FAULT_KINDS } from '../faults/fault-profile.js';
+import { COUNTED_EVENTS, emptyFaultCounts, isCountedEvent, zeroEventCounts } from './run-record.js';
 
-describe('EventCounts', () => {
-  it('counts the counted event types, passes over the others, and writes every counted type in COUNTED_EVENTS order', () => {
-    const counts = new EventCounts();
-    counts.see('agent_run.started');
-    counts.see('agent.model.call');
-    counts.see('agent.tool.retry');
-    counts.see('agent.tool.result');
-    counts.see('agent.tool.retry');
-    counts.see('agent_run.completed');
-    const record = counts.toRecord();
-    expect(Object.keys(record)).toEqual([...COUNTED_EVENTS]);
-    expect(record).toEqual({ ...zeroEventCounts(), 'agent_run.started': 1, 'agent.tool.retry': 2, 'agent_run.completed': 1 });
+describe('run record counts', () => {
+  it('start every run from zero, every counted event type in COUNTED_EVENTS order', () => {
+    const first = zeroEventCounts();
+    first['agent.tool.retry'] += 1;
+    const second = zeroEventCounts();
+    expect(Object.keys(second)).toEqual([...COUNTED_EVENTS]);
+    expect(Object.values(second).every((count) => count === 0)).toBe(true);
   });
 
-  it('starts each run from zero', () => {
-    new EventCounts().see('agent.tool.retry');
-    expect(new EventCounts().toRecord()).toEqual(zeroEventCounts());
+  it('count only the counted event types', () => {
+    expect(isCountedEvent('agent.tool.retry')).toBe(true);
+    expect(isCountedEvent('agent_run.completed')).toBe(true);
+    expect(isCountedEvent('agent.model.call')).toBe(false);
+    expect(isCountedEvent('agent.tool.result')).toBe(false);
+  });
+
+  it('write every fault kind in FAULT_KINDS order, with the counts a host kept', () => {
+    const counts = emptyFaultCounts({ unauthorized: 1, timeout: 3 });
+    expect(Object.entries(counts)).toEqual(FAULT_KINDS.map((kind) => [kind, kind === 'timeout' ? 3 : kind === 'unauthorized' ? 1 : 0]));
+    expect(emptyFaultCounts({}).timeout).toBe(0);
   });
 });
