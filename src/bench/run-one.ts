@@ -17,7 +17,7 @@ import { judge, type Verdict } from '../scenarios/judge.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { createWorld, type World } from '../scenarios/world.js';
 import { buildGuards, type Arm } from './arms.js';
-import { emptyFaultCounts, recordedModelFaults, zeroEventCounts, type CountedEvent, type RunRecord } from './run-record.js';
+import { emptyFaultCounts, isCountedEvent, recordedModelFaults, zeroEventCounts, type RunRecord } from './run-record.js';
 import { RunJournal } from '../loop/journal/run-journal.js';
 import { RefetchCounter } from './refetch-counter.js';
 import { createScenarioToolHost, type ScenarioToolHost } from './scenario-tool-host.js';
@@ -82,20 +82,32 @@ export interface RunOutput {
  * served the run.
  */
 export async function modelFor(choice: Exclude<ModelChoice, { kind: 'live' }>, scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): Promise<ModelClient> {
-  if (choice.kind === 'client') return choice.client;
+  const atHand = modelAtHand(choice, scenario, key, faults);
+  if (atHand !== null) return atHand;
   const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
   if (scenario.api === 'openai-chat') {
     const chat = { model, faults, malformed: new MalformedArguments(scenario.replyFaults.malformed_arguments, key) };
-    if (choice.kind === 'simulated') return new SimulatedChatModel(chat);
     // Loaded on demand, like the Anthropic SDK below: in-process sweeps never need it.
     const [{ OpenAICompatibleModelClient }, { simulatedChatFetch }] = await Promise.all([import('../model/openai/openai-compatible-client.js'), import('../model/openai/chat-endpoint.js')]);
     return new OpenAICompatibleModelClient({ apiKey: 'sk-simulated', fetch: simulatedChatFetch(chat), baseURL: 'http://simulated.invalid/v1', name: 'simulated-openai-sdk' });
   }
   const contextWindow = contextWindowWith(scenario.contextWindow);
-  if (choice.kind === 'simulated') return new FaultyModel(model, faults, { contextWindow });
   // Loaded on demand: the SDK costs ~0.3 s of start-up that in-process sweeps never need.
   const { AnthropicModelClient } = await import('../model/anthropic-client.js');
   return new AnthropicModelClient({ apiKey: 'sk-ant-simulated', fetch: simulatedFetch(model, faults, contextWindow), baseURL: 'http://simulated.invalid', name: 'simulated-sdk' });
+}
+
+/**
+ * The run's model when no module has to be loaded for it (a given client, the simulated
+ * model in-process), else null. Synchronous, so the in-process run, a sweep's usual one,
+ * does not wait a turn for a model that is already made.
+ */
+function modelAtHand(choice: Exclude<ModelChoice, { kind: 'live' }>, scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): ModelClient | null {
+  if (choice.kind === 'client') return choice.client;
+  if (choice.kind !== 'simulated') return null;
+  const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
+  if (scenario.api === 'openai-chat') return new SimulatedChatModel({ model, faults, malformed: new MalformedArguments(scenario.replyFaults.malformed_arguments, key) });
+  return new FaultyModel(model, faults, { contextWindow: contextWindowWith(scenario.contextWindow) });
 }
 
 /** One cell of the matrix: a scenario, an arm and a seed, run and judged on its world. */
@@ -114,7 +126,8 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const tools = spec.onExecution === undefined ? host : observed(host, spec.onExecution);
   const clock = live?.clock ?? new VirtualClock();
   const modelFaults = new ModelFaultInjector(scenario.modelFaults, key, clock);
-  const model = live?.model ?? (await modelFor(choice as Exclude<ModelChoice, { kind: 'live' }>, scenario, key, modelFaults));
+  const notLive = choice as Exclude<ModelChoice, { kind: 'live' }>;
+  const model = live?.model ?? modelAtHand(notLive, scenario, key, modelFaults) ?? (await modelFor(notLive, scenario, key, modelFaults));
   const modelId = choice.kind === 'simulated-sdk' || choice.kind === 'live' ? undefined : choice.modelId;
   const events = zeroEventCounts();
   const onEvent = spec.onEvent;
@@ -132,14 +145,14 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     ...(spec.durability === undefined ? {} : { durability: spec.durability }),
     ...(spec.stream === true ? { stream: {} } : {}),
     onEvent(event) {
-      if (event.type in events) events[event.type as CountedEvent] += 1;
+      if (isCountedEvent(event.type)) events[event.type] += 1;
       refetches.observe(event);
       onEvent?.(event);
     },
   });
   const result = await loop.run(scenario.prompt);
   // A live run's world is the tool server's: that is where its tools wrote.
-  const ended = await live?.finish();
+  const ended = live === undefined ? undefined : await live.finish();
   const finalWorld = ended?.world ?? world;
   const verdict = judge(scenario.check, finalWorld, result.outcome.kind === 'escalated');
   const { metrics, outcome } = result;

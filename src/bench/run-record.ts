@@ -67,17 +67,40 @@ export interface RunRecord {
   readonly live?: LiveRecord;
 }
 
+/** A zero count per name, in the order given. */
+function zeroed<K extends string>(names: readonly K[]): Record<K, number> {
+  const counts = {} as Record<K, number>;
+  for (const name of names) counts[name] = 0;
+  return counts;
+}
+
+/*
+ * Every run's counts start as a copy of one of these. A copy of an object whose shape V8
+ * already knows costs a twentieth of adding the keys one by one (~1 µs a run for the
+ * events alone). Module-private and only ever copied, so no run can write to them.
+ */
+const NO_FAULTS = zeroed(FAULT_KINDS);
+const NO_EVENTS = zeroed(COUNTED_EVENTS);
+const COUNTED: ReadonlySet<string> = new Set(COUNTED_EVENTS);
+
+/** Every fault kind, in FAULT_KINDS order, with the host's count or 0. */
 export function emptyFaultCounts(counts: Partial<Record<FaultKind, number>>): Record<FaultKind, number> {
-  const all = {} as Record<FaultKind, number>;
-  for (const kind of FAULT_KINDS) all[kind] = counts[kind] ?? 0;
-  return all;
+  // Keys the template has keep its order; a count only replaces a zero.
+  return { ...NO_FAULTS, ...counts };
 }
 
 /** A zero count per counted event type, in COUNTED_EVENTS order (the order they are written in). */
 export function zeroEventCounts(): Record<CountedEvent, number> {
-  const counts = {} as Record<CountedEvent, number>;
-  for (const type of COUNTED_EVENTS) counts[type] = 0;
-  return counts;
+  return { ...NO_EVENTS };
+}
+
+/**
+ * Whether a record counts events of this type. Most of a run's events are not counted
+ * (model calls, tool calls and results); a fixed set answers for them, where asking the
+ * run's counts object for a key it lacks missed V8's property caches on every event.
+ */
+export function isCountedEvent(type: AgentEventType): type is CountedEvent {
+  return COUNTED.has(type);
 }
 
 /** The fault counts a record carries: a stream cut only where one could happen, so non-streaming records keep their bytes. */

@@ -127,10 +127,19 @@ function turnOf(messages: readonly MessageParam[]): number {
   return turn;
 }
 
-function zeroCounts(): Record<ModelFaultKind, number> {
+/**
+ * Every injector's counts start as a copy of this: a copy of an object whose shape V8
+ * knows is far cheaper than adding the keys one by one. Module-private and only ever
+ * copied, so no run can write to it.
+ */
+const NO_FAULTS: Readonly<Record<ModelFaultKind, number>> = (() => {
   const counts = {} as Record<ModelFaultKind, number>;
   for (const kind of MODEL_FAULT_KINDS) counts[kind] = 0;
   return counts;
+})();
+
+function zeroCounts(): Record<ModelFaultKind, number> {
+  return { ...NO_FAULTS };
 }
 
 const thresholdsByRates = new WeakMap<ModelFaultRates, ReadonlyArray<readonly [ModelFaultKind, number]>>();

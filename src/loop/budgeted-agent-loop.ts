@@ -14,6 +14,8 @@ import { readArguments } from './tool-arguments.js';
 import { runEnveloped } from './enveloped-execution.js';
 import { earlyStartTimes } from './early-tool-start.js';
 import { TurnLanes } from './turn-lanes.js';
+import { offeredTools } from './offered-tools.js';
+import { guardHooks, type GuardHooks } from './guard-hooks.js';
 import type { StreamingOptions } from './streamed-reply.js';
 import { contentText } from '../model/content-text.js';
 
@@ -57,13 +59,16 @@ export interface LoopOptions {
 export class BudgetedAgentLoop {
   readonly #options: LoopOptions;
   readonly #tools: readonly Tool[];
+  readonly #hooks: GuardHooks;
 
   constructor(options: LoopOptions) {
     this.#options = options;
-    this.#tools = [...options.tools.definitions, ...(options.guards ?? []).flatMap((guard) => guard.tools ?? [])];
+    this.#tools = offeredTools(options.tools.definitions, options.guards ?? []);
+    this.#hooks = guardHooks(options.guards ?? []);
   }
 
-  async run(prompt: string): Promise<RunResult> {
+  // Not async: it hands on #drive's promise, where an async wrapper would add a hop.
+  run(prompt: string): Promise<RunResult> {
     const messages: MessageParam[] = [...(this.#options.history ?? []), { role: 'user', content: prompt }];
     return this.#drive(messages, { toolCalls: 0, toolExecutions: 0, toolRetries: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, virtualMs: 0, modelRetries: 0, costUsd: 0 });
   }
@@ -84,6 +89,7 @@ export class BudgetedAgentLoop {
   async #drive(messages: MessageParam[], metrics: { -readonly [K in keyof RunMetrics]: RunMetrics[K] }, resumed?: SavedRun): Promise<RunResult> {
     const { model, tools: host, signal, onEvent, durability } = this.#options;
     const guards = this.#options.guards ?? [];
+    const hooks = this.#hooks;
     const maxIterations = this.#options.maxIterations ?? 250;
     const clock = this.#options.clock ?? new VirtualClock();
     const concurrent = guards.some((guard) => guard.concurrentTools === true);
@@ -109,6 +115,7 @@ export class BudgetedAgentLoop {
       return { outcome, metrics: done, messages };
     };
     const cancelled = (): RunResult => finish({ kind: 'cancelled', reason: String(signal?.reason ?? 'aborted') });
+    const safe = (name: string): boolean => host.traits(name)?.concurrencySafe === true;
 
     // A tool the last turn's guards force the next call to (tool_choice), if any.
     let forcedTool: string | null = null;
@@ -129,8 +136,8 @@ export class BudgetedAgentLoop {
       if (signal?.aborted) return cancelled();
       if (metrics.modelCalls >= maxIterations) return finish({ kind: 'max_iterations', iterations: metrics.modelCalls });
       let finalTurn: FinalTurnOutcome | null = null;
-      for (const guard of guards) {
-        const decision = guard.beforeModelCall?.(context());
+      for (const guard of hooks.beforeModelCall) {
+        const decision = guard.beforeModelCall(context());
         if (decision === undefined) continue;
         if (decision.kind === 'stop') return finish(decision.outcome);
         appendUserText(messages, decision.message);
@@ -141,8 +148,7 @@ export class BudgetedAgentLoop {
       // Phase 2: the model call.
       let request = this.#request(messages, finalTurn !== null ? { type: 'none' } : forcedTool !== null ? { type: 'tool', name: forcedTool } : null);
       forcedTool = null;
-      for (const guard of guards) {
-        if (guard.prepareRequest === undefined) continue;
+      for (const guard of hooks.prepareRequest) {
         const prepared = guard.prepareRequest(request, context());
         request = prepared instanceof Promise ? await prepared : prepared;
       }
@@ -169,8 +175,8 @@ export class BudgetedAgentLoop {
       let continuation: string | null = null;
       // A reply a guard changed is not the stream that arrived: none of its calls started early.
       let timing = this.#options.stream?.earlyToolStart === false ? undefined : call.timing;
-      for (const guard of guards) {
-        const decision = guard.afterModelReply?.(reply, context());
+      for (const guard of hooks.afterModelReply) {
+        const decision = guard.afterModelReply(reply, context());
         if (decision === undefined) continue;
         reply = decision.reply;
         timing = undefined;
@@ -195,9 +201,9 @@ export class BudgetedAgentLoop {
       // TurnLanes gives it: with concurrency, a run of concurrency-safe calls together;
       // streamed, the leading read-only calls from when their blocks ended.
       const results: ToolResultBlockParam[] = [];
-      const safe = (name: string): boolean => host.traits(name)?.concurrencySafe === true;
-      const lanes = new TurnLanes(clock, concurrent, timing === undefined ? [] : earlyStartTimes(calls, reply, timing, clock.now(), safe));
-      for (const [i, call] of calls.entries()) {
+      const lanes = new TurnLanes(clock, concurrent, timing === undefined ? undefined : earlyStartTimes(calls, reply, timing, clock.now(), safe));
+      for (let i = 0; i < calls.length; i++) {
+        const call = calls[i]!;
         const lane = lanes.open(i, safe(call.name));
         if (lane.now() < clock.now()) emit({ type: 'agent.tool.early_start', at: lane.now(), id: call.id, tool: call.name, leadMs: clock.now() - lane.now() });
         const outcome = this.#runToolCall(call, context(lane), metrics);
@@ -209,8 +215,8 @@ export class BudgetedAgentLoop {
       messages.push({ role: 'user', content: results });
 
       if (signal?.aborted) return cancelled();
-      for (const guard of guards) {
-        const decision = guard.afterToolBatch?.(context());
+      for (const guard of hooks.afterToolBatch) {
+        const decision = guard.afterToolBatch(context());
         if (decision === undefined) continue;
         if (decision.kind === 'stop') return finish(decision.outcome);
         appendUserText(messages, decision.message);
@@ -276,15 +282,15 @@ export class BudgetedAgentLoop {
       block = { type: 'tool_result', tool_use_id: call.id, content: read.message, is_error: true };
     } else {
       let decision;
-      for (const guard of guards) {
-        decision = guard.beforeToolCall?.(read.call, ctx);
+      for (const guard of this.#hooks.beforeToolCall) {
+        decision = guard.beforeToolCall(read.call, ctx);
         if (decision !== undefined) break;
       }
       if (decision?.kind === 'stop') return decision;
       if (decision?.kind === 'answer') {
-        block = { type: 'tool_result', tool_use_id: call.id, content: decision.content, ...(decision.isError ? { is_error: true } : {}) };
+        block = decision.isError ? { type: 'tool_result', tool_use_id: call.id, content: decision.content, is_error: true } : { type: 'tool_result', tool_use_id: call.id, content: decision.content };
       } else {
-        const run = runEnveloped(read.call, this.#options.tools, guards, ctx, { durability, settling });
+        const run = runEnveloped(read.call, this.#options.tools, this.#hooks, ctx, durability, settling);
         if (run.kind === 'stop') return run;
         metrics.toolExecutions += run.executions;
         block = run.block;

@@ -1,6 +1,7 @@
 import type { ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { RunDurability } from './durability.js';
-import type { Guard, LoopContext } from './guard.js';
+import type { LoopContext } from './guard.js';
+import type { GuardHooks } from './guard-hooks.js';
 import type { RunOutcome } from './outcome.js';
 import type { ToolHost } from './tool-host.js';
 import { executeToolCall, UnknownToolError } from './tool-executor.js';
@@ -20,9 +21,10 @@ export type EnvelopedRun =
 export function runEnveloped(
   call: ToolUseBlock,
   host: ToolHost,
-  guards: readonly Guard[],
+  hooks: Pick<GuardHooks, 'aroundExecution' | 'describeError'>,
   ctx: LoopContext,
-  { durability, settling }: { readonly durability: RunDurability | undefined; readonly settling: boolean },
+  durability: RunDurability | undefined,
+  settling: boolean,
 ): EnvelopedRun {
   const { clock, emit } = ctx;
   // Only a call of the turn a crash interrupted can be in the envelope already.
@@ -38,7 +40,7 @@ export function runEnveloped(
   durability?.startToolCall(call, clock.now());
   let report;
   try {
-    report = executeToolCall(call, host, guards, ctx);
+    report = executeToolCall(call, host, hooks, ctx);
   } catch (error) {
     if (error instanceof UnknownToolError) return { kind: 'stop', outcome: { kind: 'failed', reason: `configuration error: ${error.message}` } };
     throw error;

@@ -1,7 +1,8 @@
 import type { ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolExecution } from '../faults/flaky-tool.js';
 import { ToolError } from '../faults/tool-errors.js';
-import type { ExecutionContext, Guard, LoopContext } from './guard.js';
+import type { ExecutionContext, LoopContext } from './guard.js';
+import type { GuardHooks } from './guard-hooks.js';
 import type { ToolHost } from './tool-host.js';
 
 /** A call of a tool the host does not have: a configuration error, not a tool failure. */
@@ -26,7 +27,7 @@ function asInput(input: unknown): Record<string, unknown> {
  * Runs one tool call through the guards' execution wrappers and words the result for
  * the model. A throwing handler becomes an error result; it never crashes the loop.
  */
-export function executeToolCall(call: ToolUseBlock, host: ToolHost, guards: readonly Guard[], loop: LoopContext): ToolCallReport {
+export function executeToolCall(call: ToolUseBlock, host: ToolHost, hooks: Pick<GuardHooks, 'aroundExecution' | 'describeError'>, loop: LoopContext): ToolCallReport {
   const traits = host.traits(call.name);
   if (traits === undefined) throw new UnknownToolError(call.name);
   const ctx: ExecutionContext = { clock: loop.clock, emit: loop.emit, toolCalls: loop.toolCalls, iteration: loop.iteration, messages: loop.messages, call, traits };
@@ -46,21 +47,15 @@ export function executeToolCall(call: ToolUseBlock, host: ToolHost, guards: read
     if (execution.fault !== null) ctx.emit({ type: 'agent.tool.fault', at: ctx.clock.now(), tool: call.name, fault: execution.fault });
     return execution;
   };
-  // The last guard that words errors does; the wording is needed only if the call fails.
-  let describer: Guard | undefined;
-  for (const guard of guards) {
-    const around = guard.aroundExecution;
-    if (around !== undefined) {
-      const inner = run;
-      run = () => around.call(guard, ctx, inner);
-    }
-    if (guard.describeError !== undefined) describer = guard;
+  for (const guard of hooks.aroundExecution) {
+    const inner = run;
+    run = () => guard.aroundExecution(ctx, inner);
   }
 
   const execution = run();
-  const block: ToolResultBlockParam =
-    execution.kind === 'ok'
-      ? { type: 'tool_result', tool_use_id: call.id, content: execution.content }
-      : { type: 'tool_result', tool_use_id: call.id, content: describer?.describeError?.(execution.error, ctx) ?? `Error: ${execution.error.message}`, is_error: true };
-  return { block, executions };
+  if (execution.kind === 'ok') return { block: { type: 'tool_result', tool_use_id: call.id, content: execution.content }, executions };
+  // The last guard that words errors does; the wording is needed only if the call fails.
+  const describer = hooks.describeError.at(-1);
+  const content = describer === undefined ? `Error: ${execution.error.message}` : describer.describeError(execution.error, ctx);
+  return { block: { type: 'tool_result', tool_use_id: call.id, content, is_error: true }, executions };
 }

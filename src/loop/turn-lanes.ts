@@ -1,5 +1,8 @@
 import { VirtualClock } from '../clock/virtual-clock.js';
 
+/** A turn without early starts (every turn of a reply that was not streamed); never written to. */
+const NO_EARLY_STARTS: readonly number[] = [];
+
 /**
  * Where each tool call of one turn runs on the virtual clock, in request order:
  *
@@ -22,7 +25,7 @@ export class TurnLanes {
   #laneStart: number | null = null;
   #laneEnd = 0;
 
-  constructor(clock: VirtualClock, concurrent: boolean, early: readonly number[] = []) {
+  constructor(clock: VirtualClock, concurrent: boolean, early: readonly number[] = NO_EARLY_STARTS) {
     this.#clock = clock;
     this.#concurrent = concurrent;
     this.#early = early;

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { FAULT_KINDS } from '../faults/fault-profile.js';
+import { COUNTED_EVENTS, emptyFaultCounts, isCountedEvent, zeroEventCounts } from './run-record.js';
+
+describe('run record counts', () => {
+  it('start every run from zero, every counted event type in COUNTED_EVENTS order', () => {
+    const first = zeroEventCounts();
+    first['agent.tool.retry'] += 1;
+    const second = zeroEventCounts();
+    expect(Object.keys(second)).toEqual([...COUNTED_EVENTS]);
+    expect(Object.values(second).every((count) => count === 0)).toBe(true);
+  });
+
+  it('count only the counted event types', () => {
+    expect(isCountedEvent('agent.tool.retry')).toBe(true);
+    expect(isCountedEvent('agent_run.completed')).toBe(true);
+    expect(isCountedEvent('agent.model.call')).toBe(false);
+    expect(isCountedEvent('agent.tool.result')).toBe(false);
+  });
+
+  it('write every fault kind in FAULT_KINDS order, with the counts a host kept', () => {
+    const counts = emptyFaultCounts({ unauthorized: 1, timeout: 3 });
+    expect(Object.entries(counts)).toEqual(FAULT_KINDS.map((kind) => [kind, kind === 'timeout' ? 3 : kind === 'unauthorized' ? 1 : 0]));
+    expect(emptyFaultCounts({}).timeout).toBe(0);
+  });
+});
