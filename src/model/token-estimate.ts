@@ -1,5 +1,6 @@
 import type { ContentBlockParam, MessageParam, Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelRequest } from './model-client.js';
+import { jsonLength } from './json-length.js';
 import { extendsPrefix } from './transcript-prefix.js';
 
 /**
@@ -38,13 +39,13 @@ export function blockTokens(block: ContentBlockParam | { type: string }): number
     case 'text':
       return textTokens((block as { text: string }).text.length) + 2;
     case 'tool_use': {
-      // A call's size is its arguments' JSON (a whole record, often). The block a reply
-      // was just measured with is counted again in the next request, with no other call
-      // measured in between: remembering the last one is enough, and far cheaper than a
-      // WeakMap entry per block.
+      // A call's size is its arguments' JSON (a whole record, often), added up rather than
+      // written out again (see json-length). The block a reply was just measured with is
+      // counted again in the next request, with no other call measured in between:
+      // remembering the last one is enough, and far cheaper than a WeakMap entry per block.
       if (lastToolUse === block) return lastToolUseTokens;
       const use = block as { name: string; input: unknown };
-      const tokens = textTokens(use.name.length + JSON.stringify(use.input ?? {}).length) + 8;
+      const tokens = textTokens(use.name.length + jsonLength(use.input ?? {})!) + 8;
       lastToolUse = block;
       lastToolUseTokens = tokens;
       return tokens;
