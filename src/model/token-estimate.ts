@@ -1,7 +1,7 @@
 import type { ContentBlockParam, MessageParam, Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelRequest } from './model-client.js';
 import { jsonLength } from './json-length.js';
-import { extendsPrefix } from './transcript-prefix.js';
+import { extendsPrefix, TranscriptReadings } from './transcript-prefix.js';
 
 /**
  * The token estimator shared by the simulated model (for `usage`) and the loop, so
@@ -100,7 +100,7 @@ export function requestTokens(request: ModelRequest): number {
 }
 
 /** Tokens of a transcript array's messages before its last one, with the messages counted. */
-const counted = new WeakMap<readonly MessageParam[], { readonly seen: MessageParam[]; tokens: number }>();
+const counted = new TranscriptReadings<{ readonly seen: MessageParam[]; tokens: number }>();
 
 /**
  * Tokens of all messages, resumed from the last count of the same array (see

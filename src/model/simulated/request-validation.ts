@@ -2,7 +2,7 @@ import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resource
 import type { ModelFaultResponse } from '../../faults/model-faults.js';
 import type { ModelRequest } from '../model-client.js';
 import { memoByToolList } from '../tool-list-memo.js';
-import { extendsPrefix } from '../transcript-prefix.js';
+import { extendsPrefix, TranscriptReadings } from '../transcript-prefix.js';
 import { appended } from './appended.js';
 
 const blocksOf = (message: MessageParam): readonly ContentBlockParam[] => {
@@ -98,7 +98,7 @@ interface Checked {
   readonly seen: MessageParam[];
   readonly pairing: Pairing;
 }
-const checked = new WeakMap<readonly MessageParam[], Checked>();
+const checked = new TranscriptReadings<Checked>();
 
 function resumable(entry: Checked | undefined, messages: readonly MessageParam[], tools: string): entry is Checked {
   return entry !== undefined && entry.tools === tools && extendsPrefix(entry.seen, messages);

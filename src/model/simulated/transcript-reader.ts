@@ -1,7 +1,7 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { tryParseJson } from '../../scenarios/parse-json.js';
 import { stepServed } from '../../scenarios/plan-matching.js';
-import { sharedPrefix } from '../transcript-prefix.js';
+import { sharedPrefix, TranscriptReadings } from '../transcript-prefix.js';
 import type { PlanStep } from '../../scenarios/schema.js';
 import type { Json } from '../../scenarios/world.js';
 import { appended } from './appended.js';
@@ -274,7 +274,7 @@ interface Progress {
   partial: FoldState;
 }
 
-const progress = new WeakMap<readonly MessageParam[], Progress>();
+const progress = new TranscriptReadings<Progress>();
 
 /**
  * Read the model's progress from the transcript it was sent: a fold over its assistant
