@@ -20,19 +20,12 @@ export function callModel(
   signal: AbortSignal | undefined,
   streaming?: StreamingOptions,
 ): Promise<ModelCallResult> {
-  const options = signal === undefined ? {} : { signal };
+  const options = signal === undefined ? NO_OPTIONS : { signal };
+  // Most arms wrap nothing: the call goes straight out, with no chain of sends built for it.
+  if (streaming === undefined && !guards.some(wrapsModelCall)) return createOnce(model, request, options);
   let send: SendModelRequest =
     streaming === undefined
-      ? (sent) => {
-          // The client's promise, mapped to a value in one step: an async function
-          // awaiting it cost extra microtask hops on every call. A client that throws
-          // instead of rejecting is answered the same way.
-          try {
-            return model.create(sent, options).then(replied, failed);
-          } catch (error) {
-            return Promise.resolve(failed(error));
-          }
-        }
+      ? (sent) => createOnce(model, sent, options)
       : async (sent) => {
           try {
             const { message, timing } = await readStreamedReply(model, sent, options, streaming.onText);
@@ -48,4 +41,22 @@ export function callModel(
     send = (sent) => around.call(guard, ctx, sent, inner);
   }
   return send(request);
+}
+
+/** Options for a call without a signal, shared: clients read them, never write them (and cannot). */
+const NO_OPTIONS: { readonly signal?: AbortSignal } = Object.freeze({});
+
+const wrapsModelCall = (guard: Guard): boolean => guard.aroundModelCall !== undefined;
+
+/**
+ * The client's promise, mapped to a value in one step: an async function awaiting it
+ * cost extra microtask hops on every call. A client that throws instead of rejecting is
+ * answered the same way.
+ */
+function createOnce(model: ModelClient, request: ModelRequest, options: { readonly signal?: AbortSignal }): Promise<ModelCallResult> {
+  try {
+    return model.create(request, options).then(replied, failed);
+  } catch (error) {
+    return Promise.resolve(failed(error));
+  }
 }

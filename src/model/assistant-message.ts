@@ -8,14 +8,18 @@ import { blockTokens, requestTokens } from './token-estimate.js';
  */
 export function assistantMessage(id: string, request: ModelRequest, content: ContentBlock[]): Message {
   let outputTokens = 0;
-  for (const block of content) outputTokens += blockTokens(block);
+  let calls = false;
+  for (const block of content) {
+    outputTokens += blockTokens(block);
+    if (block.type === 'tool_use') calls = true;
+  }
   return {
     id,
     type: 'message',
     role: 'assistant',
     model: request.model,
     content,
-    stop_reason: content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn',
+    stop_reason: calls ? 'tool_use' : 'end_turn',
     stop_sequence: null,
     stop_details: null,
     container: null,

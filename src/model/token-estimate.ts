@@ -1,6 +1,7 @@
 import type { ContentBlockParam, MessageParam, Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelRequest } from './model-client.js';
-import { extendsPrefix } from './transcript-prefix.js';
+import { jsonLength } from './json-length.js';
+import { extendsPrefix, TranscriptReadings } from './transcript-prefix.js';
 
 /**
  * The token estimator shared by the simulated model (for `usage`) and the loop, so
@@ -38,13 +39,13 @@ export function blockTokens(block: ContentBlockParam | { type: string }): number
     case 'text':
       return textTokens((block as { text: string }).text.length) + 2;
     case 'tool_use': {
-      // A call's size is its arguments' JSON (a whole record, often). The block a reply
-      // was just measured with is counted again in the next request, with no other call
-      // measured in between: remembering the last one is enough, and far cheaper than a
-      // WeakMap entry per block.
+      // A call's size is its arguments' JSON (a whole record, often), added up rather than
+      // written out again (see json-length). The block a reply was just measured with is
+      // counted again in the next request, with no other call measured in between:
+      // remembering the last one is enough, and far cheaper than a WeakMap entry per block.
       if (lastToolUse === block) return lastToolUseTokens;
       const use = block as { name: string; input: unknown };
-      const tokens = textTokens(use.name.length + JSON.stringify(use.input ?? {}).length) + 8;
+      const tokens = textTokens(use.name.length + jsonLength(use.input ?? {})!) + 8;
       lastToolUse = block;
       lastToolUseTokens = tokens;
       return tokens;
@@ -99,7 +100,7 @@ export function requestTokens(request: ModelRequest): number {
 }
 
 /** Tokens of a transcript array's messages before its last one, with the messages counted. */
-const counted = new WeakMap<readonly MessageParam[], { readonly seen: MessageParam[]; tokens: number }>();
+const counted = new TranscriptReadings<{ readonly seen: MessageParam[]; tokens: number }>();
 
 /**
  * Tokens of all messages, resumed from the last count of the same array (see

@@ -47,12 +47,15 @@ class SeededRng extends TycheI implements Rng {
  */
 class Cyrb53 {
   constructor(
-    private h1: number,
-    private h2: number,
+    public h1: number,
+    public h2: number,
   ) {}
 
-  copy(): Cyrb53 {
-    return new Cyrb53(this.h1, this.h2);
+  /** Starts again from a kept state (see `stream`). */
+  resume(from: { readonly h1: number; readonly h2: number }): this {
+    this.h1 = from.h1;
+    this.h2 = from.h2;
+    return this;
   }
 
   absorb(text: string): this {
@@ -78,7 +81,26 @@ class Cyrb53 {
 }
 
 const SEPARATOR = '\u241f';
-const prefixes = new WeakMap<StreamKey, Cyrb53>();
+
+/**
+ * The hash state after the last key's prefix `sweepSeed␟scenario␟runSeed␟`, with the
+ * key's values it was made from. A run draws all its streams (one per model turn, per
+ * model-fault draw, per tool execution) from one key, so one entry is enough; it is
+ * matched by value, not by the key object, so it is a pure memo whatever the caller does
+ * with its keys (where a WeakMap entry per run's key object cost more than the hash).
+ */
+let lastPrefix: { readonly sweepSeed: number; readonly scenario: string; readonly runSeed: number; readonly h1: number; readonly h2: number } | null = null;
+
+function prefixOf(key: StreamKey): { readonly h1: number; readonly h2: number } {
+  const last = lastPrefix;
+  if (last !== null && last.runSeed === key.runSeed && last.scenario === key.scenario && last.sweepSeed === key.sweepSeed) return last;
+  const hash = new Cyrb53(0xdeadbeef, 0x41c6ce57).absorb(`${key.sweepSeed}${SEPARATOR}${key.scenario}${SEPARATOR}${key.runSeed}${SEPARATOR}`);
+  lastPrefix = { sweepSeed: key.sweepSeed, scenario: key.scenario, runSeed: key.runSeed, h1: hash.h1, h2: hash.h2 };
+  return lastPrefix;
+}
+
+/** One hash state for every stream's name: `stream` uses it from start to digest, with nothing in between. */
+const scratch = new Cyrb53(0, 0);
 
 /**
  * The stream for one purpose (e.g. `tool:get_user`) at one index (e.g. the call number).
@@ -87,11 +109,5 @@ const prefixes = new WeakMap<StreamKey, Cyrb53>();
  * name as a string took 8 µs (streams are made per tool execution and per model turn).
  */
 export function stream(key: StreamKey, purpose: string, index: number): Rng {
-  let prefix = prefixes.get(key);
-  if (prefix === undefined) {
-    // Kept per key object and never handed out: each stream hashes on from a copy.
-    prefix = new Cyrb53(0xdeadbeef, 0x41c6ce57).absorb(`${key.sweepSeed}${SEPARATOR}${key.scenario}${SEPARATOR}${key.runSeed}${SEPARATOR}`);
-    prefixes.set(key, prefix);
-  }
-  return new SeededRng(prefix.copy().absorb(purpose).absorb(SEPARATOR).absorb(String(index)).digest());
+  return new SeededRng(scratch.resume(prefixOf(key)).absorb(purpose).absorb(SEPARATOR).absorb(String(index)).digest());
 }

@@ -88,19 +88,16 @@ function sameCall(tool: string, args: Record<string, unknown>, call: CallView): 
 function detour(input: PolicyInput, failed?: CallView): Action {
   const { plan, rng, state, persona } = input;
   if (plan.detours.length === 0) return callStep(state.nextStep, input);
-  const pick = () => {
-    const call = rng.pick(plan.detours);
-    return { tool: call.tool, args: resolveArgs(call.args, input) };
-  };
-  let call = pick();
-  if (failed !== undefined && sameCall(call.tool, call.args, failed) && !rng.chance(hintFactor(failed, persona))) {
+  let call = rng.pick(plan.detours);
+  let args = resolveArgs(call.args, input);
+  if (failed !== undefined && sameCall(call.tool, args, failed) && !rng.chance(hintFactor(failed, persona))) {
     const others = plan.detours.filter((other) => !sameCall(other.tool, resolveArgs(other.args, input), failed));
     if (others.length > 0) {
-      const other = rng.pick(others);
-      call = { tool: other.tool, args: resolveArgs(other.args, input) };
+      call = rng.pick(others);
+      args = resolveArgs(call.args, input);
     }
   }
-  return { kind: 'call', tool: call.tool, input: call.args, note: 'Before going further I want to double-check the data I have; something about the last result seems off, so I will look it up another way.' };
+  return { kind: 'call', tool: call.tool, input: args, note: 'Before going further I want to double-check the data I have; something about the last result seems off, so I will look it up another way.' };
 }
 
 function verify(step: number, input: PolicyInput): Action {

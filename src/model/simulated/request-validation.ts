@@ -2,12 +2,16 @@ import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resource
 import type { ModelFaultResponse } from '../../faults/model-faults.js';
 import type { ModelRequest } from '../model-client.js';
 import { memoByToolList } from '../tool-list-memo.js';
-import { extendsPrefix } from '../transcript-prefix.js';
+import { extendsPrefix, TranscriptReadings } from '../transcript-prefix.js';
+import { appended } from './appended.js';
 
 const blocksOf = (message: MessageParam): readonly ContentBlockParam[] => {
   if (typeof message.content === 'string') return message.content === '' ? [] : [{ type: 'text', text: message.content }];
   return Array.isArray(message.content) ? message.content : [];
 };
+
+/** The empty id list, shared: the lists are replaced, never changed in place (and this one cannot be). */
+const NO_IDS: readonly string[] = Object.freeze([]);
 
 /**
  * Where the pairing check stands after some messages. The API combines consecutive
@@ -21,9 +25,9 @@ class Pairing {
    */
   constructor(
     public role: MessageParam['role'] | null = null,
-    public asked: readonly string[] = [],
+    public asked: readonly string[] = NO_IDS,
     public askedAt = -1,
-    public answered: readonly string[] = [],
+    public answered: readonly string[] = NO_IDS,
     /** The current user turn has had a block other than a tool_result. */
     public other = false,
   ) {}
@@ -47,10 +51,10 @@ class Pairing {
         if (problem !== null) return problem;
       }
       if (message.role === 'assistant') {
-        this.asked = [];
+        this.asked = NO_IDS;
         this.askedAt = i;
       }
-      this.answered = [];
+      this.answered = NO_IDS;
       this.other = false;
       this.role = message.role;
     }
@@ -60,14 +64,14 @@ class Pairing {
       if (block.type === 'tool_use') {
         if (this.role !== 'assistant') return `messages.${i}.content.${j}: tool_use blocks may only appear in assistant messages`;
         if (!tools.has(block.name)) return `messages.${i}.content.${j}.name: tool '${block.name}' is not one of the request's tools`;
-        this.asked = [...this.asked, block.id];
+        this.asked = appended(this.asked, block.id);
       } else if (block.type === 'tool_result') {
         if (this.role !== 'user') return `messages.${i}.content.${j}: tool_result blocks may only appear in user messages`;
         if (!this.asked.includes(block.tool_use_id) || this.answered.includes(block.tool_use_id)) {
           return `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${block.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
         }
         if (this.other) return `messages.${i}.content.${j}: \`tool_result\` blocks must come first in the content of a user message, before any other block`;
-        this.answered = [...this.answered, block.tool_use_id];
+        this.answered = appended(this.answered, block.tool_use_id);
       } else {
         this.other = true;
       }
@@ -94,7 +98,7 @@ interface Checked {
   readonly seen: MessageParam[];
   readonly pairing: Pairing;
 }
-const checked = new WeakMap<readonly MessageParam[], Checked>();
+const checked = new TranscriptReadings<Checked>();
 
 function resumable(entry: Checked | undefined, messages: readonly MessageParam[], tools: string): entry is Checked {
   return entry !== undefined && entry.tools === tools && extendsPrefix(entry.seen, messages);

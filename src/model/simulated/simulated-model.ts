@@ -1,4 +1,4 @@
-import type { ContentBlock, Message, ToolChoice } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlock, Message, ToolChoice, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { stream, type StreamKey } from '../../random/streams.js';
 import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
 import type { ModelClient, ModelRequest, RawMessageStreamEvent } from '../model-client.js';
@@ -37,6 +37,9 @@ function turnIndex(request: ModelRequest): number {
 
 const NO_TOOLS: NonNullable<ModelRequest['tools']> = [];
 const offeredNames = memoByToolList((tools): ReadonlySet<string> => new Set(tools.map((tool) => ('name' in tool ? tool.name : ''))));
+
+/** Every call's `caller`, shared: nothing reads more of it than its type, and it cannot be changed. */
+const DIRECT: ToolUseBlock['caller'] = Object.freeze({ type: 'direct' });
 
 function forcedTool(choice: ToolChoice | undefined): string | null {
   return choice?.type === 'tool' ? choice.name : null;
@@ -81,11 +84,11 @@ export class SimulatedModel implements ModelClient {
     else {
       content = [
         { type: 'text', text: action.note, citations: null },
-        { type: 'tool_use', id: `toolu_sim_${turn}`, name: action.tool, input: action.input, caller: { type: 'direct' } },
+        { type: 'tool_use', id: `toolu_sim_${turn}`, name: action.tool, input: action.input, caller: DIRECT },
       ];
       // Pushed, not spread into the literal: a spread goes through the iterator protocol on every reply.
-      const more = action.more ?? [];
-      for (let i = 0; i < more.length; i++) content.push({ type: 'tool_use', id: `toolu_sim_${turn}_${i + 1}`, name: more[i]!.tool, input: more[i]!.input, caller: { type: 'direct' } });
+      const { more } = action;
+      if (more !== undefined) for (let i = 0; i < more.length; i++) content.push({ type: 'tool_use', id: `toolu_sim_${turn}_${i + 1}`, name: more[i]!.tool, input: more[i]!.input, caller: DIRECT });
     }
     // The API stops writing at max_tokens, whatever the model meant to say.
     return cutAtOutputLimit(assistantMessage(`msg_sim_${streamKey.runSeed}_${turn}`, request, content), request.max_tokens);

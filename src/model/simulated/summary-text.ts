@@ -1,3 +1,4 @@
+import { textMemo } from '../../memo/text-memo.js';
 import { canonicalJson } from '../../scenarios/canonical-json.js';
 import type { Json } from '../../scenarios/world.js';
 
@@ -119,10 +120,22 @@ const JOURNAL_HEADING = 'Run journal';
 const recollections = new WeakMap<object, Recollection | null>();
 
 /**
+ * Whether a text has any mark of a summary, a pin, a drop notice or a journal, by the
+ * text: most first messages are a task statement, the same few texts run after run, so
+ * the common answer (none) is known without a reading per message object. A boolean of
+ * the text alone: a pure memo, bounded by its characters.
+ */
+const marksRecollection = textMemo(
+  (text) => text.includes(SUMMARY_HEADER) || DROPPED.test(text) || text.includes(PIN_CLOSE) || text.includes(JOURNAL_HEADING),
+  1_000_000,
+);
+
+/**
  * What a compacted transcript's first message says, or null when it is not a summary, a
  * pin or a drop notice. Read once per message object (messages never change).
  */
 export function readRecollection(text: string, cacheKey: object): Recollection | null {
+  if (!marksRecollection(text)) return null;
   const cached = recollections.get(cacheKey);
   if (cached !== undefined) return cached;
   const recollection = parseRecollection(text);
@@ -130,10 +143,10 @@ export function readRecollection(text: string, cacheKey: object): Recollection |
   return recollection;
 }
 
-function parseRecollection(text: string): Recollection | null {
+/** The recollection in a text that marksRecollection found marked. */
+function parseRecollection(text: string): Recollection {
   const covers = COVERS.exec(text);
   const dropped = DROPPED.exec(text);
-  if (!text.includes(SUMMARY_HEADER) && dropped === null && !text.includes(PIN_CLOSE) && !text.includes(JOURNAL_HEADING)) return null;
   const calls: RecalledCall[] = [];
   const pinned: { name: string; input: Record<string, unknown>; text: string }[] = [];
   const journaled: string[] = [];

@@ -1,9 +1,10 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { tryParseJson } from '../../scenarios/parse-json.js';
 import { stepServed } from '../../scenarios/plan-matching.js';
-import { sharedPrefix } from '../transcript-prefix.js';
+import { sharedPrefix, TranscriptReadings } from '../transcript-prefix.js';
 import type { PlanStep } from '../../scenarios/schema.js';
 import type { Json } from '../../scenarios/world.js';
+import { appended } from './appended.js';
 import { readOwnArguments } from './own-arguments.js';
 import { readRecollection, type RecalledCall } from './summary-text.js';
 
@@ -188,7 +189,7 @@ function foldCall(draft: Draft, steps: readonly PlanStep[], name: string, input:
     draft.failuresAt[step] = (draft.failuresAt[step] ?? 0) + 1;
   }
   draft.detourRun = role === 'detour' ? draft.detourRun + 1 : 0;
-  draft.calls = [...draft.calls, { name, input, step, role, result, garbled }];
+  draft.calls = appended(draft.calls, { name, input, step, role, result, garbled });
   return holds;
 }
 
@@ -214,7 +215,7 @@ function foldTurn(state: FoldState, assistant: MessageParam, after: MessageParam
     if (block.type !== 'tool_use') continue;
     const { input, garbled } = readOwnArguments(block.input);
     if (JOURNAL_TOOLS.has(block.name)) {
-      if (typeof input['text'] === 'string') draft.journaled = [...draft.journaled, input['text']];
+      if (typeof input['text'] === 'string') draft.journaled = appended(draft.journaled, input['text']);
       continue;
     }
     held = foldCall(draft, steps, block.name, input, viewResult(resultFor(results, block.id)), held, garbled);
@@ -273,7 +274,7 @@ interface Progress {
   partial: FoldState;
 }
 
-const progress = new WeakMap<readonly MessageParam[], Progress>();
+const progress = new TranscriptReadings<Progress>();
 
 /**
  * Read the model's progress from the transcript it was sent: a fold over its assistant
