@@ -94,8 +94,17 @@ export class SimulatedModel implements ModelClient {
     return cutAtOutputLimit(assistantMessage(`msg_sim_${streamKey.runSeed}_${turn}`, request, content), request.max_tokens);
   }
 
-  async create(request: ModelRequest): Promise<Message> {
-    return this.respond(request);
+  /**
+   * Not an async function: the reply is known at once, and an async layer around it cost
+   * a generator-like frame on every call. A promise already settled with the reply is what
+   * the async function returned; what goes wrong still arrives as a rejection.
+   */
+  create(request: ModelRequest): Promise<Message> {
+    try {
+      return Promise.resolve(this.respond(request));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** The same reply as stream events: the content cannot depend on how it is delivered. */

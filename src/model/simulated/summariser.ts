@@ -32,7 +32,10 @@ function resultText(block: ToolResultBlockParam): string {
 /** Whether the request asks for a summary of the conversation it carries. */
 export function isSummaryRequest(request: ModelRequest): boolean {
   const last = request.messages.at(-1);
-  return last?.role === 'user' && SUMMARY_REQUEST.test(textOf(last));
+  if (last?.role !== 'user') return false;
+  // Most requests end with tool results alone: no words to ask for anything.
+  const text = textOf(last);
+  return text !== '' && SUMMARY_REQUEST.test(text);
 }
 
 /** How a summary tells of one call and its result; null for a call that was never run (a repeat answered with a reflection). */
