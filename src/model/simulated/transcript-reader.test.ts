@@ -191,6 +191,16 @@ describe('viewResult', () => {
     expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: '{"a":[1,' })).toEqual({ kind: 'malformed', text: '{"a":[1,' });
     expect(viewResult(undefined)).toEqual({ kind: 'missing' });
   });
+
+  it('shares one frozen reading of a text, but reads a flagged result as an error whatever its words', () => {
+    const text = '{"id":"u_1","tags":["a"]}';
+    const first = viewResult({ type: 'tool_result', tool_use_id: 't', content: text });
+    expect(viewResult({ type: 'tool_result', tool_use_id: 'u', content: text })).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // The same words flagged as an error are not the remembered good reading.
+    expect(viewResult({ type: 'tool_result', tool_use_id: 'v', content: text, is_error: true })).toEqual({ kind: 'error', text, hint: 'none', mayHaveApplied: false });
+    expect(viewResult({ type: 'tool_result', tool_use_id: 'w', content: text })).toBe(first);
+  });
 });
 
 describe('readTranscript remembers nothing the transcript does not say', () => {

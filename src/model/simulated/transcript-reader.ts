@@ -1,4 +1,5 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { textMemo } from '../../memo/text-memo.js';
 import { tryParseJson } from '../../scenarios/parse-json.js';
 import { stepServed } from '../../scenarios/plan-matching.js';
 import { sharedPrefix, TranscriptReadings } from '../transcript-prefix.js';
@@ -80,16 +81,35 @@ const EMPTY_WORDS = new RegExp(EMPTY_CUE, 'i');
 
 function readResult(block: ToolResultBlockParam): ResultView {
   const text = resultText(block);
-  if (OPENS_WITH_REFLECTION.test(text)) return { kind: 'reflection' };
-  if (block.is_error === true || OPENS_WITH_ERROR.test(text)) {
-    const lower = text.toLowerCase();
-    const hint = lower.includes(PERMANENT_CUE) ? 'permanent' : lower.includes(TRANSIENT_CUE) ? 'transient' : 'none';
-    return { kind: 'error', text, hint, mayHaveApplied: lower.includes(APPLIED_CUE) };
-  }
-  const parse = tryParseJson(text);
-  if (!parse.ok) return { kind: 'malformed', text };
-  return EMPTY_WORDS.test(text) ? { kind: 'empty', text } : { kind: 'good', value: parse.value };
+  // A result flagged as an error is read as one (unless it is a reflection) whatever its
+  // words; any other result is a reading of its text alone.
+  if (block.is_error === true && !OPENS_WITH_REFLECTION.test(text)) return errorView(text);
+  return viewOfText(text);
 }
+
+function errorView(text: string): ResultView {
+  const lower = text.toLowerCase();
+  const hint = lower.includes(PERMANENT_CUE) ? 'permanent' : lower.includes(TRANSIENT_CUE) ? 'transient' : 'none';
+  return { kind: 'error', text, hint, mayHaveApplied: lower.includes(APPLIED_CUE) };
+}
+
+const REFLECTION_VIEW: ResultView = Object.freeze({ kind: 'reflection' });
+
+/**
+ * A result's reading from its text, remembered by the text: the reading is a pure
+ * function of the text, and tools answer with the same few bodies call after call and
+ * run after run, where reading one took three regular expressions (one a search of the
+ * whole body) and a parse lookup. The views are frozen, as the parsed values in them
+ * already are, so sharing one between calls and runs cannot carry a change across;
+ * bounded by characters of text held (textMemo).
+ */
+const viewOfText = textMemo((text: string): ResultView => {
+  if (OPENS_WITH_REFLECTION.test(text)) return REFLECTION_VIEW;
+  if (OPENS_WITH_ERROR.test(text)) return Object.freeze(errorView(text));
+  const parse = tryParseJson(text);
+  if (!parse.ok) return Object.freeze({ kind: 'malformed', text });
+  return Object.freeze(EMPTY_WORDS.test(text) ? { kind: 'empty', text } : { kind: 'good', value: parse.value });
+}, 4_000_000);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
