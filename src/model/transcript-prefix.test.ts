@@ -1,6 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
-import { TranscriptReadings } from './transcript-prefix.js';
+import { KEPT_TRANSCRIPTS, TranscriptReadings } from './transcript-prefix.js';
 
 describe('TranscriptReadings', () => {
   it('gives each array its own reading, whichever array was read last', () => {
@@ -24,5 +24,18 @@ describe('TranscriptReadings', () => {
     expect(readings.get(b)).toBeUndefined();
     readings.delete(a);
     expect(readings.get(a)).toBeUndefined();
+  });
+
+  it('keeps the arrays read most recently, and forgets the least recent beyond its bound', () => {
+    const readings = new TranscriptReadings<number>();
+    const arrays: MessageParam[][] = Array.from({ length: KEPT_TRANSCRIPTS + 1 }, () => []);
+    arrays.forEach((array, i) => readings.set(array, i));
+    // The first array set is the one too many; the second, read again, is kept from here on.
+    expect(readings.get(arrays[0]!)).toBeUndefined();
+    expect(readings.get(arrays[1]!)).toBe(1);
+    readings.set([], -1);
+    expect(readings.get(arrays[1]!)).toBe(1);
+    expect(readings.get(arrays[2]!)).toBeUndefined();
+    expect(readings.get(arrays[KEPT_TRANSCRIPTS]!)).toBe(KEPT_TRANSCRIPTS);
   });
 });

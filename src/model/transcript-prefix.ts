@@ -21,37 +21,54 @@ export function sharedPrefix(seen: readonly MessageParam[], messages: readonly M
 }
 
 /**
- * Readings kept per transcript array, as a WeakMap keeps them, with the last array
- * looked up first. A run sends its one live array call after call and several readers
- * look it up on every call (the request check, the token count twice, the model's
- * progress), where a WeakMap lookup cost about as much as the reading it found. The last
- * entry is in the WeakMap too, so the slot only answers faster; it holds one array and
- * its reading alive until another array is read (one entry: bounded).
+ * How many transcript arrays keep their readings: one per run in flight in the process
+ * (a sweep runs a few at once), with room to spare. An array beyond them is read afresh,
+ * which gives the same reading, only slower.
+ */
+export const KEPT_TRANSCRIPTS = 16;
+
+/**
+ * Readings kept per transcript array, for the last few arrays read, the last one first. A
+ * run sends its one live array call after call and several readers look it up on every
+ * call (the request check, the token count twice, the model's progress), where a WeakMap
+ * lookup cost about as much as the reading it found, and a WeakMap entry per run (three
+ * readers) cost more again to add and to clear in the GC than a short list of recent
+ * arrays. Holds at most KEPT_TRANSCRIPTS arrays and their readings alive: bounded.
  */
 export class TranscriptReadings<V> {
-  readonly #all = new WeakMap<readonly MessageParam[], V>();
-  #lastKey: readonly MessageParam[] | null = null;
-  #lastValue: V | undefined = undefined;
+  /** Most recently read or set first; `values[i]` is the reading of `keys[i]`. */
+  readonly #keys: (readonly MessageParam[])[] = [];
+  readonly #values: V[] = [];
 
   get(messages: readonly MessageParam[]): V | undefined {
-    if (messages === this.#lastKey) return this.#lastValue;
-    const value = this.#all.get(messages);
-    if (value !== undefined) this.#remember(messages, value);
+    if (this.#keys[0] === messages) return this.#values[0];
+    const at = this.#keys.indexOf(messages);
+    if (at === -1) return undefined;
+    const value = this.#values[at]!;
+    this.#remove(at);
+    this.#putFirst(messages, value);
     return value;
   }
 
   set(messages: readonly MessageParam[], value: V): void {
-    this.#all.set(messages, value);
-    this.#remember(messages, value);
+    const at = this.#keys.indexOf(messages);
+    if (at !== -1) this.#remove(at);
+    this.#putFirst(messages, value);
+    if (this.#keys.length > KEPT_TRANSCRIPTS) this.#remove(KEPT_TRANSCRIPTS);
   }
 
   delete(messages: readonly MessageParam[]): void {
-    this.#all.delete(messages);
-    if (messages === this.#lastKey) this.#remember(null, undefined);
+    const at = this.#keys.indexOf(messages);
+    if (at !== -1) this.#remove(at);
   }
 
-  #remember(messages: readonly MessageParam[] | null, value: V | undefined): void {
-    this.#lastKey = messages;
-    this.#lastValue = value;
+  #putFirst(messages: readonly MessageParam[], value: V): void {
+    this.#keys.unshift(messages);
+    this.#values.unshift(value);
+  }
+
+  #remove(at: number): void {
+    this.#keys.splice(at, 1);
+    this.#values.splice(at, 1);
   }
 }
