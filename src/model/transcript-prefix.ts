@@ -45,30 +45,42 @@ export class TranscriptReadings<V> {
     const at = this.#keys.indexOf(messages);
     if (at === -1) return undefined;
     const value = this.#values[at]!;
-    this.#remove(at);
-    this.#putFirst(messages, value);
+    this.#putFirst(at, messages, value);
     return value;
   }
 
   set(messages: readonly MessageParam[], value: V): void {
     const at = this.#keys.indexOf(messages);
-    if (at !== -1) this.#remove(at);
-    this.#putFirst(messages, value);
-    if (this.#keys.length > KEPT_TRANSCRIPTS) this.#remove(KEPT_TRANSCRIPTS);
+    // A new array takes the place of the least recent one once the list is full.
+    this.#putFirst(at !== -1 ? at : Math.min(this.#keys.length, KEPT_TRANSCRIPTS - 1), messages, value);
   }
 
   delete(messages: readonly MessageParam[]): void {
-    const at = this.#keys.indexOf(messages);
-    if (at !== -1) this.#remove(at);
+    const keys = this.#keys;
+    const values = this.#values;
+    const at = keys.indexOf(messages);
+    if (at === -1) return;
+    for (let i = at; i < keys.length - 1; i++) {
+      keys[i] = keys[i + 1]!;
+      values[i] = values[i + 1]!;
+    }
+    keys.length -= 1;
+    values.length -= 1;
   }
 
-  #putFirst(messages: readonly MessageParam[], value: V): void {
-    this.#keys.unshift(messages);
-    this.#values.unshift(value);
-  }
-
-  #remove(at: number): void {
-    this.#keys.splice(at, 1);
-    this.#values.splice(at, 1);
+  /**
+   * The entry first, the ones before place `from` one place down (the one at `from` is
+   * overwritten, or the list grows by one when `from` is its length). Moved by hand:
+   * unshift and splice are calls into the runtime, which cost more than the moves.
+   */
+  #putFirst(from: number, messages: readonly MessageParam[], value: V): void {
+    const keys = this.#keys;
+    const values = this.#values;
+    for (let i = from; i > 0; i--) {
+      keys[i] = keys[i - 1]!;
+      values[i] = values[i - 1]!;
+    }
+    keys[0] = messages;
+    values[0] = value;
   }
 }
