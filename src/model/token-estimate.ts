@@ -99,25 +99,35 @@ export function requestTokens(request: ModelRequest): number {
   return tokens + transcriptTokens(request.messages);
 }
 
-/** Tokens of a transcript array's messages before its last one, with the messages counted. */
-const counted = new TranscriptReadings<{ readonly seen: MessageParam[]; tokens: number }>();
+/**
+ * Tokens of a transcript array's messages before its last one, with the messages counted;
+ * and the last message last counted with its tokens: a request is counted twice (the
+ * context-window check, then usage), and messages are never edited in place.
+ */
+const counted = new TranscriptReadings<{ readonly seen: MessageParam[]; tokens: number; last: MessageParam | null; lastTokens: number }>();
 
 /**
  * Tokens of all messages, resumed from the last count of the same array (see
  * transcript-prefix): the loop sends its live transcript, so a step counts only what is
- * new. The last message is counted every time, as a guard may replace it.
+ * new. The last message is counted apart, as a guard may replace it (a message object
+ * counted last time is not counted again).
  */
 function transcriptTokens(messages: readonly MessageParam[]): number {
   if (messages.length === 0) return 0;
   const known = counted.get(messages);
   const resume = known !== undefined && extendsPrefix(known.seen, messages);
   // A resumed entry grows in place: it is the one being replaced.
-  const entry = resume ? known : { seen: [], tokens: 0 };
+  const entry = resume ? known : { seen: [], tokens: 0, last: null, lastTokens: 0 };
   const { seen } = entry;
   for (let i = seen.length; i < messages.length - 1; i++) {
     entry.tokens += messageTokens(messages[i]!);
     seen.push(messages[i]!);
   }
   if (!resume) counted.set(messages, entry);
-  return entry.tokens + messageTokens(messages[messages.length - 1]!);
+  const last = messages[messages.length - 1]!;
+  if (entry.last !== last) {
+    entry.last = last;
+    entry.lastTokens = messageTokens(last);
+  }
+  return entry.tokens + entry.lastTokens;
 }
