@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
 import type { MessageParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
-import { canonicalCall } from '../../scenarios/canonical-json.js';
+import { canonicalCall, canonicalJson } from '../../scenarios/canonical-json.js';
 import { textMemo } from '../../memo/text-memo.js';
 import type { Guard } from '../guard.js';
 
@@ -30,6 +30,21 @@ export function callFingerprint(name: string, input: unknown): string {
   return digestOf(callText(name, input));
 }
 
+/**
+ * Whether two calls of one tool have the same canonical text, `callText(name, a) ===
+ * callText(name, b)`, without writing either call's text: the texts differ only in their
+ * inputs' canonical JSON, which for a frozen input (a record passed on from call to call)
+ * is one remembered string, so equal inputs are one string compared by reference where
+ * the calls' texts were two long new strings compared character by character. An
+ * undefined input is left out of a call's text, so it matches only another undefined one.
+ */
+function sameArguments(a: unknown, b: unknown): boolean {
+  // One value: inputs are never written once sent (ToolSpec.run), so one text.
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  return canonicalJson(a) === canonicalJson(b);
+}
+
 /** The tool calls before call `id` in the transcript, nearest first, at most `limit`. */
 function callsBefore(messages: readonly MessageParam[], id: string, limit: number): ToolUseBlock[] {
   const found: ToolUseBlock[] = [];
@@ -57,36 +72,34 @@ function callsBefore(messages: readonly MessageParam[], id: string, limit: numbe
  */
 export function repeatFingerprint({ window = 2 }: RepeatFingerprintOptions = {}): Guard {
   /**
-   * The calls this guard has read, in order: their ids, and the canonical text of their
-   * arguments as parsed (the transcript keeps arguments sent as text as text). Two lists
-   * searched from the newest end, not a Map: the calls looked up are the last few, found
-   * in a step or two, where a Map cost more to fill (a new Map per run, growing) than all
-   * the lookups together.
+   * The calls this guard has read, in order: their ids, and their arguments as parsed
+   * (the transcript keeps arguments sent as text as text). Two lists searched from the
+   * newest end, not a Map: the calls looked up are the last few, found in a step or two,
+   * where a Map cost more to fill (a new Map per run, growing) than all the lookups together.
    */
   const ids: string[] = [];
-  const texts: string[] = [];
-  const textOf = (block: ToolUseBlock): string => {
-    for (let k = ids.length - 1; k >= 0; k--) if (ids[k] === block.id) return texts[k]!;
-    return callText(block.name, block.input);
+  const inputs: unknown[] = [];
+  const inputOf = (block: ToolUseBlock): unknown => {
+    for (let k = ids.length - 1; k >= 0; k--) if (ids[k] === block.id) return inputs[k];
+    return block.input;
   };
   return {
     name: 'repeat',
     beforeToolCall(call, ctx) {
       // Calls are compared by their canonical text, equal exactly when their digests are;
-      // the digest is worked out only for a call that is blocked, which is rare, rather
-      // than looked up for every call.
-      const text = callText(call.name, call.input);
+      // the digest is worked out only for a call that is blocked, which is rare.
       let repeated = false;
       for (const before of callsBefore(ctx.messages, call.id, window)) {
         // A call of another tool is never the same call: no need to read its arguments.
-        if (before.name !== call.name || textOf(before) !== text) continue;
+        if (before.name !== call.name || !sameArguments(inputOf(before), call.input)) continue;
         repeated = true;
         break;
       }
       ids.push(call.id);
-      texts.push(text);
+      // Its arguments as read, kept by reference: tool handlers never write their input (ToolSpec.run).
+      inputs.push(call.input);
       if (!repeated) return undefined;
-      ctx.emit({ type: 'agent.repeat.blocked', at: ctx.clock.now(), tool: call.name, fingerprint: digestOf(text) });
+      ctx.emit({ type: 'agent.repeat.blocked', at: ctx.clock.now(), tool: call.name, fingerprint: callFingerprint(call.name, call.input) });
       return { kind: 'answer', content: REFLECTION_MESSAGE, isError: true };
     },
   };
