@@ -277,9 +277,10 @@ export class BudgetedAgentLoop {
     metrics.toolCalls += 1;
     emit({ type: 'agent.tool.call', at: clock.now(), id: call.id, tool: call.name, input: call.input });
     const read = readArguments(call, guards, ctx);
-    let block: ToolResultBlockParam;
+    // The executor's report is handed on as it is (the envelope does the same): one object per call, not one per layer.
+    let report: { readonly kind: 'result'; readonly block: ToolResultBlockParam };
     if (!read.ok) {
-      block = { type: 'tool_result', tool_use_id: call.id, content: read.message, is_error: true };
+      report = { kind: 'result', block: { type: 'tool_result', tool_use_id: call.id, content: read.message, is_error: true } };
     } else {
       let decision;
       for (const guard of this.#hooks.beforeToolCall) {
@@ -288,16 +289,18 @@ export class BudgetedAgentLoop {
       }
       if (decision?.kind === 'stop') return decision;
       if (decision?.kind === 'answer') {
-        block = decision.isError ? { type: 'tool_result', tool_use_id: call.id, content: decision.content, is_error: true } : { type: 'tool_result', tool_use_id: call.id, content: decision.content };
+        const block: ToolResultBlockParam = decision.isError ? { type: 'tool_result', tool_use_id: call.id, content: decision.content, is_error: true } : { type: 'tool_result', tool_use_id: call.id, content: decision.content };
+        report = { kind: 'result', block };
       } else {
         const run = runEnveloped(read.call, this.#options.tools, this.#hooks, ctx, durability, settling);
         if (run.kind === 'stop') return run;
         metrics.toolExecutions += run.executions;
-        block = run.block;
+        report = run;
       }
     }
+    const { block } = report;
     emit({ type: 'agent.tool.result', at: clock.now(), id: call.id, tool: call.name, isError: block.is_error === true, content: String(block.content ?? '') });
-    return { kind: 'result', block };
+    return report;
   }
 }
 
