@@ -1,4 +1,4 @@
-import type { MessageParam, TextBlockParam, Tool, ToolChoice, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlock, ContentBlockParam, MessageParam, TextBlockParam, Tool, ToolChoice, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../model/model-client.js';
 import { callCost } from '../model/model-table.js';
@@ -192,7 +192,7 @@ export class BudgetedAgentLoop {
       }
       checkpoint('model_response');
 
-      const calls = reply.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+      const calls = reply.content.filter(isToolUse);
       if (finalTurn === 'budget_exhausted') return finish({ kind: finalTurn, finalText: contentText(reply.content), toolCalls: metrics.toolCalls });
       if (finalTurn === 'timed_out') return finish({ kind: finalTurn, limit: 'soft', finalText: contentText(reply.content), elapsedMs: clock.now() });
       if (calls.length === 0) return finish({ kind: 'completed', finalText: contentText(reply.content) });
@@ -236,7 +236,7 @@ export class BudgetedAgentLoop {
   #settleInterruptedTurn(messages: MessageParam[], context: () => LoopContext, metrics: { toolCalls: number; toolExecutions: number }): RunOutcome | null {
     const last = messages.at(-1);
     if (last?.role !== 'assistant' || typeof last.content === 'string') return null;
-    const calls = last.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+    const calls = last.content.filter(isToolUse);
     if (calls.length === 0) return { kind: 'completed', finalText: contentText(last.content) };
     const results: ToolResultBlockParam[] = [];
     for (const call of calls) {
@@ -302,6 +302,11 @@ export class BudgetedAgentLoop {
     emit({ type: 'agent.tool.result', at: clock.now(), id: call.id, tool: call.name, isError: block.is_error === true, content: String(block.content ?? '') });
     return report;
   }
+}
+
+/** A module-level predicate: an arrow written in the loop would be a new closure every turn. */
+function isToolUse(block: ContentBlock | ContentBlockParam): block is ToolUseBlock {
+  return block.type === 'tool_use';
 }
 
 /** Add text to the last user message without mutating it (token counts are cached per message). */

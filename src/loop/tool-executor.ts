@@ -50,12 +50,16 @@ export function executeToolCall(call: ToolUseBlock, host: ToolHost, hooks: Pick<
     if (execution.fault !== null) ctx.emit({ type: 'agent.tool.fault', at: ctx.clock.now(), tool: call.name, fault: execution.fault });
     return execution;
   };
-  for (const guard of hooks.aroundExecution) {
+  // Each wrapper but the outermost is closed over the one inside it; the outermost is
+  // called directly (most arms have one wrapper: no closure for it on every call).
+  const wrappers = hooks.aroundExecution;
+  for (let w = 0; w < wrappers.length - 1; w++) {
+    const guard = wrappers[w]!;
     const inner = run;
     run = () => guard.aroundExecution(ctx, inner);
   }
-
-  const execution = run();
+  const outermost = wrappers.at(-1);
+  const execution = outermost === undefined ? run() : outermost.aroundExecution(ctx, run);
   if (execution.kind === 'ok') return { kind: 'result', block: { type: 'tool_result', tool_use_id: call.id, content: execution.content }, executions };
   // The last guard that words errors does; the wording is needed only if the call fails.
   const describer = hooks.describeError.at(-1);
