@@ -45,21 +45,30 @@ function sameArguments(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);
 }
 
-/** The tool calls before call `id` in the transcript, nearest first, at most `limit`. */
-function callsBefore(messages: readonly MessageParam[], id: string, limit: number): ToolUseBlock[] {
-  const found: ToolUseBlock[] = [];
+/**
+ * Whether one of the `window` tool calls before `call` in the transcript, nearest first,
+ * is the same call. Walked in place, not gathered into a list first: a list per call
+ * (grown from empty) was most of what the guard allocated.
+ */
+function repeatsRecent(messages: readonly MessageParam[], call: ToolUseBlock, window: number, inputOf: (block: { readonly id: string; readonly input: unknown }) => unknown): boolean {
+  let compared = 0;
   let reached = false;
-  for (let i = messages.length - 1; i >= 0 && found.length < limit; i--) {
+  for (let i = messages.length - 1; i >= 0 && compared < window; i--) {
     const message = messages[i]!;
     if (message.role !== 'assistant' || typeof message.content === 'string') continue;
-    for (let j = message.content.length - 1; j >= 0 && found.length < limit; j--) {
+    for (let j = message.content.length - 1; j >= 0 && compared < window; j--) {
       const block = message.content[j]!;
       if (block.type !== 'tool_use') continue;
-      if (reached) found.push(block as ToolUseBlock);
-      else if (block.id === id) reached = true;
+      if (!reached) {
+        reached = block.id === call.id;
+        continue;
+      }
+      compared += 1;
+      // A call of another tool is never the same call: no need to read its arguments.
+      if (block.name === call.name && sameArguments(inputOf(block), call.input)) return true;
     }
   }
-  return found;
+  return false;
 }
 
 /**
@@ -79,7 +88,7 @@ export function repeatFingerprint({ window = 2 }: RepeatFingerprintOptions = {})
    */
   const ids: string[] = [];
   const inputs: unknown[] = [];
-  const inputOf = (block: ToolUseBlock): unknown => {
+  const inputOf = (block: { readonly id: string; readonly input: unknown }): unknown => {
     for (let k = ids.length - 1; k >= 0; k--) if (ids[k] === block.id) return inputs[k];
     return block.input;
   };
@@ -88,13 +97,7 @@ export function repeatFingerprint({ window = 2 }: RepeatFingerprintOptions = {})
     beforeToolCall(call, ctx) {
       // Calls are compared by their canonical text, equal exactly when their digests are;
       // the digest is worked out only for a call that is blocked, which is rare.
-      let repeated = false;
-      for (const before of callsBefore(ctx.messages, call.id, window)) {
-        // A call of another tool is never the same call: no need to read its arguments.
-        if (before.name !== call.name || !sameArguments(inputOf(before), call.input)) continue;
-        repeated = true;
-        break;
-      }
+      const repeated = repeatsRecent(ctx.messages, call, window, inputOf);
       ids.push(call.id);
       // Its arguments as read, kept by reference: tool handlers never write their input (ToolSpec.run).
       inputs.push(call.input);
