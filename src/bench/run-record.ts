@@ -105,6 +105,17 @@ export function isCountedEvent(type: AgentEventType): type is CountedEvent {
 
 /** The fault counts a record carries: a stream cut only where one could happen, so non-streaming records keep their bytes. */
 export function recordedModelFaults(counts: Readonly<Record<ModelFaultKind, number>>, stream: boolean): RunRecord['model_faults'] {
-  const { stream_cut, ...recorded } = counts;
-  return stream ? { ...recorded, stream_cut } : recorded;
+  // A literal in MODEL_FAULT_KINDS order (a test pins it), not an object rest
+  // ({ stream_cut, ...recorded }), which takes V8's slow path: 0.7% of an article step.
+  const recorded: Record<RecordedModelFaultKind, number> = {
+    rate_limit: counts.rate_limit,
+    server_error: counts.server_error,
+    overloaded: counts.overloaded,
+    request_too_large: counts.request_too_large,
+    unknown_model: counts.unknown_model,
+    unauthorized: counts.unauthorized,
+    connection_error: counts.connection_error,
+    timeout: counts.timeout,
+  };
+  return stream ? { ...recorded, stream_cut: counts.stream_cut } : recorded;
 }
