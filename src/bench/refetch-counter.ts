@@ -39,8 +39,10 @@ export class RefetchCounter {
       if (this.#fetched.includes(fingerprint)) this.count += 1;
       this.#pending.push({ id: event.id, fingerprint });
     } else if (event.type === 'agent.tool.result') {
-      const at = this.#pending.findIndex((pending) => pending.id === event.id);
-      if (at < 0) return;
+      // The first pending call with the id, found with a loop rather than findIndex and an arrow per result.
+      let at = 0;
+      while (at < this.#pending.length && this.#pending[at]!.id !== event.id) at++;
+      if (at === this.#pending.length) return;
       const { fingerprint } = this.#pending[at]!;
       // Their order does not matter: the last takes the answered one's place.
       this.#pending[at] = this.#pending.at(-1)!;
@@ -50,9 +52,13 @@ export class RefetchCounter {
   }
 
   #readsPlanStep(tool: string, input: Record<string, unknown>): boolean {
-    return this.#readSteps.get(tool)?.some((step) => argumentsMatch(step, input)) ?? false;
+    // A loop, not some() with an arrow: no closure for every call.
+    for (const step of this.#readSteps.get(tool) ?? NO_STEPS) if (argumentsMatch(step, input)) return true;
+    return false;
   }
 }
+
+const NO_STEPS: readonly PlanStep[] = [];
 
 /** Per scenario, made once: the plan's steps by tool, for the tools that have no side effects. */
 const readStepsByScenario = new WeakMap<Scenario, ReadonlyMap<string, readonly PlanStep[]>>();

@@ -1,4 +1,4 @@
-import { FAULT_KINDS, type FaultKind } from '../faults/fault-profile.js';
+import type { FaultKind } from '../faults/fault-profile.js';
 import type { ModelFaultKind, RecordedModelFaultKind } from '../faults/model-faults.js';
 import type { AgentEventType } from '../loop/events.js';
 import type { JournalRecord } from '../loop/journal/run-journal.js';
@@ -75,18 +75,26 @@ function zeroed<K extends string>(names: readonly K[]): Record<K, number> {
 }
 
 /*
- * Every run's counts start as a copy of one of these. A copy of an object whose shape V8
+ * Every run's event counts start as a copy of this. A copy of an object whose shape V8
  * already knows costs a twentieth of adding the keys one by one (~1 µs a run for the
- * events alone). Module-private and only ever copied, so no run can write to them.
+ * events alone). Module-private and only ever copied, so no run can write to it.
  */
-const NO_FAULTS = zeroed(FAULT_KINDS);
 const NO_EVENTS = zeroed(COUNTED_EVENTS);
 const COUNTED: ReadonlySet<string> = new Set(COUNTED_EVENTS);
 
 /** Every fault kind, in FAULT_KINDS order, with the host's count or 0. */
 export function emptyFaultCounts(counts: Partial<Record<FaultKind, number>>): Record<FaultKind, number> {
-  // Keys the template has keep its order; a count only replaces a zero.
-  return { ...NO_FAULTS, ...counts };
+  // A literal in FAULT_KINDS order (a test pins it): spreading the counts over a zeroed
+  // template redefined every key the host had, on V8's slow path (0.3% of an article step).
+  return {
+    timeout: counts.timeout ?? 0,
+    connection_refused: counts.connection_refused ?? 0,
+    rate_limit: counts.rate_limit ?? 0,
+    server_error: counts.server_error ?? 0,
+    malformed_json: counts.malformed_json ?? 0,
+    partial_write: counts.partial_write ?? 0,
+    unauthorized: counts.unauthorized ?? 0,
+  };
 }
 
 /** A zero count per counted event type, in COUNTED_EVENTS order (the order they are written in). */
@@ -105,6 +113,17 @@ export function isCountedEvent(type: AgentEventType): type is CountedEvent {
 
 /** The fault counts a record carries: a stream cut only where one could happen, so non-streaming records keep their bytes. */
 export function recordedModelFaults(counts: Readonly<Record<ModelFaultKind, number>>, stream: boolean): RunRecord['model_faults'] {
-  const { stream_cut, ...recorded } = counts;
-  return stream ? { ...recorded, stream_cut } : recorded;
+  // A literal in MODEL_FAULT_KINDS order (a test pins it), not an object rest
+  // ({ stream_cut, ...recorded }), which takes V8's slow path: 0.7% of an article step.
+  const recorded: Record<RecordedModelFaultKind, number> = {
+    rate_limit: counts.rate_limit,
+    server_error: counts.server_error,
+    overloaded: counts.overloaded,
+    request_too_large: counts.request_too_large,
+    unknown_model: counts.unknown_model,
+    unauthorized: counts.unauthorized,
+    connection_error: counts.connection_error,
+    timeout: counts.timeout,
+  };
+  return stream ? { ...recorded, stream_cut: counts.stream_cut } : recorded;
 }

@@ -1,4 +1,4 @@
-import type { MessageParam, TextBlockParam, Tool, ToolChoice, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlock, ContentBlockParam, MessageParam, TextBlockParam, Tool, ToolChoice, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../model/model-client.js';
 import { callCost } from '../model/model-table.js';
@@ -192,7 +192,7 @@ export class BudgetedAgentLoop {
       }
       checkpoint('model_response');
 
-      const calls = reply.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+      const calls = reply.content.filter(isToolUse);
       if (finalTurn === 'budget_exhausted') return finish({ kind: finalTurn, finalText: contentText(reply.content), toolCalls: metrics.toolCalls });
       if (finalTurn === 'timed_out') return finish({ kind: finalTurn, limit: 'soft', finalText: contentText(reply.content), elapsedMs: clock.now() });
       if (calls.length === 0) return finish({ kind: 'completed', finalText: contentText(reply.content) });
@@ -236,7 +236,7 @@ export class BudgetedAgentLoop {
   #settleInterruptedTurn(messages: MessageParam[], context: () => LoopContext, metrics: { toolCalls: number; toolExecutions: number }): RunOutcome | null {
     const last = messages.at(-1);
     if (last?.role !== 'assistant' || typeof last.content === 'string') return null;
-    const calls = last.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+    const calls = last.content.filter(isToolUse);
     if (calls.length === 0) return { kind: 'completed', finalText: contentText(last.content) };
     const results: ToolResultBlockParam[] = [];
     for (const call of calls) {
@@ -277,9 +277,10 @@ export class BudgetedAgentLoop {
     metrics.toolCalls += 1;
     emit({ type: 'agent.tool.call', at: clock.now(), id: call.id, tool: call.name, input: call.input });
     const read = readArguments(call, guards, ctx);
-    let block: ToolResultBlockParam;
+    // The executor's report is handed on as it is (the envelope does the same): one object per call, not one per layer.
+    let report: { readonly kind: 'result'; readonly block: ToolResultBlockParam };
     if (!read.ok) {
-      block = { type: 'tool_result', tool_use_id: call.id, content: read.message, is_error: true };
+      report = { kind: 'result', block: { type: 'tool_result', tool_use_id: call.id, content: read.message, is_error: true } };
     } else {
       let decision;
       for (const guard of this.#hooks.beforeToolCall) {
@@ -288,17 +289,24 @@ export class BudgetedAgentLoop {
       }
       if (decision?.kind === 'stop') return decision;
       if (decision?.kind === 'answer') {
-        block = decision.isError ? { type: 'tool_result', tool_use_id: call.id, content: decision.content, is_error: true } : { type: 'tool_result', tool_use_id: call.id, content: decision.content };
+        const block: ToolResultBlockParam = decision.isError ? { type: 'tool_result', tool_use_id: call.id, content: decision.content, is_error: true } : { type: 'tool_result', tool_use_id: call.id, content: decision.content };
+        report = { kind: 'result', block };
       } else {
         const run = runEnveloped(read.call, this.#options.tools, this.#hooks, ctx, durability, settling);
         if (run.kind === 'stop') return run;
         metrics.toolExecutions += run.executions;
-        block = run.block;
+        report = run;
       }
     }
+    const { block } = report;
     emit({ type: 'agent.tool.result', at: clock.now(), id: call.id, tool: call.name, isError: block.is_error === true, content: String(block.content ?? '') });
-    return { kind: 'result', block };
+    return report;
   }
+}
+
+/** A module-level predicate: an arrow written in the loop would be a new closure every turn. */
+function isToolUse(block: ContentBlock | ContentBlockParam): block is ToolUseBlock {
+  return block.type === 'tool_use';
 }
 
 /** Add text to the last user message without mutating it (token counts are cached per message). */

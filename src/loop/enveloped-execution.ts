@@ -1,14 +1,12 @@
-import type { ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import type { ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { RunDurability } from './durability.js';
 import type { LoopContext } from './guard.js';
 import type { GuardHooks } from './guard-hooks.js';
 import type { RunOutcome } from './outcome.js';
 import type { ToolHost } from './tool-host.js';
-import { executeToolCall, UnknownToolError } from './tool-executor.js';
+import { executeToolCall, UnknownToolError, type ToolCallReport } from './tool-executor.js';
 
-export type EnvelopedRun =
-  | { readonly kind: 'result'; readonly block: ToolResultBlockParam; readonly executions: number }
-  | { readonly kind: 'stop'; readonly outcome: RunOutcome };
+export type EnvelopedRun = ToolCallReport | { readonly kind: 'stop'; readonly outcome: RunOutcome };
 
 /**
  * Runs one call inside the idempotency envelope: recorded as started before the tool
@@ -46,5 +44,5 @@ export function runEnveloped(
     throw error;
   }
   durability?.completeToolCall(call.id, report.block, clock.now());
-  return { kind: 'result', block: report.block, executions: report.executions };
+  return report;
 }

@@ -1,6 +1,7 @@
-import type { Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { MessageParam, Tool, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import type { ToolExecution } from '../../faults/flaky-tool.js';
+import { VirtualClock } from '../../clock/virtual-clock.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import { BudgetedAgentLoop } from '../budgeted-agent-loop.js';
 import type { AgentEvent } from '../events.js';
@@ -137,3 +138,31 @@ describe('repeatFingerprint', () => {
   });
 });
 
+
+describe('repeatFingerprint compares inputs as the calls texts would', () => {
+  /** Puts `inputs` to a fresh guard as calls of `lookup`, one turn each; whether each was blocked. */
+  function blocked(inputs: unknown[]): boolean[] {
+    const guard = repeatFingerprint({ window: 2 });
+    const messages: MessageParam[] = [];
+    return inputs.map((input, i) => {
+      const block = { type: 'tool_use', id: `c${i}`, name: 'lookup', input } as ToolUseBlock;
+      messages.push({ role: 'assistant', content: [block] });
+      const ctx = { clock: new VirtualClock(), emit: () => {}, toolCalls: i, iteration: i, messages };
+      const decision = guard.beforeToolCall!(block, ctx);
+      messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: block.id, content: 'ok' }] });
+      return decision !== undefined;
+    });
+  }
+
+  it('tells an undefined input from a null one (the call text leaves an undefined input out)', () => {
+    expect(blocked([undefined, null, undefined])).toEqual([false, false, true]);
+    expect(blocked([null, null])).toEqual([false, true]);
+  });
+
+  it('blocks the same object sent again and an equal one in another key order, not a different one', () => {
+    const record = Object.freeze({ id: 'u_1', tags: Object.freeze(['a', 'b']) });
+    expect(blocked([record, record])).toEqual([false, true]);
+    expect(blocked([{ a: 1, b: { c: 2, d: 3 } }, { b: { d: 3, c: 2 }, a: 1 }])).toEqual([false, true]);
+    expect(blocked([record, { ...record, tags: ['a', 'c'] }])).toEqual([false, false]);
+  });
+});

@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
 import type { MessageParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
-import { canonicalCall } from '../../scenarios/canonical-json.js';
+import { canonicalCall, canonicalJson } from '../../scenarios/canonical-json.js';
 import { textMemo } from '../../memo/text-memo.js';
 import type { Guard } from '../guard.js';
 
@@ -30,21 +30,45 @@ export function callFingerprint(name: string, input: unknown): string {
   return digestOf(callText(name, input));
 }
 
-/** The tool calls before call `id` in the transcript, nearest first, at most `limit`. */
-function callsBefore(messages: readonly MessageParam[], id: string, limit: number): ToolUseBlock[] {
-  const found: ToolUseBlock[] = [];
+/**
+ * Whether two calls of one tool have the same canonical text, `callText(name, a) ===
+ * callText(name, b)`, without writing either call's text: the texts differ only in their
+ * inputs' canonical JSON, which for a frozen input (a record passed on from call to call)
+ * is one remembered string, so equal inputs are one string compared by reference where
+ * the calls' texts were two long new strings compared character by character. An
+ * undefined input is left out of a call's text, so it matches only another undefined one.
+ */
+function sameArguments(a: unknown, b: unknown): boolean {
+  // One value: inputs are never written once sent (ToolSpec.run), so one text.
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  return canonicalJson(a) === canonicalJson(b);
+}
+
+/**
+ * Whether one of the `window` tool calls before `call` in the transcript, nearest first,
+ * is the same call. Walked in place, not gathered into a list first: a list per call
+ * (grown from empty) was most of what the guard allocated.
+ */
+function repeatsRecent(messages: readonly MessageParam[], call: ToolUseBlock, window: number, inputOf: (block: { readonly id: string; readonly input: unknown }) => unknown): boolean {
+  let compared = 0;
   let reached = false;
-  for (let i = messages.length - 1; i >= 0 && found.length < limit; i--) {
+  for (let i = messages.length - 1; i >= 0 && compared < window; i--) {
     const message = messages[i]!;
     if (message.role !== 'assistant' || typeof message.content === 'string') continue;
-    for (let j = message.content.length - 1; j >= 0 && found.length < limit; j--) {
+    for (let j = message.content.length - 1; j >= 0 && compared < window; j--) {
       const block = message.content[j]!;
       if (block.type !== 'tool_use') continue;
-      if (reached) found.push(block as ToolUseBlock);
-      else if (block.id === id) reached = true;
+      if (!reached) {
+        reached = block.id === call.id;
+        continue;
+      }
+      compared += 1;
+      // A call of another tool is never the same call: no need to read its arguments.
+      if (block.name === call.name && sameArguments(inputOf(block), call.input)) return true;
     }
   }
-  return found;
+  return false;
 }
 
 /**
@@ -57,36 +81,28 @@ function callsBefore(messages: readonly MessageParam[], id: string, limit: numbe
  */
 export function repeatFingerprint({ window = 2 }: RepeatFingerprintOptions = {}): Guard {
   /**
-   * The calls this guard has read, in order: their ids, and the canonical text of their
-   * arguments as parsed (the transcript keeps arguments sent as text as text). Two lists
-   * searched from the newest end, not a Map: the calls looked up are the last few, found
-   * in a step or two, where a Map cost more to fill (a new Map per run, growing) than all
-   * the lookups together.
+   * The calls this guard has read, in order: their ids, and their arguments as parsed
+   * (the transcript keeps arguments sent as text as text). Two lists searched from the
+   * newest end, not a Map: the calls looked up are the last few, found in a step or two,
+   * where a Map cost more to fill (a new Map per run, growing) than all the lookups together.
    */
   const ids: string[] = [];
-  const texts: string[] = [];
-  const textOf = (block: ToolUseBlock): string => {
-    for (let k = ids.length - 1; k >= 0; k--) if (ids[k] === block.id) return texts[k]!;
-    return callText(block.name, block.input);
+  const inputs: unknown[] = [];
+  const inputOf = (block: { readonly id: string; readonly input: unknown }): unknown => {
+    for (let k = ids.length - 1; k >= 0; k--) if (ids[k] === block.id) return inputs[k];
+    return block.input;
   };
   return {
     name: 'repeat',
     beforeToolCall(call, ctx) {
       // Calls are compared by their canonical text, equal exactly when their digests are;
-      // the digest is worked out only for a call that is blocked, which is rare, rather
-      // than looked up for every call.
-      const text = callText(call.name, call.input);
-      let repeated = false;
-      for (const before of callsBefore(ctx.messages, call.id, window)) {
-        // A call of another tool is never the same call: no need to read its arguments.
-        if (before.name !== call.name || textOf(before) !== text) continue;
-        repeated = true;
-        break;
-      }
+      // the digest is worked out only for a call that is blocked, which is rare.
+      const repeated = repeatsRecent(ctx.messages, call, window, inputOf);
       ids.push(call.id);
-      texts.push(text);
+      // Its arguments as read, kept by reference: tool handlers never write their input (ToolSpec.run).
+      inputs.push(call.input);
       if (!repeated) return undefined;
-      ctx.emit({ type: 'agent.repeat.blocked', at: ctx.clock.now(), tool: call.name, fingerprint: digestOf(text) });
+      ctx.emit({ type: 'agent.repeat.blocked', at: ctx.clock.now(), tool: call.name, fingerprint: callFingerprint(call.name, call.input) });
       return { kind: 'answer', content: REFLECTION_MESSAGE, isError: true };
     },
   };
