@@ -36,9 +36,9 @@ function blocksTokens(messages: readonly MessageParam[], count: (block: { type: 
 /**
  * What token accounting costs per loop step, on the requests of real runs (the `none` arm
  * of `scenario`): the estimate of a whole request as the loop sends it (one live array
- * that grows; less the baseline of the pushes themselves), the estimate of requests that
- * arrive as new arrays (the SDK path), both with every message looked up in the
- * per-message cache, the one-time count of each message spread over the steps,
+ * that grows; less the baseline of the pushes themselves), the estimate of request arrays
+ * sent in turn, more of them than readings are kept for (each read afresh, as the SDK
+ * path's new arrays are), the one-time count of each message spread over the steps,
  * the estimate recomputed from scratch every step (what the caches save), and the exact
  * cl100k_base count, first-time and cached.
  */
@@ -89,7 +89,9 @@ export async function benchTokenAccounting(options: TokenBenchOptions): Promise<
         }
       }
     })
-    .add('estimate of the same request arrays sent again (resumed per array)', () => {
+    // Every run's requests in turn: far more arrays than readings are kept for
+    // (KEPT_TRANSCRIPTS), so each is read afresh, as it would be with that many runs in flight.
+    .add('estimate of request arrays sent in turn, more than are kept (each read afresh)', () => {
       for (const request of requests) sink += requestTokens(request);
     })
     .add('estimate: first count of each message, spread over the steps', () => {
