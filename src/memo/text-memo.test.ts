@@ -8,13 +8,15 @@ describe('textMemo', () => {
     const length = textMemo((text) => {
       reads.push(text);
       return text.length;
-    }, 10);
-    expect([length('abcd'), length('abcd'), length('efgh'), length('abcd')]).toEqual([4, 4, 4, 4]);
-    expect(reads).toEqual(['abcd', 'efgh']);
-    // 4 + 4 + 4 characters exceed 10: the memo starts afresh, so 'abcd' is read again after it.
-    length('ijkl');
-    length('abcd');
-    expect(reads).toEqual(['abcd', 'efgh', 'ijkl', 'abcd']);
+    }, 64);
+    const texts = Array.from({ length: 16 }, (_, i) => `t${String(i).padStart(3, '0')}`);
+    for (const text of texts) length(text);
+    for (const text of texts) expect(length(text)).toBe(4);
+    expect(reads).toEqual(texts);
+    // 16 texts of 4 characters fill 64: a 17th starts the memo afresh, so the first is read again.
+    length('t016');
+    length('t000');
+    expect(reads).toEqual([...texts, 't016', 't000']);
   });
 
   it('remembers a reading of undefined too', () => {
@@ -46,5 +48,21 @@ describe('tryParseJson', () => {
 
   it('says a cut-off body does not parse', () => {
     expect(tryParseJson('{"user":{"id":"u_')).toEqual({ ok: false });
+  });
+});
+
+describe('textMemo with a text too long to keep', () => {
+  it('reads it every time and keeps the shorter ones', () => {
+    let reads = 0;
+    const length = textMemo((text) => {
+      reads += 1;
+      return text.length;
+    }, 160);
+    const long = 'x'.repeat(11);
+    expect([length(long), length(long)]).toEqual([11, 11]);
+    expect(reads).toBe(2);
+    length('short');
+    length('short');
+    expect(reads).toBe(3);
   });
 });

@@ -1,8 +1,16 @@
 import type { Json } from './world.js';
 
-/** The value itself, frozen at every depth: safe to share, since a write to it throws. */
+/**
+ * The value itself, frozen at every depth: safe to share, since a write to it throws.
+ * Walked with a list rather than recursion, so a body nested deeper than the call stack
+ * (which JSON.parse accepts) is frozen too instead of failing as if it were malformed.
+ */
 export function deepFreeze<T extends Json>(value: T): T {
-  if (typeof value !== 'object' || value === null) return value;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) deepFreeze(item);
-  return Object.freeze(value);
+  const pending: Json[] = [value];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    if (typeof item !== 'object' || item === null) continue;
+    for (const member of Array.isArray(item) ? item : Object.values(item)) pending.push(member);
+    Object.freeze(item);
+  }
+  return value;
 }

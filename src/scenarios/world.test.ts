@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createWorld } from './world.js';
+import { deepFreeze } from './frozen-json.js';
+import { tryParseJson } from './parse-json.js';
+import { createWorld, type Json } from './world.js';
 
 describe('createWorld', () => {
   const start = { records: { users: { u_1: { id: 'u_1', tags: ['a'] } } } };
@@ -18,5 +20,17 @@ describe('createWorld', () => {
     // The scenario's own start state is left as it was, and still writable.
     start.records.users.u_1.tags.push('c');
     expect(first.records['users']?.['u_1']).toEqual({ id: 'u_1', tags: ['a'] });
+  });
+});
+
+describe('deepFreeze', () => {
+  it('freezes a value nested deeper than the call stack goes', () => {
+    const depth = 50_000;
+    const text = '['.repeat(depth) + ']'.repeat(depth);
+    const value = deepFreeze(JSON.parse(text) as Json);
+    let inner = value as Json[];
+    for (let i = 1; i < depth; i++) inner = inner[0] as Json[];
+    expect(Object.isFrozen(inner)).toBe(true);
+    expect(tryParseJson(text).ok).toBe(true);
   });
 });

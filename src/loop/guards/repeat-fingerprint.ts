@@ -1,7 +1,6 @@
 import * as crypto from 'node:crypto';
 import type { MessageParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { canonicalCall, canonicalJson } from '../../scenarios/canonical-json.js';
-import { textMemo } from '../../memo/text-memo.js';
 import type { Guard } from '../guard.js';
 
 export interface RepeatFingerprintOptions {
@@ -19,20 +18,14 @@ export const REFLECTION_MESSAGE =
 const sha256Hex: (text: string) => string =
   typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
-/** A run repeats its calls, and a sweep its runs: digests are remembered by their text. */
-const digestOf = textMemo(sha256Hex, 1_000_000);
-
-/** The identity of a call: the canonical JSON of `{name, input}`, so key order does not matter. */
-const callText = canonicalCall;
-
 /** sha256 of the canonical JSON of `{name, input}`: key order does not matter. */
 export function callFingerprint(name: string, input: unknown): string {
-  return digestOf(callText(name, input));
+  return sha256Hex(canonicalCall(name, input));
 }
 
 /**
- * Whether two calls of one tool have the same canonical text, `callText(name, a) ===
- * callText(name, b)`, without writing either call's text: the texts differ only in their
+ * Whether two calls of one tool have the same canonical text, `canonicalCall(name, a) ===
+ * canonicalCall(name, b)`, without writing either call's text: the texts differ only in their
  * inputs' canonical JSON, which for a frozen input (a record passed on from call to call)
  * is one remembered string, so equal inputs are one string compared by reference where
  * the calls' texts were two long new strings compared character by character. An

@@ -29,16 +29,9 @@ export const getUser: ToolSpec = {
   },
 };
 
-/** What a query is matched against: the id and the whole record, lower-cased; kept per record (records are never changed). */
-const searchTexts = new WeakMap<object, string>();
+/** What a query is matched against: the id and the whole record, lower-cased. */
 function searchText(id: string, user: Json): string {
-  if (typeof user !== 'object' || user === null) return `${id} ${JSON.stringify(user)}`.toLowerCase();
-  let text = searchTexts.get(user);
-  if (text === undefined) {
-    text = `${id} ${JSON.stringify(user)}`.toLowerCase();
-    searchTexts.set(user, text);
-  }
-  return text;
+  return `${id} ${JSON.stringify(user)}`.toLowerCase();
 }
 
 export const searchUsers: ToolSpec = {
