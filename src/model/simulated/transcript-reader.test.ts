@@ -2,7 +2,8 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { REFLECTION_MESSAGE } from '../../loop/guards/repeat-fingerprint.js';
 import { loadScenario } from '../../scenarios/loader.js';
-import { readTranscript, viewResult } from './transcript-reader.js';
+import { viewResult } from './result-view.js';
+import { readTranscript } from './transcript-reader.js';
 
 const { plan, prompt } = loadScenario('fetch-transform-write');
 const STEPS = plan.steps;
