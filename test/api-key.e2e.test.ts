@@ -7,7 +7,8 @@ import { cliAsync, startFakeProvider } from './fake-provider-server.js';
 const KEY = 'sk-ant-api03-FAKE-KEY-for-redaction-test-0123456789';
 const OPENAI_KEY = 'sk-proj-FAKE-OPENAI-KEY-for-redaction-0123456789';
 
-const written = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).map((file) => readFileSync(join(dir, file), 'utf8')) : []);
+const written = (dir: string): string[] =>
+  existsSync(dir) ? readdirSync(dir).map((file) => readFileSync(join(dir, file), 'utf8')) : [];
 
 function expectNoSecret(texts: readonly string[], secrets: readonly string[]): void {
   for (const text of texts) for (const secret of secrets) expect(text).not.toContain(secret);
@@ -18,9 +19,29 @@ describe('a real-model run never writes the API key', () => {
     const out = join(tempDir(), 'real');
     // A closed port on this machine: every call fails at once with a connection error.
     const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' };
-    const run = cli(['run', '-s', 'lookup-readonly', '-a', 'none,recover', '-n', '3', '--model', 'claude-sonnet-5-5', '-o', out, '--report', join(out, 'report.html')], env);
+    const run = cli(
+      [
+        'run',
+        '-s',
+        'lookup-readonly',
+        '-a',
+        'none,recover',
+        '-n',
+        '3',
+        '--model',
+        'claude-sonnet-5-5',
+        '-o',
+        out,
+        '--report',
+        join(out, 'report.html'),
+      ],
+      env,
+    );
     expect(run.status, run.stderr).toBe(0);
-    const records = readFileSync(join(out, 'runs.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { outcome: string; model: string });
+    const records = readFileSync(join(out, 'runs.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { outcome: string; model: string });
     expect(records.map((record) => record.outcome)).toEqual(Array(6).fill('failed'));
     expect(records[0]?.model).toBe('anthropic:claude-sonnet-5-5');
     expectNoSecret([run.stdout, run.stderr, ...written(out)], [KEY, 'FAKE-KEY']);
@@ -30,16 +51,50 @@ describe('a real-model run never writes the API key', () => {
     // Every call is refused with the credentials quoted back, as some proxies do.
     const provider = await startFakeProvider({
       scenario: 'lookup-readonly',
-      fail: (_n, request) => ({ status: 401, body: { error: { message: `Incorrect API key provided: ${request.headers.authorization ?? ''}`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } }),
+      fail: (_n, request) => ({
+        status: 401,
+        body: {
+          error: {
+            message: `Incorrect API key provided: ${request.headers.authorization ?? ''}`,
+            type: 'invalid_request_error',
+            param: null,
+            code: 'invalid_api_key',
+          },
+        },
+      }),
     });
     try {
       const out = join(tempDir(), 'openai');
-      const run = await cliAsync(['run', '-s', 'lookup-readonly', '-a', 'none,recover', '-n', '2', '--model', 'fake-llama', '--provider', 'openai-compatible', '--base-url', `${provider.url}/v1`, '-o', out, '--report', join(out, 'report.html')], {
-        OPENAI_API_KEY: OPENAI_KEY,
-      });
+      const run = await cliAsync(
+        [
+          'run',
+          '-s',
+          'lookup-readonly',
+          '-a',
+          'none,recover',
+          '-n',
+          '2',
+          '--model',
+          'fake-llama',
+          '--provider',
+          'openai-compatible',
+          '--base-url',
+          `${provider.url}/v1`,
+          '-o',
+          out,
+          '--report',
+          join(out, 'report.html'),
+        ],
+        {
+          OPENAI_API_KEY: OPENAI_KEY,
+        },
+      );
       expect(run.status, run.stderr).toBe(0);
       expect(provider.requests.map((request) => request.headers.authorization)).toContain(`Bearer ${OPENAI_KEY}`);
-      const records = readFileSync(join(out, 'runs.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { outcome: string });
+      const records = readFileSync(join(out, 'runs.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { outcome: string });
       expect(records.map((record) => record.outcome)).toEqual(Array(4).fill('failed'));
       expectNoSecret([run.stdout, run.stderr, ...written(out)], [OPENAI_KEY, 'FAKE-OPENAI-KEY']);
     } finally {
@@ -52,9 +107,28 @@ describe('a real-model run never writes the API key', () => {
     try {
       const [, hostAndPort] = provider.url.split('//');
       const baseUrl = `http://proxy-user:FAKE-URL-PASSWORD-42@${hostAndPort!}`;
-      const run = await cliAsync(['run', '-s', 'fetch-transform-write', '-a', 'none', '-n', '50', '--model', 'claude-opus-4-1', '--base-url', baseUrl, '--max-cost', '0.01', '-o', join(tempDir(), 'prompt')], {
-        ANTHROPIC_API_KEY: KEY,
-      });
+      const run = await cliAsync(
+        [
+          'run',
+          '-s',
+          'fetch-transform-write',
+          '-a',
+          'none',
+          '-n',
+          '50',
+          '--model',
+          'claude-opus-4-1',
+          '--base-url',
+          baseUrl,
+          '--max-cost',
+          '0.01',
+          '-o',
+          join(tempDir(), 'prompt'),
+        ],
+        {
+          ANTHROPIC_API_KEY: KEY,
+        },
+      );
       expect(run.status).toBe(2);
       expect(run.stderr).toContain(`real model: anthropic:claude-opus-4-1 at ${provider.url} ·`);
       expect(run.stderr).toMatch(/^error: --yes: the estimated cost/m);

@@ -5,7 +5,15 @@ import { cli, tempDir } from './cli-helpers.js';
 
 // One small scenario with faults, three seeds: every arm of the arena, peers included, in a few seconds.
 const ARENA = ['arena', '--scenarios', 'lookup-readonly', '--seeds', '3'];
-const ARMS = ['none', 'article', 'all', 'peer:anthropic-tool-runner', 'peer:vercel-ai', 'peer:langchain', 'peer:openai-agents'];
+const ARMS = [
+  'none',
+  'article',
+  'all',
+  'peer:anthropic-tool-runner',
+  'peer:vercel-ai',
+  'peer:langchain',
+  'peer:openai-agents',
+];
 const FILES = ['runs.jsonl', 'runs.csv', 'summary.json'];
 
 describe('spiralbench arena', () => {
@@ -29,12 +37,22 @@ describe('spiralbench arena', () => {
 
   it('writes a normal sweep folder whose summary carries each peer setting', () => {
     for (const file of [...FILES, 'meta.json']) expect(existsSync(join(twoWorkers, file)), file).toBe(true);
-    const summary = JSON.parse(readFileSync(join(twoWorkers, 'summary.json'), 'utf8')) as { arms: Array<{ name: string; guards: unknown[]; peer?: Record<string, unknown> }>; cells: Array<{ arm: string }> };
+    const summary = JSON.parse(readFileSync(join(twoWorkers, 'summary.json'), 'utf8')) as {
+      arms: Array<{ name: string; guards: unknown[]; peer?: Record<string, unknown> }>;
+      cells: Array<{ arm: string }>;
+    };
     expect(summary.arms.map((arm) => arm.name)).toEqual(ARMS);
     expect(summary.arms.find((arm) => arm.name === 'peer:langchain')).toEqual({
       name: 'peer:langchain',
       guards: [],
-      peer: { peer: 'langchain', recursionLimit: 25, modelCallLimit: null, toolCallLimit: null, modelRetries: null, clientMaxRetries: 0 },
+      peer: {
+        peer: 'langchain',
+        recursionLimit: 25,
+        modelCallLimit: null,
+        toolCallLimit: null,
+        modelRetries: null,
+        clientMaxRetries: 0,
+      },
     });
     expect(summary.arms.find((arm) => arm.name === 'none')).not.toHaveProperty('peer');
     expect(summary.cells).toHaveLength(ARMS.length);
@@ -45,7 +63,8 @@ describe('spiralbench arena', () => {
     const result = cli([...ARENA, '--workers', '1', '--out', oneWorker]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout.replaceAll(oneWorker, '<out>')).toBe(first.stdout.replaceAll(twoWorkers, '<out>'));
-    for (const file of FILES) expect(readFileSync(join(oneWorker, file), 'utf8'), file).toBe(readFileSync(join(twoWorkers, file), 'utf8'));
+    for (const file of FILES)
+      expect(readFileSync(join(oneWorker, file), 'utf8'), file).toBe(readFileSync(join(twoWorkers, file), 'utf8'));
   });
 
   it('peer arms work in run, report and compare like any other arm', () => {
@@ -63,7 +82,22 @@ describe('spiralbench arena', () => {
   });
 
   it('refuses a peer arm against a real model, before anything runs', () => {
-    const result = cli(['run', '-s', 'lookup-readonly', '-a', 'peer:langchain', '-n', '1', '--model', 'claude-sonnet-5-5', '--out', tempDir()], { ANTHROPIC_API_KEY: 'sk-ant-test-not-real' });
+    const result = cli(
+      [
+        'run',
+        '-s',
+        'lookup-readonly',
+        '-a',
+        'peer:langchain',
+        '-n',
+        '1',
+        '--model',
+        'claude-sonnet-5-5',
+        '--out',
+        tempDir(),
+      ],
+      { ANTHROPIC_API_KEY: 'sk-ant-test-not-real' },
+    );
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('peer arms (peer:langchain) run against the simulated model only');
   });

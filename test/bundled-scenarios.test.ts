@@ -18,13 +18,23 @@ describe('every bundled scenario', () => {
         // API refuses; nothing else may. Nor, where the scenario's context window is small,
         // a request over it (HTTP 413).
         const label = `${id} ${arm.name} seed ${seed}`;
-        if (record.outcome === 'failed') expect(result.outcome, label).toMatchObject({ reason: expect.stringMatching(/^model call failed: /) });
-        if (scenario.history.length > 0) expect(result.outcome, label).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/invalid_request_error/) });
-        else if (Object.keys(scenario.modelFaults.rates).length === 0 && scenario.contextWindow === null) expect(record.outcome, label).not.toBe('failed');
-        else if (record.outcome === 'failed' && Object.keys(scenario.modelFaults.rates).length === 0) expect(result.outcome, label).toMatchObject({ reason: expect.stringContaining('HTTP 413 request_too_large') });
+        if (record.outcome === 'failed')
+          expect(result.outcome, label).toMatchObject({ reason: expect.stringMatching(/^model call failed: /) });
+        if (scenario.history.length > 0)
+          expect(result.outcome, label).toMatchObject({
+            kind: 'failed',
+            reason: expect.stringMatching(/invalid_request_error/),
+          });
+        else if (Object.keys(scenario.modelFaults.rates).length === 0 && scenario.contextWindow === null)
+          expect(record.outcome, label).not.toBe('failed');
+        else if (record.outcome === 'failed' && Object.keys(scenario.modelFaults.rates).length === 0)
+          expect(result.outcome, label).toMatchObject({
+            reason: expect.stringContaining('HTTP 413 request_too_large'),
+          });
         if (record.outcome !== 'failed') expect(record.tool_calls).toBeGreaterThan(0);
         // The budget runs no call past its ceiling; one turn of parallel calls may ask for a few more.
-        if (arm.name === 'article') expect(record.tool_calls).toBeLessThanOrEqual(scenario.toolBudget + scenario.persona.parallel.max_calls - 1);
+        if (arm.name === 'article')
+          expect(record.tool_calls).toBeLessThanOrEqual(scenario.toolBudget + scenario.persona.parallel.max_calls - 1);
         // An impossible task is never judged a success, whatever the run wrote or said.
         if (scenario.impossible) expect(record.verdict).not.toBe('success');
         expect(result.messages[0]).toEqual(scenario.history[0] ?? { role: 'user', content: scenario.prompt });
@@ -51,7 +61,8 @@ describe('the scenario library', () => {
     const verdicts = async (id: string, arm = 'none'): Promise<Set<string>> => {
       const scenario = loadScenario(id);
       const seen = new Set<string>();
-      for (let seed = 1; seed <= 40; seed++) seen.add((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed })).record.verdict);
+      for (let seed = 1; seed <= 40; seed++)
+        seen.add((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed })).record.verdict);
       return seen;
     };
     expect(await verdicts('send-email-partial-write')).toContain('harmful');
@@ -64,7 +75,8 @@ describe('the scenario library', () => {
     const tally = async (id: string, arm: string) => {
       const scenario = loadScenario(id);
       const records = [];
-      for (let seed = 1; seed <= 40; seed++) records.push((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed })).record);
+      for (let seed = 1; seed <= 40; seed++)
+        records.push((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed })).record);
       return {
         failed: records.filter((record) => record.outcome === 'failed').length,
         faults: records.reduce((sum, record) => sum + Object.values(record.model_faults).reduce((a, b) => a + b, 0), 0),
@@ -91,7 +103,8 @@ describe('the scenario library', () => {
   const records = async (id: string, arm: string, seeds: number) => {
     const scenario = loadScenario(id);
     const out = [];
-    for (let seed = 1; seed <= seeds; seed++) out.push((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed })).record);
+    for (let seed = 1; seed <= seeds; seed++)
+      out.push((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed })).record);
     return out;
   };
   const successes = (list: { verdict: string }[]) => list.filter((record) => record.verdict === 'success').length;
@@ -100,7 +113,9 @@ describe('the scenario library', () => {
     const without = await records('resumed-broken-history', 'none', 20);
     expect(without.every((record) => record.outcome === 'failed' && record.model_calls === 0)).toBe(true);
     const fixed = await records('resumed-broken-history', 'fixup', 20);
-    expect(fixed.every((record) => record.outcome !== 'failed' && record.events['agent.messages.fixed'] === 1)).toBe(true);
+    expect(fixed.every((record) => record.outcome !== 'failed' && record.events['agent.messages.fixed'] === 1)).toBe(
+      true,
+    );
     expect(successes(fixed)).toBeGreaterThan(15);
   });
 
@@ -116,7 +131,8 @@ describe('the scenario library', () => {
     const scenario = loadScenario('long-research');
     const tally = async (arm: string) => {
       const records = [];
-      for (let seed = 1; seed <= 20; seed++) records.push((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed })).record);
+      for (let seed = 1; seed <= 20; seed++)
+        records.push((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed })).record);
       return {
         success: records.filter((record) => record.verdict === 'success').length,
         tooLarge: records.filter((record) => record.outcome === 'failed').length,
@@ -137,18 +153,44 @@ describe('the scenario library', () => {
   it('compacts identically in-process and through the real SDK: summaries, 413s and all', async () => {
     const scenario = loadScenario('long-research');
     for (const arm of ['compact', 'all']) {
-      const direct = await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed: 2, model: { kind: 'simulated' } });
-      const viaSdk = await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get(arm) as Arm, seed: 2, model: { kind: 'simulated-sdk' } });
+      const direct = await runOne({
+        sweepSeed: 0,
+        scenario,
+        arm: ARM_PRESETS.get(arm) as Arm,
+        seed: 2,
+        model: { kind: 'simulated' },
+      });
+      const viaSdk = await runOne({
+        sweepSeed: 0,
+        scenario,
+        arm: ARM_PRESETS.get(arm) as Arm,
+        seed: 2,
+        model: { kind: 'simulated-sdk' },
+      });
       expect(direct.record.events['agent.compaction.run'], arm).toBeGreaterThan(0);
       expect(JSON.stringify(viaSdk.result.messages)).toBe(JSON.stringify(direct.result.messages));
       expect({ ...viaSdk.record, model: 'x' }).toEqual({ ...direct.record, model: 'x' });
     }
   });
 
-  it('prices every run at the model table: the primary model\'s calls at its price, summary calls at the cheap model\'s', async () => {
-    const reference = (await runOne({ sweepSeed: 0, scenario: loadScenario('fetch-transform-write'), arm: ARM_PRESETS.get('none') as Arm, seed: 1 })).record;
+  it("prices every run at the model table: the primary model's calls at its price, summary calls at the cheap model's", async () => {
+    const reference = (
+      await runOne({
+        sweepSeed: 0,
+        scenario: loadScenario('fetch-transform-write'),
+        arm: ARM_PRESETS.get('none') as Arm,
+        seed: 1,
+      })
+    ).record;
     expect(reference.cost_usd).toBe(Math.round(reference.input_tokens * 3 + reference.output_tokens * 15) / 1e6);
-    const compacted = (await runOne({ sweepSeed: 0, scenario: loadScenario('long-research'), arm: ARM_PRESETS.get('compact') as Arm, seed: 1 })).record;
+    const compacted = (
+      await runOne({
+        sweepSeed: 0,
+        scenario: loadScenario('long-research'),
+        arm: ARM_PRESETS.get('compact') as Arm,
+        seed: 1,
+      })
+    ).record;
     expect(compacted.events['agent.compaction.run']).toBeGreaterThan(0);
     const atSonnet = (compacted.input_tokens * 3 + compacted.output_tokens * 15) / 1e6;
     expect(compacted.cost_usd).toBeLessThan(atSonnet);
@@ -158,13 +200,18 @@ describe('the scenario library', () => {
   it('keeps the run journal on the record, with the findings of a run that stopped short of the task', async () => {
     const scenario = loadScenario('long-research');
     const records = [];
-    for (let seed = 1; seed <= 10; seed++) records.push((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get('all') as Arm, seed })).record);
+    for (let seed = 1; seed <= 10; seed++)
+      records.push((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get('all') as Arm, seed })).record);
     // Halted before the synthesis was written (here: it asked a person), its findings are still on the record.
     const halted = records.find((record) => record.outcome !== 'completed' && record.verdict !== 'success');
     expect(halted).toBeDefined();
     expect(halted?.journal?.verified_findings.length).toBeGreaterThan(0);
-    expect(halted?.journal?.verified_findings[0]).toMatch(/^read_source \{"source_id":"src_0\d"\} succeeded: \{.*"key_finding":/);
-    expect((await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get('compact') as Arm, seed: 1 })).record.journal).toBeNull();
+    expect(halted?.journal?.verified_findings[0]).toMatch(
+      /^read_source \{"source_id":"src_0\d"\} succeeded: \{.*"key_finding":/,
+    );
+    expect(
+      (await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get('compact') as Arm, seed: 1 })).record.journal,
+    ).toBeNull();
   });
 
   it('context-pressure-spiral climbs the ladder R1, R2, R3, where the last rung asks the human', async () => {
@@ -173,7 +220,13 @@ describe('the scenario library', () => {
     const outcomes: string[] = [];
     for (let seed = 1; seed <= 10; seed++) {
       const seen: number[] = [];
-      const { record } = await runOne({ sweepSeed: 0, scenario, arm: ARM_PRESETS.get('all') as Arm, seed, onEvent: (event) => event.type === 'agent.recovery.fired' && seen.push(event.rung) });
+      const { record } = await runOne({
+        sweepSeed: 0,
+        scenario,
+        arm: ARM_PRESETS.get('all') as Arm,
+        seed,
+        onEvent: (event) => event.type === 'agent.recovery.fired' && seen.push(event.rung),
+      });
       rungs.push(seen);
       outcomes.push(record.outcome);
     }

@@ -18,7 +18,15 @@ describe('the CLI refuses what would lose or misreport results', () => {
   });
 
   it('a scenario named twice', () => {
-    const result = cli(['run', '--scenario', 'fetch-transform-write,fetch-transform-write', '--seeds', '2', '--out', tempDir()]);
+    const result = cli([
+      'run',
+      '--scenario',
+      'fetch-transform-write,fetch-transform-write',
+      '--seeds',
+      '2',
+      '--out',
+      tempDir(),
+    ]);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/each scenario once; repeated: fetch-transform-write/);
   });
@@ -33,7 +41,9 @@ describe('the CLI refuses what would lose or misreport results', () => {
     for (const extra of [[], ['--json']]) {
       const result = cli([...RUN, '--arms', 'none', '--out', tempDir(), '--check', baseline, ...extra]);
       expect(result.status).toBe(1);
-      expect(result.stderr).toMatch(/check: 1 cell\(s\) of the baseline were not run \(fetch-transform-write · article\)/);
+      expect(result.stderr).toMatch(
+        /check: 1 cell\(s\) of the baseline were not run \(fetch-transform-write · article\)/,
+      );
     }
   });
 
@@ -50,7 +60,17 @@ describe('replay reproduces runs of custom scenarios and arms', () => {
   it('takes a scenario path and the arms file the run used', () => {
     const arms = join(tempDir(), 'arms.yaml');
     writeFileSync(arms, 'arms:\n  - name: tight\n    guards:\n      - { guard: budget, maxToolCalls: 4 }\n');
-    const args = ['replay', '--scenario', './scenarios/lookup-readonly.yaml', '--arm', 'tight', '--arms-file', arms, '--seed', '2'];
+    const args = [
+      'replay',
+      '--scenario',
+      './scenarios/lookup-readonly.yaml',
+      '--arm',
+      'tight',
+      '--arms-file',
+      arms,
+      '--seed',
+      '2',
+    ];
     const first = cli(args);
     expect(first.status, first.stderr).toBe(0);
     expect(first.stdout).toContain('lookup-readonly · arm tight · seed 2');

@@ -6,7 +6,17 @@ import { cli, tempDir } from './cli-helpers.js';
 describe('spiralbench CLI', () => {
   it('run prints a table per scenario with a row per arm and writes all three result files', () => {
     const out = tempDir();
-    const result = cli(['run', '--scenario', 'fetch-transform-write', '--arms', 'none,article', '--seeds', '20', '--out', out]);
+    const result = cli([
+      'run',
+      '--scenario',
+      'fetch-transform-write',
+      '--arms',
+      'none,article',
+      '--seeds',
+      '20',
+      '--out',
+      out,
+    ]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('fetch-transform-write');
     expect(result.stdout).toMatch(/│ none\s+│ 20\s+│ \d+\.\d% \[\d+\.\d%, \d+\.\d%\]/);
@@ -14,13 +24,27 @@ describe('spiralbench CLI', () => {
     const lines = readFileSync(join(out, 'runs.jsonl'), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(40);
     const first = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(Object.keys(first).slice(0, 8)).toEqual(['sweep_seed', 'scenario', 'arm', 'seed', 'model', 'outcome', 'verdict', 'verdict_reason']);
+    expect(Object.keys(first).slice(0, 8)).toEqual([
+      'sweep_seed',
+      'scenario',
+      'arm',
+      'seed',
+      'model',
+      'outcome',
+      'verdict',
+      'verdict_reason',
+    ]);
     expect(first).toMatchObject({ scenario: 'fetch-transform-write', arm: 'none', seed: 1, model: 'simulated' });
     const csv = readFileSync(join(out, 'runs.csv'), 'utf8').trim().split('\n');
     expect(csv).toHaveLength(41);
     expect(csv[0]).toMatch(/^sweep_seed,scenario,arm,seed,model,outcome,verdict,/);
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { cells: Array<{ arm: string; runs: number }> };
-    expect(summary.cells.map((cell) => [cell.arm, cell.runs])).toEqual([['none', 20], ['article', 20]]);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+      cells: Array<{ arm: string; runs: number }>;
+    };
+    expect(summary.cells.map((cell) => [cell.arm, cell.runs])).toEqual([
+      ['none', 20],
+      ['article', 20],
+    ]);
   });
 
   it('replay prints the same bytes every time, ending with the command that reproduces it', () => {
@@ -30,7 +54,9 @@ describe('spiralbench CLI', () => {
     expect(cli(args).stdout).toBe(first.stdout);
     expect(first.stdout).toContain('model call 1');
     expect(first.stdout).toMatch(/verdict: (success|failure|escalated|harmful) — /);
-    expect(first.stdout.trimEnd().split('\n').at(-1)).toBe('replay: spiralbench replay --scenario fetch-transform-write --arm article --seed 12');
+    expect(first.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'replay: spiralbench replay --scenario fetch-transform-write --arm article --seed 12',
+    );
   });
 
   it('replay through the real SDK prints the same transcript as in-process, but for the model label', () => {
@@ -43,8 +69,20 @@ describe('spiralbench CLI', () => {
   it('replay matches the run recorded by the sweep', () => {
     const out = tempDir();
     cli(['run', '--scenario', 'fetch-transform-write', '--arms', 'none', '--seeds', '8', '--out', out]);
-    const record = JSON.parse(readFileSync(join(out, 'runs.jsonl'), 'utf8').trim().split('\n')[7]!) as { seed: number; tool_calls: number; verdict: string };
-    const replay = cli(['replay', '--scenario', 'fetch-transform-write', '--arm', 'none', '--seed', String(record.seed)]).stdout;
+    const record = JSON.parse(readFileSync(join(out, 'runs.jsonl'), 'utf8').trim().split('\n')[7]!) as {
+      seed: number;
+      tool_calls: number;
+      verdict: string;
+    };
+    const replay = cli([
+      'replay',
+      '--scenario',
+      'fetch-transform-write',
+      '--arm',
+      'none',
+      '--seed',
+      String(record.seed),
+    ]).stdout;
     expect(replay).toContain(`tool calls ${record.tool_calls} ·`);
     expect(replay).toContain(`verdict: ${record.verdict} —`);
   });
@@ -54,18 +92,36 @@ describe('spiralbench CLI', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('fetch-transform-write');
     expect(result.stdout).toMatch(/article\s+stuck \+ budget \+ repeat \+ classify/);
-    expect(result.stdout).toMatch(/^  repair\s+repair$/m);
+    expect(result.stdout).toMatch(/^ {2}repair\s+repair$/m);
     expect(result.stdout).toContain('malformed-args  (standard, budget 15 calls, persona default, api openai-chat)');
   });
 
   it('runs and replays a scenario through the OpenAI-compatible edge, through the openai client the same as in-process', () => {
     const out = tempDir();
     cli(['run', '--scenario', 'malformed-args', '--arms', 'none,repair', '--seeds', '4', '--out', join(out, 'direct')]);
-    cli(['run', '--scenario', 'malformed-args', '--arms', 'none,repair', '--seeds', '4', '--via', 'sdk', '--out', join(out, 'sdk')]);
-    const rows = (dir: string) => readFileSync(join(out, dir, 'runs.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    cli([
+      'run',
+      '--scenario',
+      'malformed-args',
+      '--arms',
+      'none,repair',
+      '--seeds',
+      '4',
+      '--via',
+      'sdk',
+      '--out',
+      join(out, 'sdk'),
+    ]);
+    const rows = (dir: string) =>
+      readFileSync(join(out, dir, 'runs.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(rows('direct').map((row) => row['model'])).toEqual(Array(8).fill('simulated-openai'));
     expect(rows('sdk').map((row) => row['model'])).toEqual(Array(8).fill('simulated-openai-sdk'));
-    expect(rows('sdk').map((row) => ({ ...row, model: 'x' }))).toEqual(rows('direct').map((row) => ({ ...row, model: 'x' })));
+    expect(rows('sdk').map((row) => ({ ...row, model: 'x' }))).toEqual(
+      rows('direct').map((row) => ({ ...row, model: 'x' })),
+    );
     const replay = cli(['replay', '--scenario', 'malformed-args', '--arm', 'repair', '--seed', '2']).stdout;
     expect(replay).toContain('model simulated-openai');
     expect(replay).toMatch(/agent\.tool\.arguments \{"tool":"get_user","strategy":"strip_fences"\}/);
@@ -73,10 +129,19 @@ describe('spiralbench CLI', () => {
 
   it.each([
     [['run', '--scenario', 'nope'], /^error: --scenario: one of .*fetch-transform-write.*; got 'nope'$/m],
-    [['run', '--scenario', 'fetch-transform-write', '--seeds', '0'], /argument '0' is invalid\. expected a whole number of at least 1\./],
-    [['run', '--scenario', 'fetch-transform-write', '--arms', 'none,bogus'], /^error: --arms: arm names from .*; unknown: bogus$/m],
+    [
+      ['run', '--scenario', 'fetch-transform-write', '--seeds', '0'],
+      /argument '0' is invalid\. expected a whole number of at least 1\./,
+    ],
+    [
+      ['run', '--scenario', 'fetch-transform-write', '--arms', 'none,bogus'],
+      /^error: --arms: arm names from .*; unknown: bogus$/m,
+    ],
     [['replay', '--scenario', 'fetch-transform-write', '--arm', 'none'], /required option '--seed <n>' not specified/],
-    [['run', '--scenario', 'fetch-transform-write', '--model', 'claude-sonnet-5-5'], /^error: --model: a real model needs ANTHROPIC_API_KEY set/m],
+    [
+      ['run', '--scenario', 'fetch-transform-write', '--model', 'claude-sonnet-5-5'],
+      /^error: --model: a real model needs ANTHROPIC_API_KEY set/m,
+    ],
     [['bogus'], /unknown command 'bogus'/],
   ])('bad input %j gets one clear line and exit code 2', (args, message) => {
     const result = cli(args);

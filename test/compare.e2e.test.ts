@@ -39,10 +39,25 @@ describe('spiralbench compare', () => {
 
   it('flags the regression from classify to none in one sweep, exits 1 and writes it to Markdown', () => {
     const markdown = join(root, 'summary.md');
-    const result = cli(['compare', both, both, '--arm-a', 'classify', '--arm-b', 'none', '--fail-on-regression', '--markdown', markdown]);
+    const result = cli([
+      'compare',
+      both,
+      both,
+      '--arm-a',
+      'classify',
+      '--arm-b',
+      'none',
+      '--fail-on-regression',
+      '--markdown',
+      markdown,
+    ]);
     expect(result.status).toBe(1);
-    expect(result.stdout).toMatch(/│ classify → none │ fetch-transform-write │ \d+\.\d% → \d+\.\d%\s+│ .* │ REGRESSION │/);
-    expect(result.stdout).toMatch(/1 cell regressed:\n {2}REGRESSION fetch-transform-write · classify → none: success \d+\.\d% → \d+\.\d% \(-\d+\.\d pts, p = [\d.e-]+\); p95 tool calls [\d.,]+ → [\d.,]+ \(\+\d+%\)/);
+    expect(result.stdout).toMatch(
+      /│ classify → none │ fetch-transform-write │ \d+\.\d% → \d+\.\d%\s+│ .* │ REGRESSION │/,
+    );
+    expect(result.stdout).toMatch(
+      /1 cell regressed:\n {2}REGRESSION fetch-transform-write · classify → none: success \d+\.\d% → \d+\.\d% \(-\d+\.\d pts, p = [\d.e-]+\); p95 tool calls [\d.,]+ → [\d.,]+ \(\+\d+%\)/,
+    );
     expect(result.stdout).toContain(`markdown: ${markdown}`);
     expect(result.stderr).toBe('compare: 1 cell regressed (--fail-on-regression)\n');
     const text = readFileSync(markdown, 'utf8');
@@ -66,22 +81,53 @@ describe('spiralbench compare', () => {
     expect(row?.success.high).toBeLessThan(-0.1);
     expect(row?.toolCalls.p95.low).toBeGreaterThan(0);
     expect(row?.inputTokens.median.low).toBeGreaterThan(0);
-    expect(row?.findings.map((finding) => finding.metric)).toEqual(['success', 'p95_tool_calls', 'median_input_tokens']);
+    expect(row?.findings.map((finding) => finding.metric)).toEqual([
+      'success',
+      'p95_tool_calls',
+      'median_input_tokens',
+    ]);
     expect(row?.mark).toBe('regression');
   });
 
   it('lets thresholds loosen the gate', () => {
-    const result = cli(['compare', both, both, '--arm-a', 'classify', '--arm-b', 'none', '--fail-on-regression', '--success-drop', '50%', '--p95-calls-rise', '5', '--tokens-rise', '2']);
+    const result = cli([
+      'compare',
+      both,
+      both,
+      '--arm-a',
+      'classify',
+      '--arm-b',
+      'none',
+      '--fail-on-regression',
+      '--success-drop',
+      '50%',
+      '--p95-calls-rise',
+      '5',
+      '--tokens-rise',
+      '2',
+    ]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('No significant regressions.');
   });
 
   it.each([
-    [['compare', '/no/such/sweep', '/no/such/other'], /^error: \/no\/such\/sweep: a sweep folder holding runs\.jsonl .*; nothing is there\n$/],
-    [['compare', 'BASELINE', 'BASELINE', '--success-drop', 'lots'], /^error: --success-drop: a fraction such as 0\.1 or a percentage such as 10%; got 'lots'\n$/],
+    [
+      ['compare', '/no/such/sweep', '/no/such/other'],
+      /^error: \/no\/such\/sweep: a sweep folder holding runs\.jsonl .*; nothing is there\n$/,
+    ],
+    [
+      ['compare', 'BASELINE', 'BASELINE', '--success-drop', 'lots'],
+      /^error: --success-drop: a fraction such as 0\.1 or a percentage such as 10%; got 'lots'\n$/,
+    ],
     [['compare', 'BASELINE', 'BASELINE', '--success-drop', '1.5'], /^error: --success-drop: a fraction in \[0, 1\)/],
-    [['compare', 'BASELINE', 'BASELINE', '--arm-a', 'classify'], /^error: --arm-a: an arm of sweep A \(none\); got 'classify'\n$/],
-    [['compare', 'BASELINE', 'BOTH', '--markdown', '/no/such/dir/out.md'], /^error: --markdown: a file in an existing folder; \/no\/such\/dir does not exist\n$/],
+    [
+      ['compare', 'BASELINE', 'BASELINE', '--arm-a', 'classify'],
+      /^error: --arm-a: an arm of sweep A \(none\); got 'classify'\n$/,
+    ],
+    [
+      ['compare', 'BASELINE', 'BOTH', '--markdown', '/no/such/dir/out.md'],
+      /^error: --markdown: a file in an existing folder; \/no\/such\/dir does not exist\n$/,
+    ],
   ])('bad input %j gets one line and exit code 2', (args, message) => {
     const result = cli(args.map((arg) => (arg === 'BASELINE' ? baseline : arg === 'BOTH' ? both : arg)));
     expect(result.status).toBe(2);
@@ -101,7 +147,15 @@ describe('run --check: a sweep and its CI gate in one step', () => {
   cli([...sweep, '--arms-file', arms('[{ guard: classify }]'), '--out', baseline]);
 
   it('passes when the candidate arm behaves as in the baseline', () => {
-    const result = cli([...sweep, '--arms-file', arms('[{ guard: classify }]'), '--out', tempDir(), '--check', join(baseline, 'summary.json')]);
+    const result = cli([
+      ...sweep,
+      '--arms-file',
+      arms('[{ guard: classify }]'),
+      '--out',
+      tempDir(),
+      '--check',
+      join(baseline, 'summary.json'),
+    ]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('No significant regressions.');
   });

@@ -11,7 +11,17 @@ describe('determinism', () => {
   it('writes byte-identical runs.jsonl, runs.csv and summary.json for the same sweep in two processes', () => {
     const [a, b] = [tempDir(), tempDir()];
     for (const dir of [a, b]) {
-      const result = cli(['run', '--scenario', 'fetch-transform-write', '--arms', 'none,article', '--seeds', '40', '--out', dir]);
+      const result = cli([
+        'run',
+        '--scenario',
+        'fetch-transform-write',
+        '--arms',
+        'none,article',
+        '--seeds',
+        '40',
+        '--out',
+        dir,
+      ]);
       expect(result.status, result.stderr).toBe(0);
     }
     for (const file of ['runs.jsonl', 'runs.csv', 'summary.json']) {
@@ -28,7 +38,9 @@ describe('determinism', () => {
     expect((await runOne({ sweepSeed: 0, scenario, arm: arm!, seed: 25 })).record).toEqual(alone);
 
     const summary = async (sweepSeed: number) =>
-      JSON.stringify((await runSweep({ scenarios: [{ scenario, path: '' }], arms: [arm!], seeds: 30, sweepSeed, workers: 1 })).cells);
+      JSON.stringify(
+        (await runSweep({ scenarios: [{ scenario, path: '' }], arms: [arm!], seeds: 30, sweepSeed, workers: 1 })).cells,
+      );
     expect(await summary(9)).not.toBe(await summary(0));
   });
 });

@@ -22,7 +22,10 @@ export interface FakeProviderOptions {
   /** Extra response headers for the n-th request (0-based), e.g. rate-limit headers. */
   readonly headers?: (n: number) => Readonly<Record<string, string>>;
   /** Answer the n-th request with this instead of a completion. */
-  readonly fail?: (n: number, request: ReceivedRequest) => { readonly status: number; readonly body: unknown } | undefined;
+  readonly fail?: (
+    n: number,
+    request: ReceivedRequest,
+  ) => { readonly status: number; readonly body: unknown } | undefined;
 }
 
 export interface FakeProvider {
@@ -42,14 +45,23 @@ export interface FakeProvider {
  */
 export async function startFakeProvider(options: FakeProviderOptions): Promise<FakeProvider> {
   const scenario = loadScenario(options.scenario);
-  const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: { sweepSeed: 0, scenario: scenario.id, runSeed: 1 } });
+  const model = new SimulatedModel({
+    persona: scenario.persona,
+    plan: scenario.plan,
+    streamKey: { sweepSeed: 0, scenario: scenario.id, runSeed: 1 },
+  });
   const chat = simulatedChatFetch({ model });
   const messages = simulatedFetch(model);
   const requests: ReceivedRequest[] = [];
   let open = 0;
   let maxOpen = 0;
   const server = createServer((request, response) => {
-    const received: ReceivedRequest = { path: request.url ?? '', headers: request.headers, arrivedMs: performance.now(), answeredMs: 0 };
+    const received: ReceivedRequest = {
+      path: request.url ?? '',
+      headers: request.headers,
+      arrivedMs: performance.now(),
+      answeredMs: 0,
+    };
     const n = requests.push(received) - 1;
     open += 1;
     maxOpen = Math.max(maxOpen, open);
@@ -68,7 +80,10 @@ export async function startFakeProvider(options: FakeProviderOptions): Promise<F
           headers = { 'content-type': 'application/json' };
         } else {
           const endpoint = received.path.endsWith('/chat/completions') ? chat : messages;
-          const answer = await endpoint(`http://fake.local${received.path}`, { method: request.method ?? 'GET', body: Buffer.concat(chunks).toString('utf8') });
+          const answer = await endpoint(`http://fake.local${received.path}`, {
+            method: request.method ?? 'GET',
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
           status = answer.status;
           body = await answer.text();
           headers = Object.fromEntries(answer.headers);
@@ -95,8 +110,17 @@ export async function startFakeProvider(options: FakeProviderOptions): Promise<F
  * clean environment: no provider keys or base URLs but those given.
  */
 export function cliAsync(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const { ANTHROPIC_API_KEY: _a, ANTHROPIC_BASE_URL: _b, OPENAI_API_KEY: _c, OPENAI_BASE_URL: _d, ...rest } = process.env;
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...rest, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const {
+    ANTHROPIC_API_KEY: _a,
+    ANTHROPIC_BASE_URL: _b,
+    OPENAI_API_KEY: _c,
+    OPENAI_BASE_URL: _d,
+    ...rest
+  } = process.env;
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...rest, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));

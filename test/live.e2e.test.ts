@@ -16,13 +16,18 @@ describe('spiralbench run --live', () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout.split('\n')[0]).toMatch(/^live: real HTTP on 127\.0\.0\.1, real time/);
     expect(result.stdout).toContain('model: simulated-live-http');
-    const records = readFileSync(join(live, 'runs.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const records = readFileSync(join(live, 'runs.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(records).toHaveLength(2);
     for (const record of records) {
       expect(record['model']).toBe('simulated-live-http');
       expect(record['live']).toMatchObject({ mode: 'live', timeout_ms: 100, time_scale: 0.01, fault_mismatches: 0 });
     }
-    const summary = JSON.parse(readFileSync(join(live, 'summary.json'), 'utf8')) as { live?: { mode: string; timeout_ms: number } };
+    const summary = JSON.parse(readFileSync(join(live, 'summary.json'), 'utf8')) as {
+      live?: { mode: string; timeout_ms: number };
+    };
     expect(summary.live).toMatchObject({ mode: 'live', timeout_ms: 100 });
     const meta = JSON.parse(readFileSync(join(live, 'meta.json'), 'utf8')) as { live?: { mode: string } };
     expect(meta.live?.mode).toBe('live');
@@ -35,14 +40,24 @@ describe('spiralbench run --live', () => {
     expect(plain.status, plain.stderr).toBe(0);
     expect(plain.stdout).not.toContain('live');
     expect(readFileSync(join(virtual, 'summary.json'), 'utf8')).not.toContain('"live"');
-    const virtualRecords = readFileSync(join(virtual, 'runs.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const virtualRecords = readFileSync(join(virtual, 'runs.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(virtualRecords.some((record) => 'live' in record)).toBe(false);
-    const pick = (record: Record<string, unknown>) => [record['seed'], record['verdict'], record['faults'], record['tool_executions']];
+    const pick = (record: Record<string, unknown>) => [
+      record['seed'],
+      record['verdict'],
+      record['faults'],
+      record['tool_executions'],
+    ];
     expect(records.map(pick)).toEqual(virtualRecords.map(pick));
   });
 
   it('refuses --live with a real model, naming the flag', () => {
-    const result = cli(['run', '-s', 'fetch-transform-write', '-n', '1', '--live', '--model', 'claude-haiku-4-5'], { ANTHROPIC_API_KEY: 'sk-ant-test' });
+    const result = cli(['run', '-s', 'fetch-transform-write', '-n', '1', '--live', '--model', 'claude-haiku-4-5'], {
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+    });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('--live');
   });
@@ -51,7 +66,21 @@ describe('spiralbench run --live', () => {
 describe('spiralbench live-check', () => {
   it('on a handful of seeds, every run meets the same faults and is handed the same classes live as virtually', () => {
     const out = tempDir();
-    const result = cli(['live-check', '-s', 'fetch-transform-write', '-a', 'article', '--seed', '3', '-n', '3', '--live-timeout-ms', '100', '-o', out]);
+    const result = cli([
+      'live-check',
+      '-s',
+      'fetch-transform-write',
+      '-a',
+      'article',
+      '--seed',
+      '3',
+      '-n',
+      '3',
+      '--live-timeout-ms',
+      '100',
+      '-o',
+      out,
+    ]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('faults met match virtual:        3/3 (100.0%)');
     const check = JSON.parse(readFileSync(join(out, 'live-check.json'), 'utf8')) as LiveCheckResult;
@@ -60,8 +89,13 @@ describe('spiralbench live-check', () => {
     // Faults did happen: a check over fault-free runs would prove nothing.
     expect(check.runs.flatMap((run) => run.live.calls).filter((call) => call.fault !== null).length).toBeGreaterThan(0);
     for (const run of check.runs) {
-      expect(run.faults_match && run.classes_match && run.rendered_as_decided, JSON.stringify(run.first_difference)).toBe(true);
-      expect(run.live.calls.map((call) => [call.tool, call.fault, call.code])).toEqual(run.virtual.calls.map((call) => [call.tool, call.fault, call.code]));
+      expect(
+        run.faults_match && run.classes_match && run.rendered_as_decided,
+        JSON.stringify(run.first_difference),
+      ).toBe(true);
+      expect(run.live.calls.map((call) => [call.tool, call.fault, call.code])).toEqual(
+        run.virtual.calls.map((call) => [call.tool, call.fault, call.code]),
+      );
     }
   });
 });

@@ -21,8 +21,17 @@ const OFFERED = new Set(TOOLS.map((tool) => tool.name));
 const id = fc.constantFrom('toolu_1', 'toolu_2', 'toolu_3', 'toolu_4');
 const block: fc.Arbitrary<ContentBlockParam> = fc.oneof(
   fc.record({ type: fc.constant('text' as const), text: fc.constantFrom('', 'hello', 'resumed') }),
-  fc.record({ type: fc.constant('tool_use' as const), id, name: fc.constantFrom('get_user', 'write_result', 'not_offered'), input: fc.constant({}) }),
-  fc.record({ type: fc.constant('tool_result' as const), tool_use_id: id, content: fc.constantFrom('{}', 'Error: timeout') }),
+  fc.record({
+    type: fc.constant('tool_use' as const),
+    id,
+    name: fc.constantFrom('get_user', 'write_result', 'not_offered'),
+    input: fc.constant({}),
+  }),
+  fc.record({
+    type: fc.constant('tool_result' as const),
+    tool_use_id: id,
+    content: fc.constantFrom('{}', 'Error: timeout'),
+  }),
 );
 const message: fc.Arbitrary<MessageParam> = fc.record({
   role: fc.constantFrom('user' as const, 'assistant' as const),
@@ -30,7 +39,12 @@ const message: fc.Arbitrary<MessageParam> = fc.record({
 });
 const history = fc.array(message, { maxLength: 12 });
 
-const request = (messages: MessageParam[]): ModelRequest => ({ model: 'claude-sonnet-5-5', max_tokens: 1024, tools: TOOLS, messages });
+const request = (messages: MessageParam[]): ModelRequest => ({
+  model: 'claude-sonnet-5-5',
+  max_tokens: 1024,
+  tools: TOOLS,
+  messages,
+});
 
 describe('fixMessageOrder (property)', () => {
   it('turns any history, followed by the prompt, into a transcript the API accepts', () => {
@@ -47,7 +61,13 @@ describe('fixMessageOrder (property)', () => {
     fc.assert(
       fc.property(history, (messages) => {
         const transcript = [...messages, { role: 'user' as const, content: 'prompt' }];
-        const ctx: LoopContext = { clock: new VirtualClock(), emit: () => {}, toolCalls: 0, iteration: 0, messages: transcript };
+        const ctx: LoopContext = {
+          clock: new VirtualClock(),
+          emit: () => {},
+          toolCalls: 0,
+          iteration: 0,
+          messages: transcript,
+        };
         // The guard answers at once; a promise here would be a change worth failing on.
         const sent = orderingFixup().prepareRequest!(request(transcript), ctx) as ModelRequest;
         expect(requestProblem(sent)).toBeNull();
@@ -63,12 +83,38 @@ describe('fixMessageOrder (property)', () => {
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '{}' }] },
     ];
     const misplaced: MessageParam[][] = [
-      [valid[0]!, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_user', input: {} }, { type: 'tool_result', tool_use_id: 'toolu_1', content: '{}' }] }, valid[2]!],
-      [{ role: 'user', content: [{ type: 'text', text: 'go' }, { type: 'tool_use', id: 'toolu_9', name: 'get_user', input: {} }] }, valid[1]!, valid[2]!],
+      [
+        valid[0]!,
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', id: 'toolu_1', name: 'get_user', input: {} },
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: '{}' },
+          ],
+        },
+        valid[2]!,
+      ],
+      [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'go' },
+            { type: 'tool_use', id: 'toolu_9', name: 'get_user', input: {} },
+          ],
+        },
+        valid[1]!,
+        valid[2]!,
+      ],
     ];
     for (const transcript of misplaced) {
       expect(requestProblem(request(transcript))).not.toBeNull();
-      const ctx: LoopContext = { clock: new VirtualClock(), emit: () => {}, toolCalls: 0, iteration: 0, messages: transcript };
+      const ctx: LoopContext = {
+        clock: new VirtualClock(),
+        emit: () => {},
+        toolCalls: 0,
+        iteration: 0,
+        messages: transcript,
+      };
       const sent = orderingFixup().prepareRequest!(request(transcript), ctx) as ModelRequest;
       expect(requestProblem(sent)).toBeNull();
     }
@@ -86,7 +132,9 @@ describe('fixMessageOrder (property)', () => {
   });
 
   it('the generator does reach refused histories (the property is not vacuous)', () => {
-    const refused = fc.sample(history, { numRuns: 300, seed: 3 }).filter((messages) => requestProblem(request([...messages, { role: 'user', content: 'prompt' }])) !== null);
+    const refused = fc
+      .sample(history, { numRuns: 300, seed: 3 })
+      .filter((messages) => requestProblem(request([...messages, { role: 'user', content: 'prompt' }])) !== null);
     expect(refused.length).toBeGreaterThan(200);
   });
 });

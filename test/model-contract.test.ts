@@ -23,9 +23,27 @@ function simulated(): SimulatedModel {
 /** Every ModelClient the loop can be given, built fresh for each test. */
 const clients: ReadonlyArray<readonly [string, () => ModelClient]> = [
   ['simulated in-process', simulated],
-  ['simulated in-process behind the fault layer, no faults', () => new FaultyModel(simulated(), scriptedModelFaults([]))],
-  ['simulated through the Anthropic SDK', () => new AnthropicModelClient({ apiKey: 'sk-test', fetch: simulatedFetch(simulated()), baseURL: 'http://simulated.invalid' })],
-  ['scripted', () => new ScriptedModel([{ text: 'Fetching.', calls: [{ name: 'get_user', input: { user_id: 'u_1042' } }] }, { text: 'Done.' }])],
+  [
+    'simulated in-process behind the fault layer, no faults',
+    () => new FaultyModel(simulated(), scriptedModelFaults([])),
+  ],
+  [
+    'simulated through the Anthropic SDK',
+    () =>
+      new AnthropicModelClient({
+        apiKey: 'sk-test',
+        fetch: simulatedFetch(simulated()),
+        baseURL: 'http://simulated.invalid',
+      }),
+  ],
+  [
+    'scripted',
+    () =>
+      new ScriptedModel([
+        { text: 'Fetching.', calls: [{ name: 'get_user', input: { user_id: 'u_1042' } }] },
+        { text: 'Done.' },
+      ]),
+  ],
 ];
 
 const firstRequest: ModelRequest = {
@@ -87,26 +105,46 @@ describe('the simulated model is the same in-process and through the SDK', () =>
 
 describe('model faults are the same errors in-process and through the real SDK', () => {
   const profile = { retryAfterMs: 12_000, timeoutMs: 600_000 };
-  const inProcess = (faults: readonly (ModelFaultKind | null)[]) => new FaultyModel(simulated(), scriptedModelFaults(faults, profile));
+  const inProcess = (faults: readonly (ModelFaultKind | null)[]) =>
+    new FaultyModel(simulated(), scriptedModelFaults(faults, profile));
   const viaSdk = (faults: readonly (ModelFaultKind | null)[]) =>
-    new AnthropicModelClient({ apiKey: 'sk-test', fetch: simulatedFetch(simulated(), scriptedModelFaults(faults, profile)), baseURL: 'http://simulated.invalid' });
+    new AnthropicModelClient({
+      apiKey: 'sk-test',
+      fetch: simulatedFetch(simulated(), scriptedModelFaults(faults, profile)),
+      baseURL: 'http://simulated.invalid',
+    });
   const rejection = (client: ModelClient, request: ModelRequest = firstRequest) => rejectionOf(client, request);
   const visible = visibleError;
   const expectedClass = ANTHROPIC_ERROR_CLASS;
 
-  it.each(MODEL_FAULT_KINDS.filter((kind) => kind !== 'stream_cut'))('%s raises the same SDK error class, status, body and headers both ways', async (kind) => {
-    const direct = visible(await rejection(inProcess([kind])));
-    const sdk = visible(await rejection(viaSdk([kind])));
-    expect(sdk).toEqual(direct);
-    expect(sdk.class).toBe(expectedClass[kind]);
-    if (kind === 'rate_limit') expect(sdk.retryAfter).toBe('12');
-  });
+  it.each(MODEL_FAULT_KINDS.filter((kind) => kind !== 'stream_cut'))(
+    '%s raises the same SDK error class, status, body and headers both ways',
+    async (kind) => {
+      const direct = visible(await rejection(inProcess([kind])));
+      const sdk = visible(await rejection(viaSdk([kind])));
+      expect(sdk).toEqual(direct);
+      expect(sdk.class).toBe(expectedClass[kind]);
+      if (kind === 'rate_limit') expect(sdk.retryAfter).toBe('12');
+    },
+  );
 
   it('refuses an invalid request with the same BadRequestError both ways, before the model sees it', async () => {
-    const orphan: ModelRequest = { ...firstRequest, messages: [...firstRequest.messages, { role: 'assistant', content: 'ok' }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: '{}' }] }] };
+    const orphan: ModelRequest = {
+      ...firstRequest,
+      messages: [
+        ...firstRequest.messages,
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: '{}' }] },
+      ],
+    };
     const direct = visible(await rejection(inProcess([]), orphan));
     expect(visible(await rejection(viaSdk([]), orphan))).toEqual(direct);
-    expect(direct).toMatchObject({ class: 'BadRequestError', status: 400, type: 'invalid_request_error', classified: 'other' });
+    expect(direct).toMatchObject({
+      class: 'BadRequestError',
+      status: 400,
+      type: 'invalid_request_error',
+      classified: 'other',
+    });
     expect(direct.apiMessage).toMatch(/unexpected `tool_use_id` found in `tool_result` blocks: toolu_x/);
   });
 
@@ -118,7 +156,9 @@ describe('model faults are the same errors in-process and through the real SDK',
         for (let seed = 1; seed <= 15; seed++) {
           const direct = await runOne({ sweepSeed: 0, scenario: faulted, arm, seed, model: { kind: 'simulated' } });
           const sdk = await runOne({ sweepSeed: 0, scenario: faulted, arm, seed, model: { kind: 'simulated-sdk' } });
-          expect(JSON.stringify(sdk.result.messages), `${id} ${arm.name} ${seed}`).toBe(JSON.stringify(direct.result.messages));
+          expect(JSON.stringify(sdk.result.messages), `${id} ${arm.name} ${seed}`).toBe(
+            JSON.stringify(direct.result.messages),
+          );
           expect({ ...sdk.record, model: 'x' }).toEqual({ ...direct.record, model: 'x' });
           if (direct.record.events['agent.model.retry'] > 0) seen.add('retry');
           if (direct.record.events['agent.model.fallback'] > 0) seen.add('fallback');

@@ -18,7 +18,12 @@ import { loadScenario, type Scenario } from '../src/scenarios/loader.js';
 const scenario = loadScenario('malformed-args');
 const streamKey = { sweepSeed: 0, scenario: scenario.id, runSeed: 7 };
 const simulated = () => new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey });
-const viaClient = (options: SimulatedChatOptions) => new OpenAICompatibleModelClient({ apiKey: 'sk-test', fetch: simulatedChatFetch(options), baseURL: 'http://simulated.invalid/v1' });
+const viaClient = (options: SimulatedChatOptions) =>
+  new OpenAICompatibleModelClient({
+    apiKey: 'sk-test',
+    fetch: simulatedChatFetch(options),
+    baseURL: 'http://simulated.invalid/v1',
+  });
 
 const firstRequest: ModelRequest = {
   model: DEFAULT_MODEL_ID,
@@ -36,7 +41,13 @@ const clients: ReadonlyArray<readonly [string, () => ModelClient]> = [
 describe.each(clients)('OpenAI-compatible edge contract: %s', (_name, make) => {
   it('answers in the Messages shape with the shared token estimate of the request', async () => {
     const reply = await make().create(firstRequest);
-    expect(reply).toMatchObject({ type: 'message', role: 'assistant', model: DEFAULT_MODEL_ID, stop_reason: 'tool_use', stop_sequence: null });
+    expect(reply).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: DEFAULT_MODEL_ID,
+      stop_reason: 'tool_use',
+      stop_sequence: null,
+    });
     expect(reply.usage.input_tokens).toBe(requestTokens(firstRequest));
     expect(reply.usage.output_tokens).toBeGreaterThan(0);
   });
@@ -63,7 +74,9 @@ describe('the OpenAI-compatible edge is the same in-process and through the open
         expect({ ...sdk.record, model: 'x' }).toEqual({ ...direct.record, model: 'x' });
         for (const message of direct.result.messages) {
           if (message.role !== 'assistant' || typeof message.content === 'string') continue;
-          for (const block of message.content) if (block.type === 'tool_use' && typeof block.input === 'string') strategies.add(repairArguments(block.input).ok ? 'read' : 'unreadable');
+          for (const block of message.content)
+            if (block.type === 'tool_use' && typeof block.input === 'string')
+              strategies.add(repairArguments(block.input).ok ? 'read' : 'unreadable');
         }
       }
     }
@@ -73,7 +86,11 @@ describe('the OpenAI-compatible edge is the same in-process and through the open
 
   it('gives identical runs with model faults at the edge, retries and fallbacks included', async () => {
     const outage = loadScenario('model-outage');
-    const faulted: Scenario = { ...outage, api: 'openai-chat', replyFaults: { malformed_arguments: { fenced: 0.2, truncated: 0.1 } } };
+    const faulted: Scenario = {
+      ...outage,
+      api: 'openai-chat',
+      replyFaults: { malformed_arguments: { fenced: 0.2, truncated: 0.1 } },
+    };
     const seen = new Set<string>();
     for (const arm of ['none', 'recover'].map((name) => ARM_PRESETS.get(name) as Arm)) {
       for (let seed = 1; seed <= 15; seed++) {
@@ -92,31 +109,52 @@ describe('the OpenAI-compatible edge is the same in-process and through the open
 
 describe('model faults at the edge are OpenAI HTTP errors, raised as Anthropic SDK errors both ways', () => {
   const profile = { retryAfterMs: 12_000, timeoutMs: 600_000 };
-  const inProcess = (faults: readonly (ModelFaultKind | null)[]) => new SimulatedChatModel({ model: simulated(), faults: scriptedModelFaults(faults, profile) });
-  const sdk = (faults: readonly (ModelFaultKind | null)[]) => viaClient({ model: simulated(), faults: scriptedModelFaults(faults, profile) });
+  const inProcess = (faults: readonly (ModelFaultKind | null)[]) =>
+    new SimulatedChatModel({ model: simulated(), faults: scriptedModelFaults(faults, profile) });
+  const sdk = (faults: readonly (ModelFaultKind | null)[]) =>
+    viaClient({ model: simulated(), faults: scriptedModelFaults(faults, profile) });
   const anthropicSdk = (faults: readonly (ModelFaultKind | null)[]) =>
-    new AnthropicModelClient({ apiKey: 'sk-test', fetch: simulatedFetch(simulated(), scriptedModelFaults(faults, profile)), baseURL: 'http://simulated.invalid' });
+    new AnthropicModelClient({
+      apiKey: 'sk-test',
+      fetch: simulatedFetch(simulated(), scriptedModelFaults(faults, profile)),
+      baseURL: 'http://simulated.invalid',
+    });
   const rejection = (client: ModelClient, request: ModelRequest = firstRequest) => rejectionOf(client, request);
   const visible = visibleError;
   // OpenAI has no 529: the edge answers an overload as 503.
   const expectedClass = { ...ANTHROPIC_ERROR_CLASS, overloaded: 'ServiceUnavailableError' };
 
-  it.each(MODEL_FAULT_KINDS.filter((kind) => kind !== 'stream_cut'))('%s: the same error both ways, classified as over the Messages API', async (kind) => {
-    const direct = visible(await rejection(inProcess([kind])));
-    const viaSdk = visible(await rejection(sdk([kind])));
-    expect(viaSdk).toEqual(direct);
-    expect(direct.class).toBe(expectedClass[kind]);
-    // Recovery reads the edge's errors as it reads the Anthropic API's.
-    expect(direct.classified).toBe(visible(await rejection(anthropicSdk([kind]))).classified);
-    if (kind === 'rate_limit') expect(direct.retryAfter).toBe('12');
-    if (kind !== 'connection_error' && kind !== 'timeout') expect(direct.requestID).toBe('req_sim_error');
-  });
+  it.each(MODEL_FAULT_KINDS.filter((kind) => kind !== 'stream_cut'))(
+    '%s: the same error both ways, classified as over the Messages API',
+    async (kind) => {
+      const direct = visible(await rejection(inProcess([kind])));
+      const viaSdk = visible(await rejection(sdk([kind])));
+      expect(viaSdk).toEqual(direct);
+      expect(direct.class).toBe(expectedClass[kind]);
+      // Recovery reads the edge's errors as it reads the Anthropic API's.
+      expect(direct.classified).toBe(visible(await rejection(anthropicSdk([kind]))).classified);
+      if (kind === 'rate_limit') expect(direct.retryAfter).toBe('12');
+      if (kind !== 'connection_error' && kind !== 'timeout') expect(direct.requestID).toBe('req_sim_error');
+    },
+  );
 
   it('refuses an invalid request with the same BadRequestError both ways', async () => {
-    const orphan: ModelRequest = { ...firstRequest, messages: [...firstRequest.messages, { role: 'assistant', content: 'ok' }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: '{}' }] }] };
+    const orphan: ModelRequest = {
+      ...firstRequest,
+      messages: [
+        ...firstRequest.messages,
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: '{}' }] },
+      ],
+    };
     const direct = visible(await rejection(inProcess([]), orphan));
     expect(visible(await rejection(sdk([]), orphan))).toEqual(direct);
-    expect(direct).toMatchObject({ class: 'BadRequestError', status: 400, type: 'invalid_request_error', classified: 'other' });
+    expect(direct).toMatchObject({
+      class: 'BadRequestError',
+      status: 400,
+      type: 'invalid_request_error',
+      classified: 'other',
+    });
     expect(direct.apiMessage).toMatch(/unexpected `tool_use_id` found in `tool_result` blocks: toolu_x/);
   });
 });
@@ -129,7 +167,8 @@ describe('malformed arguments through the real client', () => {
       const reply = await viaClient({ model: simulated(), malformed }).create(firstRequest);
       expect(reply.content).toEqual(direct.content);
       const use = reply.content.find((block) => block.type === 'tool_use');
-      if (use?.type !== 'tool_use' || typeof use.input !== 'string') throw new Error('expected a tool call with text arguments');
+      if (use?.type !== 'tool_use' || typeof use.input !== 'string')
+        throw new Error('expected a tool call with text arguments');
       expect(use.input).not.toBe('{"order_id":"o_5120"}');
       const read = repairArguments(use.input);
       if (kind === 'truncated') expect(read.ok).toBe(false);

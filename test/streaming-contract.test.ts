@@ -32,8 +32,13 @@ const request: ModelRequest = {
 const BASE = 'http://simulated.invalid';
 
 /** The SSE body the endpoint sends for `request`, as frames of `event:` name and parsed data. */
-async function frames(fetch: typeof globalThis.fetch): Promise<Array<{ event: string; data: { type: string; [key: string]: unknown } }>> {
-  const response = await fetch(`${BASE}/v1/messages`, { method: 'POST', body: JSON.stringify({ ...request, stream: true }) });
+async function frames(
+  fetch: typeof globalThis.fetch,
+): Promise<Array<{ event: string; data: { type: string; [key: string]: unknown } }>> {
+  const response = await fetch(`${BASE}/v1/messages`, {
+    method: 'POST',
+    body: JSON.stringify({ ...request, stream: true }),
+  });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('text/event-stream');
   return (await response.text())
@@ -41,11 +46,16 @@ async function frames(fetch: typeof globalThis.fetch): Promise<Array<{ event: st
     .filter((frame) => frame !== '')
     .map((frame) => {
       const [event = '', data = ''] = frame.split('\n');
-      return { event: event.replace(/^event: /, ''), data: JSON.parse(data.replace(/^data: /, '')) as { type: string } };
+      return {
+        event: event.replace(/^event: /, ''),
+        data: JSON.parse(data.replace(/^data: /, '')) as { type: string },
+      };
     });
 }
 
-async function collect(events: AsyncIterable<RawMessageStreamEvent>): Promise<{ events: RawMessageStreamEvent[]; error: unknown }> {
+async function collect(
+  events: AsyncIterable<RawMessageStreamEvent>,
+): Promise<{ events: RawMessageStreamEvent[]; error: unknown }> {
   const seen: RawMessageStreamEvent[] = [];
   try {
     for await (const event of events) seen.push(event);
@@ -65,7 +75,9 @@ describe('streamed replies: SSE as the Messages API sends it, read by the real S
     for (const { event, data } of sent) expect(data.type).toBe(event);
     expect(sent.slice(0, 3).map((frame) => frame.event)).toEqual(['message_start', 'content_block_start', 'ping']);
     expect(sent.slice(-2).map((frame) => frame.event)).toEqual(['message_delta', 'message_stop']);
-    const start = sent[0]!.data as unknown as { message: { content: unknown[]; stop_reason: unknown; usage: { input_tokens: number } } };
+    const start = sent[0]!.data as unknown as {
+      message: { content: unknown[]; stop_reason: unknown; usage: { input_tokens: number } };
+    };
     expect(start.message.content).toEqual([]);
     expect(start.message.stop_reason).toBeNull();
     expect(start.message.usage.input_tokens).toBe(reply.usage.input_tokens);
@@ -75,8 +87,13 @@ describe('streamed replies: SSE as the Messages API sends it, read by the real S
     // Each tool call's arguments arrive as several input_json_delta pieces that join to its JSON.
     reply.content.forEach((block, index) => {
       const pieces = sent
-        .filter((frame) => frame.event === 'content_block_delta' && (frame.data as unknown as { index: number }).index === index)
-        .map((frame) => (frame.data as unknown as { delta: { type: string; text?: string; partial_json?: string } }).delta);
+        .filter(
+          (frame) =>
+            frame.event === 'content_block_delta' && (frame.data as unknown as { index: number }).index === index,
+        )
+        .map(
+          (frame) => (frame.data as unknown as { delta: { type: string; text?: string; partial_json?: string } }).delta,
+        );
       if (block.type === 'tool_use') {
         expect(pieces.length).toBeGreaterThanOrEqual(3);
         expect(pieces.every((piece) => piece.type === 'input_json_delta')).toBe(true);
@@ -88,7 +105,12 @@ describe('streamed replies: SSE as the Messages API sends it, read by the real S
   });
 
   it("the SDK's own MessageStream builds the same Message as a non-streaming call, and streams the text", async () => {
-    const client = new Anthropic({ apiKey: 'sk-ant-test', baseURL: BASE, maxRetries: 0, fetch: simulatedFetch(model()) });
+    const client = new Anthropic({
+      apiKey: 'sk-ant-test',
+      baseURL: BASE,
+      maxRetries: 0,
+      fetch: simulatedFetch(model()),
+    });
     const stream = client.messages.stream(request);
     let text = '';
     stream.on('text', (delta) => (text += delta));
@@ -121,10 +143,17 @@ describe('streamed replies: SSE as the Messages API sends it, read by the real S
 
   it('a stream cut sends part of the reply, then an error event the SDK raises as its APIError, recovered as transient', async () => {
     const sent = await frames(simulatedFetch(model(), scriptedModelFaults(['stream_cut'])));
-    expect(sent.at(-1)).toEqual({ event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } });
+    expect(sent.at(-1)).toEqual({
+      event: 'error',
+      data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+    });
     expect(sent.some((frame) => frame.event === 'message_stop' || frame.event === 'message_delta')).toBe(false);
 
-    const overSdk = new AnthropicModelClient({ apiKey: 'sk-ant-test', baseURL: BASE, fetch: simulatedFetch(model(), scriptedModelFaults(['stream_cut'])) });
+    const overSdk = new AnthropicModelClient({
+      apiKey: 'sk-ant-test',
+      baseURL: BASE,
+      fetch: simulatedFetch(model(), scriptedModelFaults(['stream_cut'])),
+    });
     const inProcess = new FaultyModel(model(), scriptedModelFaults(['stream_cut']));
     const [wire, local] = await Promise.all([collect(overSdk.stream(request)), collect(inProcess.stream(request))]);
     expect(wire.events.length).toBeGreaterThan(1);
@@ -133,14 +162,24 @@ describe('streamed replies: SSE as the Messages API sends it, read by the real S
     const { requestID: _wire, ...seen } = visibleError(wire.error);
     const { requestID: _local, ...seenLocal } = visibleError(local.error);
     expect(seen).toEqual(seenLocal);
-    expect(seen).toMatchObject({ class: 'APIError', status: undefined, type: 'overloaded_error', apiMessage: 'Overloaded', classified: 'transient' });
+    expect(seen).toMatchObject({
+      class: 'APIError',
+      status: undefined,
+      type: 'overloaded_error',
+      apiMessage: 'Overloaded',
+      classified: 'transient',
+    });
     expect(describeModelError(wire.error)).toBe('APIError (stream error overloaded_error): Overloaded');
     expect(classifyModelError(local.error)).toBe('transient');
   });
 
   it('a non-streaming call that draws a stream cut goes through: only a stream can be cut', async () => {
     const faults = scriptedModelFaults(['stream_cut']);
-    const client = new AnthropicModelClient({ apiKey: 'sk-ant-test', baseURL: BASE, fetch: simulatedFetch(model(), faults) });
+    const client = new AnthropicModelClient({
+      apiKey: 'sk-ant-test',
+      baseURL: BASE,
+      fetch: simulatedFetch(model(), faults),
+    });
     expect(await client.create(request)).toEqual(reply);
     expect(await new FaultyModel(model(), scriptedModelFaults(['stream_cut'])).create(request)).toEqual(reply);
   });
@@ -160,8 +199,19 @@ describe('streamed runs over a socket', () => {
 
   it('give the same records as streamed runs in-process', async () => {
     for (const seed of [1, 2]) {
-      const client = new AnthropicModelClient({ apiKey: 'sk-ant-local', baseURL: `${base}/runs/${seed}`, name: 'simulated-http' });
-      const overHttp = await runOne({ sweepSeed: 0, scenario: reference, arm: article, seed, stream: true, model: { kind: 'client', client, modelId: DEFAULT_MODEL_ID } });
+      const client = new AnthropicModelClient({
+        apiKey: 'sk-ant-local',
+        baseURL: `${base}/runs/${seed}`,
+        name: 'simulated-http',
+      });
+      const overHttp = await runOne({
+        sweepSeed: 0,
+        scenario: reference,
+        arm: article,
+        seed,
+        stream: true,
+        model: { kind: 'client', client, modelId: DEFAULT_MODEL_ID },
+      });
       const inProcess = await runOne({ sweepSeed: 0, scenario: reference, arm: article, seed, stream: true });
       expect(overHttp.record.model).toBe('simulated-http+stream');
       expect({ ...overHttp.record, model: '' }).toEqual({ ...inProcess.record, model: '' });

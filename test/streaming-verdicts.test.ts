@@ -65,7 +65,11 @@ describe('stream_cut in a scenario', () => {
       if (failed === 1) continue;
       recovered += cut;
       // The simulated model's reply is a pure function of the request: a retried turn writes the same reply.
-      expect(decisions(streamed.record)).toMatchObject({ verdict: plain.record.verdict, tool_calls: plain.record.tool_calls, outcome: plain.record.outcome });
+      expect(decisions(streamed.record)).toMatchObject({
+        verdict: plain.record.verdict,
+        tool_calls: plain.record.tool_calls,
+        outcome: plain.record.outcome,
+      });
       // Each cut costs its second of partial output and the backoff before the retry.
       if (cut > 0) expect(streamed.record.virtual_ms).toBeGreaterThan(plain.record.virtual_ms);
     }
@@ -78,7 +82,10 @@ describe('stream_cut in a scenario', () => {
     for (const seed of [1, 2, 3, 4]) {
       const streamed = await runOne({ sweepSeed: 0, scenario: cutting, arm: arm('none'), seed, stream: true });
       if ((streamed.record.model_faults.stream_cut ?? 0) > 0) {
-        expect(streamed.result.outcome).toMatchObject({ kind: 'failed', reason: 'model call failed: APIError (stream error overloaded_error): Overloaded' });
+        expect(streamed.result.outcome).toMatchObject({
+          kind: 'failed',
+          reason: 'model call failed: APIError (stream error overloaded_error): Overloaded',
+        });
       }
       outcomes.push(streamed.record.outcome);
     }

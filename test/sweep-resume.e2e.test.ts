@@ -5,16 +5,35 @@ import { describe, expect, it } from 'vitest';
 import { BIN, cli, tempDir } from './cli-helpers.js';
 
 const FILES = ['runs.jsonl', 'runs.csv', 'summary.json', 'traces.jsonl'];
-const SWEEP = ['run', '--scenario', 'fetch-transform-write,send-email-partial-write', '--arms', 'none,article', '--seeds', '600', '--workers', '2'];
+const SWEEP = [
+  'run',
+  '--scenario',
+  'fetch-transform-write,send-email-partial-write',
+  '--arms',
+  'none,article',
+  '--seeds',
+  '600',
+  '--workers',
+  '2',
+];
 
 const files = (dir: string) => FILES.map((file) => readFileSync(join(dir, file), 'utf8'));
-const progressOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'progress.json'), 'utf8')) as { chunks_done: number; runs_done: number; jsonl_bytes: number };
+const progressOf = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'progress.json'), 'utf8')) as {
+    chunks_done: number;
+    runs_done: number;
+    jsonl_bytes: number;
+  };
 
 /**
  * Starts a sweep into `dir` and sends it `signal` as soon as progress.json says
  * `chunks` chunks are on disk: event-driven (a watch on the folder), no sleeps.
  */
-function interruptSweep(dir: string, signal: NodeJS.Signals, chunks: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+function interruptSweep(
+  dir: string,
+  signal: NodeJS.Signals,
+  chunks: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   mkdirSync(dir, { recursive: true });
   const { ANTHROPIC_API_KEY: _key, ...env } = process.env;
   const child = spawn(process.execPath, [BIN, ...SWEEP, '--out', dir], { env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -79,9 +98,18 @@ describe('a sweep survives being stopped', () => {
   it('refuses to resume a different sweep, naming what differs, and a finished one', async () => {
     const dir = join(tempDir(), 'sweep');
     await interruptSweep(dir, 'SIGKILL', 1);
-    const other = cli([...SWEEP.map((arg) => (arg === '600' ? '500' : arg)), '--arms', 'none', '--out', dir, '--resume']);
+    const other = cli([
+      ...SWEEP.map((arg) => (arg === '600' ? '500' : arg)),
+      '--arms',
+      'none',
+      '--out',
+      dir,
+      '--resume',
+    ]);
     expect(other.status).toBe(2);
-    expect(other.stderr).toMatch(/progress\.json: sweep\.arms: the interrupted sweep's arms \(none\[\], article\[stuck\+budget\+repeat\+classify\]\), got none\[\]/);
+    expect(other.stderr).toMatch(
+      /progress\.json: sweep\.arms: the interrupted sweep's arms \(none\[\], article\[stuck\+budget\+repeat\+classify\]\), got none\[\]/,
+    );
     expect(other.stderr).toMatch(/sweep\.seeds:/);
     const finished = cli([...SWEEP, '--out', reference, '--resume']);
     expect(finished.status).toBe(2);

@@ -38,12 +38,21 @@ describe('a sweep is the same bytes whatever runs it', () => {
 
   it('saves timelines of the selected runs that are those very runs', () => {
     const records = new Map(
-      readFileSync(join(reference, 'runs.jsonl'), 'utf8').trim().split('\n').map((line) => {
-        const record = JSON.parse(line) as { arm: string; seed: number };
-        return [`${record.arm}/${record.seed}`, record];
-      }),
+      readFileSync(join(reference, 'runs.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => {
+          const record = JSON.parse(line) as { arm: string; seed: number };
+          return [`${record.arm}/${record.seed}`, record];
+        }),
     );
-    const traces = readFileSync(join(reference, 'traces.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { arm: string; seed: number; record: unknown; reasons: string[]; events: unknown[] });
+    const traces = readFileSync(join(reference, 'traces.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as { arm: string; seed: number; record: unknown; reasons: string[]; events: unknown[] },
+      );
     expect(traces.filter((trace) => trace.reasons.includes('worst_tool_calls'))).toHaveLength(6);
     for (const trace of traces) {
       expect(trace.record).toEqual(records.get(`${trace.arm}/${trace.seed}`));
@@ -55,7 +64,19 @@ describe('a sweep is the same bytes whatever runs it', () => {
     const one = tempDir();
     const other = tempDir();
     cli([...SWEEP, '--shard', '1/2', '--out', one]);
-    cli(['run', '--scenario', 'fetch-transform-write', '--arms', 'none', '--seeds', '300', '--shard', '2/2', '--out', other]);
+    cli([
+      'run',
+      '--scenario',
+      'fetch-transform-write',
+      '--arms',
+      'none',
+      '--seeds',
+      '300',
+      '--shard',
+      '2/2',
+      '--out',
+      other,
+    ]);
     const missing = cli(['merge', one, '--out', tempDir()]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/every shard 1\.\.2 exactly once; got 1/);

@@ -14,8 +14,14 @@ describe('spiralbench validate', () => {
 
   it('lists every problem of two bad files, each with file, field and expectation, and exits 2', () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'x.yaml'), 'id: x\ntitle: X\nprompt: p\ntools: [get_users]\nbudget_class: standard\nworld: {}\nfaults: { rates: { timeout: 1.5 } }\nplan: { steps: [{ id: s, tool: get_user, args: {} }], final: f }\ncheck: { outbox: [] }\n');
-    writeFileSync(join(dir, 'y.yaml'), 'id: y\ntitle: Y\ntools: [get_user]\nbudget_class: standard\nworld: {}\nplan: { steps: [{ id: s, tool: get_user, args: { user_id: $t } }], final: f }\ncheck: { outbox: [] }\n');
+    writeFileSync(
+      join(dir, 'x.yaml'),
+      'id: x\ntitle: X\nprompt: p\ntools: [get_users]\nbudget_class: standard\nworld: {}\nfaults: { rates: { timeout: 1.5 } }\nplan: { steps: [{ id: s, tool: get_user, args: {} }], final: f }\ncheck: { outbox: [] }\n',
+    );
+    writeFileSync(
+      join(dir, 'y.yaml'),
+      'id: y\ntitle: Y\ntools: [get_user]\nbudget_class: standard\nworld: {}\nplan: { steps: [{ id: s, tool: get_user, args: { user_id: $t } }], final: f }\ncheck: { outbox: [] }\n',
+    );
     const result = cli(['validate', dir]);
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
@@ -24,7 +30,9 @@ describe('spiralbench validate', () => {
     expect(result.stderr.split('\n')).toEqual([
       'error: 5 problems',
       `  - ${x}: faults.rates.timeout: Too big: expected number to be <=1`,
-      expect.stringMatching(new RegExp(`^  - ${x}: tools\\.0: a catalogue tool \\(get_user, search_users, .*\\), got 'get_users'$`)),
+      expect.stringMatching(
+        new RegExp(`^  - ${x}: tools\\.0: a catalogue tool \\(get_user, search_users, .*\\), got 'get_users'$`),
+      ),
       `  - ${x}: plan.steps.0.tool: one of the scenario's tools, got 'get_user'`,
       `  - ${y}: prompt: Invalid input: expected string, received undefined`,
       `  - ${y}: plan.steps.0.args.user_id: a reference to an earlier step ($<step id> or $<step id>.<field>...), got '$t'`,

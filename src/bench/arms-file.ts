@@ -6,7 +6,10 @@ import { ARM_GROUPS, ARM_PRESETS, COMPACT_DEFAULTS, RECOVER_DEFAULTS, type Arm, 
 
 const guardSetting = z.discriminatedUnion('guard', [
   z.strictObject({ guard: z.literal('stuck') }),
-  z.strictObject({ guard: z.literal('budget'), maxToolCalls: z.union([z.number().int().min(1), z.literal('task-class')]).default('task-class') }),
+  z.strictObject({
+    guard: z.literal('budget'),
+    maxToolCalls: z.union([z.number().int().min(1), z.literal('task-class')]).default('task-class'),
+  }),
   z.strictObject({ guard: z.literal('repeat'), window: z.number().int().min(1).default(2) }),
   z.strictObject({
     guard: z.literal('classify'),
@@ -16,12 +19,19 @@ const guardSetting = z.discriminatedUnion('guard', [
   z.strictObject({
     guard: z.literal('recover'),
     maxRetries: z.number().int().min(0).default(RECOVER_DEFAULTS.maxRetries),
-    backoffMs: z.array(z.number().int().min(0)).min(1).default([...RECOVER_DEFAULTS.backoffMs]),
+    backoffMs: z
+      .array(z.number().int().min(0))
+      .min(1)
+      .default([...RECOVER_DEFAULTS.backoffMs]),
     jitter: z.number().min(0).max(1).default(RECOVER_DEFAULTS.jitter),
     retryAfterCapMs: z.number().min(0).default(RECOVER_DEFAULTS.retryAfterCapMs),
     fallbackModel: z.string().min(1).nullable().default(RECOVER_DEFAULTS.fallbackModel),
   }),
-  z.strictObject({ guard: z.literal('output'), raisedMaxTokens: z.number().int().min(1).default(64_000), maxResumes: z.number().int().min(0).default(3) }),
+  z.strictObject({
+    guard: z.literal('output'),
+    raisedMaxTokens: z.number().int().min(1).default(64_000),
+    maxResumes: z.number().int().min(0).default(3),
+  }),
   z.strictObject({
     guard: z.literal('iterations'),
     initial: z.union([z.number().int().min(1), z.literal('task-class')]).default('task-class'),
@@ -60,7 +70,14 @@ const guardSetting = z.discriminatedUnion('guard', [
 
 const armsFileSchema = z.strictObject({
   arms: z
-    .array(z.strictObject({ name: z.string().regex(/^[a-z0-9][a-z0-9:_-]*$/, 'lower-case letters, digits, -, _ or :'), guards: z.array(guardSetting).refine((guards) => new Set(guards.map((g) => g.guard)).size === guards.length, 'each guard at most once') }))
+    .array(
+      z.strictObject({
+        name: z.string().regex(/^[a-z0-9][a-z0-9:_-]*$/, 'lower-case letters, digits, -, _ or :'),
+        guards: z
+          .array(guardSetting)
+          .refine((guards) => new Set(guards.map((g) => g.guard)).size === guards.length, 'each guard at most once'),
+      }),
+    )
     .min(1),
 });
 
@@ -81,16 +98,30 @@ export function loadArmsFile(path: string): Map<string, Arm> {
   try {
     data = parseYaml(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw UserInputError.single(path, '', `a readable YAML or JSON arms file (${(error as Error).message.split('\n')[0]})`);
+    throw UserInputError.single(
+      path,
+      '',
+      `a readable YAML or JSON arms file (${(error as Error).message.split('\n')[0]})`,
+    );
   }
   const parsed = armsFileSchema.safeParse(data);
   if (!parsed.success) {
-    throw new UserInputError(parsed.error.issues.map((issue) => ({ source: path, field: issue.path.map(String).join('.'), expected: issue.message })));
+    throw new UserInputError(
+      parsed.error.issues.map((issue) => ({
+        source: path,
+        field: issue.path.map(String).join('.'),
+        expected: issue.message,
+      })),
+    );
   }
   const arms = new Map<string, Arm>();
   parsed.data.arms.forEach((arm, i) => {
     if (ARM_PRESETS.has(arm.name) || ARM_GROUPS.has(arm.name) || arms.has(arm.name)) {
-      throw UserInputError.single(path, `arms.${i}.name`, `a name not already taken by a preset or another arm, got '${arm.name}'`);
+      throw UserInputError.single(
+        path,
+        `arms.${i}.name`,
+        `a name not already taken by a preset or another arm, got '${arm.name}'`,
+      );
     }
     arms.set(arm.name, { name: arm.name, guards: arm.guards as GuardSetting[] });
   });

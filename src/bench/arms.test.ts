@@ -11,7 +11,22 @@ const guardsOf = (name: string) => ARM_PRESETS.get(name)?.guards.map((setting) =
 describe('arm presets', () => {
   it('article is the four core guards in consultation order; all has every guard', () => {
     expect(guardsOf('article')).toEqual(['stuck', 'budget', 'repeat', 'classify']);
-    expect(guardsOf('all')).toEqual(['recover', 'compact', 'output', 'fixup', 'stuck', 'budget', 'repeat', 'classify', 'loops', 'iterations', 'time', 'concurrency', 'repair', 'journal']);
+    expect(guardsOf('all')).toEqual([
+      'recover',
+      'compact',
+      'output',
+      'fixup',
+      'stuck',
+      'budget',
+      'repeat',
+      'classify',
+      'loops',
+      'iterations',
+      'time',
+      'concurrency',
+      'repair',
+      'journal',
+    ]);
     expect(ARM_PRESETS.get('repair')?.guards).toEqual([{ guard: 'repair', repairTruncated: false }]);
     expect(guardsOf('recover')).toEqual(['recover']);
     expect(guardsOf('none')).toEqual([]);
@@ -20,15 +35,72 @@ describe('arm presets', () => {
 
   it('ablation expands to none, each alone, all-but-one and all', () => {
     expect(resolveArms(['ablation']).map((arm) => arm.name)).toEqual([
-      'none', 'recover', 'compact', 'output', 'fixup', 'stuck', 'budget', 'repeat', 'classify', 'loops', 'iterations', 'time', 'concurrency', 'repair', 'journal',
-      'all-no-recover', 'all-no-compact', 'all-no-output', 'all-no-fixup', 'all-no-stuck', 'all-no-budget', 'all-no-repeat', 'all-no-classify', 'all-no-loops', 'all-no-iterations', 'all-no-time', 'all-no-concurrency', 'all-no-repair', 'all-no-journal', 'all',
+      'none',
+      'recover',
+      'compact',
+      'output',
+      'fixup',
+      'stuck',
+      'budget',
+      'repeat',
+      'classify',
+      'loops',
+      'iterations',
+      'time',
+      'concurrency',
+      'repair',
+      'journal',
+      'all-no-recover',
+      'all-no-compact',
+      'all-no-output',
+      'all-no-fixup',
+      'all-no-stuck',
+      'all-no-budget',
+      'all-no-repeat',
+      'all-no-classify',
+      'all-no-loops',
+      'all-no-iterations',
+      'all-no-time',
+      'all-no-concurrency',
+      'all-no-repair',
+      'all-no-journal',
+      'all',
     ]);
-    expect(resolveArms(['ablation']).find((arm) => arm.name === 'all-no-repeat')?.guards.map((s) => s.guard)).toEqual(['recover', 'compact', 'output', 'fixup', 'stuck', 'budget', 'classify', 'loops', 'iterations', 'time', 'concurrency', 'repair', 'journal']);
+    expect(
+      resolveArms(['ablation'])
+        .find((arm) => arm.name === 'all-no-repeat')
+        ?.guards.map((s) => s.guard),
+    ).toEqual([
+      'recover',
+      'compact',
+      'output',
+      'fixup',
+      'stuck',
+      'budget',
+      'classify',
+      'loops',
+      'iterations',
+      'time',
+      'concurrency',
+      'repair',
+      'journal',
+    ]);
   });
 
   it('offers compaction with and without pinning', () => {
-    expect(ARM_PRESETS.get('compact')?.guards).toEqual([expect.objectContaining({ guard: 'compact', pin: true, threshold: 0.7, keepLast: 10, deepKeepLast: 4, maxRecoveries: 4 })]);
-    expect(ARM_PRESETS.get('compact-nopin')?.guards).toEqual([expect.objectContaining({ guard: 'compact', pin: false, threshold: 0.7, keepLast: 10 })]);
+    expect(ARM_PRESETS.get('compact')?.guards).toEqual([
+      expect.objectContaining({
+        guard: 'compact',
+        pin: true,
+        threshold: 0.7,
+        keepLast: 10,
+        deepKeepLast: 4,
+        maxRecoveries: 4,
+      }),
+    ]);
+    expect(ARM_PRESETS.get('compact-nopin')?.guards).toEqual([
+      expect.objectContaining({ guard: 'compact', pin: false, threshold: 0.7, keepLast: 10 }),
+    ]);
   });
 
   it('keeps the order given and drops duplicates', () => {
@@ -49,7 +121,10 @@ describe('arms file', () => {
   };
 
   it('loads custom arms with defaults filled in, usable by name', () => {
-    const path = write('ok.yaml', 'arms:\n  - name: tight\n    guards:\n      - { guard: budget, maxToolCalls: 8 }\n      - { guard: classify }\n');
+    const path = write(
+      'ok.yaml',
+      'arms:\n  - name: tight\n    guards:\n      - { guard: budget, maxToolCalls: 8 }\n      - { guard: classify }\n',
+    );
     const custom = loadArmsFile(path);
     expect(resolveArms(['none', 'tight'], '--arms', custom)[1]).toEqual({
       name: 'tight',
@@ -61,33 +136,58 @@ describe('arms file', () => {
   });
 
   it('reads the repair guard, cut-off JSON left unrepaired unless asked', () => {
-    const path = write('repair.yaml', 'arms:\n  - name: lenient\n    guards:\n      - { guard: repair }\n  - name: greedy\n    guards:\n      - { guard: repair, repairTruncated: true }\n');
+    const path = write(
+      'repair.yaml',
+      'arms:\n  - name: lenient\n    guards:\n      - { guard: repair }\n  - name: greedy\n    guards:\n      - { guard: repair, repairTruncated: true }\n',
+    );
     const arms = loadArmsFile(path);
     expect(arms.get('lenient')?.guards).toEqual([{ guard: 'repair', repairTruncated: false }]);
     expect(arms.get('greedy')?.guards).toEqual([{ guard: 'repair', repairTruncated: true }]);
   });
 
-  it('fills in the recovery guard\'s defaults and accepts no fallback model', () => {
-    const path = write('recover.yaml', 'arms:\n  - name: patient\n    guards:\n      - { guard: recover, maxRetries: 5, fallbackModel: null }\n');
+  it("fills in the recovery guard's defaults and accepts no fallback model", () => {
+    const path = write(
+      'recover.yaml',
+      'arms:\n  - name: patient\n    guards:\n      - { guard: recover, maxRetries: 5, fallbackModel: null }\n',
+    );
     expect(loadArmsFile(path).get('patient')?.guards).toEqual([
-      { guard: 'recover', maxRetries: 5, backoffMs: [1000, 2000, 4000], jitter: 0.25, retryAfterCapMs: 60_000, fallbackModel: null },
+      {
+        guard: 'recover',
+        maxRetries: 5,
+        backoffMs: [1000, 2000, 4000],
+        jitter: 0.25,
+        retryAfterCapMs: 60_000,
+        fallbackModel: null,
+      },
     ]);
   });
 
-  it('fills in compaction\'s defaults, so pinning and the summary budget can be set alone', () => {
-    const path = write('compact.yaml', 'arms:\n  - name: tight-summary\n    guards:\n      - { guard: compact, pin: false, summaryMaxTokens: 256 }\n');
-    expect(loadArmsFile(path).get('tight-summary')?.guards).toEqual([{ ...ARM_PRESETS.get('compact')!.guards[0], pin: false, summaryMaxTokens: 256 }]);
+  it("fills in compaction's defaults, so pinning and the summary budget can be set alone", () => {
+    const path = write(
+      'compact.yaml',
+      'arms:\n  - name: tight-summary\n    guards:\n      - { guard: compact, pin: false, summaryMaxTokens: 256 }\n',
+    );
+    expect(loadArmsFile(path).get('tight-summary')?.guards).toEqual([
+      { ...ARM_PRESETS.get('compact')!.guards[0], pin: false, summaryMaxTokens: 256 },
+    ]);
   });
 
   it('reports every problem with the file and field', () => {
-    const path = write('bad.yaml', 'arms:\n  - name: Bad Name\n    guards:\n      - { guard: budget, maxToolCalls: 0 }\n      - { guard: teleport }\n');
+    const path = write(
+      'bad.yaml',
+      'arms:\n  - name: Bad Name\n    guards:\n      - { guard: budget, maxToolCalls: 0 }\n      - { guard: teleport }\n',
+    );
     try {
       loadArmsFile(path);
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(UserInputError);
       const fields = (error as UserInputError).problems.map((problem) => `${problem.source}|${problem.field}`);
-      expect(fields).toEqual([`${path}|arms.0.name`, `${path}|arms.0.guards.0.maxToolCalls`, `${path}|arms.0.guards.1.guard`]);
+      expect(fields).toEqual([
+        `${path}|arms.0.name`,
+        `${path}|arms.0.guards.0.maxToolCalls`,
+        `${path}|arms.0.guards.1.guard`,
+      ]);
     }
   });
 
@@ -97,12 +197,18 @@ describe('arms file', () => {
   });
 
   it('refuses fractional backoffs: virtual time stays whole milliseconds', () => {
-    const path = write('fraction.yaml', 'arms:\n  - name: odd\n    guards:\n      - { guard: classify, backoffMs: [500.5] }\n');
+    const path = write(
+      'fraction.yaml',
+      'arms:\n  - name: odd\n    guards:\n      - { guard: classify, backoffMs: [500.5] }\n',
+    );
     expect(() => loadArmsFile(path)).toThrow(/arms\.0\.guards\.0\.backoffMs\.0: Invalid input: expected int/);
   });
 
   it('refuses a guard listed twice', () => {
-    const path = write('twice.yaml', 'arms:\n  - name: odd\n    guards:\n      - { guard: classify }\n      - { guard: classify }\n');
+    const path = write(
+      'twice.yaml',
+      'arms:\n  - name: odd\n    guards:\n      - { guard: classify }\n      - { guard: classify }\n',
+    );
     expect(() => loadArmsFile(path)).toThrow(/arms\.0\.guards: each guard at most once/);
   });
 });

@@ -38,7 +38,12 @@ export type GuardSetting =
       readonly fallbackModel: string | null;
     }
   | { readonly guard: 'output'; readonly raisedMaxTokens: number; readonly maxResumes: number }
-  | { readonly guard: 'iterations'; readonly initial: number | 'task-class'; readonly extension: number; readonly cap: number | 'task-class' }
+  | {
+      readonly guard: 'iterations';
+      readonly initial: number | 'task-class';
+      readonly extension: number;
+      readonly cap: number | 'task-class';
+    }
   | { readonly guard: 'time'; readonly softMs: number | 'task-class'; readonly hardMs: number | 'task-class' }
   | { readonly guard: 'concurrency' }
   | { readonly guard: 'loops'; readonly window: number; readonly identical: number; readonly pattern: number }
@@ -70,7 +75,14 @@ export interface Arm {
 }
 
 /** LLM-call recovery's settings in `all` and when a guard is named without settings. */
-export const RECOVER_DEFAULTS = { guard: 'recover', maxRetries: 3, backoffMs: [1000, 2000, 4000], jitter: 0.25, retryAfterCapMs: 60_000, fallbackModel: 'claude-haiku-5-5' } as const satisfies GuardSetting;
+export const RECOVER_DEFAULTS = {
+  guard: 'recover',
+  maxRetries: 3,
+  backoffMs: [1000, 2000, 4000],
+  jitter: 0.25,
+  retryAfterCapMs: 60_000,
+  fallbackModel: 'claude-haiku-5-5',
+} as const satisfies GuardSetting;
 
 /** Context management's settings in `all` and when the guard is named without settings. */
 export const COMPACT_DEFAULTS = {
@@ -88,11 +100,12 @@ export const COMPACT_DEFAULTS = {
 } as const satisfies GuardSetting;
 
 /** Soft and hard time limits per task class, in virtual ms: well past a typical run of the class. */
-export const TIME_LIMITS_BY_CLASS: Readonly<Record<BudgetClass, { readonly softMs: number; readonly hardMs: number }>> = {
-  lookup: { softMs: 60_000, hardMs: 120_000 },
-  standard: { softMs: 300_000, hardMs: 600_000 },
-  research: { softMs: 900_000, hardMs: 1_800_000 },
-};
+export const TIME_LIMITS_BY_CLASS: Readonly<Record<BudgetClass, { readonly softMs: number; readonly hardMs: number }>> =
+  {
+    lookup: { softMs: 60_000, hardMs: 120_000 },
+    standard: { softMs: 300_000, hardMs: 600_000 },
+    research: { softMs: 900_000, hardMs: 1_800_000 },
+  };
 
 /**
  * The dynamic iteration budget per task class: the issue's 10 → 25 for lookups and
@@ -172,7 +185,12 @@ export const ARM_GROUPS: ReadonlyMap<string, () => Arm[]> = new Map([
     () => [
       ARM_PRESETS.get('none')!,
       ...ALL_GUARDS.map((guard) => ARM_PRESETS.get(guard)!),
-      ...ALL_GUARDS.map((left) => armOf(`all-no-${left}`, ALL_GUARDS.filter((guard) => guard !== left))),
+      ...ALL_GUARDS.map((left) =>
+        armOf(
+          `all-no-${left}`,
+          ALL_GUARDS.filter((guard) => guard !== left),
+        ),
+      ),
       ARM_PRESETS.get('all')!,
     ],
   ],
@@ -182,7 +200,12 @@ export const ARM_GROUPS: ReadonlyMap<string, () => Arm[]> = new Map([
  * Arms by name: presets, preset groups (`ablation`) and arms from a config file, in the
  * order given, without duplicates.
  */
-export function resolveArms(names: readonly string[], source = '--arms', custom: ReadonlyMap<string, Arm> = new Map(), installed?: (name: string) => boolean): Arm[] {
+export function resolveArms(
+  names: readonly string[],
+  source = '--arms',
+  custom: ReadonlyMap<string, Arm> = new Map(),
+  installed?: (name: string) => boolean,
+): Arm[] {
   if (names.length === 0) throw UserInputError.single(source, '', 'at least one arm');
   const arms: Arm[] = [];
   const unknown: string[] = [];
@@ -190,7 +213,11 @@ export function resolveArms(names: readonly string[], source = '--arms', custom:
     const peer = peerByArm(name);
     if (peer !== undefined) {
       if (missingPackages(peer, installed).length > 0) {
-        throw UserInputError.single(source, '', `arm '${name}' needs ${missingPackages(peer, installed).join(', ')}, which is not installed; add it with: ${installCommand(peer, installed)}`);
+        throw UserInputError.single(
+          source,
+          '',
+          `arm '${name}' needs ${missingPackages(peer, installed).join(', ')}, which is not installed; add it with: ${installCommand(peer, installed)}`,
+        );
       }
       if (!arms.some((known) => known.name === name)) arms.push(peerArm(name));
       continue;
@@ -220,14 +247,22 @@ export function peerArm(name: string): Arm & { readonly peer: PeerSetting } {
  * scenario sets a smaller one; `journal` is the run's journal, kept by the journal guard
  * and shown by compaction after every summary.
  */
-export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey, modelId = DEFAULT_MODEL_ID, journal: RunJournal = new RunJournal()): Guard[] {
+export function buildGuards(
+  arm: Arm,
+  scenario: Scenario,
+  key: StreamKey,
+  modelId = DEFAULT_MODEL_ID,
+  journal: RunJournal = new RunJournal(),
+): Guard[] {
   const journaled = arm.guards.some((setting) => setting.guard === 'journal');
   return arm.guards.map((setting) => {
     switch (setting.guard) {
       case 'stuck':
         return stuckTool();
       case 'budget':
-        return toolBudget({ maxToolCalls: setting.maxToolCalls === 'task-class' ? scenario.toolBudget : setting.maxToolCalls });
+        return toolBudget({
+          maxToolCalls: setting.maxToolCalls === 'task-class' ? scenario.toolBudget : setting.maxToolCalls,
+        });
       case 'repeat':
         return repeatFingerprint({ window: setting.window });
       case 'classify':
@@ -266,7 +301,11 @@ export function buildGuards(arm: Arm, scenario: Scenario, key: StreamKey, modelI
       case 'compact': {
         const { guard: _, ...options } = setting;
         const appendix = journaled ? () => (journal.isEmpty ? '' : journal.render()) : () => '';
-        return contextCompaction({ ...options, contextWindow: scenario.contextWindow ?? contextWindowOf(modelId), appendix });
+        return contextCompaction({
+          ...options,
+          contextWindow: scenario.contextWindow ?? contextWindowOf(modelId),
+          appendix,
+        });
       }
       case 'journal':
         return runJournal({ journal, digestChars: setting.digestChars });

@@ -5,8 +5,16 @@ import type { RunRecord } from './run-record.js';
 
 function run(seed: number, verdict: RunRecord['verdict'], toolCalls: number): Parameters<typeof packRun>[0] {
   return {
-    seed, verdict, outcome: 'completed', tool_calls: toolCalls, tool_executions: toolCalls, model_calls: toolCalls + 1,
-    input_tokens: 100 * toolCalls, output_tokens: 10 * toolCalls, virtual_ms: 1000 * toolCalls, duplicate_side_effects: verdict === 'harmful' ? 1 : 0,
+    seed,
+    verdict,
+    outcome: 'completed',
+    tool_calls: toolCalls,
+    tool_executions: toolCalls,
+    model_calls: toolCalls + 1,
+    input_tokens: 100 * toolCalls,
+    output_tokens: 10 * toolCalls,
+    virtual_ms: 1000 * toolCalls,
+    duplicate_side_effects: verdict === 'harmful' ? 1 : 0,
   };
 }
 
@@ -20,8 +28,15 @@ function accumulate(runs: ReturnType<typeof run>[], impossible = false): CellAcc
 
 describe('CellAccumulator', () => {
   const runs = [
-    run(1, 'success', 5), run(2, 'failure', 40), run(3, 'success', 40), run(4, 'escalated', 7),
-    run(5, 'failure', 3), run(6, 'harmful', 12), run(7, 'failure', 9), run(8, 'failure', 41), run(9, 'success', 2),
+    run(1, 'success', 5),
+    run(2, 'failure', 40),
+    run(3, 'success', 40),
+    run(4, 'escalated', 7),
+    run(5, 'failure', 3),
+    run(6, 'harmful', 12),
+    run(7, 'failure', 9),
+    run(8, 'failure', 41),
+    run(9, 'success', 2),
   ];
 
   it('summarises counts, intervals and exact quantiles', () => {

@@ -29,7 +29,14 @@ class Column {
   }
 }
 
-const COLUMN_FIELDS = ['tool_calls', 'tool_executions', 'model_calls', 'input_tokens', 'output_tokens', 'virtual_ms'] as const;
+const COLUMN_FIELDS = [
+  'tool_calls',
+  'tool_executions',
+  'model_calls',
+  'input_tokens',
+  'output_tokens',
+  'virtual_ms',
+] as const;
 
 /**
  * Streams a cell's runs into counts and columns. Counts take constant memory; exact
@@ -98,13 +105,15 @@ export class CellAccumulator {
       }
     }
     for (const row of worst) add(seeds[row] as number, 'worst_tool_calls');
-    for (const kind of ['failure', 'escalated', 'harmful'] as const) for (const row of firsts[kind]) add(seeds[row] as number, kind);
+    for (const kind of ['failure', 'escalated', 'harmful'] as const)
+      for (const row of firsts[kind]) add(seeds[row] as number, kind);
     return [...reasons].sort(([a], [b]) => a - b).map(([seed, why]) => ({ seed, reasons: why }));
   }
 
   summary(): CellSummary {
     const count = (kind: string) => this.#verdicts[VERDICT_KINDS.indexOf(kind as never)] ?? 0;
-    const column = (field: (typeof COLUMN_FIELDS)[number]) => describe(this.#columns[COLUMN_FIELDS.indexOf(field)]!.view());
+    const column = (field: (typeof COLUMN_FIELDS)[number]) =>
+      describe(this.#columns[COLUMN_FIELDS.indexOf(field)]!.view());
     const successes = count('success');
     return {
       scenario: this.scenario,

@@ -53,7 +53,15 @@ export async function runChunk({ definition, chunk }: ChunkTask, inline: InlineO
   const records: RunRecord[] = [];
   const packed = new Float64Array(runs * PACKED_WIDTH);
   for (let seed = chunk.seedFrom; seed < chunk.seedTo; seed++) {
-    const { record } = await runOne({ sweepSeed: definition.sweepSeed, scenario, arm, seed, model, stream: definition.stream === true, scenarioPath: source.path });
+    const { record } = await runOne({
+      sweepSeed: definition.sweepSeed,
+      scenario,
+      arm,
+      seed,
+      model,
+      stream: definition.stream === true,
+      scenarioPath: source.path,
+    });
     packRun(record, packed, records.length);
     records.push(record);
   }

@@ -8,7 +8,7 @@ const scenario = loadScenario('fetch-transform-write');
 const arms = resolveArms(['none', 'article'], '--arms');
 
 describe('estimateSweepCost', () => {
-  it('prices the simulated sweep\'s own runs at the named model\'s list prices', async () => {
+  it("prices the simulated sweep's own runs at the named model's list prices", async () => {
     const sonnet = await estimateSweepCost({ scenarios: [scenario], arms, seeds: 5, modelId: 'claude-sonnet-4-5' });
     const haiku = await estimateSweepCost({ scenarios: [scenario], arms, seeds: 5, modelId: 'claude-haiku-4-5' });
     // Same runs (same context window), a third of the price: Haiku 4.5 is $1/$5 where Sonnet is $3/$15.
@@ -24,16 +24,27 @@ describe('estimateSweepCost', () => {
         output += record.output_tokens;
       }
     }
-    expect(sonnet).toMatchObject({ totalRuns: 10, sampledRuns: 10, meanInputTokens: input / 10, meanOutputTokens: output / 10 });
+    expect(sonnet).toMatchObject({
+      totalRuns: 10,
+      sampledRuns: 10,
+      meanInputTokens: input / 10,
+      meanOutputTokens: output / 10,
+    });
     expect(sonnet.totalUsd).toBeCloseTo((input * 3 + output * 15) / 1e6, 4);
     expect(sonnet.maxRunUsd).toBeGreaterThan(sonnet.totalUsd! / 10);
     expect(sonnet.cells.map((cell) => cell.arm)).toEqual(['none', 'article']);
     expect(sonnet.cells.reduce((sum, cell) => sum + cell.usd!, 0)).toBeCloseTo(sonnet.totalUsd!, 9);
   });
 
-  it('scales a sample of each cell\'s first seeds to the whole cell', async () => {
+  it("scales a sample of each cell's first seeds to the whole cell", async () => {
     const sample = await estimateSweepCost({ scenarios: [scenario], arms, seeds: 3, modelId: 'claude-sonnet-4-5' });
-    const scaled = await estimateSweepCost({ scenarios: [scenario], arms, seeds: 300, sampleSeeds: 3, modelId: 'claude-sonnet-4-5' });
+    const scaled = await estimateSweepCost({
+      scenarios: [scenario],
+      arms,
+      seeds: 300,
+      sampleSeeds: 3,
+      modelId: 'claude-sonnet-4-5',
+    });
     expect(scaled).toMatchObject({ totalRuns: 600, sampledRuns: 6, meanInputTokens: sample.meanInputTokens });
     expect(scaled.totalUsd).toBeCloseTo(sample.totalUsd! * 100, 6);
   });

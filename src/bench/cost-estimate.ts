@@ -65,7 +65,13 @@ export async function estimateSweepCost(options: CostEstimateOptions): Promise<C
     for (const arm of options.arms) {
       let cellUsd = 0;
       for (let seed = baseSeed; seed < baseSeed + sample; seed++) {
-        const { record } = await runOne({ sweepSeed, scenario, arm, seed, model: { kind: 'simulated', modelId: options.modelId } });
+        const { record } = await runOne({
+          sweepSeed,
+          scenario,
+          arm,
+          seed,
+          model: { kind: 'simulated', modelId: options.modelId },
+        });
         sampledRuns += 1;
         inputTokens += record.input_tokens;
         outputTokens += record.output_tokens;

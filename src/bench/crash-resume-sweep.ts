@@ -51,7 +51,8 @@ export async function runCrashResumeSweep(options: CrashResumeOptions): Promise<
   const base = options.baseSeed ?? 1;
   mkdirSync(options.outDir, { recursive: true });
   const storePath = options.store === 'file' ? join(options.outDir, 'checkpoints.sqlite') : ':memory:';
-  if (storePath !== ':memory:') for (const suffix of ['', '-wal', '-shm']) rmSync(`${storePath}${suffix}`, { force: true });
+  if (storePath !== ':memory:')
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${storePath}${suffix}`, { force: true });
   const store = new CheckpointStore(storePath);
   const cells: CrashResumeCell[] = [];
   let lines = '';
@@ -80,9 +81,21 @@ export async function runCrashResumeSweep(options: CrashResumeOptions): Promise<
   return cells;
 }
 
-function tally(scenario: string, arm: string, mode: ResumeMode, records: readonly CrashResumeRecord[]): CrashResumeCell {
+function tally(
+  scenario: string,
+  arm: string,
+  mode: ResumeMode,
+  records: readonly CrashResumeRecord[],
+): CrashResumeCell {
   const count = (test: (record: CrashResumeRecord) => boolean) => records.filter(test).length;
-  const sum = (field: 'duplicate_side_effects' | 'lost_results' | 'replayed' | 'resume_duplicates' | 'uncrashed_duplicate_side_effects') => records.reduce((total, record) => total + record[field], 0);
+  const sum = (
+    field:
+      | 'duplicate_side_effects'
+      | 'lost_results'
+      | 'replayed'
+      | 'resume_duplicates'
+      | 'uncrashed_duplicate_side_effects',
+  ) => records.reduce((total, record) => total + record[field], 0);
   return {
     scenario,
     arm,

@@ -1,6 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
-import { CheckpointStore } from '../durability/checkpoint-store.js';
+import type { CheckpointStore } from '../durability/checkpoint-store.js';
 import { CrashingDurability, SimulatedCrash, type CrashPoint } from '../durability/crash-injection.js';
 import { ModelFaultInjector } from '../faults/model-faults.js';
 import { BudgetedAgentLoop, type LoopOptions } from '../loop/budgeted-agent-loop.js';
@@ -53,7 +53,12 @@ interface RunParts {
 
 /** A loop for one process's life of the run: fresh guards, tools and model, over the world that outlives it. */
 async function loopFor(scenario: Scenario, arm: Arm, key: StreamKey, parts: RunParts): Promise<BudgetedAgentLoop> {
-  const model = await modelFor({ kind: 'simulated' }, scenario, key, new ModelFaultInjector(scenario.modelFaults, key, parts.clock));
+  const model = await modelFor(
+    { kind: 'simulated' },
+    scenario,
+    key,
+    new ModelFaultInjector(scenario.modelFaults, key, parts.clock),
+  );
   const options: LoopOptions = {
     model,
     tools: parts.tools,
@@ -82,11 +87,23 @@ function upToLastUserMessage(messages: readonly MessageParam[]): MessageParam[] 
  * model, the same world) resumes it. The world is then judged: a write done twice is a
  * duplicate side effect, whatever the resume believed.
  */
-export async function crashAndResume(store: CheckpointStore, scenario: Scenario, arm: Arm, seed: number, sweepSeed: number, mode: ResumeMode): Promise<CrashResumeRecord> {
+export async function crashAndResume(
+  store: CheckpointStore,
+  scenario: Scenario,
+  arm: Arm,
+  seed: number,
+  sweepSeed: number,
+  mode: ResumeMode,
+): Promise<CrashResumeRecord> {
   const key: StreamKey = { sweepSeed, scenario: scenario.id, runSeed: seed };
   const dryWorld = createWorld(scenario.world);
   const counter = new CrashingDurability(null, null);
-  const dryParts = { world: dryWorld, tools: createScenarioToolHost(scenario, dryWorld, key), clock: new VirtualClock(), durability: counter };
+  const dryParts = {
+    world: dryWorld,
+    tools: createScenarioToolHost(scenario, dryWorld, key),
+    clock: new VirtualClock(),
+    durability: counter,
+  };
   const dry = await (await loopFor(scenario, arm, key, dryParts)).run(scenario.prompt);
   const uncrashed = judge(scenario.check, dryWorld, dry.outcome.kind === 'escalated');
   const points = counter.points;
@@ -98,19 +115,41 @@ export async function crashAndResume(store: CheckpointStore, scenario: Scenario,
   const crashing = new CrashingDurability(store.forRun(runId, scenario.system), crashAt);
   let crash: CrashPoint;
   try {
-    await (await loopFor(scenario, arm, key, { world, tools, clock: new VirtualClock(), durability: crashing })).run(scenario.prompt);
-    throw new Error(`run ${runId} passed its crash point ${crashAt} of ${points} without crashing: the dry run and the crashed run differ`);
+    await (await loopFor(scenario, arm, key, { world, tools, clock: new VirtualClock(), durability: crashing })).run(
+      scenario.prompt,
+    );
+    throw new Error(
+      `run ${runId} passed its crash point ${crashAt} of ${points} without crashing: the dry run and the crashed run differ`,
+    );
   } catch (error) {
     if (!(error instanceof SimulatedCrash)) throw error;
     crash = error.point;
   }
 
-  const base = { scenario: scenario.id, arm: arm.name, seed, mode, crash_at: crashAt, points, crash, uncrashed_verdict: uncrashed.verdict, uncrashed_duplicate_side_effects: uncrashed.duplicateSideEffects };
+  const base = {
+    scenario: scenario.id,
+    arm: arm.name,
+    seed,
+    mode,
+    crash_at: crashAt,
+    points,
+    crash,
+    uncrashed_verdict: uncrashed.verdict,
+    uncrashed_duplicate_side_effects: uncrashed.duplicateSideEffects,
+  };
   const resumePoint = store.resumePoint(runId);
   if (resumePoint.kind === 'refused') {
     // The crash came after the run's last checkpoint: it had ended; the world is final.
     const verdict = judge(scenario.check, world, dry.outcome.kind === 'escalated');
-    return { ...base, outcome: 'ended_before_crash', verdict: verdict.verdict, duplicate_side_effects: verdict.duplicateSideEffects, lost_results: 0, resume_duplicates: 0, replayed: 0 };
+    return {
+      ...base,
+      outcome: 'ended_before_crash',
+      verdict: verdict.verdict,
+      duplicate_side_effects: verdict.duplicateSideEffects,
+      lost_results: 0,
+      resume_duplicates: 0,
+      replayed: 0,
+    };
   }
   const saved = resumePoint.saved;
   const completedBefore = completedCalls(store, runId, saved);
@@ -125,7 +164,10 @@ export async function crashAndResume(store: CheckpointStore, scenario: Scenario,
   // The resumed process logs the calls it actually runs; the naive one stores nothing.
   const log = new CrashingDurability(mode === 'envelope' ? store.forRun(runId, scenario.system) : null, null);
   const loop = await loopFor(scenario, arm, key, { world, tools, clock, durability: log, onEvent });
-  const resumed = mode === 'envelope' ? await loop.resume(saved) : await loop.resume({ ...saved, messages: upToLastUserMessage(saved.messages), boundary: 'tool_results' });
+  const resumed =
+    mode === 'envelope'
+      ? await loop.resume(saved)
+      : await loop.resume({ ...saved, messages: upToLastUserMessage(saved.messages), boundary: 'tool_results' });
   const escalated = resumed.outcome.kind === 'escalated' || resumed.outcome.kind === 'waiting_on_human';
   const verdict = judge(scenario.check, world, escalated);
   const again = [...log.started].filter(([id]) => ranBefore.has(id));
@@ -153,7 +195,8 @@ function completedCalls(store: CheckpointStore, runId: string, saved: SavedRun):
     for (const block of message.content) if (block.type === 'tool_result') ids.add(block.tool_use_id);
   }
   if (last?.role === 'assistant' && typeof last.content !== 'string') {
-    for (const block of last.content) if (block.type === 'tool_use' && store.isCompleted(runId, block.id)) ids.add(block.id);
+    for (const block of last.content)
+      if (block.type === 'tool_use' && store.isCompleted(runId, block.id)) ids.add(block.id);
   }
   return ids;
 }

@@ -27,7 +27,14 @@ describe('runInOrder', () => {
   it('accepts results in index order whatever order they finish in, with at most `limit` running', async () => {
     const tasks = controlled(5);
     const accepted: string[] = [];
-    const done = runInOrder(5, 0, 2, tasks.run, (result) => accepted.push(result), () => false);
+    const done = runInOrder(
+      5,
+      0,
+      2,
+      tasks.run,
+      (result) => accepted.push(result),
+      () => false,
+    );
     await tick();
     expect(tasks.started).toEqual([0, 1]);
     tasks.finish[1]!('b');
@@ -51,7 +58,14 @@ describe('runInOrder', () => {
     const tasks = controlled(6);
     const accepted: string[] = [];
     let stop = false;
-    const done = runInOrder(6, 2, 2, tasks.run, (result) => accepted.push(result), () => stop);
+    const done = runInOrder(
+      6,
+      2,
+      2,
+      tasks.run,
+      (result) => accepted.push(result),
+      () => stop,
+    );
     await tick();
     stop = true;
     tasks.finish[3]!('d');
@@ -70,7 +84,16 @@ describe('runInOrder', () => {
       settled.push(index);
       return index;
     };
-    await expect(runInOrder(4, 0, 3, run, () => undefined, () => false)).rejects.toThrow('boom');
+    await expect(
+      runInOrder(
+        4,
+        0,
+        3,
+        run,
+        () => undefined,
+        () => false,
+      ),
+    ).rejects.toThrow('boom');
     expect(settled).toEqual([1, 2]);
   });
 });

@@ -41,10 +41,25 @@ export interface LiveCheckRun {
   /** Every live execution's observed fault was the one the tool server decided (rendering fidelity). */
   readonly rendered_as_decided: boolean;
   readonly verdict_match: boolean;
-  readonly virtual: { readonly verdict: string; readonly outcome: string; readonly tool_executions: number; readonly calls: readonly CheckedCall[] };
-  readonly live: { readonly verdict: string; readonly outcome: string; readonly tool_executions: number; readonly wall_ms: number; readonly calls: readonly CheckedCall[] };
+  readonly virtual: {
+    readonly verdict: string;
+    readonly outcome: string;
+    readonly tool_executions: number;
+    readonly calls: readonly CheckedCall[];
+  };
+  readonly live: {
+    readonly verdict: string;
+    readonly outcome: string;
+    readonly tool_executions: number;
+    readonly wall_ms: number;
+    readonly calls: readonly CheckedCall[];
+  };
   /** The first execution where the modes part, if they do. */
-  readonly first_difference: { readonly index: number; readonly virtual: CheckedCall | null; readonly live: CheckedCall | null } | null;
+  readonly first_difference: {
+    readonly index: number;
+    readonly virtual: CheckedCall | null;
+    readonly live: CheckedCall | null;
+  } | null;
 }
 
 export interface LiveCheckArm {
@@ -67,9 +82,13 @@ export interface LiveCheckResult {
   readonly runs: readonly LiveCheckRun[];
 }
 
-const sameCall = (a: CheckedCall | undefined, b: CheckedCall | undefined): boolean => a?.tool === b?.tool && a?.fault === b?.fault && a?.code === b?.code;
+const sameCall = (a: CheckedCall | undefined, b: CheckedCall | undefined): boolean =>
+  a?.tool === b?.tool && a?.fault === b?.fault && a?.code === b?.code;
 
-function firstDifference(virtual: readonly CheckedCall[], live: readonly CheckedCall[]): LiveCheckRun['first_difference'] {
+function firstDifference(
+  virtual: readonly CheckedCall[],
+  live: readonly CheckedCall[],
+): LiveCheckRun['first_difference'] {
   for (let i = 0; i < Math.max(virtual.length, live.length); i++) {
     if (!sameCall(virtual[i], live[i])) return { index: i, virtual: virtual[i] ?? null, live: live[i] ?? null };
   }
@@ -84,7 +103,12 @@ function firstDifference(virtual: readonly CheckedCall[], live: readonly Checked
  */
 export async function liveCheck(options: LiveCheckOptions): Promise<LiveCheckResult> {
   const peers = options.arms.filter((arm) => arm.peer !== undefined);
-  if (peers.length > 0) throw UserInputError.single('--arms', '', `our arms only: peer arms (${peers.map((arm) => arm.name).join(', ')}) do not run live yet`);
+  if (peers.length > 0)
+    throw UserInputError.single(
+      '--arms',
+      '',
+      `our arms only: peer arms (${peers.map((arm) => arm.name).join(', ')}) do not run live yet`,
+    );
   const base = options.baseSeed ?? 1;
   const sweepSeed = options.sweepSeed ?? 0;
   const session = new LiveSession({ ...options.live, sweepSeed });
@@ -100,7 +124,15 @@ export async function liveCheck(options: LiveCheckOptions): Promise<LiveCheckRes
         const spec = { sweepSeed, scenario: options.scenario, arm, seed, scenarioPath: options.scenarioPath };
         const virtualCalls: CheckedCall[] = [];
         let started = wallClock.ms();
-        const virtual = await runOne({ ...spec, onExecution: (tool, execution) => virtualCalls.push({ tool, fault: execution.fault, code: execution.kind === 'error' ? execution.error.code : null }) });
+        const virtual = await runOne({
+          ...spec,
+          onExecution: (tool, execution) =>
+            virtualCalls.push({
+              tool,
+              fault: execution.fault,
+              code: execution.kind === 'error' ? execution.error.code : null,
+            }),
+        });
         virtualMs += wallClock.ms() - started;
         started = wallClock.ms();
         const live = await runOne({ ...spec, model: { kind: 'live', session } });
@@ -124,23 +156,54 @@ export async function liveCheck(options: LiveCheckOptions): Promise<LiveCheckRes
   } finally {
     await session.close();
   }
-  return { scenario: options.scenario.id, seeds: { base, count: options.seeds }, sweep_seed: sweepSeed, live: session.label(), arms, runs };
+  return {
+    scenario: options.scenario.id,
+    seeds: { base, count: options.seeds },
+    sweep_seed: sweepSeed,
+    live: session.label(),
+    arms,
+    runs,
+  };
 }
 
-function compare(arm: string, seed: number, virtual: RunOutput, virtualCalls: readonly CheckedCall[], live: RunOutput): LiveCheckRun {
+function compare(
+  arm: string,
+  seed: number,
+  virtual: RunOutput,
+  virtualCalls: readonly CheckedCall[],
+  live: RunOutput,
+): LiveCheckRun {
   const report = live.live;
-  if (report === undefined || live.record.live === undefined) throw new Error(`seed ${seed}: the live run left no live report`);
+  if (report === undefined || live.record.live === undefined)
+    throw new Error(`seed ${seed}: the live run left no live report`);
   const liveCalls: CheckedCall[] = report.client.map(({ tool, fault, code }: ClientCall) => ({ tool, fault, code }));
   const sameLength = virtualCalls.length === liveCalls.length;
   return {
     arm,
     seed,
-    faults_match: sameLength && virtualCalls.every((call, i) => call.tool === liveCalls[i]?.tool && call.fault === liveCalls[i]?.fault),
-    classes_match: sameLength && virtualCalls.every((call, i) => call.tool === liveCalls[i]?.tool && call.code === liveCalls[i]?.code),
-    rendered_as_decided: report.served.length === liveCalls.length && report.served.every((served, i) => served.tool === liveCalls[i]?.tool && served.fault === liveCalls[i]?.fault),
+    faults_match:
+      sameLength &&
+      virtualCalls.every((call, i) => call.tool === liveCalls[i]?.tool && call.fault === liveCalls[i]?.fault),
+    classes_match:
+      sameLength &&
+      virtualCalls.every((call, i) => call.tool === liveCalls[i]?.tool && call.code === liveCalls[i]?.code),
+    rendered_as_decided:
+      report.served.length === liveCalls.length &&
+      report.served.every((served, i) => served.tool === liveCalls[i]?.tool && served.fault === liveCalls[i]?.fault),
     verdict_match: virtual.record.verdict === live.record.verdict,
-    virtual: { verdict: virtual.record.verdict, outcome: virtual.record.outcome, tool_executions: virtual.record.tool_executions, calls: virtualCalls },
-    live: { verdict: live.record.verdict, outcome: live.record.outcome, tool_executions: live.record.tool_executions, wall_ms: live.record.live.wall_ms, calls: liveCalls },
+    virtual: {
+      verdict: virtual.record.verdict,
+      outcome: virtual.record.outcome,
+      tool_executions: virtual.record.tool_executions,
+      calls: virtualCalls,
+    },
+    live: {
+      verdict: live.record.verdict,
+      outcome: live.record.outcome,
+      tool_executions: live.record.tool_executions,
+      wall_ms: live.record.live.wall_ms,
+      calls: liveCalls,
+    },
     first_difference: firstDifference(virtualCalls, liveCalls),
   };
 }

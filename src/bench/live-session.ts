@@ -43,7 +43,12 @@ export interface LiveRun {
   readonly tools: LiveToolHost;
   readonly clock: LiveClock;
   readonly model: ModelClient;
-  finish(): Promise<{ readonly world: World; readonly tools: LiveToolReport; readonly modelFaults: Record<ModelFaultKind, number> | null; readonly record: LiveRecord }>;
+  finish(): Promise<{
+    readonly world: World;
+    readonly tools: LiveToolReport;
+    readonly modelFaults: Record<ModelFaultKind, number> | null;
+    readonly record: LiveRecord;
+  }>;
 }
 
 export const LIVE_NOTE = 'live: real HTTP on 127.0.0.1, real time (waits scaled); results are not byte-reproducible';
@@ -72,7 +77,13 @@ export class LiveSession {
   }
 
   label(): LiveLabel {
-    return { mode: 'live', note: LIVE_NOTE, timeout_ms: this.timeoutMs, time_scale: Object.fromEntries(this.#scales), model_url: this.#options.modelUrl ?? null };
+    return {
+      mode: 'live',
+      note: LIVE_NOTE,
+      timeout_ms: this.timeoutMs,
+      time_scale: Object.fromEntries(this.#scales),
+      model_url: this.#options.modelUrl ?? null,
+    };
   }
 
   /** The scale a scenario's time runs at: its tool timeout becomes the client's real timeout. */
@@ -92,7 +103,12 @@ export class LiveSession {
     // Every run its own tag: fault state on both servers starts afresh, as in-process.
     const tag = `${arm.replace(/[^\w.-]/g, '_')}.${(this.#runs += 1)}`;
     // Opening the run waits for the worker on the first run, and the SDK loads once: both before the run's clock starts.
-    const tools = new LiveToolHost({ bridge: parts.bridge as BlockingBridge<unknown>, run: `${seed}~${tag}`, seed, tools: scenario.tools });
+    const tools = new LiveToolHost({
+      bridge: parts.bridge as BlockingBridge<unknown>,
+      run: `${seed}~${tag}`,
+      seed,
+      tools: scenario.tools,
+    });
     const runUrl = `${parts.modelBase}/runs/${seed}~${tag}`;
     const model = await this.#client(scenario, runUrl);
     const clock = new LiveClock(scale);
@@ -104,9 +120,23 @@ export class LiveSession {
         const report = tools.close();
         const counts = (await (await fetch(`${runUrl}/faults`)).json()) as Record<ModelFaultKind, number> | null;
         await (await fetch(`${runUrl}/`, { method: 'DELETE' })).body?.cancel();
-        const modelFaults = counts === null ? null : Object.fromEntries(MODEL_FAULT_KINDS.map((kind) => [kind, counts[kind] ?? 0])) as Record<ModelFaultKind, number>;
-        const mismatches = report.client.filter((call, i) => call.fault !== report.served[i]?.fault).length + Math.abs(report.client.length - report.served.length);
-        const record: LiveRecord = { mode: 'live', timeout_ms: this.timeoutMs, time_scale: scale, wall_ms: Math.round(clock.wallMs()), fault_mismatches: mismatches };
+        const modelFaults =
+          counts === null
+            ? null
+            : (Object.fromEntries(MODEL_FAULT_KINDS.map((kind) => [kind, counts[kind] ?? 0])) as Record<
+                ModelFaultKind,
+                number
+              >);
+        const mismatches =
+          report.client.filter((call, i) => call.fault !== report.served[i]?.fault).length +
+          Math.abs(report.client.length - report.served.length);
+        const record: LiveRecord = {
+          mode: 'live',
+          timeout_ms: this.timeoutMs,
+          time_scale: scale,
+          wall_ms: Math.round(clock.wallMs()),
+          fault_mismatches: mismatches,
+        };
         return { world: report.world, tools: report, modelFaults, record };
       },
     };
@@ -120,10 +150,19 @@ export class LiveSession {
   async #client(scenario: Scenario, runUrl: string): Promise<ModelClient> {
     if (scenario.api === 'openai-chat') {
       const { OpenAICompatibleModelClient } = await import('../model/openai/openai-compatible-client.js');
-      return new OpenAICompatibleModelClient({ apiKey: 'sk-live-simulated', baseURL: `${runUrl}/v1`, name: 'simulated-live-http' });
+      return new OpenAICompatibleModelClient({
+        apiKey: 'sk-live-simulated',
+        baseURL: `${runUrl}/v1`,
+        name: 'simulated-live-http',
+      });
     }
     const { AnthropicModelClient } = await import('../model/anthropic-client.js');
-    return new AnthropicModelClient({ apiKey: 'sk-ant-live-simulated', baseURL: runUrl, name: 'simulated-live-http', timeoutMs: this.modelTimeoutMs(scenario) });
+    return new AnthropicModelClient({
+      apiKey: 'sk-ant-live-simulated',
+      baseURL: runUrl,
+      name: 'simulated-live-http',
+      timeoutMs: this.modelTimeoutMs(scenario),
+    });
   }
 
   async close(): Promise<void> {
@@ -146,11 +185,21 @@ export class LiveSession {
   async #start(scenario: Scenario, path: string): Promise<ScenarioParts> {
     const sweepSeed = this.#options.sweepSeed ?? 0;
     const setup: LiveToolSetup = { scenarioPath: path, sweepSeed, timeoutMs: this.timeoutMs };
-    const entry = new URL(import.meta.url.endsWith('.ts') ? './live-tool-worker.ts' : './live-tool-worker.js', import.meta.url);
+    const entry = new URL(
+      import.meta.url.endsWith('.ts') ? './live-tool-worker.ts' : './live-tool-worker.js',
+      import.meta.url,
+    );
     // A call may legitimately take the timeout plus a redirect; a minute means the worker is gone.
     const bridge = new BlockingBridge(entry, setup, 60_000);
-    if (this.#options.modelUrl !== undefined) return { bridge, modelBase: this.#options.modelUrl.replace(/\/+$/, ''), server: undefined };
-    const server = new ModelServer({ scenario, sweepSeed, faults: true, clock: new VirtualClock(), holdTimeoutsMs: 4 * this.modelTimeoutMs(scenario) });
+    if (this.#options.modelUrl !== undefined)
+      return { bridge, modelBase: this.#options.modelUrl.replace(/\/+$/, ''), server: undefined };
+    const server = new ModelServer({
+      scenario,
+      sweepSeed,
+      faults: true,
+      clock: new VirtualClock(),
+      holdTimeoutsMs: 4 * this.modelTimeoutMs(scenario),
+    });
     return { bridge, modelBase: await server.listen(), server };
   }
 }

@@ -49,9 +49,21 @@ serveBridge(workerData as BridgeWorkerData<LiveToolSetup>, async (message: Bridg
     case 'open':
       return request('PUT', `${url}?seed=${message.seed}`);
     case 'call': {
-      const execution = await callToolOverHttp(`${url}/tools/${message.tool}`, message.tool, message.input, { timeoutMs: setup.timeoutMs });
+      const execution = await callToolOverHttp(`${url}/tools/${message.tool}`, message.tool, message.input, {
+        timeoutMs: setup.timeoutMs,
+      });
       // A ToolError does not survive structured cloning as a class; send its fields.
-      return execution.kind === 'ok' ? execution : { ...execution, error: { code: execution.error.code, message: execution.error.message, status: execution.error.status, retryAfterMs: execution.error.retryAfterMs } };
+      return execution.kind === 'ok'
+        ? execution
+        : {
+            ...execution,
+            error: {
+              code: execution.error.code,
+              message: execution.error.message,
+              status: execution.error.status,
+              retryAfterMs: execution.error.retryAfterMs,
+            },
+          };
     }
     case 'close':
       return request('DELETE', url);

@@ -30,7 +30,8 @@ function readTraces(path: string): Trace[] {
 
 function readSummary(dir: string): SweepSummary {
   const path = join(dir, 'summary.json');
-  if (!existsSync(path)) throw UserInputError.single(path, '', 'a summary.json written by `spiralbench run --shard i/n`');
+  if (!existsSync(path))
+    throw UserInputError.single(path, '', 'a summary.json written by `spiralbench run --shard i/n`');
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as SweepSummary;
   } catch {
@@ -44,7 +45,15 @@ function definitionOf(summary: SweepSummary): string {
   return JSON.stringify({ sweep_seed, seeds, model, scenarios, arms });
 }
 
-const NUMERIC_FIELDS = ['tool_calls', 'tool_executions', 'model_calls', 'input_tokens', 'output_tokens', 'virtual_ms', 'duplicate_side_effects'] as const;
+const NUMERIC_FIELDS = [
+  'tool_calls',
+  'tool_executions',
+  'model_calls',
+  'input_tokens',
+  'output_tokens',
+  'virtual_ms',
+  'duplicate_side_effects',
+] as const;
 
 function parseRecord(line: string, source: string): RunRecord {
   let record: unknown;
@@ -57,7 +66,8 @@ function parseRecord(line: string, source: string): RunRecord {
   for (const field of ['scenario', 'arm', 'verdict', 'outcome']) {
     if (typeof fields[field] !== 'string') throw UserInputError.single(source, field, 'a string');
   }
-  if (!VERDICT_KINDS.includes(fields['verdict'] as never)) throw UserInputError.single(source, 'verdict', `one of ${VERDICT_KINDS.join(', ')}`);
+  if (!VERDICT_KINDS.includes(fields['verdict'] as never))
+    throw UserInputError.single(source, 'verdict', `one of ${VERDICT_KINDS.join(', ')}`);
   for (const field of NUMERIC_FIELDS) {
     if (typeof fields[field] !== 'number' || !Number.isInteger(fields[field]) || (fields[field] as number) < 0) {
       throw UserInputError.single(source, field, 'a non-negative whole number');
@@ -73,15 +83,25 @@ function parseRecord(line: string, source: string): RunRecord {
  */
 export async function mergeShards(dirs: readonly string[], outDir: string): Promise<SweepSummary> {
   if (dirs.length === 0) throw UserInputError.single('merge', '', 'one or more shard folders');
-  if (dirs.includes(outDir)) throw UserInputError.single('--out', '', `a folder other than the shard folders (${outDir} is one of them and would be overwritten)`);
+  if (dirs.includes(outDir))
+    throw UserInputError.single(
+      '--out',
+      '',
+      `a folder other than the shard folders (${outDir} is one of them and would be overwritten)`,
+    );
   const shards = dirs.map((dir) => ({ dir, summary: readSummary(dir) }));
   const first = shards[0]!.summary;
   const count = first.shard?.count ?? 1;
   for (const { dir, summary } of shards) {
     if (definitionOf(summary) !== definitionOf(first)) {
-      throw UserInputError.single(join(dir, 'summary.json'), '', `a shard of the same sweep as ${join(shards[0]!.dir, 'summary.json')} (same seeds, arms, scenarios and model)`);
+      throw UserInputError.single(
+        join(dir, 'summary.json'),
+        '',
+        `a shard of the same sweep as ${join(shards[0]!.dir, 'summary.json')} (same seeds, arms, scenarios and model)`,
+      );
     }
-    if ((summary.shard?.count ?? 1) !== count) throw UserInputError.single(join(dir, 'summary.json'), 'shard.count', `${count}, like the other shards`);
+    if ((summary.shard?.count ?? 1) !== count)
+      throw UserInputError.single(join(dir, 'summary.json'), 'shard.count', `${count}, like the other shards`);
   }
   const indexes = shards.map(({ summary }) => summary.shard?.index ?? 1).sort((a, b) => a - b);
   const expected = Array.from({ length: count }, (_, i) => i + 1);
@@ -92,7 +112,8 @@ export async function mergeShards(dirs: readonly string[], outDir: string): Prom
 
   const shardTraces = new Map<string, Trace>();
   for (const { dir } of shards) {
-    for (const trace of readTraces(join(dir, 'traces.jsonl'))) shardTraces.set(traceKey(trace.scenario, trace.arm, trace.seed), trace);
+    for (const trace of readTraces(join(dir, 'traces.jsonl')))
+      shardTraces.set(traceKey(trace.scenario, trace.arm, trace.seed), trace);
   }
 
   const impossible = new Map(first.scenarios.map((scenario) => [scenario.id, scenario.impossible]));
@@ -131,7 +152,10 @@ export async function mergeShards(dirs: readonly string[], outDir: string): Prom
   }
   // Field by field, in the order runSweep writes them: the merged summary must be the same bytes.
   const { sweep_seed, seeds, model, scenarios, arms } = first;
-  const summary = sweepSummary({ sweep_seed, seeds, model, shard: null, scenarios, arms }, [...cells.values()].map((cell) => cell.summary()));
+  const summary = sweepSummary(
+    { sweep_seed, seeds, model, shard: null, scenarios, arms },
+    [...cells.values()].map((cell) => cell.summary()),
+  );
   // Each shard traced its own share of every cell's candidates, so the merged sweep's
   // candidates are all among them; only their reasons are decided again, globally.
   const traces: Trace[] = [];

@@ -9,12 +9,24 @@ export const VERDICT_KINDS: readonly VerdictKind[] = ['success', 'escalated', 'f
  * worker can hand a whole chunk's worth to the main thread without cloning objects.
  */
 export const PACKED_FIELDS = [
-  'verdict', 'outcome', 'tool_calls', 'tool_executions', 'model_calls',
-  'input_tokens', 'output_tokens', 'virtual_ms', 'duplicate_side_effects', 'seed',
+  'verdict',
+  'outcome',
+  'tool_calls',
+  'tool_executions',
+  'model_calls',
+  'input_tokens',
+  'output_tokens',
+  'virtual_ms',
+  'duplicate_side_effects',
+  'seed',
 ] as const;
 export const PACKED_WIDTH = PACKED_FIELDS.length;
 
-export function packRun(record: Pick<RunRecord, 'verdict' | 'outcome' | (typeof PACKED_FIELDS)[number]>, into: Float64Array, row: number): void {
+export function packRun(
+  record: Pick<RunRecord, 'verdict' | 'outcome' | (typeof PACKED_FIELDS)[number]>,
+  into: Float64Array,
+  row: number,
+): void {
   const at = row * PACKED_WIDTH;
   into[at] = VERDICT_KINDS.indexOf(record.verdict);
   into[at + 1] = OUTCOME_KINDS.indexOf(record.outcome as OutcomeKind);

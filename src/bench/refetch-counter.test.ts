@@ -4,8 +4,21 @@ import { loadScenario } from '../scenarios/loader.js';
 import { RefetchCounter } from './refetch-counter.js';
 
 const scenario = loadScenario('fetch-transform-write');
-const call = (id: string, tool: string, input: unknown): AgentEvent => ({ type: 'agent.tool.call', at: 0, id, tool, input });
-const result = (id: string, tool: string, content: string, isError = false): AgentEvent => ({ type: 'agent.tool.result', at: 0, id, tool, isError, content });
+const call = (id: string, tool: string, input: unknown): AgentEvent => ({
+  type: 'agent.tool.call',
+  at: 0,
+  id,
+  tool,
+  input,
+});
+const result = (id: string, tool: string, content: string, isError = false): AgentEvent => ({
+  type: 'agent.tool.result',
+  at: 0,
+  id,
+  tool,
+  isError,
+  content,
+});
 
 describe('RefetchCounter', () => {
   it('counts a read of a plan step only once an identical call had a readable, non-error result', () => {

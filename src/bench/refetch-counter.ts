@@ -33,7 +33,8 @@ export class RefetchCounter {
 
   observe(event: AgentEvent): void {
     if (event.type === 'agent.tool.call') {
-      const input = typeof event.input === 'object' && event.input !== null ? (event.input as Record<string, unknown>) : {};
+      const input =
+        typeof event.input === 'object' && event.input !== null ? (event.input as Record<string, unknown>) : {};
       if (!this.#readsPlanStep(event.tool, input)) return;
       const fingerprint = `${event.tool} ${canonicalJson(input)}`;
       if (this.#fetched.includes(fingerprint)) this.count += 1;
@@ -47,7 +48,8 @@ export class RefetchCounter {
       // Their order does not matter: the last takes the answered one's place.
       this.#pending[at] = this.#pending.at(-1)!;
       this.#pending.pop();
-      if (!event.isError && tryParseJson(event.content).ok && !this.#fetched.includes(fingerprint)) this.#fetched.push(fingerprint);
+      if (!event.isError && tryParseJson(event.content).ok && !this.#fetched.includes(fingerprint))
+        this.#fetched.push(fingerprint);
     }
   }
 

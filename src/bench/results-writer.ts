@@ -1,4 +1,16 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { UserInputError } from '../user-input-error.js';
 import { VERSION } from '../version.js';
@@ -35,7 +47,8 @@ export class ResultsWriter {
   constructor(dir: string, identity?: SweepIdentity, resume?: SweepProgress) {
     this.dir = dir;
     this.#identity = identity;
-    if (existsSync(dir) && !statSync(dir).isDirectory()) throw UserInputError.single('--out', '', `a folder; ${dir} is a file`);
+    if (existsSync(dir) && !statSync(dir).isDirectory())
+      throw UserInputError.single('--out', '', `a folder; ${dir} is a file`);
     mkdirSync(dir, { recursive: true });
     // A summary only ever describes finished runs: an interrupted sweep leaves none behind,
     // so merge and compare cannot take its partial runs for a whole sweep.
@@ -56,7 +69,12 @@ export class ResultsWriter {
       truncateSync(csvPath, resume.csv_bytes);
       this.#jsonl = openSync(jsonlPath, 'a');
       this.#csv = openSync(csvPath, 'a');
-      ({ chunks_done: this.#chunksDone, runs_done: this.#runsDone, jsonl_bytes: this.#jsonlBytes, csv_bytes: this.#csvBytes } = resume);
+      ({
+        chunks_done: this.#chunksDone,
+        runs_done: this.#runsDone,
+        jsonl_bytes: this.#jsonlBytes,
+        csv_bytes: this.#csvBytes,
+      } = resume);
     }
   }
 

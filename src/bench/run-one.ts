@@ -1,7 +1,7 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { MalformedArguments } from '../faults/malformed-arguments.js';
-import { ModelFaultInjector, type ModelFaultKind } from '../faults/model-faults.js';
+import { ModelFaultInjector } from '../faults/model-faults.js';
 import { BudgetedAgentLoop } from '../loop/budgeted-agent-loop.js';
 import type { RunDurability } from '../loop/durability.js';
 import type { AgentEvent } from '../loop/events.js';
@@ -17,7 +17,13 @@ import { judge, type Verdict } from '../scenarios/judge.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { createWorld, type World } from '../scenarios/world.js';
 import { buildGuards, type Arm } from './arms.js';
-import { emptyFaultCounts, isCountedEvent, recordedModelFaults, zeroEventCounts, type RunRecord } from './run-record.js';
+import {
+  emptyFaultCounts,
+  isCountedEvent,
+  recordedModelFaults,
+  zeroEventCounts,
+  type RunRecord,
+} from './run-record.js';
 import { RunJournal } from '../loop/journal/run-journal.js';
 import { RefetchCounter } from './refetch-counter.js';
 import { createScenarioToolHost, type ScenarioToolHost } from './scenario-tool-host.js';
@@ -81,20 +87,38 @@ export interface RunOutput {
  * `openai` client. A real model meets real faults only. The client's name says which edge
  * served the run.
  */
-export async function modelFor(choice: Exclude<ModelChoice, { kind: 'live' }>, scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): Promise<ModelClient> {
+export async function modelFor(
+  choice: Exclude<ModelChoice, { kind: 'live' }>,
+  scenario: Scenario,
+  key: StreamKey,
+  faults: ModelFaultInjector,
+): Promise<ModelClient> {
   const atHand = modelAtHand(choice, scenario, key, faults);
   if (atHand !== null) return atHand;
   const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
   if (scenario.api === 'openai-chat') {
     const chat = { model, faults, malformed: new MalformedArguments(scenario.replyFaults.malformed_arguments, key) };
     // Loaded on demand, like the Anthropic SDK below: in-process sweeps never need it.
-    const [{ OpenAICompatibleModelClient }, { simulatedChatFetch }] = await Promise.all([import('../model/openai/openai-compatible-client.js'), import('../model/openai/chat-endpoint.js')]);
-    return new OpenAICompatibleModelClient({ apiKey: 'sk-simulated', fetch: simulatedChatFetch(chat), baseURL: 'http://simulated.invalid/v1', name: 'simulated-openai-sdk' });
+    const [{ OpenAICompatibleModelClient }, { simulatedChatFetch }] = await Promise.all([
+      import('../model/openai/openai-compatible-client.js'),
+      import('../model/openai/chat-endpoint.js'),
+    ]);
+    return new OpenAICompatibleModelClient({
+      apiKey: 'sk-simulated',
+      fetch: simulatedChatFetch(chat),
+      baseURL: 'http://simulated.invalid/v1',
+      name: 'simulated-openai-sdk',
+    });
   }
   const contextWindow = contextWindowWith(scenario.contextWindow);
   // Loaded on demand: the SDK costs ~0.3 s of start-up that in-process sweeps never need.
   const { AnthropicModelClient } = await import('../model/anthropic-client.js');
-  return new AnthropicModelClient({ apiKey: 'sk-ant-simulated', fetch: simulatedFetch(model, faults, contextWindow), baseURL: 'http://simulated.invalid', name: 'simulated-sdk' });
+  return new AnthropicModelClient({
+    apiKey: 'sk-ant-simulated',
+    fetch: simulatedFetch(model, faults, contextWindow),
+    baseURL: 'http://simulated.invalid',
+    name: 'simulated-sdk',
+  });
 }
 
 /**
@@ -102,11 +126,21 @@ export async function modelFor(choice: Exclude<ModelChoice, { kind: 'live' }>, s
  * model in-process), else null. Synchronous, so the in-process run, a sweep's usual one,
  * does not wait a turn for a model that is already made.
  */
-function modelAtHand(choice: Exclude<ModelChoice, { kind: 'live' }>, scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): ModelClient | null {
+function modelAtHand(
+  choice: Exclude<ModelChoice, { kind: 'live' }>,
+  scenario: Scenario,
+  key: StreamKey,
+  faults: ModelFaultInjector,
+): ModelClient | null {
   if (choice.kind === 'client') return choice.client;
   if (choice.kind !== 'simulated') return null;
   const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
-  if (scenario.api === 'openai-chat') return new SimulatedChatModel({ model, faults, malformed: new MalformedArguments(scenario.replyFaults.malformed_arguments, key) });
+  if (scenario.api === 'openai-chat')
+    return new SimulatedChatModel({
+      model,
+      faults,
+      malformed: new MalformedArguments(scenario.replyFaults.malformed_arguments, key),
+    });
   return new FaultyModel(model, faults, { contextWindow: contextWindowWith(scenario.contextWindow) });
 }
 
@@ -116,7 +150,13 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   if (arm.peer !== undefined) {
     // Loaded on demand: sweeps without peer arms never load a framework.
     const { runPeer } = await import('./run-peer.js');
-    return runPeer({ sweepSeed, scenario, arm: { ...arm, peer: arm.peer }, seed, ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }) });
+    return runPeer({
+      sweepSeed,
+      scenario,
+      arm: { ...arm, peer: arm.peer },
+      seed,
+      ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }),
+    });
   }
   const key: StreamKey = { sweepSeed, scenario: scenario.id, runSeed: seed };
   const choice = spec.model ?? { kind: 'simulated' };
@@ -127,7 +167,10 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const clock = live?.clock ?? new VirtualClock();
   const modelFaults = new ModelFaultInjector(scenario.modelFaults, key, clock);
   const notLive = choice as Exclude<ModelChoice, { kind: 'live' }>;
-  const model = live?.model ?? modelAtHand(notLive, scenario, key, modelFaults) ?? (await modelFor(notLive, scenario, key, modelFaults));
+  const model =
+    live?.model ??
+    modelAtHand(notLive, scenario, key, modelFaults) ??
+    (await modelFor(notLive, scenario, key, modelFaults));
   const modelId = choice.kind === 'simulated-sdk' || choice.kind === 'live' ? undefined : choice.modelId;
   const events = zeroEventCounts();
   const onEvent = spec.onEvent;
@@ -187,7 +230,8 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
 }
 
 function livePath(spec: RunSpec): string {
-  if (spec.scenarioPath === undefined) throw new Error(`a live run of '${spec.scenario.id}' needs the scenario's file (scenarioPath) for its tool server`);
+  if (spec.scenarioPath === undefined)
+    throw new Error(`a live run of '${spec.scenario.id}' needs the scenario's file (scenarioPath) for its tool server`);
   return spec.scenarioPath;
 }
 

@@ -54,7 +54,11 @@ export async function runPeer({ sweepSeed, scenario, arm, seed, onEvent }: PeerR
     onEvent?.(event);
   });
   const contextWindow = contextWindowWith(scenario.contextWindow);
-  const chat = { model, faults: modelFaults, malformed: new MalformedArguments(scenario.replyFaults.malformed_arguments, key) };
+  const chat = {
+    model,
+    faults: modelFaults,
+    malformed: new MalformedArguments(scenario.replyFaults.malformed_arguments, key),
+  };
   const adapter = await entry.load();
   let outcome: RunOutcome;
   try {
@@ -101,6 +105,16 @@ export async function runPeer({ sweepSeed, scenario, arm, seed, onEvent }: PeerR
     journal: null,
     cost_usd: Math.round(counts.costUsd * 1e6) / 1e6,
   };
-  const metrics = { toolCalls: counts.toolCalls, toolExecutions: counts.toolExecutions, toolRetries: 0, modelCalls: counts.modelCalls, inputTokens: counts.inputTokens, outputTokens: counts.outputTokens, virtualMs: clock.now(), modelRetries: 0, costUsd: counts.costUsd };
+  const metrics = {
+    toolCalls: counts.toolCalls,
+    toolExecutions: counts.toolExecutions,
+    toolRetries: 0,
+    modelCalls: counts.modelCalls,
+    inputTokens: counts.inputTokens,
+    outputTokens: counts.outputTokens,
+    virtualMs: clock.now(),
+    modelRetries: 0,
+    costUsd: counts.costUsd,
+  };
   return { record, result: { outcome, metrics, messages: openingMessages(scenario) }, verdict, world };
 }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { FAULT_KINDS } from '../faults/fault-profile.js';
 import { MODEL_FAULT_KINDS, RECORDED_MODEL_FAULT_KINDS, type ModelFaultKind } from '../faults/model-faults.js';
-import { COUNTED_EVENTS, emptyFaultCounts, isCountedEvent, recordedModelFaults, zeroEventCounts } from './run-record.js';
+import {
+  COUNTED_EVENTS,
+  emptyFaultCounts,
+  isCountedEvent,
+  recordedModelFaults,
+  zeroEventCounts,
+} from './run-record.js';
 
 describe('run record counts', () => {
   it('start every run from zero, every counted event type in COUNTED_EVENTS order', () => {
@@ -21,13 +27,22 @@ describe('run record counts', () => {
 
   it('write every fault kind in FAULT_KINDS order, with the counts a host kept', () => {
     const counts = emptyFaultCounts({ unauthorized: 1, timeout: 3 });
-    expect(Object.entries(counts)).toEqual(FAULT_KINDS.map((kind) => [kind, kind === 'timeout' ? 3 : kind === 'unauthorized' ? 1 : 0]));
+    expect(Object.entries(counts)).toEqual(
+      FAULT_KINDS.map((kind) => [kind, kind === 'timeout' ? 3 : kind === 'unauthorized' ? 1 : 0]),
+    );
     expect(emptyFaultCounts({}).timeout).toBe(0);
   });
 
   it('write the model fault kinds in MODEL_FAULT_KINDS order, a stream cut only for a streamed run', () => {
-    const counts = Object.fromEntries(MODEL_FAULT_KINDS.map((kind, i) => [kind, i + 1])) as Record<ModelFaultKind, number>;
-    expect(Object.entries(recordedModelFaults(counts, false))).toEqual(RECORDED_MODEL_FAULT_KINDS.map((kind) => [kind, counts[kind]]));
-    expect(Object.entries(recordedModelFaults(counts, true))).toEqual(MODEL_FAULT_KINDS.map((kind) => [kind, counts[kind]]));
+    const counts = Object.fromEntries(MODEL_FAULT_KINDS.map((kind, i) => [kind, i + 1])) as Record<
+      ModelFaultKind,
+      number
+    >;
+    expect(Object.entries(recordedModelFaults(counts, false))).toEqual(
+      RECORDED_MODEL_FAULT_KINDS.map((kind) => [kind, counts[kind]]),
+    );
+    expect(Object.entries(recordedModelFaults(counts, true))).toEqual(
+      MODEL_FAULT_KINDS.map((kind) => [kind, counts[kind]]),
+    );
   });
 });

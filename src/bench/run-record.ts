@@ -112,7 +112,10 @@ export function isCountedEvent(type: AgentEventType): type is CountedEvent {
 }
 
 /** The fault counts a record carries: a stream cut only where one could happen, so non-streaming records keep their bytes. */
-export function recordedModelFaults(counts: Readonly<Record<ModelFaultKind, number>>, stream: boolean): RunRecord['model_faults'] {
+export function recordedModelFaults(
+  counts: Readonly<Record<ModelFaultKind, number>>,
+  stream: boolean,
+): RunRecord['model_faults'] {
   // A literal in MODEL_FAULT_KINDS order (a test pins it), not an object rest
   // ({ stream_cut, ...recorded }), which takes V8's slow path: 0.7% of an article step.
   const recorded: Record<RecordedModelFaultKind, number> = {

@@ -52,7 +52,15 @@ function tableOf(scenario: Scenario): ToolTable {
  * way to make an object (the type insists on every kind).
  */
 function noFaultsYet(): Record<FaultKind, number> {
-  return { timeout: 0, connection_refused: 0, rate_limit: 0, server_error: 0, malformed_json: 0, partial_write: 0, unauthorized: 0 };
+  return {
+    timeout: 0,
+    connection_refused: 0,
+    rate_limit: 0,
+    server_error: 0,
+    malformed_json: 0,
+    partial_write: 0,
+    unauthorized: 0,
+  };
 }
 
 /**

@@ -16,7 +16,10 @@ const definition: SweepDefinition = {
 /** Every (scenario, arm, seed) a list of chunks covers, in order. */
 function runsOf(chunks: ReturnType<typeof planChunks>): string[] {
   return chunks.flatMap((chunk) =>
-    Array.from({ length: chunk.seedTo - chunk.seedFrom }, (_, i) => `${chunk.scenarioIndex}/${chunk.armIndex}/${chunk.seedFrom + i}`),
+    Array.from(
+      { length: chunk.seedTo - chunk.seedFrom },
+      (_, i) => `${chunk.scenarioIndex}/${chunk.armIndex}/${chunk.seedFrom + i}`,
+    ),
   );
 }
 
@@ -25,10 +28,18 @@ describe('planChunks', () => {
     const chunks = planChunks(definition, 3);
     expect(totalRuns(definition)).toBe(28);
     expect(chunks.map((chunk) => [chunk.scenarioIndex, chunk.armIndex, chunk.seedFrom, chunk.seedTo])).toEqual([
-      [0, 0, 10, 13], [0, 0, 13, 16], [0, 0, 16, 17],
-      [0, 1, 10, 13], [0, 1, 13, 16], [0, 1, 16, 17],
-      [1, 0, 10, 13], [1, 0, 13, 16], [1, 0, 16, 17],
-      [1, 1, 10, 13], [1, 1, 13, 16], [1, 1, 16, 17],
+      [0, 0, 10, 13],
+      [0, 0, 13, 16],
+      [0, 0, 16, 17],
+      [0, 1, 10, 13],
+      [0, 1, 13, 16],
+      [0, 1, 16, 17],
+      [1, 0, 10, 13],
+      [1, 0, 13, 16],
+      [1, 0, 16, 17],
+      [1, 1, 10, 13],
+      [1, 1, 13, 16],
+      [1, 1, 16, 17],
     ]);
     expect(chunks.map((chunk) => chunk.index)).toEqual([...chunks.keys()]);
   });

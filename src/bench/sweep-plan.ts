@@ -39,7 +39,11 @@ export function totalRuns(definition: SweepDefinition): number {
  * scenario, then arm, then seed. A shard is a contiguous range of that order, so shards
  * concatenated in order are the whole sweep.
  */
-export function planChunks(definition: SweepDefinition, chunkSize: number, shard: Shard = { index: 1, count: 1 }): Chunk[] {
+export function planChunks(
+  definition: SweepDefinition,
+  chunkSize: number,
+  shard: Shard = { index: 1, count: 1 },
+): Chunk[] {
   const { count: seeds, base } = definition.seeds;
   const total = totalRuns(definition);
   const from = Math.floor(((shard.index - 1) * total) / shard.count);

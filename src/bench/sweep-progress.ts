@@ -41,7 +41,11 @@ export function readProgress(dir: string): SweepProgress | null {
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as SweepProgress;
   } catch (error) {
-    throw UserInputError.single(path, '', `the progress file of an interrupted sweep, as JSON (${(error as Error).message})`);
+    throw UserInputError.single(
+      path,
+      '',
+      `the progress file of an interrupted sweep, as JSON (${(error as Error).message})`,
+    );
   }
 }
 
@@ -52,7 +56,9 @@ export function readProgress(dir: string): SweepProgress | null {
 export function checkSameSweep(progress: SweepProgress, identity: SweepIdentity, dir: string): void {
   const path = join(dir, PROGRESS_FILE);
   const fields = Object.keys(identity) as (keyof SweepIdentity)[];
-  const differing = fields.filter((field) => JSON.stringify(progress.sweep?.[field]) !== JSON.stringify(identity[field]));
+  const differing = fields.filter(
+    (field) => JSON.stringify(progress.sweep?.[field]) !== JSON.stringify(identity[field]),
+  );
   if (differing.length === 0) return;
   throw new UserInputError(
     differing.map((field) => ({
@@ -65,8 +71,12 @@ export function checkSameSweep(progress: SweepProgress, identity: SweepIdentity,
 
 /** A field of a sweep's identity in few words: scenarios and arms by name, with a note when only their content differs. */
 function shown(field: keyof SweepIdentity, value: unknown): string {
-  if (field === 'scenarios' && Array.isArray(value)) return value.map((scenario: { id: string; hash: string }) => `${scenario.id}@${scenario.hash.slice(0, 8)}`).join(', ');
-  if (field === 'arms' && Array.isArray(value)) return value.map((arm: Arm) => `${arm.name}[${arm.guards.map((guard) => guard.guard).join('+')}]`).join(', ');
+  if (field === 'scenarios' && Array.isArray(value))
+    return value
+      .map((scenario: { id: string; hash: string }) => `${scenario.id}@${scenario.hash.slice(0, 8)}`)
+      .join(', ');
+  if (field === 'arms' && Array.isArray(value))
+    return value.map((arm: Arm) => `${arm.name}[${arm.guards.map((guard) => guard.guard).join('+')}]`).join(', ');
   return JSON.stringify(value);
 }
 
@@ -75,10 +85,22 @@ function shown(field: keyof SweepIdentity, value: unknown): string {
  * a time (a big sweep's runs.jsonl does not fit in memory twice), stopping at the synced
  * size: whatever a crash left past it is not read.
  */
-export async function readFinishedRuns(dir: string, progress: SweepProgress, onRecord: (record: RunRecord) => void): Promise<void> {
+export async function readFinishedRuns(
+  dir: string,
+  progress: SweepProgress,
+  onRecord: (record: RunRecord) => void,
+): Promise<void> {
   const path = join(dir, 'runs.jsonl');
-  if (!existsSync(path)) throw UserInputError.single(path, '', `the runs of the interrupted sweep (${progress.runs_done} of them); the file is gone`);
-  const lines = createInterface({ input: createReadStream(path, { start: 0, end: Math.max(0, progress.jsonl_bytes - 1) }), crlfDelay: Infinity });
+  if (!existsSync(path))
+    throw UserInputError.single(
+      path,
+      '',
+      `the runs of the interrupted sweep (${progress.runs_done} of them); the file is gone`,
+    );
+  const lines = createInterface({
+    input: createReadStream(path, { start: 0, end: Math.max(0, progress.jsonl_bytes - 1) }),
+    crlfDelay: Infinity,
+  });
   let count = 0;
   for await (const line of lines) {
     if (progress.jsonl_bytes === 0 || line === '') continue;
@@ -86,6 +108,10 @@ export async function readFinishedRuns(dir: string, progress: SweepProgress, onR
     count += 1;
   }
   if (count !== progress.runs_done) {
-    throw UserInputError.single(path, '', `${progress.runs_done} finished runs, as ${PROGRESS_FILE} records; found ${count}: the folder was changed since, so start the sweep again without --resume`);
+    throw UserInputError.single(
+      path,
+      '',
+      `${progress.runs_done} finished runs, as ${PROGRESS_FILE} records; found ${count}: the folder was changed since, so start the sweep again without --resume`,
+    );
   }
 }

@@ -13,11 +13,18 @@ import { runChunk, type ChunkResult, type ChunkTask } from './chunk-runner.js';
 import { runInOrder } from './in-order-runner.js';
 import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { ResultsWriter } from './results-writer.js';
-import { checkSameSweep, PROGRESS_FILE, readFinishedRuns, readProgress, type SweepIdentity, type SweepProgress } from './sweep-progress.js';
+import {
+  checkSameSweep,
+  PROGRESS_FILE,
+  readFinishedRuns,
+  readProgress,
+  type SweepIdentity,
+  type SweepProgress,
+} from './sweep-progress.js';
 import { captureTrace, type Trace } from './traces.js';
 import { modelLabel, type ModelChoice } from './run-one.js';
 import type { LiveLabel } from './live-session.js';
-import { planChunks, totalRuns, type Shard, type SweepDefinition } from './sweep-plan.js';
+import { planChunks, type Shard, type SweepDefinition } from './sweep-plan.js';
 
 export interface SweepOptions {
   /** Loaded scenarios, with the files they came from (workers load them again). */
@@ -70,7 +77,12 @@ export interface SweepSummary {
   readonly seeds: { readonly base: number; readonly count: number };
   readonly model: string;
   readonly shard: Shard | null;
-  readonly scenarios: ReadonlyArray<{ readonly id: string; readonly hash: string; readonly tool_budget: number; readonly impossible: boolean }>;
+  readonly scenarios: ReadonlyArray<{
+    readonly id: string;
+    readonly hash: string;
+    readonly tool_budget: number;
+    readonly impossible: boolean;
+  }>;
   readonly arms: readonly Arm[];
   readonly cells: readonly CellSummary[];
   /** pass^k per arm, each scenario one task (τ-bench): how reliably an arm gets the right outcome k times in a row. */
@@ -84,9 +96,13 @@ const PASS_HAT_KS = [1, 2, 4, 8];
 function passHatKByArm(cells: readonly CellSummary[]): SweepSummary['pass_hat_k'] {
   const arms = [...new Set(cells.map((cell) => cell.arm))];
   return arms.map((arm) => {
-    const tasks = cells.filter((cell) => cell.arm === arm).map((cell) => ({ trials: cell.runs, successes: cell.right_outcome.successes }));
+    const tasks = cells
+      .filter((cell) => cell.arm === arm)
+      .map((cell) => ({ trials: cell.runs, successes: cell.right_outcome.successes }));
     const fewest = Math.min(...tasks.map((task) => task.trials));
-    const k = Object.fromEntries(PASS_HAT_KS.filter((k) => k <= fewest).map((k) => [String(k), Math.round(passHatK(tasks, k) * 10_000) / 10_000]));
+    const k = Object.fromEntries(
+      PASS_HAT_KS.filter((k) => k <= fewest).map((k) => [String(k), Math.round(passHatK(tasks, k) * 10_000) / 10_000]),
+    );
     return { arm, k };
   });
 }
@@ -98,7 +114,13 @@ export function sweepSummary(
   live?: LiveLabel,
 ): SweepSummary {
   // `live` is appended, and only for live sweeps: a virtual summary keeps its bytes.
-  return { spiralbench: VERSION, ...definition, cells, pass_hat_k: passHatKByArm(cells), ...(live === undefined ? {} : { live }) };
+  return {
+    spiralbench: VERSION,
+    ...definition,
+    cells,
+    pass_hat_k: passHatKByArm(cells),
+    ...(live === undefined ? {} : { live }),
+  };
 }
 
 /** The model as results name it. */
@@ -131,7 +153,8 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
   const chunks = planChunks(definition, chunkSize, shard);
   const total = chunks.reduce((sum, chunk) => sum + chunk.seedTo - chunk.seedFrom, 0);
   // A real client, and live sockets, stay in this thread: they do not cross into workers.
-  const workers = model.kind === 'client' || model.kind === 'live' ? 1 : Math.max(1, options.workers ?? availableParallelism());
+  const workers =
+    model.kind === 'client' || model.kind === 'live' ? 1 : Math.max(1, options.workers ?? availableParallelism());
   const identity: SweepIdentity = {
     scenarios: options.scenarios.map(({ scenario }) => ({ id: scenario.id, hash: scenario.hash })),
     arms: options.arms,
@@ -165,7 +188,8 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
       cellOf(scenarioIndex.get(record.scenario) ?? -1, armIndex.get(record.arm) ?? -1).addPacked(packed, 1);
     });
   }
-  const writer = options.outDir === undefined ? undefined : new ResultsWriter(options.outDir, identity, resumed?.progress);
+  const writer =
+    options.outDir === undefined ? undefined : new ResultsWriter(options.outDir, identity, resumed?.progress);
   const first = resumed?.progress.chunks_done ?? 0;
   let done = resumed?.progress.runs_done ?? 0;
   const accept = (result: ChunkResult): void => {
@@ -178,12 +202,18 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
 
   const stopped = () => options.signal?.aborted === true;
   if (model.kind === 'client') {
-    const run = (index: number) => runChunk({ definition, chunk: chunks[index]! }, { model, scenario: options.scenarios[chunks[index]!.scenarioIndex]!.scenario });
+    const run = (index: number) =>
+      runChunk(
+        { definition, chunk: chunks[index]! },
+        { model, scenario: options.scenarios[chunks[index]!.scenarioIndex]!.scenario },
+      );
     await runInOrder(chunks.length, first, Math.max(1, options.concurrency ?? 1), run, accept, stopped);
   } else if (workers === 1) {
     for (const chunk of chunks.slice(first)) {
       if (stopped()) break;
-      accept(await runChunk({ definition, chunk }, { model, scenario: options.scenarios[chunk.scenarioIndex]!.scenario }));
+      accept(
+        await runChunk({ definition, chunk }, { model, scenario: options.scenarios[chunk.scenarioIndex]!.scenario }),
+      );
     }
   } else {
     await runPooled(definition, chunks, first, workers, accept, stopped);
@@ -199,7 +229,12 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
       seeds: definition.seeds,
       model: modelLabel(modelName(model), options.stream),
       shard: shard.count === 1 ? null : shard,
-      scenarios: options.scenarios.map(({ scenario }) => ({ id: scenario.id, hash: scenario.hash, tool_budget: scenario.toolBudget, impossible: isImpossible(scenario) })),
+      scenarios: options.scenarios.map(({ scenario }) => ({
+        id: scenario.id,
+        hash: scenario.hash,
+        tool_budget: scenario.toolBudget,
+        impossible: isImpossible(scenario),
+      })),
       arms: options.arms,
     },
     [...cells.values()].map((cell) => cell.summary()),
@@ -214,7 +249,17 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
       for (const [key, cell] of cells) {
         const [scenarioIndex, armIndex] = key.split('/').map(Number) as [number, number];
         for (const { seed, reasons } of cell.traceCandidates()) {
-          traces.push(await captureTrace(options.scenarios[scenarioIndex]!.scenario, options.arms[armIndex]!, seed, definition.sweepSeed, reasons, model, options.stream === true));
+          traces.push(
+            await captureTrace(
+              options.scenarios[scenarioIndex]!.scenario,
+              options.arms[armIndex]!,
+              seed,
+              definition.sweepSeed,
+              reasons,
+              model,
+              options.stream === true,
+            ),
+          );
         }
       }
     }
@@ -229,7 +274,13 @@ function interruptedSweep(dir: string | undefined, identity: SweepIdentity): { d
   const progress = readProgress(dir);
   if (progress === null) {
     const finished = existsSync(join(dir, 'summary.json'));
-    throw UserInputError.single(join(dir, PROGRESS_FILE), '', finished ? 'an interrupted sweep to resume; the sweep in this folder finished (summary.json is there)' : 'an interrupted sweep to resume; this folder has none');
+    throw UserInputError.single(
+      join(dir, PROGRESS_FILE),
+      '',
+      finished
+        ? 'an interrupted sweep to resume; the sweep in this folder finished (summary.json is there)'
+        : 'an interrupted sweep to resume; this folder has none',
+    );
   }
   checkSameSweep(progress, identity, dir);
   return { dir, progress };

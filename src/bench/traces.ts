@@ -45,7 +45,15 @@ export async function captureTrace(
   stream = false,
 ): Promise<Trace> {
   const events: AgentEvent[] = [];
-  const { record, result, world } = await runOne({ sweepSeed, scenario, arm, seed, model, stream, onEvent: (event) => events.push(event) });
+  const { record, result, world } = await runOne({
+    sweepSeed,
+    scenario,
+    arm,
+    seed,
+    model,
+    stream,
+    onEvent: (event) => events.push(event),
+  });
   const assistantTexts = result.messages
     .filter((message) => message.role === 'assistant')
     .map((message) => contentText(message.content));

@@ -34,13 +34,19 @@ export function parseBaseUrl(text: string, source = '--base-url'): BaseUrl {
   try {
     url = new URL(text);
   } catch {
-    throw UserInputError.single(source, '', 'an http(s) URL such as http://localhost:11434/v1 (the value is not repeated here: it may hold a credential)');
+    throw UserInputError.single(
+      source,
+      '',
+      'an http(s) URL such as http://localhost:11434/v1 (the value is not repeated here: it may hold a credential)',
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw UserInputError.single(source, '', `an http:// or https:// URL, got a ${url.protocol} URL`);
   }
   // Both spellings are secrets: a server may echo either. A malformed escape stays as written.
-  const secrets = [url.username, url.password, url.search.slice(1)].flatMap((part) => [part, decodedOrRaw(part)]).filter((part, i, all) => part !== '' && all.indexOf(part) === i);
+  const secrets = [url.username, url.password, url.search.slice(1)]
+    .flatMap((part) => [part, decodedOrRaw(part)])
+    .filter((part, i, all) => part !== '' && all.indexOf(part) === i);
   const display = `${url.origin}${url.pathname === '/' ? '' : url.pathname}`;
   return { href: text, display, secrets, local: isLocalHost(url.hostname) };
 }

@@ -5,8 +5,20 @@ import { UserInputError } from '../user-input-error.js';
 import { confirmSpend, describeRealSweep, spendDecision, type ConfirmOptions } from './cost-confirmation.js';
 import type { RealModelTarget } from './model-choice.js';
 
-const claude: RealModelTarget = { provider: 'anthropic', modelId: 'claude-sonnet-4-5', endpoint: 'https://api.anthropic.com', local: false, concurrency: 4 };
-const ollama: RealModelTarget = { provider: 'openai-compatible', modelId: 'llama3.1', endpoint: 'http://localhost:11434/v1', local: true, concurrency: 4 };
+const claude: RealModelTarget = {
+  provider: 'anthropic',
+  modelId: 'claude-sonnet-4-5',
+  endpoint: 'https://api.anthropic.com',
+  local: false,
+  concurrency: 4,
+};
+const ollama: RealModelTarget = {
+  provider: 'openai-compatible',
+  modelId: 'llama3.1',
+  endpoint: 'http://localhost:11434/v1',
+  local: true,
+  concurrency: 4,
+};
 const estimate = (totalUsd: number | undefined): CostEstimate => ({
   modelId: 'claude-sonnet-4-5',
   price: totalUsd === undefined ? undefined : modelSpec('claude-sonnet-4-5'),
@@ -28,7 +40,10 @@ describe('spendDecision', () => {
     expect(spendDecision(claude, estimate(24.29), 1)).toEqual({ kind: 'ask', why: 'over_limit' });
     expect(spendDecision(claude, estimate(undefined), 1)).toEqual({ kind: 'ask', why: 'no_price' });
     expect(spendDecision(ollama, undefined, 1)).toEqual({ kind: 'go', why: 'local_without_price' });
-    expect(spendDecision({ ...ollama, local: false }, estimate(undefined), 1)).toEqual({ kind: 'ask', why: 'no_price' });
+    expect(spendDecision({ ...ollama, local: false }, estimate(undefined), 1)).toEqual({
+      kind: 'ask',
+      why: 'no_price',
+    });
   });
 });
 
@@ -42,7 +57,9 @@ describe('describeRealSweep', () => {
       '  A real model takes its own turns and counts tokens with its own tokenizer: an estimate from the simulated model, not a quote.',
       '  by arm: none $18.22, article $6.07',
     ]);
-    expect(describeRealSweep(ollama, undefined, 10)[1]).toBe("cost: http://localhost:11434/v1 is a local server and the price table has no price for 'llama3.1': no estimate, and no confirmation asked.");
+    expect(describeRealSweep(ollama, undefined, 10)[1]).toBe(
+      "cost: http://localhost:11434/v1 is a local server and the price table has no price for 'llama3.1': no estimate, and no confirmation asked.",
+    );
   });
 });
 
@@ -75,12 +92,18 @@ describe('confirmSpend', () => {
   });
 
   it('refuses on anything but y, and without a terminal names --yes', async () => {
-    await expect(confirmSpend(options({ ask: async () => '' }))).rejects.toThrow(/^confirmation: declined \(the estimated cost \(\$24\.29\) is above --max-cost \(\$1\.00\)\); nothing was run/);
+    await expect(confirmSpend(options({ ask: async () => '' }))).rejects.toThrow(
+      /^confirmation: declined \(the estimated cost \(\$24\.29\) is above --max-cost \(\$1\.00\)\); nothing was run/,
+    );
     await expect(confirmSpend(options({ ask: async () => 'no' }))).rejects.toBeInstanceOf(UserInputError);
     await expect(confirmSpend(options({ interactive: false }))).rejects.toThrow(
       '--yes: the estimated cost ($24.29) is above --max-cost ($1.00) and there is no terminal to ask on; nothing was run. Pass --yes to run it anyway, or raise --max-cost',
     );
-    await expect(confirmSpend(options({ interactive: false, decision: { kind: 'ask', why: 'no_price' }, estimate: estimate(undefined) }))).rejects.toThrow(
+    await expect(
+      confirmSpend(
+        options({ interactive: false, decision: { kind: 'ask', why: 'no_price' }, estimate: estimate(undefined) }),
+      ),
+    ).rejects.toThrow(
       '--yes: the cost cannot be estimated (no price for this model) and there is no terminal to ask on; nothing was run. Pass --yes to run it anyway',
     );
   });

@@ -12,9 +12,15 @@ export type SpendDecision =
   | { readonly kind: 'ask'; readonly why: 'over_limit' | 'no_price' };
 
 /** Over the limit, or unknowable, needs a yes; a local server with no price costs nothing per token here. */
-export function spendDecision(target: RealModelTarget, estimate: CostEstimate | undefined, maxCostUsd: number): SpendDecision {
+export function spendDecision(
+  target: RealModelTarget,
+  estimate: CostEstimate | undefined,
+  maxCostUsd: number,
+): SpendDecision {
   if (estimate === undefined || estimate.totalUsd === undefined) {
-    return target.local && estimate?.price === undefined ? { kind: 'go', why: 'local_without_price' } : { kind: 'ask', why: 'no_price' };
+    return target.local && estimate?.price === undefined
+      ? { kind: 'go', why: 'local_without_price' }
+      : { kind: 'ask', why: 'no_price' };
   }
   return estimate.totalUsd > maxCostUsd ? { kind: 'ask', why: 'over_limit' } : { kind: 'go', why: 'under_limit' };
 }
@@ -27,7 +33,9 @@ export function describeRealSweep(target: RealModelTarget, estimate: CostEstimat
     `real model: ${target.provider}:${target.modelId} at ${target.endpoint} · up to ${target.concurrency} request(s) at once · rate-limit headers honoured in wall-clock time`,
   ];
   if (estimate === undefined) {
-    lines.push(`cost: ${target.endpoint} is a local server and the price table has no price for '${target.modelId}': no estimate, and no confirmation asked.`);
+    lines.push(
+      `cost: ${target.endpoint} is a local server and the price table has no price for '${target.modelId}': no estimate, and no confirmation asked.`,
+    );
     return lines;
   }
   const tokens = `a mean of ${count(estimate.meanInputTokens)} input and ${count(estimate.meanOutputTokens)} output tokens a run`;
@@ -47,7 +55,9 @@ export function describeRealSweep(target: RealModelTarget, estimate: CostEstimat
   if (estimate.cells.length > 1 && estimate.cells.length <= 12) {
     const scenarios = new Set(estimate.cells.map((cell) => cell.scenario)).size;
     const name = (cell: CostEstimate['cells'][number]) => (scenarios > 1 ? `${cell.scenario} · ${cell.arm}` : cell.arm);
-    lines.push(`  by ${scenarios > 1 ? 'cell' : 'arm'}: ${estimate.cells.map((cell) => `${name(cell)} ${formatDollars(cell.usd ?? 0)}`).join(', ')}`);
+    lines.push(
+      `  by ${scenarios > 1 ? 'cell' : 'arm'}: ${estimate.cells.map((cell) => `${name(cell)} ${formatDollars(cell.usd ?? 0)}`).join(', ')}`,
+    );
   }
   return lines;
 }
@@ -76,8 +86,13 @@ export async function confirmSpend(options: ConfirmOptions): Promise<void> {
       ? 'the cost cannot be estimated (no price for this model)'
       : `the estimated cost (${formatDollars(options.estimate?.totalUsd ?? 0)}) is above --max-cost (${formatDollars(options.maxCostUsd)})`;
   if (!options.interactive) {
-    throw UserInputError.single('--yes', '', `${why} and there is no terminal to ask on; nothing was run. Pass --yes to run it anyway${decision.why === 'over_limit' ? ', or raise --max-cost' : ''}`);
+    throw UserInputError.single(
+      '--yes',
+      '',
+      `${why} and there is no terminal to ask on; nothing was run. Pass --yes to run it anyway${decision.why === 'over_limit' ? ', or raise --max-cost' : ''}`,
+    );
   }
   const answer = (await options.ask(`${why}. Run it? [y/N] `)).trim().toLowerCase();
-  if (answer !== 'y' && answer !== 'yes') throw UserInputError.single('confirmation', '', `declined (${why}); nothing was run. --yes skips the question`);
+  if (answer !== 'y' && answer !== 'yes')
+    throw UserInputError.single('confirmation', '', `declined (${why}); nothing was run. --yes skips the question`);
 }

@@ -21,7 +21,9 @@ export const EXIT_USAGE = 2;
 
 export function buildProgram(): Command {
   const program = new Command('spiralbench')
-    .description('Fault-injection benchmark for LLM agent loops: what happens to your agent when its tools and its model misbehave, and which safeguard is worth it.')
+    .description(
+      'Fault-injection benchmark for LLM agent loops: what happens to your agent when its tools and its model misbehave, and which safeguard is worth it.',
+    )
     .version(VERSION)
     .option('--verbose', 'print stack traces for unexpected errors')
     .showHelpAfterError('(run with --help for usage)')
@@ -64,11 +66,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (error instanceof UserInputError) {
       const lines = error.problems.map(formatProblem);
-      process.stderr.write(lines.length === 1 ? `error: ${lines[0]}\n` : `error: ${lines.length} problems\n${lines.map((line) => `  - ${line}\n`).join('')}`);
+      process.stderr.write(
+        lines.length === 1
+          ? `error: ${lines[0]}\n`
+          : `error: ${lines.length} problems\n${lines.map((line) => `  - ${line}\n`).join('')}`,
+      );
       return EXIT_USAGE;
     }
     const verbose = argv.includes('--verbose');
-    process.stderr.write(`spiralbench: unexpected error: ${error instanceof Error ? (verbose ? error.stack : error.message) : String(error)}\n`);
+    process.stderr.write(
+      `spiralbench: unexpected error: ${error instanceof Error ? (verbose ? error.stack : error.message) : String(error)}\n`,
+    );
     if (!verbose) process.stderr.write('(run again with --verbose for a stack trace)\n');
     return 1;
   }

@@ -45,20 +45,38 @@ export interface ModelSelection {
  * server), behind one request limiter for the whole sweep; keys are read here from the
  * environment only, and scrubbed from every error the client raises.
  */
-export async function selectModel(flags: ModelFlags, env: NodeJS.ProcessEnv = process.env, limiter: Pick<RequestLimiterOptions, 'onHold'> = {}): Promise<ModelSelection> {
+export async function selectModel(
+  flags: ModelFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  limiter: Pick<RequestLimiterOptions, 'onHold'> = {},
+): Promise<ModelSelection> {
   if (flags.via !== 'in-process' && flags.via !== 'sdk') {
     throw UserInputError.single('--via', '', `'in-process' or 'sdk', got '${flags.via}'`);
   }
   const provider = PROVIDERS.find((name) => name === (flags.provider ?? 'anthropic'));
-  if (provider === undefined) throw UserInputError.single('--provider', '', `one of ${PROVIDERS.join(', ')}, got '${flags.provider}'`);
+  if (provider === undefined)
+    throw UserInputError.single('--provider', '', `one of ${PROVIDERS.join(', ')}, got '${flags.provider}'`);
   if (flags.model === undefined) {
-    for (const [flag, value] of [['--provider', flags.provider], ['--base-url', flags.baseUrl], ['--concurrency', flags.concurrency]] as const) {
-      if (value !== undefined) throw UserInputError.single(flag, '', `applies to a real model only: name one with --model (the simulated model runs in-process; use --workers for parallelism)`);
+    for (const [flag, value] of [
+      ['--provider', flags.provider],
+      ['--base-url', flags.baseUrl],
+      ['--concurrency', flags.concurrency],
+    ] as const) {
+      if (value !== undefined)
+        throw UserInputError.single(
+          flag,
+          '',
+          `applies to a real model only: name one with --model (the simulated model runs in-process; use --workers for parallelism)`,
+        );
     }
     return { choice: { kind: flags.via === 'sdk' ? 'simulated-sdk' : 'simulated' } };
   }
   if (flags.via === 'sdk') {
-    throw UserInputError.single('--via', '', `sdk serves the simulated model through an SDK; a real model (--model) is always reached through its SDK: leave --via out`);
+    throw UserInputError.single(
+      '--via',
+      '',
+      `sdk serves the simulated model through an SDK; a real model (--model) is always reached through its SDK: leave --via out`,
+    );
   }
   const modelId = flags.model;
   const baseUrl = flags.baseUrl === undefined ? undefined : parseBaseUrl(flags.baseUrl);
@@ -71,12 +89,21 @@ export async function selectModel(flags: ModelFlags, env: NodeJS.ProcessEnv = pr
   const fetch = rateLimitedFetch(new RequestLimiter({ concurrency, ...limiter }));
   if (provider === 'openai-compatible') {
     if (baseUrl === undefined) {
-      throw UserInputError.single('--base-url', '', 'the server to use with --provider openai-compatible, e.g. http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM) or http://localhost:8080/v1 (llama.cpp)');
+      throw UserInputError.single(
+        '--base-url',
+        '',
+        'the server to use with --provider openai-compatible, e.g. http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM) or http://localhost:8080/v1 (llama.cpp)',
+      );
     }
     // Local servers usually take no key; the openai client insists on one, so a placeholder goes.
     const apiKey = nonEmpty(env['OPENAI_API_KEY']) ?? 'spiralbench-no-key';
     const { OpenAICompatibleModelClient } = await import('../model/openai/openai-compatible-client.js');
-    const client = new OpenAICompatibleModelClient({ apiKey, baseURL: baseUrl.href, fetch, name: `openai-compatible:${modelId}` });
+    const client = new OpenAICompatibleModelClient({
+      apiKey,
+      baseURL: baseUrl.href,
+      fetch,
+      name: `openai-compatible:${modelId}`,
+    });
     return {
       choice: { kind: 'client', client: withRedactedErrors(client, [apiKey, ...baseUrl.secrets]), modelId },
       real: { provider, modelId, endpoint: baseUrl.display, local: baseUrl.local, concurrency },
@@ -84,12 +111,22 @@ export async function selectModel(flags: ModelFlags, env: NodeJS.ProcessEnv = pr
   }
   const apiKey = nonEmpty(env['ANTHROPIC_API_KEY']);
   if (apiKey === undefined) {
-    throw UserInputError.single('--model', '', `a real model needs ANTHROPIC_API_KEY set; leave --model out to use the simulated model, or use --provider openai-compatible --base-url <url> for a local server`);
+    throw UserInputError.single(
+      '--model',
+      '',
+      `a real model needs ANTHROPIC_API_KEY set; leave --model out to use the simulated model, or use --provider openai-compatible --base-url <url> for a local server`,
+    );
   }
   const { AnthropicModelClient } = await import('../model/anthropic-client.js');
-  const client = new AnthropicModelClient({ apiKey, fetch, name: `anthropic:${modelId}`, ...(baseUrl === undefined ? {} : { baseURL: baseUrl.href }) });
+  const client = new AnthropicModelClient({
+    apiKey,
+    fetch,
+    name: `anthropic:${modelId}`,
+    ...(baseUrl === undefined ? {} : { baseURL: baseUrl.href }),
+  });
   // Without --base-url the SDK reads ANTHROPIC_BASE_URL itself; say where requests go either way.
-  const endpoint = baseUrl ?? parseBaseUrl(nonEmpty(env['ANTHROPIC_BASE_URL']) ?? 'https://api.anthropic.com', 'ANTHROPIC_BASE_URL');
+  const endpoint =
+    baseUrl ?? parseBaseUrl(nonEmpty(env['ANTHROPIC_BASE_URL']) ?? 'https://api.anthropic.com', 'ANTHROPIC_BASE_URL');
   return {
     choice: { kind: 'client', client: withRedactedErrors(client, [apiKey, ...endpoint.secrets]), modelId },
     real: { provider, modelId, endpoint: endpoint.display, local: endpoint.local, concurrency },

@@ -32,11 +32,21 @@ export async function prepareRealSweep(plan: RealSweepPlan): Promise<void> {
   // A local server with no price has nothing to estimate; simulating the sweep would only cost time.
   const priced = !target.local || modelSpec(target.modelId) !== undefined;
   const estimate = priced
-    ? await estimateSweepCost({ scenarios: plan.scenarios, arms: plan.arms, seeds: plan.seeds, baseSeed: plan.baseSeed, sweepSeed: plan.sweepSeed, modelId: target.modelId })
+    ? await estimateSweepCost({
+        scenarios: plan.scenarios,
+        arms: plan.arms,
+        seeds: plan.seeds,
+        baseSeed: plan.baseSeed,
+        sweepSeed: plan.sweepSeed,
+        modelId: target.modelId,
+      })
     : undefined;
   const runs = plan.scenarios.length * plan.arms.length * plan.seeds;
   const lines = describeRealSweep(target, estimate, runs);
-  if (plan.shard !== undefined) lines.push(`  (the whole sweep: shard ${plan.shard.index}/${plan.shard.count} runs about 1/${plan.shard.count} of it)`);
+  if (plan.shard !== undefined)
+    lines.push(
+      `  (the whole sweep: shard ${plan.shard.index}/${plan.shard.count} runs about 1/${plan.shard.count} of it)`,
+    );
   write(`${lines.join('\n')}\n`);
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   await confirmSpend({

@@ -29,13 +29,23 @@ export interface SweepMeta {
 function gitCommit(): string | null {
   try {
     const root = fileURLToPath(new URL('../../', import.meta.url));
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+    return (
+      execFileSync('git', ['rev-parse', 'HEAD'], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() || null
+    );
   } catch {
     return null;
   }
 }
 
-export function writeSweepMeta(dir: string, meta: Omit<SweepMeta, 'spiralbench' | 'node' | 'git_commit' | 'command'>, argv: readonly string[] = process.argv): void {
+export function writeSweepMeta(
+  dir: string,
+  meta: Omit<SweepMeta, 'spiralbench' | 'node' | 'git_commit' | 'command'>,
+  argv: readonly string[] = process.argv,
+): void {
   const full: SweepMeta = {
     spiralbench: VERSION,
     node: process.version,

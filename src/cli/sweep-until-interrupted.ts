@@ -17,8 +17,16 @@ export async function sweepUntilInterrupted(options: Omit<SweepOptions, 'signal'
     return await runSweep({ ...options, signal: interrupt.signal });
   } catch (error) {
     if (!(error instanceof SweepInterrupted)) throw error;
-    const again = ['spiralbench', ...argvForRecord(process.argv.slice(2)).filter((arg) => arg !== '--resume'), '--resume'].map(shellWord).join(' ');
-    throw new RunInterrupted(`interrupted: ${error.done} of ${error.total} runs are written to ${options.outDir}.\nResume with: ${again}`);
+    const again = [
+      'spiralbench',
+      ...argvForRecord(process.argv.slice(2)).filter((arg) => arg !== '--resume'),
+      '--resume',
+    ]
+      .map(shellWord)
+      .join(' ');
+    throw new RunInterrupted(
+      `interrupted: ${error.done} of ${error.total} runs are written to ${options.outDir}.\nResume with: ${again}`,
+    );
   } finally {
     process.removeListener('SIGINT', onSigint);
   }

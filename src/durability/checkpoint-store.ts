@@ -1,6 +1,14 @@
 import Database from 'better-sqlite3';
 import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
-import { RESUMABLE_BOUNDARIES, systemPromptHash, type CheckpointBoundary, type CheckpointState, type EnvelopeEntry, type RunDurability, type SavedRun } from '../loop/durability.js';
+import {
+  RESUMABLE_BOUNDARIES,
+  systemPromptHash,
+  type CheckpointBoundary,
+  type CheckpointState,
+  type EnvelopeEntry,
+  type RunDurability,
+  type SavedRun,
+} from '../loop/durability.js';
 import type { RunMetrics } from '../loop/outcome.js';
 
 const SCHEMA = `
@@ -30,16 +38,24 @@ function prepareStatements(db: Database.Database) {
     ),
     lastCheckpoint: db.prepare('SELECT * FROM checkpoints WHERE run_id = ? ORDER BY seq DESC LIMIT 1'),
     messages: db.prepare('SELECT body FROM messages WHERE run_id = ? AND idx < ? ORDER BY idx'),
-    startCall: db.prepare('INSERT OR REPLACE INTO tool_calls (run_id, tool_call_id, name, input, started_at) VALUES (?, ?, ?, ?, ?)'),
-    completeCall: db.prepare('UPDATE tool_calls SET completed_at = ?, result = ? WHERE run_id = ? AND tool_call_id = ?'),
+    startCall: db.prepare(
+      'INSERT OR REPLACE INTO tool_calls (run_id, tool_call_id, name, input, started_at) VALUES (?, ?, ?, ?, ?)',
+    ),
+    completeCall: db.prepare(
+      'UPDATE tool_calls SET completed_at = ?, result = ? WHERE run_id = ? AND tool_call_id = ?',
+    ),
     call: db.prepare('SELECT completed_at, result FROM tool_calls WHERE run_id = ? AND tool_call_id = ?'),
-    completedIds: db.prepare('SELECT tool_call_id FROM tool_calls WHERE run_id = ? AND completed_at IS NOT NULL ORDER BY started_at, tool_call_id'),
+    completedIds: db.prepare(
+      'SELECT tool_call_id FROM tool_calls WHERE run_id = ? AND completed_at IS NOT NULL ORDER BY started_at, tool_call_id',
+    ),
   };
 }
 type Statements = ReturnType<typeof prepareStatements>;
 
 /** Why a run cannot be resumed, or the run as its last checkpoint left it. */
-export type ResumePoint = { readonly kind: 'resumable'; readonly saved: SavedRun } | { readonly kind: 'refused'; readonly reason: string };
+export type ResumePoint =
+  | { readonly kind: 'resumable'; readonly saved: SavedRun }
+  | { readonly kind: 'refused'; readonly reason: string };
 
 /**
  * Checkpoints and the idempotency envelope in SQLite (better-sqlite3): a file under a
@@ -74,10 +90,20 @@ export class CheckpointStore {
     const row = this.#statements.lastCheckpoint.get(runId) as CheckpointRow | undefined;
     if (row === undefined) return { kind: 'refused', reason: `no checkpoint of run ${runId}` };
     const boundary = row.boundary as CheckpointBoundary;
-    if (!RESUMABLE_BOUNDARIES.has(boundary)) return { kind: 'refused', reason: `run ${runId} has ended (last checkpoint: ${boundary})` };
+    if (!RESUMABLE_BOUNDARIES.has(boundary))
+      return { kind: 'refused', reason: `run ${runId} has ended (last checkpoint: ${boundary})` };
     const rows = this.#statements.messages.all(runId, row.message_cursor) as { body: string }[];
     const messages = rows.map((message) => JSON.parse(message.body) as MessageParam);
-    return { kind: 'resumable', saved: { messages, metrics: JSON.parse(row.metrics) as RunMetrics, at: row.at, boundary, systemHash: row.system_hash } };
+    return {
+      kind: 'resumable',
+      saved: {
+        messages,
+        metrics: JSON.parse(row.metrics) as RunMetrics,
+        at: row.at,
+        boundary,
+        systemHash: row.system_hash,
+      },
+    };
   }
 
   /** Whether the envelope holds a completed call `id` of run `runId`. */
@@ -99,7 +125,6 @@ interface CheckpointRow {
   readonly metrics: string;
   readonly at: number;
 }
-
 
 /**
  * One run's writer. It remembers which message objects it has persisted, so a
@@ -132,11 +157,24 @@ class RunRecorder implements RunDurability {
   checkpoint(boundary: CheckpointBoundary, state: CheckpointState): void {
     const { messages, metrics, at } = state;
     let same = 0;
-    while (same < this.#persisted.length && same < messages.length && this.#persisted[same] === messages[same]) same += 1;
+    while (same < this.#persisted.length && same < messages.length && this.#persisted[same] === messages[same])
+      same += 1;
     this.#db.transaction(() => {
       this.#statements.deleteMessagesFrom.run(this.#runId, same);
-      for (let i = same; i < messages.length; i++) this.#statements.insertMessage.run(this.#runId, i, JSON.stringify(messages[i]));
-      this.#statements.insertCheckpoint.run(this.#runId, this.#seq, boundary, metrics.modelCalls, messages.length, messages.length, this.#systemHash, JSON.stringify(metrics), at, JSON.stringify(this.#completed));
+      for (let i = same; i < messages.length; i++)
+        this.#statements.insertMessage.run(this.#runId, i, JSON.stringify(messages[i]));
+      this.#statements.insertCheckpoint.run(
+        this.#runId,
+        this.#seq,
+        boundary,
+        metrics.modelCalls,
+        messages.length,
+        messages.length,
+        this.#systemHash,
+        JSON.stringify(metrics),
+        at,
+        JSON.stringify(this.#completed),
+      );
     })();
     this.#seq += 1;
     this.#persisted.length = same;
@@ -144,9 +182,13 @@ class RunRecorder implements RunDurability {
   }
 
   toolCall(id: string): EnvelopeEntry | undefined {
-    const row = this.#statements.call.get(this.#runId, id) as { completed_at: number | null; result: string | null } | undefined;
+    const row = this.#statements.call.get(this.#runId, id) as
+      | { completed_at: number | null; result: string | null }
+      | undefined;
     if (row === undefined) return undefined;
-    return row.completed_at === null || row.result === null ? { state: 'started' } : { state: 'completed', block: JSON.parse(row.result) as ToolResultBlockParam };
+    return row.completed_at === null || row.result === null
+      ? { state: 'started' }
+      : { state: 'completed', block: JSON.parse(row.result) as ToolResultBlockParam };
   }
 
   startToolCall(call: ToolUseBlock, at: number): void {

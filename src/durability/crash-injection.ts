@@ -17,7 +17,9 @@ export type CrashPoint =
 export class SimulatedCrash extends Error {
   override readonly name = 'SimulatedCrash';
   constructor(readonly point: CrashPoint) {
-    super(`simulated crash: ${point.kind === 'checkpoint' ? `after the ${point.boundary} checkpoint` : `${point.kind.replace('_tool', '')} a ${point.tool} call`}`);
+    super(
+      `simulated crash: ${point.kind === 'checkpoint' ? `after the ${point.boundary} checkpoint` : `${point.kind.replace('_tool', '')} a ${point.tool} call`}`,
+    );
   }
 }
 

@@ -65,13 +65,21 @@ describe('RunLanes', () => {
     lanes.submit('l', 'a');
     lanes.submit('l', 'b');
     lanes.submit('l', 'c');
-    expect(lanes.requestCancel('b', 'user closed the tab')).toMatchObject({ kind: 'terminal', outcome: 'cancelled', endedBy: 'dropped' });
+    expect(lanes.requestCancel('b', 'user closed the tab')).toMatchObject({
+      kind: 'terminal',
+      outcome: 'cancelled',
+      endedBy: 'dropped',
+    });
     expect(lanes.signalFor('b').aborted).toBe(true);
     expect(lanes.queued('l')).toEqual(['c']);
 
     expect(lanes.finish('a', 'completed')).toBe('c');
     expect(started()).toEqual(['a', 'c']);
-    expect(events.filter((e) => e.runId === 'b').map((e) => e.type)).toEqual(['lane.queued', 'lane.cancel_requested', 'lane.finished']);
+    expect(events.filter((e) => e.runId === 'b').map((e) => e.type)).toEqual([
+      'lane.queued',
+      'lane.cancel_requested',
+      'lane.finished',
+    ]);
   });
 
   it("aborts an active run's signal with the reason, and frees the lane only when the run finishes", () => {
@@ -81,7 +89,11 @@ describe('RunLanes', () => {
     const signal = lanes.signalFor('a');
     expect(signal.aborted).toBe(false);
 
-    expect(lanes.requestCancel('a', 'user pressed stop')).toMatchObject({ kind: 'cancel_requested', deadlineAt: 10_000, paused: false });
+    expect(lanes.requestCancel('a', 'user pressed stop')).toMatchObject({
+      kind: 'cancel_requested',
+      deadlineAt: 10_000,
+      paused: false,
+    });
     expect(signal.aborted).toBe(true);
     expect(signal.reason).toBe('user pressed stop');
     expect(lanes.signalFor('b').aborted).toBe(false);
@@ -110,7 +122,13 @@ describe('RunLanes', () => {
 
     clock.advanceTo(12_000);
     expect(lanes.reconcile()).toEqual(['a']);
-    expect(lanes.state('a')).toEqual({ kind: 'terminal', lane: 'l', outcome: 'cancelled', endedAt: 12_000, endedBy: 'reconciled' });
+    expect(lanes.state('a')).toEqual({
+      kind: 'terminal',
+      lane: 'l',
+      outcome: 'cancelled',
+      endedAt: 12_000,
+      endedBy: 'reconciled',
+    });
     expect(lanes.active('l')).toBe('b');
     expect(lanes.state('b')).toEqual({ kind: 'active', lane: 'l', startedAt: 12_000 });
     expect(events.slice(-3)).toEqual([
@@ -186,7 +204,13 @@ describe('RunLanes', () => {
     lanes.finish('a', 'completed');
     clock.advanceTo(5_000);
     expect(lanes.reconcile()).toEqual([]);
-    expect(lanes.state('a')).toEqual({ kind: 'terminal', lane: 'l', outcome: 'completed', endedAt: 400, endedBy: 'run' });
+    expect(lanes.state('a')).toEqual({
+      kind: 'terminal',
+      lane: 'l',
+      outcome: 'completed',
+      endedAt: 400,
+      endedBy: 'run',
+    });
     expect(lanes.requestCancel('a').kind).toBe('terminal');
   });
 
@@ -218,11 +242,15 @@ describe('RunLanes', () => {
     const { lanes } = setup();
     lanes.submit('l', 'a');
     lanes.submit('l', 'b');
-    expect(() => lanes.finish('b', 'completed')).toThrow("RunLanes: cannot finish run 'b': it is queued, not holding lane 'l'");
+    expect(() => lanes.finish('b', 'completed')).toThrow(
+      "RunLanes: cannot finish run 'b': it is queued, not holding lane 'l'",
+    );
     expect(() => lanes.finish('zzz', 'completed')).toThrow("RunLanes: unknown run 'zzz'");
     expect(() => lanes.submit('other', 'a')).toThrow("RunLanes: run 'a' was already submitted");
     lanes.finish('a', 'completed');
-    expect(() => lanes.finish('a', 'completed')).toThrow("RunLanes: cannot finish run 'a': it is terminal, not holding lane 'l'");
+    expect(() => lanes.finish('a', 'completed')).toThrow(
+      "RunLanes: cannot finish run 'a': it is terminal, not holding lane 'l'",
+    );
     // The failed calls changed nothing.
     expect(lanes.active('l')).toBe('b');
     expect(lanes.active('other')).toBeNull();
@@ -243,7 +271,9 @@ describe('RunLanes', () => {
   it('rejects a cancel timeout that is not a positive finite number', () => {
     const clock = new VirtualClock();
     for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => new RunLanes({ clock, cancelTimeoutMs: bad })).toThrow('cancelTimeoutMs must be a positive finite number');
+      expect(() => new RunLanes({ clock, cancelTimeoutMs: bad })).toThrow(
+        'cancelTimeoutMs must be a positive finite number',
+      );
     }
   });
 });

@@ -23,24 +23,75 @@ export type LaneRunState =
   | { readonly kind: 'queued'; readonly lane: string; readonly queuedAt: number }
   | { readonly kind: 'active'; readonly lane: string; readonly startedAt: number }
   | { readonly kind: 'paused'; readonly lane: string; readonly startedAt: number; readonly pausedAt: number }
-  | { readonly kind: 'cancel_requested'; readonly lane: string; readonly startedAt: number; readonly requestedAt: number; readonly deadlineAt: number; readonly paused: boolean }
+  | {
+      readonly kind: 'cancel_requested';
+      readonly lane: string;
+      readonly startedAt: number;
+      readonly requestedAt: number;
+      readonly deadlineAt: number;
+      readonly paused: boolean;
+    }
   /** `endedBy`: the run called `finish`, it was dropped from the queue, or `reconcile` ended it. */
-  | { readonly kind: 'terminal'; readonly lane: string; readonly outcome: OutcomeKind; readonly endedAt: number; readonly endedBy: 'run' | 'dropped' | 'reconciled' };
+  | {
+      readonly kind: 'terminal';
+      readonly lane: string;
+      readonly outcome: OutcomeKind;
+      readonly endedAt: number;
+      readonly endedBy: 'run' | 'dropped' | 'reconciled';
+    };
 
 /** Every run that reaches a terminal state gets exactly one `lane.finished`, last. `at` is virtual ms. */
 export type LaneEvent =
   /** `ahead`: runs before it in the lane, the one holding the lane included. */
-  | { readonly type: 'lane.queued'; readonly at: number; readonly lane: string; readonly runId: string; readonly ahead: number }
-  | { readonly type: 'lane.started'; readonly at: number; readonly lane: string; readonly runId: string; readonly waitedMs: number }
+  | {
+      readonly type: 'lane.queued';
+      readonly at: number;
+      readonly lane: string;
+      readonly runId: string;
+      readonly ahead: number;
+    }
+  | {
+      readonly type: 'lane.started';
+      readonly at: number;
+      readonly lane: string;
+      readonly runId: string;
+      readonly waitedMs: number;
+    }
   | { readonly type: 'lane.paused'; readonly at: number; readonly lane: string; readonly runId: string }
   | { readonly type: 'lane.resumed'; readonly at: number; readonly lane: string; readonly runId: string }
   /** `deadlineAt` is null for a queued run: it is dropped at once and never starts. */
-  | { readonly type: 'lane.cancel_requested'; readonly at: number; readonly lane: string; readonly runId: string; readonly reason: string; readonly deadlineAt: number | null }
+  | {
+      readonly type: 'lane.cancel_requested';
+      readonly at: number;
+      readonly lane: string;
+      readonly runId: string;
+      readonly reason: string;
+      readonly deadlineAt: number | null;
+    }
   /** The run never ended after its cancel request; emitted just before its `lane.finished`. */
-  | { readonly type: 'lane.cancel_reconciled'; readonly at: number; readonly lane: string; readonly runId: string; readonly requestedAt: number; readonly paused: boolean }
-  | { readonly type: 'lane.finished'; readonly at: number; readonly lane: string; readonly runId: string; readonly outcome: OutcomeKind }
+  | {
+      readonly type: 'lane.cancel_reconciled';
+      readonly at: number;
+      readonly lane: string;
+      readonly runId: string;
+      readonly requestedAt: number;
+      readonly paused: boolean;
+    }
+  | {
+      readonly type: 'lane.finished';
+      readonly at: number;
+      readonly lane: string;
+      readonly runId: string;
+      readonly outcome: OutcomeKind;
+    }
   /** A reconciled run's loop woke and reported `outcome`; ignored, its lane has moved on. */
-  | { readonly type: 'lane.late_finish'; readonly at: number; readonly lane: string; readonly runId: string; readonly outcome: OutcomeKind };
+  | {
+      readonly type: 'lane.late_finish';
+      readonly at: number;
+      readonly lane: string;
+      readonly runId: string;
+      readonly outcome: OutcomeKind;
+    };
 
 interface RunEntry {
   state: LaneRunState;
@@ -74,7 +125,8 @@ export class RunLanes {
 
   constructor(options: RunLanesOptions) {
     const cancelTimeoutMs = options.cancelTimeoutMs ?? 30_000;
-    if (!(cancelTimeoutMs > 0 && Number.isFinite(cancelTimeoutMs))) throw new Error(`RunLanes: cancelTimeoutMs must be a positive finite number of ms, got ${cancelTimeoutMs}`);
+    if (!(cancelTimeoutMs > 0 && Number.isFinite(cancelTimeoutMs)))
+      throw new Error(`RunLanes: cancelTimeoutMs must be a positive finite number of ms, got ${cancelTimeoutMs}`);
     this.#clock = options.clock;
     this.#cancelTimeoutMs = cancelTimeoutMs;
     this.#onEvent = options.onEvent ?? (() => {});
@@ -103,7 +155,8 @@ export class RunLanes {
       this.#onEvent({ type: 'lane.late_finish', at: this.#clock.now(), lane: state.lane, runId, outcome });
       return null;
     }
-    if (state.kind === 'queued' || state.kind === 'terminal') throw new Error(`RunLanes: cannot finish run '${runId}': it is ${state.kind}, not holding lane '${state.lane}'`);
+    if (state.kind === 'queued' || state.kind === 'terminal')
+      throw new Error(`RunLanes: cannot finish run '${runId}': it is ${state.kind}, not holding lane '${state.lane}'`);
     return this.#end(runId, outcome, 'run');
   }
 
@@ -134,7 +187,14 @@ export class RunLanes {
       this.#end(runId, 'cancelled', 'dropped');
     } else {
       const deadlineAt = at + this.#cancelTimeoutMs;
-      entry.state = { kind: 'cancel_requested', lane: state.lane, startedAt: state.startedAt, requestedAt: at, deadlineAt, paused: state.kind === 'paused' };
+      entry.state = {
+        kind: 'cancel_requested',
+        lane: state.lane,
+        startedAt: state.startedAt,
+        requestedAt: at,
+        deadlineAt,
+        paused: state.kind === 'paused',
+      };
       this.#onEvent({ type: 'lane.cancel_requested', at, lane: state.lane, runId, reason, deadlineAt });
     }
     return entry.state;
@@ -144,10 +204,19 @@ export class RunLanes {
   reconcile(): string[] {
     const now = this.#clock.now();
     const due = [...this.#runs]
-      .flatMap(([runId, { state }]) => (state.kind === 'cancel_requested' && state.deadlineAt <= now ? [{ runId, state }] : []))
+      .flatMap(([runId, { state }]) =>
+        state.kind === 'cancel_requested' && state.deadlineAt <= now ? [{ runId, state }] : [],
+      )
       .sort((a, b) => a.state.deadlineAt - b.state.deadlineAt);
     for (const { runId, state } of due) {
-      this.#onEvent({ type: 'lane.cancel_reconciled', at: now, lane: state.lane, runId, requestedAt: state.requestedAt, paused: state.paused });
+      this.#onEvent({
+        type: 'lane.cancel_reconciled',
+        at: now,
+        lane: state.lane,
+        runId,
+        requestedAt: state.requestedAt,
+        paused: state.paused,
+      });
       this.#end(runId, 'cancelled', 'reconciled');
     }
     return due.map((d) => d.runId);

@@ -17,7 +17,9 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 export type RateFaultKind = Exclude<FaultKind, 'unauthorized'>;
 
 /** The faults drawn with a probability per execution, in draw order. */
-export const RATE_FAULT_KINDS: readonly RateFaultKind[] = FAULT_KINDS.filter((kind): kind is RateFaultKind => kind !== 'unauthorized');
+export const RATE_FAULT_KINDS: readonly RateFaultKind[] = FAULT_KINDS.filter(
+  (kind): kind is RateFaultKind => kind !== 'unauthorized',
+);
 
 export type FaultRates = Partial<Record<RateFaultKind, number>>;
 
@@ -37,7 +39,13 @@ export interface FaultProfile {
   readonly timeoutMs: number;
 }
 
-export const NO_FAULTS: FaultProfile = Object.freeze({ rates: {}, tools: {}, unauthorizedAfter: {}, retryAfterMs: 1000, timeoutMs: 10_000 });
+export const NO_FAULTS: FaultProfile = Object.freeze({
+  rates: {},
+  tools: {},
+  unauthorizedAfter: {},
+  retryAfterMs: 1000,
+  timeoutMs: 10_000,
+});
 
 /**
  * Cumulative thresholds in the fixed order of RATE_FAULT_KINDS, so one uniform draw picks

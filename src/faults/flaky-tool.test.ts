@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { stream, type Rng, type StreamKey } from '../random/streams.js';
 import { TOOL_CATALOGUE, type ToolSpec } from '../scenarios/tool-catalogue.js';
 import { createWorld, type World } from '../scenarios/world.js';
-import { FAULT_KINDS, NO_FAULTS, RATE_FAULT_KINDS, type FaultProfile, type FaultRates, type RateFaultKind } from './fault-profile.js';
+import {
+  FAULT_KINDS,
+  NO_FAULTS,
+  RATE_FAULT_KINDS,
+  type FaultProfile,
+  type FaultRates,
+  type RateFaultKind,
+} from './fault-profile.js';
 import { FlakyTool } from './flaky-tool.js';
 import { ToolError } from './tool-errors.js';
 
@@ -14,7 +21,13 @@ function spec(name: string): ToolSpec {
 
 const USER = { id: 'u_1042', name: 'Ada  Lovelace', email: 'Ada.Lovelace@Example.COM', plan: 'pro' };
 const newWorld = (): World => createWorld({ records: { users: { u_1042: USER } } });
-const profile = (rates: FaultRates, extra: Partial<FaultProfile> = {}): FaultProfile => ({ ...NO_FAULTS, rates, retryAfterMs: 2000, timeoutMs: 10_000, ...extra });
+const profile = (rates: FaultRates, extra: Partial<FaultProfile> = {}): FaultProfile => ({
+  ...NO_FAULTS,
+  rates,
+  retryAfterMs: 2000,
+  timeoutMs: 10_000,
+  ...extra,
+});
 const KEY: StreamKey = { sweepSeed: 7, scenario: 'flaky-tool-test', runSeed: 3 };
 
 /** An Rng that returns the given draws in order. */
@@ -35,8 +48,23 @@ describe('FlakyTool.faultFor', () => {
 
   it('maps a draw to a fault by cumulative thresholds in RATE_FAULT_KINDS order', () => {
     // The order is what a draw means: a reordering would change every seeded run.
-    expect(FAULT_KINDS).toEqual(['timeout', 'connection_refused', 'rate_limit', 'server_error', 'malformed_json', 'partial_write', 'unauthorized']);
-    expect(RATE_FAULT_KINDS).toEqual(['timeout', 'connection_refused', 'rate_limit', 'server_error', 'malformed_json', 'partial_write']);
+    expect(FAULT_KINDS).toEqual([
+      'timeout',
+      'connection_refused',
+      'rate_limit',
+      'server_error',
+      'malformed_json',
+      'partial_write',
+      'unauthorized',
+    ]);
+    expect(RATE_FAULT_KINDS).toEqual([
+      'timeout',
+      'connection_refused',
+      'rate_limit',
+      'server_error',
+      'malformed_json',
+      'partial_write',
+    ]);
     // timeout [0, 0.30), rate_limit [0.30, 0.35), malformed_json [0.35, 0.45), none above.
     expect(tool.faultFor(0)).toBe('timeout');
     expect(tool.faultFor(0.299)).toBe('timeout');
@@ -58,7 +86,9 @@ describe('FlakyTool.faultFor', () => {
 
   it('refuses rates that add up to more than 1', () => {
     expect(() => new FlakyTool(spec('get_user'), profile({ timeout: 0.6, server_error: 0.5 }))).toThrow(RangeError);
-    expect(() => new FlakyTool(spec('get_user'), profile({ timeout: 0.6, server_error: 0.5 }))).toThrow('fault rates add up to 1.1, more than 1');
+    expect(() => new FlakyTool(spec('get_user'), profile({ timeout: 0.6, server_error: 0.5 }))).toThrow(
+      'fault rates add up to 1.1, more than 1',
+    );
     expect(() => new FlakyTool(spec('get_user'), profile({ timeout: 0.5, server_error: 0.5 }))).not.toThrow();
   });
 });
@@ -104,12 +134,21 @@ describe('FlakyTool.execute', () => {
     expect(execution.fault).toBe('timeout');
     if (execution.kind !== 'error') return;
     expect(execution.error).toBeInstanceOf(ToolError);
-    expect(execution.error).toMatchObject({ code: 'timeout', retryable: true, message: 'get_user: request timed out after 10000 ms' });
+    expect(execution.error).toMatchObject({
+      code: 'timeout',
+      retryable: true,
+      message: 'get_user: request timed out after 10000 ms',
+    });
   });
 
   it('carries the retry-after on a 429', () => {
     const execution = tool.execute({ user_id: 'u_1042' }, newWorld(), draws(0.32));
-    expect(execution.kind === 'error' ? execution.error : undefined).toMatchObject({ code: 'rate_limited', status: 429, retryAfterMs: 2000, retryable: true });
+    expect(execution.kind === 'error' ? execution.error : undefined).toMatchObject({
+      code: 'rate_limited',
+      status: 429,
+      retryAfterMs: 2000,
+      retryable: true,
+    });
   });
 
   it('returns the real body when no fault is drawn', () => {
@@ -139,7 +178,10 @@ describe('FlakyTool.execute', () => {
     expect(world.outbox).toEqual([{ key: 'u_1042', value: { a: 1 } }]);
     expect(execution.kind).toBe('error');
     expect(execution.fault).toBe('partial_write');
-    expect(execution.kind === 'error' ? execution.error : undefined).toMatchObject({ code: 'connection_reset', retryable: true });
+    expect(execution.kind === 'error' ? execution.error : undefined).toMatchObject({
+      code: 'connection_reset',
+      retryable: true,
+    });
   });
 
   it('a fault that fails before the handler leaves the world untouched', () => {
@@ -151,13 +193,19 @@ describe('FlakyTool.execute', () => {
 
   it('a handler that rejects its input yields a permanent error, not a thrown exception', () => {
     const execution = tool.execute({ user_id: 'u_9999' }, newWorld(), draws(0.9));
-    expect(execution.kind === 'error' ? execution.error : undefined).toMatchObject({ code: 'not_found', status: 404, retryable: false, message: "no user with id 'u_9999'" });
+    expect(execution.kind === 'error' ? execution.error : undefined).toMatchObject({
+      code: 'not_found',
+      status: 404,
+      retryable: false,
+      message: "no user with id 'u_9999'",
+    });
     expect(execution.fault).toBeNull();
   });
 });
 
 describe('FlakyTool unauthorized_after', () => {
-  const revoked = (after: number, rates: FaultRates = {}): FlakyTool => new FlakyTool(spec('get_user'), profile(rates, { unauthorizedAfter: { get_user: after } }));
+  const revoked = (after: number, rates: FaultRates = {}): FlakyTool =>
+    new FlakyTool(spec('get_user'), profile(rates, { unauthorizedAfter: { get_user: after } }));
 
   it('answers HTTP 401 from the n-th execution (0-based) on, without running the handler', () => {
     const tool = revoked(2);
@@ -166,7 +214,11 @@ describe('FlakyTool unauthorized_after', () => {
     expect(kinds.map((execution) => execution.kind)).toEqual(['ok', 'ok', 'error', 'error', 'error']);
     const third = kinds[2];
     expect(third?.fault).toBe('unauthorized');
-    expect(third?.kind === 'error' ? third.error : undefined).toMatchObject({ code: 'unauthorized', status: 401, retryable: false });
+    expect(third?.kind === 'error' ? third.error : undefined).toMatchObject({
+      code: 'unauthorized',
+      status: 401,
+      retryable: false,
+    });
     expect(third?.kind === 'error' ? third.error.message : '').toMatch(/^get_user: HTTP 401 Unauthorized/);
   });
 
@@ -177,7 +229,10 @@ describe('FlakyTool unauthorized_after', () => {
   });
 
   it('a write behind a revoked credential leaves the world untouched', () => {
-    const writer = new FlakyTool(spec('write_result'), profile({ partial_write: 1 }, { unauthorizedAfter: { write_result: 0 } }));
+    const writer = new FlakyTool(
+      spec('write_result'),
+      profile({ partial_write: 1 }, { unauthorizedAfter: { write_result: 0 } }),
+    );
     const world = newWorld();
     expect(writer.execute({ key: 'k', value: { a: 1 } }, world, draws(0.5)).fault).toBe('unauthorized');
     expect(world.outbox).toEqual([]);
@@ -185,7 +240,12 @@ describe('FlakyTool unauthorized_after', () => {
 
   it('still takes exactly one draw per execution for the rate faults', () => {
     let taken = 0;
-    const counting: Rng = { next: () => (taken++, 0.9), chance: () => false, int: () => 0, pick: (items) => items[0] as never };
+    const counting: Rng = {
+      next: () => (taken++, 0.9),
+      chance: () => false,
+      int: () => 0,
+      pick: (items) => items[0] as never,
+    };
     const tool = revoked(1);
     tool.execute({ user_id: 'u_1042' }, newWorld(), counting);
     tool.execute({ user_id: 'u_1042' }, newWorld(), counting);
@@ -198,7 +258,9 @@ describe('FlakyTool unauthorized_after', () => {
     const tool = new FlakyTool(spec('get_user'), scheduled);
     for (let index = 0; index < 3; index++) {
       const rng = () => stream(KEY, 'tool:get_user', index);
-      expect(tool.execute({ user_id: 'u_1042' }, newWorld(), rng())).toEqual(plain.execute({ user_id: 'u_1042' }, newWorld(), rng()));
+      expect(tool.execute({ user_id: 'u_1042' }, newWorld(), rng())).toEqual(
+        plain.execute({ user_id: 'u_1042' }, newWorld(), rng()),
+      );
     }
     expect(new FlakyTool(spec('read_result'), scheduled).execute({ key: 'x' }, newWorld(), draws(0.9)).kind).toBe('ok');
   });

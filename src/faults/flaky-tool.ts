@@ -53,19 +53,51 @@ export class ToolFaults {
   constructor(spec: ToolSpec, profile: FaultProfile) {
     const name = spec.definition.name;
     const { timeoutMs, retryAfterMs } = profile;
-    const error = (code: ToolErrorCode, message: string, options?: { status?: number; retryAfterMs?: number }): ToolError => Object.freeze(new ToolError(code, message, options));
-    const frozenFailure = (error: ToolError, latencyMs: number, fault: FaultKind): ToolExecution => Object.freeze(failed(error, latencyMs, fault));
+    const error = (
+      code: ToolErrorCode,
+      message: string,
+      options?: { status?: number; retryAfterMs?: number },
+    ): ToolError => Object.freeze(new ToolError(code, message, options));
+    const frozenFailure = (error: ToolError, latencyMs: number, fault: FaultKind): ToolExecution =>
+      Object.freeze(failed(error, latencyMs, fault));
     this.spec = spec;
     this.#thresholds = faultThresholds(profile.tools[name] ?? profile.rates);
     this.#unauthorizedAfter = profile.unauthorizedAfter[name] ?? Number.POSITIVE_INFINITY;
     this.#before = {
-      timeout: frozenFailure(error('timeout', `${name}: request timed out after ${timeoutMs} ms`), timeoutMs, 'timeout'),
-      connection_refused: frozenFailure(error('connection_refused', `${name}: connect ECONNREFUSED 10.0.0.7:443`), 20, 'connection_refused'),
-      rate_limit: frozenFailure(error('rate_limited', `${name}: HTTP 429 Too Many Requests (retry-after: ${retryAfterMs / 1000}s)`, { status: 429, retryAfterMs }), 50, 'rate_limit'),
-      server_error: frozenFailure(error('server_error', `${name}: HTTP 503 Service Unavailable`, { status: 503 }), 100, 'server_error'),
-      unauthorized: frozenFailure(error('unauthorized', `${name}: HTTP 401 Unauthorized (the access token is no longer valid)`, { status: 401 }), 80, 'unauthorized'),
+      timeout: frozenFailure(
+        error('timeout', `${name}: request timed out after ${timeoutMs} ms`),
+        timeoutMs,
+        'timeout',
+      ),
+      connection_refused: frozenFailure(
+        error('connection_refused', `${name}: connect ECONNREFUSED 10.0.0.7:443`),
+        20,
+        'connection_refused',
+      ),
+      rate_limit: frozenFailure(
+        error('rate_limited', `${name}: HTTP 429 Too Many Requests (retry-after: ${retryAfterMs / 1000}s)`, {
+          status: 429,
+          retryAfterMs,
+        }),
+        50,
+        'rate_limit',
+      ),
+      server_error: frozenFailure(
+        error('server_error', `${name}: HTTP 503 Service Unavailable`, { status: 503 }),
+        100,
+        'server_error',
+      ),
+      unauthorized: frozenFailure(
+        error('unauthorized', `${name}: HTTP 401 Unauthorized (the access token is no longer valid)`, { status: 401 }),
+        80,
+        'unauthorized',
+      ),
     };
-    this.#lostAnswer = frozenFailure(error('connection_reset', `${name}: socket hang up (ECONNRESET) after the request was sent`), spec.latencyMs, 'partial_write');
+    this.#lostAnswer = frozenFailure(
+      error('connection_reset', `${name}: socket hang up (ECONNRESET) after the request was sent`),
+      spec.latencyMs,
+      'partial_write',
+    );
   }
 
   /** The fault a draw of `u` selects, or null. */

@@ -12,8 +12,12 @@ describe('malformArguments', () => {
   it('writes each kind the way models get it wrong', () => {
     expect(malformArguments('fenced', '{"a":1}', 't', rng())).toBe('```json\n{\n  "a": 1\n}\n```');
     expect(malformArguments('trailing_comma', '{"a":1}', 't', rng())).toBe('{\n  "a": 1,\n}');
-    expect(malformArguments('prose', '{"a":1}', 'get_user', rng())).toBe('Here are the arguments for get_user: {"a":1}\nI will check the result before moving on.');
-    expect(malformArguments('single_quotes', json, 't', rng())).toBe("{'to': 'a@b.c', 'n': 1, 'ok': True, 'note': None, 'quote': 'it\\'s'}");
+    expect(malformArguments('prose', '{"a":1}', 'get_user', rng())).toBe(
+      'Here are the arguments for get_user: {"a":1}\nI will check the result before moving on.',
+    );
+    expect(malformArguments('single_quotes', json, 't', rng())).toBe(
+      "{'to': 'a@b.c', 'n': 1, 'ok': True, 'note': None, 'quote': 'it\\'s'}",
+    );
   });
 
   it('cuts off between 30% and 90% of the text, never all of it, even for {}', () => {
@@ -42,19 +46,32 @@ function completion(calls: number): ChatCompletion {
         index: 0,
         finish_reason: 'tool_calls',
         logprobs: null,
-        message: { role: 'assistant', content: null, refusal: null, tool_calls: Array.from({ length: calls }, (_, i) => ({ id: `c${i}`, type: 'function' as const, function: { name: 't', arguments: '{"a":1}' } })) },
+        message: {
+          role: 'assistant',
+          content: null,
+          refusal: null,
+          tool_calls: Array.from({ length: calls }, (_, i) => ({
+            id: `c${i}`,
+            type: 'function' as const,
+            function: { name: 't', arguments: '{"a":1}' },
+          })),
+        },
       },
     ],
   };
 }
 
-const argumentsOf = (reply: ChatCompletion) => (reply.choices[0]?.message.tool_calls ?? []).map((call) => (call.type === 'function' ? call.function.arguments : ''));
+const argumentsOf = (reply: ChatCompletion) =>
+  (reply.choices[0]?.message.tool_calls ?? []).map((call) => (call.type === 'function' ? call.function.arguments : ''));
 
 describe('MalformedArguments', () => {
   it('changes nothing without rates, and everything at rate 1', () => {
     const reply = completion(2);
     expect(new MalformedArguments({}, key).apply(reply, 3)).toBe(reply);
-    expect(argumentsOf(new MalformedArguments({ fenced: 1 }, key).apply(reply, 3))).toEqual(['```json\n{\n  "a": 1\n}\n```', '```json\n{\n  "a": 1\n}\n```']);
+    expect(argumentsOf(new MalformedArguments({ fenced: 1 }, key).apply(reply, 3))).toEqual([
+      '```json\n{\n  "a": 1\n}\n```',
+      '```json\n{\n  "a": 1\n}\n```',
+    ]);
   });
 
   it('decides by (run, turn): the same turn is written the same way, and about the rate of turns are hit', () => {
@@ -62,7 +79,9 @@ describe('MalformedArguments', () => {
     let hit = 0;
     for (let turn = 0; turn < 2000; turn++) {
       const once = argumentsOf(malformed.apply(completion(1), turn));
-      expect(argumentsOf(new MalformedArguments({ prose: 0.2, truncated: 0.1 }, key).apply(completion(1), turn))).toEqual(once);
+      expect(
+        argumentsOf(new MalformedArguments({ prose: 0.2, truncated: 0.1 }, key).apply(completion(1), turn)),
+      ).toEqual(once);
       if (once[0] !== '{"a":1}') hit += 1;
     }
     expect(hit / 2000).toBeGreaterThan(0.27);

@@ -29,7 +29,10 @@ function pythonRepr(value: unknown): string {
   if (value === false) return 'False';
   if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
-  if (typeof value === 'object') return `{${Object.entries(value).map(([key, item]) => `${pythonRepr(key)}: ${pythonRepr(item)}`).join(', ')}}`;
+  if (typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${pythonRepr(key)}: ${pythonRepr(item)}`)
+      .join(', ')}}`;
   return String(value);
 }
 
@@ -106,10 +109,24 @@ export class MalformedArguments {
       const kind = this.#thresholds.find(([, upTo]) => draw < upTo)?.[0];
       if (kind === undefined || call.type !== 'function') return call;
       const text = malformArguments(kind, call.function.arguments, call.function.name, rng);
-      tokenDelta += Math.ceil(text.length / CHARS_PER_TOKEN) - Math.ceil(call.function.arguments.length / CHARS_PER_TOKEN);
+      tokenDelta +=
+        Math.ceil(text.length / CHARS_PER_TOKEN) - Math.ceil(call.function.arguments.length / CHARS_PER_TOKEN);
       return { ...call, function: { ...call.function, arguments: text } };
     });
-    const usage = completion.usage === undefined ? {} : { usage: { ...completion.usage, completion_tokens: completion.usage.completion_tokens + tokenDelta, total_tokens: completion.usage.total_tokens + tokenDelta } };
-    return { ...completion, choices: [{ ...choice, message: { ...choice.message, tool_calls: written } }, ...completion.choices.slice(1)], ...usage };
+    const usage =
+      completion.usage === undefined
+        ? {}
+        : {
+            usage: {
+              ...completion.usage,
+              completion_tokens: completion.usage.completion_tokens + tokenDelta,
+              total_tokens: completion.usage.total_tokens + tokenDelta,
+            },
+          };
+    return {
+      ...completion,
+      choices: [{ ...choice, message: { ...choice.message, tool_calls: written } }, ...completion.choices.slice(1)],
+      ...usage,
+    };
   }
 }

@@ -2,7 +2,15 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import type { StreamKey } from '../random/streams.js';
-import { MODEL_FAULT_KINDS, ModelFaultInjector, modelFaultResponse, NO_MODEL_FAULTS, scriptedModelFaults, type ModelFaultKind, type ModelFaultProfile } from './model-faults.js';
+import {
+  MODEL_FAULT_KINDS,
+  ModelFaultInjector,
+  modelFaultResponse,
+  NO_MODEL_FAULTS,
+  scriptedModelFaults,
+  type ModelFaultKind,
+  type ModelFaultProfile,
+} from './model-faults.js';
 
 const KEY: StreamKey = { sweepSeed: 0, scenario: 'model-faults-test', runSeed: 11 };
 const PRIMARY = 'claude-sonnet-5-5';
@@ -10,16 +18,24 @@ const PRIMARY = 'claude-sonnet-5-5';
 /** A transcript at turn `turn`: the prompt, then `turn` assistant/user exchanges. */
 function at(turn: number, model = PRIMARY): { model: string; messages: MessageParam[] } {
   const messages: MessageParam[] = [{ role: 'user', content: 'go' }];
-  for (let i = 0; i < turn; i++) messages.push({ role: 'assistant', content: `step ${i}` }, { role: 'user', content: 'ok' });
+  for (let i = 0; i < turn; i++)
+    messages.push({ role: 'assistant', content: `step ${i}` }, { role: 'user', content: 'ok' });
   return { model, messages };
 }
 
 const profile = (extra: Partial<ModelFaultProfile>): ModelFaultProfile => ({ ...NO_MODEL_FAULTS, ...extra });
 
 /** The faults met by `attempts` attempts at each of `turns` turns of one run. */
-function sample(p: ModelFaultProfile, turns: number, attempts: number, key: StreamKey = KEY): (ModelFaultKind | null)[][] {
+function sample(
+  p: ModelFaultProfile,
+  turns: number,
+  attempts: number,
+  key: StreamKey = KEY,
+): (ModelFaultKind | null)[][] {
   const injector = new ModelFaultInjector(p, key, new VirtualClock());
-  return Array.from({ length: turns }, (_, turn) => Array.from({ length: attempts }, () => injector.next(at(turn))?.kind ?? null));
+  return Array.from({ length: turns }, (_, turn) =>
+    Array.from({ length: attempts }, () => injector.next(at(turn))?.kind ?? null),
+  );
 }
 
 /** The same over many runs (4 turns each), for rates. */
@@ -29,7 +45,17 @@ function sampleRuns(p: ModelFaultProfile, runs: number, attempts: number): (Mode
 
 describe('ModelFaultInjector', () => {
   it('keeps its fault kinds in a fixed order (a draw means the same fault in every version)', () => {
-    expect(MODEL_FAULT_KINDS).toEqual(['rate_limit', 'server_error', 'overloaded', 'request_too_large', 'unknown_model', 'unauthorized', 'connection_error', 'timeout', 'stream_cut']);
+    expect(MODEL_FAULT_KINDS).toEqual([
+      'rate_limit',
+      'server_error',
+      'overloaded',
+      'request_too_large',
+      'unknown_model',
+      'unauthorized',
+      'connection_error',
+      'timeout',
+      'stream_cut',
+    ]);
   });
 
   it('injects nothing, counts nothing and costs no time without rates', () => {
@@ -81,7 +107,11 @@ describe('ModelFaultInjector', () => {
   });
 
   it('fails only the listed models, so a fallback model gets through', () => {
-    const injector = new ModelFaultInjector(profile({ rates: { overloaded: 1 }, persistence: 1, models: [PRIMARY] }), KEY, new VirtualClock());
+    const injector = new ModelFaultInjector(
+      profile({ rates: { overloaded: 1 }, persistence: 1, models: [PRIMARY] }),
+      KEY,
+      new VirtualClock(),
+    );
     expect(injector.next(at(0))?.kind).toBe('overloaded');
     expect(injector.next(at(0, 'claude-haiku-5-5'))).toBeNull();
     expect(injector.next(at(1, 'claude-haiku-5-5'))).toBeNull();
@@ -101,7 +131,8 @@ describe('ModelFaultInjector', () => {
 
 describe('modelFaultResponse', () => {
   const request = at(0);
-  const response = (kind: ModelFaultKind) => modelFaultResponse(kind, request, { retryAfterMs: 7500, timeoutMs: 600_000 }, 'req_1');
+  const response = (kind: ModelFaultKind) =>
+    modelFaultResponse(kind, request, { retryAfterMs: 7500, timeoutMs: 600_000 }, 'req_1');
 
   it('answers as the Anthropic API does: status, error type and Anthropic error body', () => {
     const expected: Record<string, [number, string]> = {
@@ -114,7 +145,12 @@ describe('modelFaultResponse', () => {
     };
     for (const [kind, [status, type]] of Object.entries(expected)) {
       const r = response(kind as ModelFaultKind);
-      expect(r).toMatchObject({ kind: 'http', status, body: { type: 'error', error: { type } }, headers: { 'content-type': 'application/json', 'request-id': 'req_1' } });
+      expect(r).toMatchObject({
+        kind: 'http',
+        status,
+        body: { type: 'error', error: { type } },
+        headers: { 'content-type': 'application/json', 'request-id': 'req_1' },
+      });
     }
     expect(response('unknown_model')).toMatchObject({ body: { error: { message: `model: ${PRIMARY}` } } });
   });
@@ -125,7 +161,10 @@ describe('modelFaultResponse', () => {
   });
 
   it('drops the connection or hangs for connection errors and timeouts (no response at all)', () => {
-    expect(response('connection_error')).toEqual({ kind: 'connection_error', message: 'read ECONNRESET (api.anthropic.com:443)' });
+    expect(response('connection_error')).toEqual({
+      kind: 'connection_error',
+      message: 'read ECONNRESET (api.anthropic.com:443)',
+    });
     expect(response('timeout')).toEqual({ kind: 'timeout', message: 'request timed out after 600000 ms' });
   });
 });

@@ -21,7 +21,9 @@ export const MODEL_FAULT_KINDS = [
 export type ModelFaultKind = (typeof MODEL_FAULT_KINDS)[number];
 /** The kinds every run record counts (and runs.csv has a column for); `stream_cut` is counted on streamed runs only. */
 export type RecordedModelFaultKind = Exclude<ModelFaultKind, 'stream_cut'>;
-export const RECORDED_MODEL_FAULT_KINDS = MODEL_FAULT_KINDS.filter((kind): kind is RecordedModelFaultKind => kind !== 'stream_cut');
+export const RECORDED_MODEL_FAULT_KINDS = MODEL_FAULT_KINDS.filter(
+  (kind): kind is RecordedModelFaultKind => kind !== 'stream_cut',
+);
 export type ModelFaultRates = Partial<Record<ModelFaultKind, number>>;
 
 export interface ModelFaultProfile {
@@ -40,7 +42,13 @@ export interface ModelFaultProfile {
   readonly timeoutMs: number;
 }
 
-export const NO_MODEL_FAULTS: ModelFaultProfile = Object.freeze({ rates: {}, persistence: 0, models: null, retryAfterMs: 5000, timeoutMs: 600_000 });
+export const NO_MODEL_FAULTS: ModelFaultProfile = Object.freeze({
+  rates: {},
+  persistence: 0,
+  models: null,
+  retryAfterMs: 5000,
+  timeoutMs: 600_000,
+});
 
 /** The body of an Anthropic API error response. */
 export interface AnthropicErrorBody {
@@ -53,10 +61,19 @@ export interface AnthropicErrorBody {
  * body, or never answer, so the fetch rejects (a dropped connection or a timeout).
  */
 export type ModelFaultResponse =
-  | { readonly kind: 'http'; readonly status: number; readonly body: AnthropicErrorBody; readonly headers: Readonly<Record<string, string>> }
+  | {
+      readonly kind: 'http';
+      readonly status: number;
+      readonly body: AnthropicErrorBody;
+      readonly headers: Readonly<Record<string, string>>;
+    }
   | { readonly kind: 'connection_error' | 'timeout'; readonly message: string }
   /** A stream that starts (200, the first half of the reply's events) and then ends with an `event: error` frame carrying `body`. */
-  | { readonly kind: 'stream_cut'; readonly body: AnthropicErrorBody; readonly headers: Readonly<Record<string, string>> };
+  | {
+      readonly kind: 'stream_cut';
+      readonly body: AnthropicErrorBody;
+      readonly headers: Readonly<Record<string, string>>;
+    };
 
 export interface ModelFault {
   readonly kind: ModelFaultKind;
@@ -64,7 +81,11 @@ export interface ModelFault {
 }
 
 /** What a fault source reads of a request: the model asked for, the transcript, and whether the reply is streamed. */
-export type FaultedRequest = { readonly model: string; readonly messages: readonly MessageParam[]; readonly stream?: boolean | undefined };
+export type FaultedRequest = {
+  readonly model: string;
+  readonly messages: readonly MessageParam[];
+  readonly stream?: boolean | undefined;
+};
 
 /** Decides, request by request, which model calls fail. */
 export interface ModelFaultSource {
@@ -85,8 +106,19 @@ const FAULT_LATENCY_MS: Readonly<Record<Exclude<ModelFaultKind, 'timeout'>, numb
   stream_cut: 1000,
 };
 
-function http(status: number, type: string, message: string, requestId: string, extra: Record<string, string> = {}): ModelFaultResponse {
-  return { kind: 'http', status, body: { type: 'error', error: { type, message } }, headers: { 'content-type': 'application/json', 'request-id': requestId, ...extra } };
+function http(
+  status: number,
+  type: string,
+  message: string,
+  requestId: string,
+  extra: Record<string, string> = {},
+): ModelFaultResponse {
+  return {
+    kind: 'http',
+    status,
+    body: { type: 'error', error: { type, message } },
+    headers: { 'content-type': 'application/json', 'request-id': requestId, ...extra },
+  };
 }
 
 /** The response the Anthropic API gives for a fault (status, error type, wording, headers). */
@@ -98,9 +130,15 @@ export function modelFaultResponse(
 ): ModelFaultResponse {
   switch (kind) {
     case 'rate_limit':
-      return http(429, 'rate_limit_error', "This request would exceed your organization's rate limit. Please retry after the time in the retry-after header.", requestId, {
-        'retry-after': String(Math.ceil(profile.retryAfterMs / 1000)),
-      });
+      return http(
+        429,
+        'rate_limit_error',
+        "This request would exceed your organization's rate limit. Please retry after the time in the retry-after header.",
+        requestId,
+        {
+          'retry-after': String(Math.ceil(profile.retryAfterMs / 1000)),
+        },
+      );
     case 'server_error':
       return http(500, 'api_error', 'Internal server error', requestId);
     case 'overloaded':
@@ -117,7 +155,11 @@ export function modelFaultResponse(
       return { kind: 'timeout', message: `request timed out after ${profile.timeoutMs} ms` };
     case 'stream_cut':
       // How the API ends a stream it cannot finish: an error event, here overloaded_error (HTTP 529 when not streaming).
-      return { kind: 'stream_cut', body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, headers: { 'content-type': 'text/event-stream', 'request-id': requestId } };
+      return {
+        kind: 'stream_cut',
+        body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+        headers: { 'content-type': 'text/event-stream', 'request-id': requestId },
+      };
   }
 }
 
@@ -232,15 +274,24 @@ export class ModelFaultInjector implements ModelFaultSource {
  * A fault source that plays a fixed list, one entry per request (null lets it through),
  * for exact tests. Past the end of the list every request goes through.
  */
-export function scriptedModelFaults(script: readonly (ModelFaultKind | null)[], profile: Pick<ModelFaultProfile, 'retryAfterMs' | 'timeoutMs'> = NO_MODEL_FAULTS): ModelFaultSource & { readonly requests: FaultedRequest[] } {
+export function scriptedModelFaults(
+  script: readonly (ModelFaultKind | null)[],
+  profile: Pick<ModelFaultProfile, 'retryAfterMs' | 'timeoutMs'> = NO_MODEL_FAULTS,
+): ModelFaultSource & { readonly requests: FaultedRequest[] } {
   const requests: FaultedRequest[] = [];
   return {
     requests,
     next(request) {
       const index = requests.length;
-      requests.push({ model: request.model, messages: [...request.messages], ...(request.stream === true ? { stream: true } : {}) });
+      requests.push({
+        model: request.model,
+        messages: [...request.messages],
+        ...(request.stream === true ? { stream: true } : {}),
+      });
       const kind = script[index] ?? null;
-      return kind === null || (kind === 'stream_cut' && request.stream !== true) ? null : { kind, response: modelFaultResponse(kind, request, profile, `req_script_${index}`) };
+      return kind === null || (kind === 'stream_cut' && request.stream !== true)
+        ? null
+        : { kind, response: modelFaultResponse(kind, request, profile, `req_script_${index}`) };
     },
   };
 }

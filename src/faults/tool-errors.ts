@@ -25,11 +25,7 @@ export class ToolError extends Error {
   /** Server-requested wait before retrying (429), in ms. */
   readonly retryAfterMs: number | undefined;
 
-  constructor(
-    code: ToolErrorCode,
-    message: string,
-    options: { status?: number; retryAfterMs?: number } = {},
-  ) {
+  constructor(code: ToolErrorCode, message: string, options: { status?: number; retryAfterMs?: number } = {}) {
     // Tool errors are values handed back to the model, made thousands of times a second;
     // a stack trace would be their most expensive part and is never read.
     const limit = Error.stackTraceLimit;

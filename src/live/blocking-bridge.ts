@@ -9,7 +9,9 @@ export type BridgeRequest =
   | { readonly op: 'call'; readonly run: string; readonly tool: string; readonly input: Record<string, unknown> }
   | { readonly op: 'close'; readonly run: string };
 
-export type BridgeReply = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+export type BridgeReply =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly message: string };
 
 /** What the worker entry receives: where to answer, and the flag to raise when it has. */
 export interface BridgeWorkerData<Setup> {
@@ -109,12 +111,16 @@ export class BlockingBridge<Setup> {
 }
 
 /** The worker side: answers each request in turn with `handle`, then wakes the waiting thread. */
-export function serveBridge<Setup>(data: BridgeWorkerData<Setup>, handle: (request: BridgeRequest) => Promise<unknown>): void {
+export function serveBridge<Setup>(
+  data: BridgeWorkerData<Setup>,
+  handle: (request: BridgeRequest) => Promise<unknown>,
+): void {
   const flag = new Int32Array(data.flag);
   data.port.on('message', (request: BridgeRequest) => {
     handle(request).then(
       (value) => reply(data.port, flag, { ok: true, value }),
-      (error: unknown) => reply(data.port, flag, { ok: false, message: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) =>
+        reply(data.port, flag, { ok: false, message: error instanceof Error ? error.message : String(error) }),
     );
   });
 }

@@ -43,7 +43,12 @@ export class LiveToolHost implements ToolHost {
   readonly #run: string;
   readonly #client: ClientCall[] = [];
 
-  constructor(options: { readonly bridge: BlockingBridge<unknown>; readonly run: string; readonly seed: number; readonly tools: ReadonlyArray<{ readonly definition: Tool } & ToolTraits> }) {
+  constructor(options: {
+    readonly bridge: BlockingBridge<unknown>;
+    readonly run: string;
+    readonly seed: number;
+    readonly tools: ReadonlyArray<{ readonly definition: Tool } & ToolTraits>;
+  }) {
     this.definitions = options.tools.map((tool) => tool.definition);
     this.#traits = new Map(options.tools.map((tool) => [tool.definition.name, tool]));
     this.#bridge = options.bridge;
@@ -62,13 +67,20 @@ export class LiveToolHost implements ToolHost {
         ? { kind: 'ok', content: wire.content ?? '', latencyMs: 0, fault: wire.fault }
         : { kind: 'error', error: rebuild(wire.error!), latencyMs: 0, fault: wire.fault };
     if (execution.fault !== null) this.faults[execution.fault] = (this.faults[execution.fault] ?? 0) + 1;
-    this.#client.push({ tool: name, fault: execution.fault, code: execution.kind === 'error' ? execution.error.code : null });
+    this.#client.push({
+      tool: name,
+      fault: execution.fault,
+      code: execution.kind === 'error' ? execution.error.code : null,
+    });
     return execution;
   }
 
   /** Closes the run on the server; its world is what the run is judged on. */
   close(): LiveToolReport {
-    const { world, calls } = this.#bridge.call({ op: 'close', run: this.#run }) as { world: World; calls: ServedCall[] };
+    const { world, calls } = this.#bridge.call({ op: 'close', run: this.#run }) as {
+      world: World;
+      calls: ServedCall[];
+    };
     return { world, served: calls, client: this.#client };
   }
 }

@@ -14,7 +14,10 @@ const withoutModel = <T extends { model: string }>(record: T) => ({ ...record, m
 describe('ModelServer: the simulated model over real HTTP on loopback', () => {
   const reference = loadScenario('fetch-transform-write');
   const edge = loadScenario('malformed-args');
-  const servers = [new ModelServer({ scenario: reference, clock: new VirtualClock() }), new ModelServer({ scenario: edge, clock: new VirtualClock(), faults: true })];
+  const servers = [
+    new ModelServer({ scenario: reference, clock: new VirtualClock() }),
+    new ModelServer({ scenario: edge, clock: new VirtualClock(), faults: true }),
+  ];
   let anthropicBase = '';
   let openaiBase = '';
   beforeAll(async () => {
@@ -28,8 +31,18 @@ describe('ModelServer: the simulated model over real HTTP on loopback', () => {
 
   it('answers the real Anthropic SDK over a socket exactly as in-process: the same runs, seed by seed', async () => {
     for (const seed of [1, 2, 3, 4, 5]) {
-      const client = new AnthropicModelClient({ apiKey: 'sk-ant-local', baseURL: `${anthropicBase}/runs/${seed}`, name: 'simulated-http' });
-      const overHttp = await runOne({ sweepSeed: 0, scenario: reference, arm: article, seed, model: { kind: 'client', client, modelId: DEFAULT_MODEL_ID } });
+      const client = new AnthropicModelClient({
+        apiKey: 'sk-ant-local',
+        baseURL: `${anthropicBase}/runs/${seed}`,
+        name: 'simulated-http',
+      });
+      const overHttp = await runOne({
+        sweepSeed: 0,
+        scenario: reference,
+        arm: article,
+        seed,
+        model: { kind: 'client', client, modelId: DEFAULT_MODEL_ID },
+      });
       const inProcess = await runOne({ sweepSeed: 0, scenario: reference, arm: article, seed });
       expect(overHttp.record.model).toBe('simulated-http');
       expect(withoutModel(overHttp.record)).toEqual(withoutModel(inProcess.record));
@@ -39,8 +52,18 @@ describe('ModelServer: the simulated model over real HTTP on loopback', () => {
 
   it('answers the real openai client at /v1/chat/completions, malformed arguments included', async () => {
     for (const seed of [1, 2, 3]) {
-      const client = new OpenAICompatibleModelClient({ apiKey: 'sk-local', baseURL: `${openaiBase}/runs/${seed}/v1`, name: 'simulated-openai-http' });
-      const overHttp = await runOne({ sweepSeed: 0, scenario: edge, arm: article, seed, model: { kind: 'client', client, modelId: DEFAULT_MODEL_ID } });
+      const client = new OpenAICompatibleModelClient({
+        apiKey: 'sk-local',
+        baseURL: `${openaiBase}/runs/${seed}/v1`,
+        name: 'simulated-openai-http',
+      });
+      const overHttp = await runOne({
+        sweepSeed: 0,
+        scenario: edge,
+        arm: article,
+        seed,
+        model: { kind: 'client', client, modelId: DEFAULT_MODEL_ID },
+      });
       const inProcess = await runOne({ sweepSeed: 0, scenario: edge, arm: article, seed });
       expect(withoutModel(overHttp.record)).toEqual(withoutModel(inProcess.record));
     }
@@ -66,7 +89,10 @@ describe('ModelServer: fault state per run, not per seed', () => {
 
   // All the injector counts; a non-streaming record leaves the stream cut out.
   const faultsOf = async (run: string) => {
-    const { stream_cut: _cut, ...counts } = (await (await fetch(`${base}/runs/${run}/faults`)).json()) as Record<string, number>;
+    const { stream_cut: _cut, ...counts } = (await (await fetch(`${base}/runs/${run}/faults`)).json()) as Record<
+      string,
+      number
+    >;
     return counts;
   };
 
@@ -75,13 +101,27 @@ describe('ModelServer: fault state per run, not per seed', () => {
     const seed = 1;
     const inProcess = await runOne({ sweepSeed: 0, scenario: outage, arm, seed, model: { kind: 'simulated-sdk' } });
     const runOver = async (run: string) => {
-      const client = new AnthropicModelClient({ apiKey: 'sk-ant-local', baseURL: `${base}/runs/${run}`, name: 'simulated-http' });
-      return runOne({ sweepSeed: 0, scenario: outage, arm, seed, model: { kind: 'client', client, modelId: DEFAULT_MODEL_ID } });
+      const client = new AnthropicModelClient({
+        apiKey: 'sk-ant-local',
+        baseURL: `${base}/runs/${run}`,
+        name: 'simulated-http',
+      });
+      return runOne({
+        sweepSeed: 0,
+        scenario: outage,
+        arm,
+        seed,
+        model: { kind: 'client', client, modelId: DEFAULT_MODEL_ID },
+      });
     };
     const first = await runOver(`${seed}~a`);
     const second = await runOver(`${seed}~b`);
     // The faults are injected (and their virtual time spent) on the server, so those two fields are compared apart.
-    const comparable = <T extends { model: string }>(record: T) => ({ ...withoutModel(record), model_faults: null, virtual_ms: null });
+    const comparable = <T extends { model: string }>(record: T) => ({
+      ...withoutModel(record),
+      model_faults: null,
+      virtual_ms: null,
+    });
     expect(Object.values(inProcess.record.model_faults).reduce((a, b) => a + b)).toBeGreaterThan(0);
     expect(comparable(first.record)).toEqual(comparable(inProcess.record));
     expect(comparable(second.record)).toEqual(comparable(inProcess.record));
@@ -97,11 +137,22 @@ describe('ModelServer: a model timeout fault, live', () => {
   const request = { model: DEFAULT_MODEL_ID, max_tokens: 256, messages: [{ role: 'user' as const, content: 'hello' }] };
 
   it('with holdTimeoutsMs, hangs until the SDK’s own timeout fires (APIConnectionTimeoutError); without, drops the connection', async () => {
-    const holding = new ModelServer({ scenario: timingOut, clock: new VirtualClock(), faults: true, holdTimeoutsMs: 2000 });
+    const holding = new ModelServer({
+      scenario: timingOut,
+      clock: new VirtualClock(),
+      faults: true,
+      holdTimeoutsMs: 2000,
+    });
     const dropping = new ModelServer({ scenario: timingOut, clock: new VirtualClock(), faults: true });
     const [held, dropped] = await Promise.all([holding.listen(), dropping.listen()]);
     try {
-      const errorOf = (url: string) => new AnthropicModelClient({ apiKey: 'sk-ant-local', baseURL: `${url}/runs/1`, timeoutMs: 150 }).create(request).then(() => null, (error: unknown) => error as Error);
+      const errorOf = (url: string) =>
+        new AnthropicModelClient({ apiKey: 'sk-ant-local', baseURL: `${url}/runs/1`, timeoutMs: 150 })
+          .create(request)
+          .then(
+            () => null,
+            (error: unknown) => error as Error,
+          );
       const started = performance.now();
       const timedOut = await errorOf(held);
       expect(timedOut?.constructor.name).toBe('APIConnectionTimeoutError');

@@ -95,7 +95,8 @@ export class ModelServer {
       const { scenario, clock } = this.#options;
       const key: StreamKey = { sweepSeed: this.#options.sweepSeed ?? 0, scenario: scenario.id, runSeed: seed };
       const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
-      const injector = this.#options.faults === true ? new ModelFaultInjector(scenario.modelFaults, key, clock) : undefined;
+      const injector =
+        this.#options.faults === true ? new ModelFaultInjector(scenario.modelFaults, key, clock) : undefined;
       const faults: ModelFaultSource | undefined =
         injector === undefined
           ? undefined
@@ -106,11 +107,18 @@ export class ModelServer {
                 return fault;
               },
             };
-      const malformed = this.#options.faults === true ? new MalformedArguments(scenario.replyFaults.malformed_arguments, key) : undefined;
+      const malformed =
+        this.#options.faults === true
+          ? new MalformedArguments(scenario.replyFaults.malformed_arguments, key)
+          : undefined;
       endpoints = {
         // The scenario's context window, as an in-process run checks it, so a live run meets the same 413s.
         messages: simulatedFetch(model, faults, contextWindowWith(scenario.contextWindow)),
-        chat: simulatedChatFetch({ model, ...(faults === undefined ? {} : { faults }), ...(malformed === undefined ? {} : { malformed }) }),
+        chat: simulatedChatFetch({
+          model,
+          ...(faults === undefined ? {} : { faults }),
+          ...(malformed === undefined ? {} : { malformed }),
+        }),
         faults: injector,
         lastFault: null,
       };
@@ -125,7 +133,15 @@ export class ModelServer {
     const match = RUN_PATH.exec(request.url ?? '');
     if (match === null) {
       response.writeHead(404, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'use /runs/<seed>/v1/messages or /runs/<seed>/v1/chat/completions' } }));
+      response.end(
+        JSON.stringify({
+          type: 'error',
+          error: {
+            type: 'not_found_error',
+            message: 'use /runs/<seed>/v1/messages or /runs/<seed>/v1/chat/completions',
+          },
+        }),
+      );
       return;
     }
     const [, seed = '0', tag = '', path = '/'] = match;
@@ -146,7 +162,10 @@ export class ModelServer {
     const endpoint = path.endsWith('/chat/completions') ? endpoints.chat : endpoints.messages;
     let answer: Response;
     try {
-      answer = await endpoint(`http://model.local${path}`, { method: request.method ?? 'GET', body: Buffer.concat(chunks).toString('utf8') });
+      answer = await endpoint(`http://model.local${path}`, {
+        method: request.method ?? 'GET',
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
     } catch {
       // The endpoint's way of saying the connection dropped or timed out. A timeout, when
       // asked, hangs until the client gives up (its timeout fires, as against a stuck API).

@@ -19,7 +19,11 @@ function simulated(fault: RateFaultKind): ToolError {
   const spec = TOOL_CATALOGUE.get('get_user') as ToolSpec;
   const tool = new FlakyTool(spec, { ...NO_FAULTS, rates: { [fault]: 1 } });
   const world = createWorld({ records: { users: { u_1042: { id: 'u_1042', name: 'Ada', email: 'a@b.c' } } } });
-  const execution = tool.execute({ user_id: 'u_1042' }, world, stream({ sweepSeed: 0, scenario: 't', runSeed: 1 }, 'tool:get_user', 0));
+  const execution = tool.execute(
+    { user_id: 'u_1042' },
+    world,
+    stream({ sweepSeed: 0, scenario: 't', runSeed: 1 }, 'tool:get_user', 0),
+  );
   if (execution.kind !== 'error') throw new Error(`${fault} did not fail`);
   return execution.error;
 }
@@ -50,7 +54,6 @@ beforeAll(async () => {
         case '/cut':
           response.writeHead(200, { 'content-type': 'application/json' });
           return void response.end('{"id": "u_1042", "na');
-        case '/hang':
         default:
           return; // never answers
       }
@@ -169,7 +172,12 @@ describe('toolErrorFromStatus: HTTP answers get the class the simulated fault ha
   });
 
   it('an application error body keeps its own code (404 not_found, permanent)', () => {
-    const live = toolErrorFromStatus('get_user', 404, new Headers(), JSON.stringify({ error: { code: 'not_found', message: "no user 'u_9'" } }));
+    const live = toolErrorFromStatus(
+      'get_user',
+      404,
+      new Headers(),
+      JSON.stringify({ error: { code: 'not_found', message: "no user 'u_9'" } }),
+    );
     expect(live.code).toBe('not_found');
     expect(live.message).toBe("no user 'u_9'");
     expect(classify(live)).toBe('permanent');

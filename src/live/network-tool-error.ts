@@ -23,7 +23,12 @@ const CODES: Readonly<Record<string, ToolErrorCode>> = {
 /** The error and its causes, outermost first (fetch wraps the socket error in `cause`). */
 function chain(error: unknown): unknown[] {
   const links: unknown[] = [];
-  for (let link = error; link !== undefined && link !== null && links.length < 8; link = (link as { cause?: unknown }).cause) links.push(link);
+  for (
+    let link = error;
+    link !== undefined && link !== null && links.length < 8;
+    link = (link as { cause?: unknown }).cause
+  )
+    links.push(link);
   return links;
 }
 
@@ -35,15 +40,20 @@ function chain(error: unknown): unknown[] {
 export function toolErrorFromNetwork(tool: string, error: unknown, timeoutMs: number): ToolError {
   for (const link of chain(error)) {
     const name = (link as { name?: unknown }).name;
-    if (name === 'TimeoutError' || name === 'AbortError') return new ToolError('timeout', `${tool}: request timed out after ${timeoutMs} ms (${name})`);
+    if (name === 'TimeoutError' || name === 'AbortError')
+      return new ToolError('timeout', `${tool}: request timed out after ${timeoutMs} ms (${name})`);
     const code = (link as { code?: unknown }).code;
     const known = typeof code === 'string' ? CODES[code] : undefined;
-    if (known === 'timeout') return new ToolError(known, `${tool}: request timed out after ${timeoutMs} ms (${code as string})`);
-    if (known === 'connection_refused') return new ToolError(known, `${tool}: connect ECONNREFUSED (${messageOf(link)})`);
-    if (known === 'connection_reset') return new ToolError(known, `${tool}: socket hang up (${code as string}) after the request was sent`);
+    if (known === 'timeout')
+      return new ToolError(known, `${tool}: request timed out after ${timeoutMs} ms (${code as string})`);
+    if (known === 'connection_refused')
+      return new ToolError(known, `${tool}: connect ECONNREFUSED (${messageOf(link)})`);
+    if (known === 'connection_reset')
+      return new ToolError(known, `${tool}: socket hang up (${code as string}) after the request was sent`);
   }
   // `fetch failed` with no cause we know is still the network failing, not the tool.
-  if (error instanceof TypeError && error.message === 'fetch failed') return new ToolError('connection_reset', `${tool}: fetch failed (${messageOf(error.cause)})`);
+  if (error instanceof TypeError && error.message === 'fetch failed')
+    return new ToolError('connection_reset', `${tool}: fetch failed (${messageOf(error.cause)})`);
   return new ToolError('handler_exception', `Tool '${tool}' failed: ${messageOf(error)}`);
 }
 
@@ -52,7 +62,13 @@ function messageOf(error: unknown): string {
 }
 
 /** Tool errors an application reports in its error body; network-level ones are read from the status. */
-const APPLICATION_CODES: ReadonlySet<ToolErrorCode> = new Set(['invalid_input', 'not_found', 'forbidden', 'unauthorized', 'handler_exception']);
+const APPLICATION_CODES: ReadonlySet<ToolErrorCode> = new Set([
+  'invalid_input',
+  'not_found',
+  'forbidden',
+  'unauthorized',
+  'handler_exception',
+]);
 
 /**
  * An HTTP error response, classified by its status (429 → rate limited with its
@@ -61,21 +77,38 @@ const APPLICATION_CODES: ReadonlySet<ToolErrorCode> = new Set(['invalid_input', 
  */
 export function toolErrorFromStatus(tool: string, status: number, headers: Headers, body: string): ToolError {
   const parsed = tryParseJson(body);
-  const error = parsed.ok ? (parsed.value as { error?: { code?: unknown; message?: unknown } } | null)?.error : undefined;
-  const code = typeof error?.code === 'string' && APPLICATION_CODES.has(error.code as ToolErrorCode) ? (error.code as ToolErrorCode) : undefined;
+  const error = parsed.ok
+    ? (parsed.value as { error?: { code?: unknown; message?: unknown } } | null)?.error
+    : undefined;
+  const code =
+    typeof error?.code === 'string' && APPLICATION_CODES.has(error.code as ToolErrorCode)
+      ? (error.code as ToolErrorCode)
+      : undefined;
   const message = typeof error?.message === 'string' ? error.message : undefined;
   if (status === 429) {
     const retryAfterMs = retryAfter(headers);
     const said = retryAfterMs === undefined ? '' : ` (retry-after: ${retryAfterMs / 1000}s)`;
-    return new ToolError('rate_limited', `${tool}: HTTP 429 Too Many Requests${said}`, { status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+    return new ToolError('rate_limited', `${tool}: HTTP 429 Too Many Requests${said}`, {
+      status,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
   }
   if (code !== undefined && message !== undefined) return new ToolError(code, message, { status });
-  if (status >= 500) return new ToolError('server_error', `${tool}: HTTP ${status} ${STATUS_TEXT[status] ?? 'Server Error'}`, { status });
-  const byStatus: ToolErrorCode = status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : status === 404 ? 'not_found' : 'invalid_input';
+  if (status >= 500)
+    return new ToolError('server_error', `${tool}: HTTP ${status} ${STATUS_TEXT[status] ?? 'Server Error'}`, {
+      status,
+    });
+  const byStatus: ToolErrorCode =
+    status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : status === 404 ? 'not_found' : 'invalid_input';
   return new ToolError(byStatus, message ?? `${tool}: HTTP ${status}`, { status });
 }
 
-const STATUS_TEXT: Readonly<Record<number, string>> = { 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
 
 /** `retry-after-ms` when the server sends it, else `retry-after` in seconds (RFC 9110); an HTTP date is not used here. */
 function retryAfter(headers: Headers): number | undefined {

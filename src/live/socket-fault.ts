@@ -7,7 +7,12 @@ import type { ToolExecution } from '../faults/flaky-tool.js';
  */
 export type WireAnswer =
   /** A normal response: 200 with the tool's body (cut short for malformed JSON), or an HTTP error. */
-  | { readonly kind: 'respond'; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string }
+  | {
+      readonly kind: 'respond';
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly body: string;
+    }
   /** Read the request, never answer: the client's timeout fires waiting for headers. */
   | { readonly kind: 'hang' }
   /** Send the headers and the start of the body, then stall: the timeout fires mid-body. */
@@ -35,14 +40,33 @@ export function wireAnswer(execution: ToolExecution, slowBody: boolean): WireAns
     case 'rate_limited': {
       const retryAfterMs = error.retryAfterMs ?? 1000;
       // Retry-After is whole seconds on the wire; retry-after-ms (as Anthropic's API sends) keeps the exact value.
-      const headers = { ...JSON_TYPE, 'retry-after': String(Math.ceil(retryAfterMs / 1000)), 'retry-after-ms': String(retryAfterMs) };
-      return { kind: 'respond', status: 429, headers, body: JSON.stringify({ error: { code: 'rate_limited', message: 'Too Many Requests' } }) };
+      const headers = {
+        ...JSON_TYPE,
+        'retry-after': String(Math.ceil(retryAfterMs / 1000)),
+        'retry-after-ms': String(retryAfterMs),
+      };
+      return {
+        kind: 'respond',
+        status: 429,
+        headers,
+        body: JSON.stringify({ error: { code: 'rate_limited', message: 'Too Many Requests' } }),
+      };
     }
     case 'server_error':
-      return { kind: 'respond', status: error.status ?? 503, headers: JSON_TYPE, body: JSON.stringify({ error: { code: 'server_error', message: 'Service Unavailable' } }) };
+      return {
+        kind: 'respond',
+        status: error.status ?? 503,
+        headers: JSON_TYPE,
+        body: JSON.stringify({ error: { code: 'server_error', message: 'Service Unavailable' } }),
+      };
     default:
       // The tool's own failures (401, 400, 404, a handler that threw) travel as structured error bodies.
-      return { kind: 'respond', status: error.status ?? 500, headers: JSON_TYPE, body: JSON.stringify({ error: { code: error.code, message: error.message } }) };
+      return {
+        kind: 'respond',
+        status: error.status ?? 500,
+        headers: JSON_TYPE,
+        body: JSON.stringify({ error: { code: error.code, message: error.message } }),
+      };
   }
 }
 

@@ -8,16 +8,23 @@ import { callToolOverHttp } from './tool-client.js';
 import { ToolServer, type ServedCall } from './tool-server.js';
 
 const KEY: StreamKey = { sweepSeed: 0, scenario: 'tool-server-test', runSeed: 5 };
-const USERS = { records: { users: { u_1042: { id: 'u_1042', name: 'Ada  Lovelace', email: 'Ada.Lovelace@Example.COM' } } } };
+const USERS = {
+  records: { users: { u_1042: { id: 'u_1042', name: 'Ada  Lovelace', email: 'Ada.Lovelace@Example.COM' } } },
+};
 const TIMEOUT_MS = 120;
 
 /** A server whose every execution of every tool draws from the flaky wrapper under `profile`. */
-async function serve(profile: FaultProfile, slowBody = false): Promise<{ base: string; server: ToolServer; world: () => World }> {
+async function serve(
+  profile: FaultProfile,
+  slowBody = false,
+): Promise<{ base: string; server: ToolServer; world: () => World }> {
   let world = createWorld(USERS);
   const server = new ToolServer({
     openRun(seed) {
       world = createWorld(USERS);
-      const tools = new Map([...TOOL_CATALOGUE.values()].map((spec) => [spec.definition.name, new FlakyTool(spec, profile)]));
+      const tools = new Map(
+        [...TOOL_CATALOGUE.values()].map((spec) => [spec.definition.name, new FlakyTool(spec, profile)]),
+      );
       const counts = new Map<string, number>();
       return {
         world,
@@ -43,7 +50,11 @@ afterEach(async () => {
 });
 
 /** The same execution, decided in-process as a virtual run decides it. */
-function virtualExecution(profile: FaultProfile, tool: string, input: Record<string, unknown>): { execution: ToolExecution; world: World } {
+function virtualExecution(
+  profile: FaultProfile,
+  tool: string,
+  input: Record<string, unknown>,
+): { execution: ToolExecution; world: World } {
   const world = createWorld(USERS);
   const flaky = new FlakyTool(TOOL_CATALOGUE.get(tool) as ToolSpec, profile);
   return { execution: flaky.execute(input, world, stream(KEY, `tool:${tool}`, 0)), world };
@@ -63,7 +74,8 @@ describe('ToolServer + callToolOverHttp: each seeded fault, rendered at the sock
       expect(virtual.execution.fault).toBe(fault);
       expect(live.fault).toBe(virtual.execution.fault);
       expect(errorCode(live)).toBe(errorCode(virtual.execution));
-      if (live.kind === 'error' && virtual.execution.kind === 'error') expect(live.error.retryAfterMs).toBe(virtual.execution.error.retryAfterMs);
+      if (live.kind === 'error' && virtual.execution.kind === 'error')
+        expect(live.error.retryAfterMs).toBe(virtual.execution.error.retryAfterMs);
       // A partial write's side effect happened before the reset, in both modes.
       expect(world().outbox).toEqual(virtual.world.outbox);
     });
@@ -72,7 +84,12 @@ describe('ToolServer + callToolOverHttp: each seeded fault, rendered at the sock
   it('a timeout rendered as a stalled body is a timeout too', async () => {
     const profile: FaultProfile = { ...NO_FAULTS, rates: { timeout: 1 } };
     const { base } = await serve(profile, true);
-    const live = await callToolOverHttp(`${base}/runs/r1/tools/get_user`, 'get_user', { user_id: 'u_1042' }, { timeoutMs: TIMEOUT_MS });
+    const live = await callToolOverHttp(
+      `${base}/runs/r1/tools/get_user`,
+      'get_user',
+      { user_id: 'u_1042' },
+      { timeoutMs: TIMEOUT_MS },
+    );
     expect(live.fault).toBe('timeout');
     expect(errorCode(live)).toBe('timeout');
   });
@@ -86,15 +103,28 @@ describe('ToolServer + callToolOverHttp: each seeded fault, rendered at the sock
     expect(first).toMatchObject({ kind: 'ok', fault: null });
     expect(second.fault).toBe('unauthorized');
     expect(errorCode(second)).toBe('unauthorized');
-    const bad = await callToolOverHttp(url.replace('get_user', 'transform_record'), 'transform_record', { record: 42 }, { timeoutMs: TIMEOUT_MS });
+    const bad = await callToolOverHttp(
+      url.replace('get_user', 'transform_record'),
+      'transform_record',
+      { record: 42 },
+      { timeoutMs: TIMEOUT_MS },
+    );
     expect(errorCode(bad)).toBe('invalid_input');
     expect(bad.fault).toBeNull();
   });
 
   it('closing a run answers its world and the decisions the server made, call by call', async () => {
     const { base } = await serve({ ...NO_FAULTS, rates: { server_error: 1 } });
-    await callToolOverHttp(`${base}/runs/r1/tools/get_user`, 'get_user', { user_id: 'u_1042' }, { timeoutMs: TIMEOUT_MS });
-    const closed = (await (await fetch(`${base}/runs/r1`, { method: 'DELETE' })).json()) as { world: World; calls: ServedCall[] };
+    await callToolOverHttp(
+      `${base}/runs/r1/tools/get_user`,
+      'get_user',
+      { user_id: 'u_1042' },
+      { timeoutMs: TIMEOUT_MS },
+    );
+    const closed = (await (await fetch(`${base}/runs/r1`, { method: 'DELETE' })).json()) as {
+      world: World;
+      calls: ServedCall[];
+    };
     expect(closed.calls).toEqual([{ tool: 'get_user', fault: 'server_error' }]);
     expect(closed.world.records['users']).toBeDefined();
     expect((await fetch(`${base}/runs/r1/tools/get_user`, { method: 'POST', body: '{}' })).status).toBe(404);

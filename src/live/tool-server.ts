@@ -49,7 +49,9 @@ export class ToolServer {
       this.#handle(request, response).catch((error: unknown) => {
         if (response.headersSent) return void response.destroy();
         response.writeHead(500, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ error: { code: 'handler_exception', message: `tool server: ${String(error)}` } }));
+        response.end(
+          JSON.stringify({ error: { code: 'handler_exception', message: `tool server: ${String(error)}` } }),
+        );
       });
     });
     this.#server.on('connection', (socket) => {
@@ -63,7 +65,9 @@ export class ToolServer {
     this.#refusedPort = await closedPort();
     return new Promise((resolve, reject) => {
       this.#server.once('error', reject);
-      this.#server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`));
+      this.#server.listen(0, '127.0.0.1', () =>
+        resolve(`http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`),
+      );
     });
   }
 
@@ -78,18 +82,26 @@ export class ToolServer {
     const url = new URL(request.url ?? '/', 'http://tools.local');
     const run = RUN_PATH.exec(url.pathname);
     if (run !== null && request.method === 'PUT') {
-      this.#runs.set(run[1]!, { run: this.#options.openRun(Number(url.searchParams.get('seed') ?? 0)), calls: [], executions: new Map() });
+      this.#runs.set(run[1]!, {
+        run: this.#options.openRun(Number(url.searchParams.get('seed') ?? 0)),
+        calls: [],
+        executions: new Map(),
+      });
       return json(response, 201, { opened: run[1] });
     }
     if (run !== null && request.method === 'DELETE') {
       const state = this.#runs.get(run[1]!);
       this.#runs.delete(run[1]!);
-      return state === undefined ? json(response, 404, { error: { code: 'not_found', message: `no run '${run[1]}'` } }) : json(response, 200, { world: state.run.world, calls: state.calls });
+      return state === undefined
+        ? json(response, 404, { error: { code: 'not_found', message: `no run '${run[1]}'` } })
+        : json(response, 200, { world: state.run.world, calls: state.calls });
     }
     const call = CALL_PATH.exec(url.pathname);
     const state = call === null ? undefined : this.#runs.get(call[1]!);
     if (call === null || state === undefined || request.method !== 'POST') {
-      return json(response, 404, { error: { code: 'not_found', message: `no route ${request.method} ${url.pathname} (open the run first)` } });
+      return json(response, 404, {
+        error: { code: 'not_found', message: `no route ${request.method} ${url.pathname} (open the run first)` },
+      });
     }
     const tool = call[2]!;
     const input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;

@@ -12,7 +12,9 @@ import type { ToolHost } from './tool-host.js';
 const X: Tool = { name: 'x', input_schema: { type: 'object' } };
 
 /** A host with one tool `x` whose handler is given. */
-function hostWith(execute: (name: string, input: Record<string, unknown>) => ToolExecution): ToolHost & { calls: number } {
+function hostWith(
+  execute: (name: string, input: Record<string, unknown>) => ToolExecution,
+): ToolHost & { calls: number } {
   const host = {
     definitions: [X],
     calls: 0,
@@ -57,11 +59,16 @@ describe('BudgetedAgentLoop', () => {
     const result = await new BudgetedAgentLoop({ model, tools: host, onEvent: (e) => events.push(e) }).run('go');
 
     expect(result.outcome).toEqual({ kind: 'completed', finalText: 'recovered' });
-    expect(toolResults(result)).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_script_0_0', content: "Error: Tool 'x' failed: boom", is_error: true }]);
+    expect(toolResults(result)).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_script_0_0', content: "Error: Tool 'x' failed: boom", is_error: true },
+    ]);
     // The model saw the error result on its second call.
     expect(model.requests).toHaveLength(2);
     expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain("Tool 'x' failed: boom");
-    expect(events.find((e) => e.type === 'agent.tool.result')).toMatchObject({ isError: true, content: "Error: Tool 'x' failed: boom" });
+    expect(events.find((e) => e.type === 'agent.tool.result')).toMatchObject({
+      isError: true,
+      content: "Error: Tool 'x' failed: boom",
+    });
   });
 
   it('ends with failed and a configuration error when the model calls a tool nobody provides', async () => {
@@ -94,9 +101,22 @@ describe('BudgetedAgentLoop', () => {
       controller.abort('deadline');
       return { kind: 'ok', content: '{"ok":true}', latencyMs: 100, fault: null };
     });
-    const model = new ScriptedModel([{ calls: [{ name: 'x', input: { n: 1 } }, { name: 'x', input: { n: 2 } }] }, { text: 'never sent' }]);
+    const model = new ScriptedModel([
+      {
+        calls: [
+          { name: 'x', input: { n: 1 } },
+          { name: 'x', input: { n: 2 } },
+        ],
+      },
+      { text: 'never sent' },
+    ]);
     const events: AgentEvent[] = [];
-    const result = await new BudgetedAgentLoop({ model, tools: host, signal: controller.signal, onEvent: (e) => events.push(e) }).run('go');
+    const result = await new BudgetedAgentLoop({
+      model,
+      tools: host,
+      signal: controller.signal,
+      onEvent: (e) => events.push(e),
+    }).run('go');
 
     expect(result.outcome).toEqual({ kind: 'cancelled', reason: 'deadline' });
     expect(host.calls).toBe(2);
@@ -121,7 +141,12 @@ describe('BudgetedAgentLoop', () => {
     controller.abort('user pressed ctrl-c');
     const model = new AlwaysCallsTool();
     const events: AgentEvent[] = [];
-    const result = await new BudgetedAgentLoop({ model, tools: okHost(), signal: controller.signal, onEvent: (e) => events.push(e) }).run('go');
+    const result = await new BudgetedAgentLoop({
+      model,
+      tools: okHost(),
+      signal: controller.signal,
+      onEvent: (e) => events.push(e),
+    }).run('go');
 
     expect(result.outcome).toEqual({ kind: 'cancelled', reason: 'user pressed ctrl-c' });
     expect(model.calls).toBe(0);
@@ -172,13 +197,24 @@ describe('BudgetedAgentLoop', () => {
       },
     });
     const model = new ScriptedModel([{ text: 'done' }]);
-    const result = await new BudgetedAgentLoop({ model, tools: okHost(), guards: [wrapper('inner'), wrapper('outer', 'other-model')] }).run('go');
+    const result = await new BudgetedAgentLoop({
+      model,
+      tools: okHost(),
+      guards: [wrapper('inner'), wrapper('outer', 'other-model')],
+    }).run('go');
     expect(result.outcome.kind).toBe('completed');
     expect(order).toEqual(['outer:claude-sonnet-5-5', 'inner:other-model']);
     expect(model.requests[0]?.model).toBe('other-model');
 
-    const stopper: Guard = { name: 'stopper', aroundModelCall: async () => ({ kind: 'stop', outcome: { kind: 'failed', reason: 'no model today' } }) };
-    const stopped = await new BudgetedAgentLoop({ model: new ScriptedModel([]), tools: okHost(), guards: [stopper] }).run('go');
+    const stopper: Guard = {
+      name: 'stopper',
+      aroundModelCall: async () => ({ kind: 'stop', outcome: { kind: 'failed', reason: 'no model today' } }),
+    };
+    const stopped = await new BudgetedAgentLoop({
+      model: new ScriptedModel([]),
+      tools: okHost(),
+      guards: [stopper],
+    }).run('go');
     expect(stopped.outcome).toEqual({ kind: 'failed', reason: 'no model today' });
     expect(stopped.metrics.modelCalls).toBe(0);
   });
@@ -189,7 +225,10 @@ describe('BudgetedAgentLoop', () => {
     const result = await new BudgetedAgentLoop({ model, tools: okHost(), onEvent: (e) => events.push(e) }).run('go');
 
     const modelCalls = events.flatMap((e) => (e.type === 'agent.model.call' ? [e] : []));
-    const modelMs = modelCalls.reduce((sum, e) => sum + 400 + Math.round(e.inputTokens * 0.05) + e.outputTokens * 20, 0);
+    const modelMs = modelCalls.reduce(
+      (sum, e) => sum + 400 + Math.round(e.inputTokens * 0.05) + e.outputTokens * 20,
+      0,
+    );
     expect(result.metrics.virtualMs).toBe(modelMs + 100);
     expect(result.metrics.inputTokens).toBe(modelCalls.reduce((sum, e) => sum + e.inputTokens, 0));
     expect(result.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant']);

@@ -1,8 +1,23 @@
-import type { ContentBlock, ContentBlockParam, MessageParam, TextBlockParam, Tool, ToolChoice, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  ContentBlock,
+  ContentBlockParam,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+  ToolChoice,
+  ToolResultBlockParam,
+  ToolUseBlock,
+} from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../model/model-client.js';
 import { callCost } from '../model/model-table.js';
-import { RESUMABLE_BOUNDARIES, systemPromptHash, type CheckpointBoundary, type RunDurability, type SavedRun } from './durability.js';
+import {
+  RESUMABLE_BOUNDARIES,
+  systemPromptHash,
+  type CheckpointBoundary,
+  type RunDurability,
+  type SavedRun,
+} from './durability.js';
 import type { AgentEvent, EventListener } from './events.js';
 import type { FinalTurnOutcome, Guard, LoopContext } from './guard.js';
 import { callModel } from './model-call.js';
@@ -70,7 +85,17 @@ export class BudgetedAgentLoop {
   // Not async: it hands on #drive's promise, where an async wrapper would add a hop.
   run(prompt: string): Promise<RunResult> {
     const messages: MessageParam[] = [...(this.#options.history ?? []), { role: 'user', content: prompt }];
-    return this.#drive(messages, { toolCalls: 0, toolExecutions: 0, toolRetries: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, virtualMs: 0, modelRetries: 0, costUsd: 0 });
+    return this.#drive(messages, {
+      toolCalls: 0,
+      toolExecutions: 0,
+      toolRetries: 0,
+      modelCalls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      virtualMs: 0,
+      modelRetries: 0,
+      costUsd: 0,
+    });
   }
 
   /**
@@ -82,11 +107,16 @@ export class BudgetedAgentLoop {
    * system prompt halts it too. Guards start afresh; counts and the transcript do not.
    */
   async resume(saved: SavedRun): Promise<RunResult> {
-    if (!RESUMABLE_BOUNDARIES.has(saved.boundary)) throw new Error(`a run whose last checkpoint is '${saved.boundary}' has ended and cannot be resumed`);
+    if (!RESUMABLE_BOUNDARIES.has(saved.boundary))
+      throw new Error(`a run whose last checkpoint is '${saved.boundary}' has ended and cannot be resumed`);
     return this.#drive([...saved.messages], { ...saved.metrics }, saved);
   }
 
-  async #drive(messages: MessageParam[], metrics: { -readonly [K in keyof RunMetrics]: RunMetrics[K] }, resumed?: SavedRun): Promise<RunResult> {
+  async #drive(
+    messages: MessageParam[],
+    metrics: { -readonly [K in keyof RunMetrics]: RunMetrics[K] },
+    resumed?: SavedRun,
+  ): Promise<RunResult> {
     const { model, tools: host, signal, onEvent, durability } = this.#options;
     const guards = this.#options.guards ?? [];
     const hooks = this.#hooks;
@@ -104,10 +134,23 @@ export class BudgetedAgentLoop {
       }
       onEvent?.(event);
     };
-    const context = (on = clock): LoopContext => ({ clock: on, emit, toolCalls: metrics.toolCalls, iteration: metrics.modelCalls, messages });
-    const checkpoint = (boundary: CheckpointBoundary): void => durability?.checkpoint(boundary, { messages, metrics: { ...metrics, virtualMs: clock.now() }, at: clock.now() });
+    const context = (on = clock): LoopContext => ({
+      clock: on,
+      emit,
+      toolCalls: metrics.toolCalls,
+      iteration: metrics.modelCalls,
+      messages,
+    });
+    const checkpoint = (boundary: CheckpointBoundary): void =>
+      durability?.checkpoint(boundary, { messages, metrics: { ...metrics, virtualMs: clock.now() }, at: clock.now() });
     const finish = (outcome: RunOutcome): RunResult => {
-      checkpoint(outcome.kind === 'completed' ? 'final_response' : outcome.kind === 'escalated' || outcome.kind === 'waiting_on_human' ? 'human_pause' : 'run_ended');
+      checkpoint(
+        outcome.kind === 'completed'
+          ? 'final_response'
+          : outcome.kind === 'escalated' || outcome.kind === 'waiting_on_human'
+            ? 'human_pause'
+            : 'run_ended',
+      );
       if (outcome.kind === 'failed') emit({ type: 'agent_run.failed', at: clock.now(), reason: outcome.reason });
       if (outcome.kind === 'cancelled') emit({ type: 'agent_run.cancelled', at: clock.now(), reason: outcome.reason });
       emit({ type: 'agent_run.completed', at: clock.now(), outcome: outcome.kind });
@@ -134,7 +177,8 @@ export class BudgetedAgentLoop {
     for (;;) {
       // Phase 1: limits and guards, before the next model call.
       if (signal?.aborted) return cancelled();
-      if (metrics.modelCalls >= maxIterations) return finish({ kind: 'max_iterations', iterations: metrics.modelCalls });
+      if (metrics.modelCalls >= maxIterations)
+        return finish({ kind: 'max_iterations', iterations: metrics.modelCalls });
       let finalTurn: FinalTurnOutcome | null = null;
       for (const guard of hooks.beforeModelCall) {
         const decision = guard.beforeModelCall(context());
@@ -146,7 +190,10 @@ export class BudgetedAgentLoop {
       }
 
       // Phase 2: the model call.
-      let request = this.#request(messages, finalTurn !== null ? { type: 'none' } : forcedTool !== null ? { type: 'tool', name: forcedTool } : null);
+      let request = this.#request(
+        messages,
+        finalTurn !== null ? { type: 'none' } : forcedTool !== null ? { type: 'tool', name: forcedTool } : null,
+      );
       forcedTool = null;
       for (const guard of hooks.prepareRequest) {
         const prepared = guard.prepareRequest(request, context());
@@ -163,7 +210,8 @@ export class BudgetedAgentLoop {
         if (signal?.aborted) return cancelled();
         return finish({ kind: 'failed', reason: `model call failed: ${describeModelError(call.error)}` });
       }
-      if (call.messages !== undefined && call.messages !== messages) messages.splice(0, messages.length, ...call.messages);
+      if (call.messages !== undefined && call.messages !== messages)
+        messages.splice(0, messages.length, ...call.messages);
       let reply = call.message;
       metrics.modelCalls += 1;
       metrics.inputTokens += reply.usage.input_tokens;
@@ -171,7 +219,13 @@ export class BudgetedAgentLoop {
       // Priced by the model that answered (a fallback is cheaper than the primary).
       metrics.costUsd += callCost(reply.model, reply.usage.input_tokens, reply.usage.output_tokens);
       clock.sleep(modelLatencyMs(reply.usage));
-      emit({ type: 'agent.model.call', at: clock.now(), iteration: metrics.modelCalls, inputTokens: reply.usage.input_tokens, outputTokens: reply.usage.output_tokens });
+      emit({
+        type: 'agent.model.call',
+        at: clock.now(),
+        iteration: metrics.modelCalls,
+        inputTokens: reply.usage.input_tokens,
+        outputTokens: reply.usage.output_tokens,
+      });
       let continuation: string | null = null;
       // A reply a guard changed is not the stream that arrived: none of its calls started early.
       let timing = this.#options.stream?.earlyToolStart === false ? undefined : call.timing;
@@ -193,19 +247,37 @@ export class BudgetedAgentLoop {
       checkpoint('model_response');
 
       const calls = reply.content.filter(isToolUse);
-      if (finalTurn === 'budget_exhausted') return finish({ kind: finalTurn, finalText: contentText(reply.content), toolCalls: metrics.toolCalls });
-      if (finalTurn === 'timed_out') return finish({ kind: finalTurn, limit: 'soft', finalText: contentText(reply.content), elapsedMs: clock.now() });
+      if (finalTurn === 'budget_exhausted')
+        return finish({ kind: finalTurn, finalText: contentText(reply.content), toolCalls: metrics.toolCalls });
+      if (finalTurn === 'timed_out')
+        return finish({
+          kind: finalTurn,
+          limit: 'soft',
+          finalText: contentText(reply.content),
+          elapsedMs: clock.now(),
+        });
       if (calls.length === 0) return finish({ kind: 'completed', finalText: contentText(reply.content) });
 
       // Phase 3: the tool calls of this turn, results in request order, each on the lane
       // TurnLanes gives it: with concurrency, a run of concurrency-safe calls together;
       // streamed, the leading read-only calls from when their blocks ended.
       const results: ToolResultBlockParam[] = [];
-      const lanes = new TurnLanes(clock, concurrent, timing === undefined ? undefined : earlyStartTimes(calls, reply, timing, clock.now(), safe));
+      const lanes = new TurnLanes(
+        clock,
+        concurrent,
+        timing === undefined ? undefined : earlyStartTimes(calls, reply, timing, clock.now(), safe),
+      );
       for (let i = 0; i < calls.length; i++) {
         const call = calls[i]!;
         const lane = lanes.open(i, safe(call.name));
-        if (lane.now() < clock.now()) emit({ type: 'agent.tool.early_start', at: lane.now(), id: call.id, tool: call.name, leadMs: clock.now() - lane.now() });
+        if (lane.now() < clock.now())
+          emit({
+            type: 'agent.tool.early_start',
+            at: lane.now(),
+            id: call.id,
+            tool: call.name,
+            leadMs: clock.now() - lane.now(),
+          });
         const outcome = this.#runToolCall(call, context(lane), metrics);
         if (outcome.kind === 'stop') return finish(outcome.outcome);
         results.push(outcome.block);
@@ -233,7 +305,11 @@ export class BudgetedAgentLoop {
    * reply), settled through the envelope and answered, so the loop goes on from a whole
    * turn. A reply without calls was the final answer: the run had completed.
    */
-  #settleInterruptedTurn(messages: MessageParam[], context: () => LoopContext, metrics: { toolCalls: number; toolExecutions: number }): RunOutcome | null {
+  #settleInterruptedTurn(
+    messages: MessageParam[],
+    context: () => LoopContext,
+    metrics: { toolCalls: number; toolExecutions: number },
+  ): RunOutcome | null {
     const last = messages.at(-1);
     if (last?.role !== 'assistant' || typeof last.content === 'string') return null;
     const calls = last.content.filter(isToolUse);
@@ -270,7 +346,9 @@ export class BudgetedAgentLoop {
     ctx: LoopContext,
     metrics: { toolCalls: number; toolExecutions: number },
     settling = false,
-  ): { readonly kind: 'result'; readonly block: ToolResultBlockParam } | { readonly kind: 'stop'; readonly outcome: RunOutcome } {
+  ):
+    | { readonly kind: 'result'; readonly block: ToolResultBlockParam }
+    | { readonly kind: 'stop'; readonly outcome: RunOutcome } {
     const guards = this.#options.guards ?? [];
     const { durability } = this.#options;
     const { clock, emit } = ctx;
@@ -280,7 +358,10 @@ export class BudgetedAgentLoop {
     // The executor's report is handed on as it is (the envelope does the same): one object per call, not one per layer.
     let report: { readonly kind: 'result'; readonly block: ToolResultBlockParam };
     if (!read.ok) {
-      report = { kind: 'result', block: { type: 'tool_result', tool_use_id: call.id, content: read.message, is_error: true } };
+      report = {
+        kind: 'result',
+        block: { type: 'tool_result', tool_use_id: call.id, content: read.message, is_error: true },
+      };
     } else {
       let decision;
       for (const guard of this.#hooks.beforeToolCall) {
@@ -289,7 +370,9 @@ export class BudgetedAgentLoop {
       }
       if (decision?.kind === 'stop') return decision;
       if (decision?.kind === 'answer') {
-        const block: ToolResultBlockParam = decision.isError ? { type: 'tool_result', tool_use_id: call.id, content: decision.content, is_error: true } : { type: 'tool_result', tool_use_id: call.id, content: decision.content };
+        const block: ToolResultBlockParam = decision.isError
+          ? { type: 'tool_result', tool_use_id: call.id, content: decision.content, is_error: true }
+          : { type: 'tool_result', tool_use_id: call.id, content: decision.content };
         report = { kind: 'result', block };
       } else {
         const run = runEnveloped(read.call, this.#options.tools, this.#hooks, ctx, durability, settling);
@@ -299,7 +382,14 @@ export class BudgetedAgentLoop {
       }
     }
     const { block } = report;
-    emit({ type: 'agent.tool.result', at: clock.now(), id: call.id, tool: call.name, isError: block.is_error === true, content: String(block.content ?? '') });
+    emit({
+      type: 'agent.tool.result',
+      at: clock.now(),
+      id: call.id,
+      tool: call.name,
+      isError: block.is_error === true,
+      content: String(block.content ?? ''),
+    });
     return report;
   }
 }

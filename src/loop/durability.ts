@@ -7,9 +7,19 @@ import type { RunMetrics } from './outcome.js';
  * three; the last three end it (`final_response`, a `human_pause` waiting for a person,
  * or any other end), and resuming after them is refused.
  */
-export type CheckpointBoundary = 'user_input' | 'model_response' | 'tool_results' | 'final_response' | 'human_pause' | 'run_ended';
+export type CheckpointBoundary =
+  | 'user_input'
+  | 'model_response'
+  | 'tool_results'
+  | 'final_response'
+  | 'human_pause'
+  | 'run_ended';
 
-export const RESUMABLE_BOUNDARIES: ReadonlySet<CheckpointBoundary> = new Set(['user_input', 'model_response', 'tool_results']);
+export const RESUMABLE_BOUNDARIES: ReadonlySet<CheckpointBoundary> = new Set([
+  'user_input',
+  'model_response',
+  'tool_results',
+]);
 
 /** What a checkpoint records of the run at a boundary. */
 export interface CheckpointState {
@@ -21,7 +31,9 @@ export interface CheckpointState {
 }
 
 /** A tool call as the idempotency envelope knows it. */
-export type EnvelopeEntry = { readonly state: 'started' } | { readonly state: 'completed'; readonly block: ToolResultBlockParam };
+export type EnvelopeEntry =
+  | { readonly state: 'started' }
+  | { readonly state: 'completed'; readonly block: ToolResultBlockParam };
 
 /**
  * The loop's port to durable storage for one run: checkpoints at safe boundaries and the

@@ -18,8 +18,18 @@ const WRITE: Tool = { name: 'write', input_schema: { type: 'object' } };
 /** `read` is concurrency-safe and takes 300 ms; `write` has a side effect and takes 200 ms. */
 const host: ToolHost = {
   definitions: [READ, WRITE],
-  traits: (name) => (name === 'read' ? { sideEffecting: false, concurrencySafe: true } : name === 'write' ? { sideEffecting: true, concurrencySafe: false } : undefined),
-  execute: (name): ToolExecution => ({ kind: 'ok', content: '{"ok":true}', latencyMs: name === 'read' ? 300 : 200, fault: null }),
+  traits: (name) =>
+    name === 'read'
+      ? { sideEffecting: false, concurrencySafe: true }
+      : name === 'write'
+        ? { sideEffecting: true, concurrencySafe: false }
+        : undefined,
+  execute: (name): ToolExecution => ({
+    kind: 'ok',
+    content: '{"ok":true}',
+    latencyMs: name === 'read' ? 300 : 200,
+    fault: null,
+  }),
 };
 
 /**
@@ -44,7 +54,12 @@ const TURNS: ScriptedTurn[] = [
 
 async function run(options: Partial<LoopOptions> & { guards?: Guard[] }, turns = TURNS) {
   const events: AgentEvent[] = [];
-  const result = await new BudgetedAgentLoop({ model: new ScriptedModel(turns), tools: host, ...options, onEvent: (event) => events.push(event) }).run('go');
+  const result = await new BudgetedAgentLoop({
+    model: new ScriptedModel(turns),
+    tools: host,
+    ...options,
+    onEvent: (event) => events.push(event),
+  }).run('go');
   const replyEnd = events.find((event) => event.type === 'agent.model.call')!.at;
   const starts = events.filter((event) => event.type === 'agent.tool.call').map((event) => event.at - replyEnd);
   const secondCall = events.filter((event) => event.type === 'agent.model.call')[1]?.at ?? Number.NaN;
@@ -62,7 +77,11 @@ describe('early tool starts on a streamed reply', () => {
     // Streamed, serially: read a at -700 (ends -400); read b's block ends at -460 but waits
     // for a, -400 (ends -100); the write waits for the reply, 0; read c follows it, 200.
     expect(streamed.starts).toEqual([-700, -400, 0, 200]);
-    expect(streamed.events.filter((event) => event.type === 'agent.tool.early_start').map((event) => (event.type === 'agent.tool.early_start' ? [event.tool, event.leadMs] : null))).toEqual([
+    expect(
+      streamed.events
+        .filter((event) => event.type === 'agent.tool.early_start')
+        .map((event) => (event.type === 'agent.tool.early_start' ? [event.tool, event.leadMs] : null)),
+    ).toEqual([
       ['read', 700],
       ['read', 400],
     ]);
@@ -81,7 +100,16 @@ describe('early tool starts on a streamed reply', () => {
   });
 
   it('starts nothing early when the reply opens with a write, or when early starts are off', async () => {
-    const writeFirst: ScriptedTurn[] = [{ text: 'Looking', calls: [{ name: 'write', input: { v: 1 } }, { name: 'read', input: { q: 'a' } }] }, { text: 'All done.' }];
+    const writeFirst: ScriptedTurn[] = [
+      {
+        text: 'Looking',
+        calls: [
+          { name: 'write', input: { v: 1 } },
+          { name: 'read', input: { q: 'a' } },
+        ],
+      },
+      { text: 'All done.' },
+    ];
     const plain = await run({}, writeFirst);
     const streamed = await run({ stream: {} }, writeFirst);
     expect(streamed.starts).toEqual(plain.starts);
@@ -92,10 +120,17 @@ describe('early tool starts on a streamed reply', () => {
 
   it('passes the text to the caller as it streams', async () => {
     const text: TextStreamEvent[] = [];
-    const { result } = await run({ stream: { onText: (event) => text.push(event) } }, [{ text: 'The answer, streamed in pieces of twenty-four characters: 42.' }]);
-    expect(result.outcome).toEqual({ kind: 'completed', finalText: 'The answer, streamed in pieces of twenty-four characters: 42.' });
+    const { result } = await run({ stream: { onText: (event) => text.push(event) } }, [
+      { text: 'The answer, streamed in pieces of twenty-four characters: 42.' },
+    ]);
+    expect(result.outcome).toEqual({
+      kind: 'completed',
+      finalText: 'The answer, streamed in pieces of twenty-four characters: 42.',
+    });
     expect(text.length).toBe(3);
-    expect(text.map((event) => (event.kind === 'delta' ? event.text : '|')).join('')).toBe('The answer, streamed in pieces of twenty-four characters: 42.');
+    expect(text.map((event) => (event.kind === 'delta' ? event.text : '|')).join('')).toBe(
+      'The answer, streamed in pieces of twenty-four characters: 42.',
+    );
   });
 });
 
@@ -107,10 +142,26 @@ describe('a stream cut mid-reply', () => {
     const events: AgentEvent[] = [];
     const text: TextStreamEvent[] = [];
     const model = new FaultyModel(new ScriptedModel(turns), scriptedModelFaults(['stream_cut', null, null]));
-    const result = await new BudgetedAgentLoop({ model, tools: host, guards: [llmRecovery({ jitter: 0 })], stream: { onText: (event) => text.push(event) }, onEvent: (event) => events.push(event) }).run('go');
+    const result = await new BudgetedAgentLoop({
+      model,
+      tools: host,
+      guards: [llmRecovery({ jitter: 0 })],
+      stream: { onText: (event) => text.push(event) },
+      onEvent: (event) => events.push(event),
+    }).run('go');
     expect(result.outcome).toEqual({ kind: 'completed', finalText: 'All done.' });
     const retries = events.filter((event) => event.type === 'agent.model.retry');
-    expect(retries).toEqual([{ type: 'agent.model.retry', at: 0, model: 'claude-sonnet-5-5', attempt: 1, delayMs: 1000, errorClass: 'APIError', status: null }]);
+    expect(retries).toEqual([
+      {
+        type: 'agent.model.retry',
+        at: 0,
+        model: 'claude-sonnet-5-5',
+        attempt: 1,
+        delayMs: 1000,
+        errorClass: 'APIError',
+        status: null,
+      },
+    ]);
     expect(text.map((event) => event.kind)).toEqual(['delta', 'reset', 'delta', 'delta']);
     expect(result.metrics.modelCalls).toBe(2);
   });
@@ -118,6 +169,9 @@ describe('a stream cut mid-reply', () => {
   it('fails the run without recovery, naming the stream error', async () => {
     const model = new FaultyModel(new ScriptedModel(turns), scriptedModelFaults(['stream_cut']));
     const result = await new BudgetedAgentLoop({ model, tools: host, stream: {} }).run('go');
-    expect(result.outcome).toEqual({ kind: 'failed', reason: 'model call failed: APIError (stream error overloaded_error): Overloaded' });
+    expect(result.outcome).toEqual({
+      kind: 'failed',
+      reason: 'model call failed: APIError (stream error overloaded_error): Overloaded',
+    });
   });
 });

@@ -40,7 +40,8 @@ export function runEnveloped(
   try {
     report = executeToolCall(call, host, hooks, ctx);
   } catch (error) {
-    if (error instanceof UnknownToolError) return { kind: 'stop', outcome: { kind: 'failed', reason: `configuration error: ${error.message}` } };
+    if (error instanceof UnknownToolError)
+      return { kind: 'stop', outcome: { kind: 'failed', reason: `configuration error: ${error.message}` } };
     throw error;
   }
   durability?.completeToolCall(call.id, report.block, clock.now());

@@ -63,7 +63,12 @@ export type ModelCallResult =
    * `messages`: set by a wrapper that answered with a different transcript (e.g. compacted after a 413); the loop adopts it.
    * `timing`: the reply was streamed, and this is when each of its blocks ended (wrappers pass it on as it is).
    */
-  | { readonly kind: 'reply'; readonly message: Message; readonly messages?: readonly MessageParam[]; readonly timing?: StreamTiming }
+  | {
+      readonly kind: 'reply';
+      readonly message: Message;
+      readonly messages?: readonly MessageParam[];
+      readonly timing?: StreamTiming;
+    }
   | { readonly kind: 'error'; readonly error: unknown }
   | { readonly kind: 'stop'; readonly outcome: RunOutcome };
 

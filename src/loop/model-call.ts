@@ -53,7 +53,11 @@ const wrapsModelCall = (guard: Guard): boolean => guard.aroundModelCall !== unde
  * cost extra microtask hops on every call. A client that throws instead of rejecting is
  * answered the same way.
  */
-function createOnce(model: ModelClient, request: ModelRequest, options: { readonly signal?: AbortSignal }): Promise<ModelCallResult> {
+function createOnce(
+  model: ModelClient,
+  request: ModelRequest,
+  options: { readonly signal?: AbortSignal },
+): Promise<ModelCallResult> {
   try {
     return model.create(request, options).then(replied, failed);
   } catch (error) {

@@ -24,7 +24,10 @@ import {
 export type ModelErrorClass = 'auth' | 'rate_limit' | 'transient' | 'unknown_model' | 'too_large' | 'other';
 
 /** Spend limits arrive as 429s (subclasses of RateLimitError) but are billing: waiting does not lift them. */
-const SPEND_LIMIT_CODES: ReadonlySet<string> = new Set(['contract_spend_limit_reached', 'enforced_spend_limit_reached']);
+const SPEND_LIMIT_CODES: ReadonlySet<string> = new Set([
+  'contract_spend_limit_reached',
+  'enforced_spend_limit_reached',
+]);
 
 /** Error types of a mid-stream `event: error` that a retry may get past. */
 const STREAM_TRANSIENT_TYPES: ReadonlySet<string> = new Set(['overloaded_error', 'api_error']);
@@ -32,11 +35,22 @@ const STREAM_TRANSIENT_TYPES: ReadonlySet<string> = new Set(['overloaded_error',
 /** The one place that reads a model-call error, by the Anthropic SDK's own error classes. */
 export function classifyModelError(error: unknown): ModelErrorClass {
   if (!(error instanceof APIError)) return 'other';
-  if (error instanceof AuthenticationError || error instanceof PermissionDeniedError || error instanceof PaymentRequiredError) return 'auth';
-  if (error.type === 'billing_error' || (error.errorCode !== null && SPEND_LIMIT_CODES.has(error.errorCode))) return 'auth';
+  if (
+    error instanceof AuthenticationError ||
+    error instanceof PermissionDeniedError ||
+    error instanceof PaymentRequiredError
+  )
+    return 'auth';
+  if (error.type === 'billing_error' || (error.errorCode !== null && SPEND_LIMIT_CODES.has(error.errorCode)))
+    return 'auth';
   if (error instanceof RateLimitError) return 'rate_limit';
   // APIConnectionTimeoutError is an APIConnectionError; OverloadedError (529) and the 503/504 classes are InternalServerErrors.
-  if (error instanceof APIConnectionError || error instanceof InternalServerError || error instanceof RequestTimeoutError) return 'transient';
+  if (
+    error instanceof APIConnectionError ||
+    error instanceof InternalServerError ||
+    error instanceof RequestTimeoutError
+  )
+    return 'transient';
   if (error instanceof NotFoundError) return 'unknown_model';
   // An `event: error` frame mid-stream: the SDK raises the base APIError with no status; its
   // type says what a status would have (overloaded_error is the 529, api_error the 500).
@@ -62,7 +76,12 @@ export function errorStatus(error: unknown): number | null {
  */
 export function describeModelError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  if (error instanceof APIError && error.status === undefined && error.type !== null && !(error instanceof APIConnectionError)) {
+  if (
+    error instanceof APIError &&
+    error.status === undefined &&
+    error.type !== null &&
+    !(error instanceof APIConnectionError)
+  ) {
     return `${error.name} (stream error ${error.type}): ${error.apiMessage ?? error.message}`;
   }
   if (!(error instanceof APIError) || error.status === undefined) return `${error.name}: ${error.message}`;

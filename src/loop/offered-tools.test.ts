@@ -10,8 +10,17 @@ const tool = (name: string): Tool => ({ name, input_schema: { type: 'object' } }
 describe('offeredTools', () => {
   it("offers the host's tools, then each guard's, in guard order", () => {
     const host = Object.freeze([tool('get_user'), tool('write_result')]);
-    const offered = offeredTools(host, [toolBudget({ maxToolCalls: 5 }), stuckTool(), iterationBudget({ initial: 10, extension: 10, cap: 25 })]);
-    expect(offered.map((entry) => entry.name)).toEqual(['get_user', 'write_result', 'request_human_help', 'request_more_iterations']);
+    const offered = offeredTools(host, [
+      toolBudget({ maxToolCalls: 5 }),
+      stuckTool(),
+      iterationBudget({ initial: 10, extension: 10, cap: 25 }),
+    ]);
+    expect(offered.map((entry) => entry.name)).toEqual([
+      'get_user',
+      'write_result',
+      'request_human_help',
+      'request_more_iterations',
+    ]);
   });
 
   it('gives every run of the same host and guard tools one frozen list, whatever guard instances offer them', () => {

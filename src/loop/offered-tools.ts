@@ -11,7 +11,10 @@ const MAX_LISTS_PER_HOST = 16;
  * Bounded: an entry lives as long as its host list (a scenario's, see
  * scenario-tool-host.ts), and holds at most MAX_LISTS_PER_HOST lists.
  */
-const offeredByHostList = new WeakMap<readonly Tool[], { readonly extras: readonly Tool[]; readonly offered: readonly Tool[] }[]>();
+const offeredByHostList = new WeakMap<
+  readonly Tool[],
+  { readonly extras: readonly Tool[]; readonly offered: readonly Tool[] }[]
+>();
 
 /**
  * The tools a run offers the model: the host's, then each guard's own, in guard order.

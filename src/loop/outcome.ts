@@ -8,13 +8,27 @@ export type RunOutcome =
   | { readonly kind: 'max_iterations'; readonly iterations: number }
   | { readonly kind: 'cancelled'; readonly reason: string }
   /** A time limit passed: the soft one after its last turn (with that turn's text), or the hard one. */
-  | { readonly kind: 'timed_out'; readonly limit: 'soft' | 'hard'; readonly finalText: string | null; readonly elapsedMs: number }
+  | {
+      readonly kind: 'timed_out';
+      readonly limit: 'soft' | 'hard';
+      readonly finalText: string | null;
+      readonly elapsedMs: number;
+    }
   | { readonly kind: 'failed'; readonly reason: string }
   /** A resume halted for a person: a side-effecting call may have run before the crash, or the system prompt changed. */
   | { readonly kind: 'waiting_on_human'; readonly reason: string };
 
 export type OutcomeKind = RunOutcome['kind'];
-export const OUTCOME_KINDS: readonly OutcomeKind[] = ['completed', 'budget_exhausted', 'escalated', 'max_iterations', 'cancelled', 'failed', 'timed_out', 'waiting_on_human'];
+export const OUTCOME_KINDS: readonly OutcomeKind[] = [
+  'completed',
+  'budget_exhausted',
+  'escalated',
+  'max_iterations',
+  'cancelled',
+  'failed',
+  'timed_out',
+  'waiting_on_human',
+];
 
 export interface RunMetrics {
   /** tool_use blocks the model produced: what the budget counts. */

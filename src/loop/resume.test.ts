@@ -22,7 +22,12 @@ function host(): ToolHost & { readonly executed: string[]; readonly sent: unknow
     definitions: TOOLS,
     executed,
     sent,
-    traits: (name) => (name === 'lookup' ? { sideEffecting: false, concurrencySafe: true } : name === 'send_email' ? { sideEffecting: true, concurrencySafe: false } : undefined),
+    traits: (name) =>
+      name === 'lookup'
+        ? { sideEffecting: false, concurrencySafe: true }
+        : name === 'send_email'
+          ? { sideEffecting: true, concurrencySafe: false }
+          : undefined,
     execute(name, input): ToolExecution {
       executed.push(name);
       if (name === 'send_email') sent.push(input);
@@ -38,7 +43,11 @@ const TURNS: ScriptedTurn[] = [
 ];
 
 /** Runs the script with checkpoints in `store`, crashing at point `crashAt`; returns what the store can resume. */
-async function crashAt(store: CheckpointStore, point: number, tools = host()): Promise<{ saved: SavedRun; crash: SimulatedCrash; tools: ReturnType<typeof host> }> {
+async function crashAt(
+  store: CheckpointStore,
+  point: number,
+  tools = host(),
+): Promise<{ saved: SavedRun; crash: SimulatedCrash; tools: ReturnType<typeof host> }> {
   const durability = new CrashingDurability(store.forRun('r', 'sys'), point);
   const loop = new BudgetedAgentLoop({ model: new ScriptedModel(TURNS), tools, system: 'sys', durability });
   const crash = await loop.run('send the email').then(
@@ -55,7 +64,13 @@ async function crashAt(store: CheckpointStore, point: number, tools = host()): P
 
 /** A new process: the same tools (the world outlives it), a model that answers from where the transcript stands. */
 function resumeLoop(store: CheckpointStore, tools: ToolHost, from: number, events: AgentEvent[] = [], system = 'sys') {
-  return new BudgetedAgentLoop({ model: new ScriptedModel(TURNS, { startAt: from }), tools, system, durability: store.forRun('r', system), onEvent: (event) => events.push(event) });
+  return new BudgetedAgentLoop({
+    model: new ScriptedModel(TURNS, { startAt: from }),
+    tools,
+    system,
+    durability: store.forRun('r', system),
+    onEvent: (event) => events.push(event),
+  });
 }
 
 describe('BudgetedAgentLoop.resume', () => {
@@ -71,7 +86,9 @@ describe('BudgetedAgentLoop.resume', () => {
 
     expect(result.outcome).toEqual({ kind: 'completed', finalText: 'Sent.' });
     expect(tools.sent).toHaveLength(1);
-    expect(events.filter((event) => event.type === 'agent.tool.replayed')).toEqual([{ type: 'agent.tool.replayed', at: expect.any(Number), id: 'toolu_script_1_0', tool: 'send_email' }]);
+    expect(events.filter((event) => event.type === 'agent.tool.replayed')).toEqual([
+      { type: 'agent.tool.replayed', at: expect.any(Number), id: 'toolu_script_1_0', tool: 'send_email' },
+    ]);
     expect(result.metrics.toolCalls).toBe(2);
   });
 
@@ -80,9 +97,15 @@ describe('BudgetedAgentLoop.resume', () => {
     const { saved, tools } = await crashAt(store, 9);
     expect(tools.sent).toHaveLength(1);
     const result = await resumeLoop(store, tools, 2).resume(saved);
-    expect(result.outcome).toMatchObject({ kind: 'waiting_on_human', reason: expect.stringMatching(/^resume-unsafe: the send_email call toolu_script_1_0 was started/) });
+    expect(result.outcome).toMatchObject({
+      kind: 'waiting_on_human',
+      reason: expect.stringMatching(/^resume-unsafe: the send_email call toolu_script_1_0 was started/),
+    });
     expect(tools.sent).toHaveLength(1);
-    expect(store.resumePoint('r')).toEqual({ kind: 'refused', reason: 'run r has ended (last checkpoint: human_pause)' });
+    expect(store.resumePoint('r')).toEqual({
+      kind: 'refused',
+      reason: 'run r has ended (last checkpoint: human_pause)',
+    });
   });
 
   it('runs a started idempotent call again, and a call never started as usual', async () => {
@@ -101,19 +124,37 @@ describe('BudgetedAgentLoop.resume', () => {
     const result = await resumeLoop(store, tools, 1).resume(saved);
     expect(result.outcome.kind).toBe('completed');
     expect(tools.executed).toEqual(['lookup', 'send_email']);
-    expect(result.messages.map((message: MessageParam) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
+    expect(result.messages.map((message: MessageParam) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
   });
 
   it('halts waiting_on_human when the system prompt changed since the checkpoint', async () => {
     const store = new CheckpointStore(':memory:');
     const { saved, tools } = await crashAt(store, 6);
     const result = await resumeLoop(store, tools, 1, [], 'a different system prompt').resume(saved);
-    expect(result.outcome).toEqual({ kind: 'waiting_on_human', reason: 'the system prompt changed since the run was checkpointed' });
+    expect(result.outcome).toEqual({
+      kind: 'waiting_on_human',
+      reason: 'the system prompt changed since the run was checkpointed',
+    });
     expect(tools.executed).toEqual(['lookup']);
   });
 
   it('refuses to resume a run that ended', async () => {
     const loop = new BudgetedAgentLoop({ model: new ScriptedModel([]), tools: host() });
-    await expect(loop.resume({ messages: [], metrics: {} as SavedRun['metrics'], at: 0, boundary: 'final_response', systemHash: '' })).rejects.toThrow(/has ended and cannot be resumed/);
+    await expect(
+      loop.resume({
+        messages: [],
+        metrics: {} as SavedRun['metrics'],
+        at: 0,
+        boundary: 'final_response',
+        systemHash: '',
+      }),
+    ).rejects.toThrow(/has ended and cannot be resumed/);
   });
 });

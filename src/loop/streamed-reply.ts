@@ -8,7 +8,9 @@ import { blockTokens } from '../model/token-estimate.js';
  * Reply text as it streams: a `delta` of block `index`, or `reset` when the stream was
  * cut after some text was sent (the call is retried, or fails, and its text so far is void).
  */
-export type TextStreamEvent = { readonly kind: 'delta'; readonly index: number; readonly text: string } | { readonly kind: 'reset' };
+export type TextStreamEvent =
+  | { readonly kind: 'delta'; readonly index: number; readonly text: string }
+  | { readonly kind: 'reset' };
 
 export interface StreamingOptions {
   /** Receives the reply text as it streams, every model call of the run. @default none */
@@ -69,5 +71,8 @@ export async function readStreamedReply(
     throw new APIConnectionError({ message: 'the stream ended before message_stop' });
   }
   const total = message.usage.output_tokens;
-  return { message, timing: { tokensAfterBlock: writtenAt.map((at) => (at === undefined ? undefined : Math.max(0, total - at))) } };
+  return {
+    message,
+    timing: { tokensAfterBlock: writtenAt.map((at) => (at === undefined ? undefined : Math.max(0, total - at))) },
+  };
 }

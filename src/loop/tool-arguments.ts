@@ -8,14 +8,17 @@ import type { ArgumentParse, Guard, LoopContext } from './guard.js';
 export function parseStrictly(raw: string): ArgumentParse {
   try {
     const value: unknown = JSON.parse(raw);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { ok: true, value: value as Record<string, unknown>, strategy: 'direct' };
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      return { ok: true, value: value as Record<string, unknown>, strategy: 'direct' };
     return { ok: false, reason: 'the arguments are JSON but not an object' };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }
 }
 
-export type ReadArguments = { readonly ok: true; readonly call: ToolUseBlock } | { readonly ok: false; readonly message: string };
+export type ReadArguments =
+  | { readonly ok: true; readonly call: ToolUseBlock }
+  | { readonly ok: false; readonly message: string };
 
 /**
  * The call with its arguments as an object. Arguments that arrived as an object pass
@@ -27,7 +30,12 @@ export function readArguments(call: ToolUseBlock, guards: readonly Guard[], ctx:
   if (typeof raw !== 'string') return { ok: true, call };
   const parser = guards.find((guard) => guard.parseArguments !== undefined);
   const parse = parser?.parseArguments?.(raw, call, ctx) ?? parseStrictly(raw);
-  ctx.emit({ type: 'agent.tool.arguments', at: ctx.clock.now(), tool: call.name, strategy: parse.ok ? parse.strategy : 'failed' });
+  ctx.emit({
+    type: 'agent.tool.arguments',
+    at: ctx.clock.now(),
+    tool: call.name,
+    strategy: parse.ok ? parse.strategy : 'failed',
+  });
   if (parse.ok) return { ok: true, call: { ...call, input: parse.value } };
   return {
     ok: false,

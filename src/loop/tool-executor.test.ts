@@ -22,14 +22,25 @@ function failingHost(): ToolHost & { executions: number } {
   };
 }
 
-const context = (): LoopContext => ({ clock: new VirtualClock(), emit: () => {}, toolCalls: 0, iteration: 1, messages: [] });
+const context = (): LoopContext => ({
+  clock: new VirtualClock(),
+  emit: () => {},
+  toolCalls: 0,
+  iteration: 1,
+  messages: [],
+});
 
 describe('executeToolCall', () => {
   it('words a failure with the last guard that words errors, and plainly without one', () => {
     const first: Guard = { name: 'first', describeError: () => 'first wording' };
     const last: Guard = { name: 'last', describeError: (error) => `last wording of ${error.code}` };
     const worded = executeToolCall(CALL, failingHost(), guardHooks([first, { name: 'other' }, last]), context());
-    expect(worded.block).toEqual({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'last wording of timeout', is_error: true });
+    expect(worded.block).toEqual({
+      type: 'tool_result',
+      tool_use_id: 'toolu_1',
+      content: 'last wording of timeout',
+      is_error: true,
+    });
     expect(executeToolCall(CALL, failingHost(), guardHooks([]), context()).block.content).toBe('Error: timed out');
   });
 

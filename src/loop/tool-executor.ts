@@ -30,10 +30,23 @@ function asInput(input: unknown): Record<string, unknown> {
  * The report is a `kind: 'result'` value, so the envelope and the loop hand it on as it
  * is rather than rewrapping it (an object fewer per call at each layer).
  */
-export function executeToolCall(call: ToolUseBlock, host: ToolHost, hooks: Pick<GuardHooks, 'aroundExecution' | 'describeError'>, loop: LoopContext): ToolCallReport {
+export function executeToolCall(
+  call: ToolUseBlock,
+  host: ToolHost,
+  hooks: Pick<GuardHooks, 'aroundExecution' | 'describeError'>,
+  loop: LoopContext,
+): ToolCallReport {
   const traits = host.traits(call.name);
   if (traits === undefined) throw new UnknownToolError(call.name);
-  const ctx: ExecutionContext = { clock: loop.clock, emit: loop.emit, toolCalls: loop.toolCalls, iteration: loop.iteration, messages: loop.messages, call, traits };
+  const ctx: ExecutionContext = {
+    clock: loop.clock,
+    emit: loop.emit,
+    toolCalls: loop.toolCalls,
+    iteration: loop.iteration,
+    messages: loop.messages,
+    call,
+    traits,
+  };
   const input = asInput(call.input);
   let executions = 0;
 
@@ -44,10 +57,16 @@ export function executeToolCall(call: ToolUseBlock, host: ToolHost, hooks: Pick<
       execution = host.execute(call.name, input);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      execution = { kind: 'error', error: new ToolError('handler_exception', `Tool '${call.name}' failed: ${message}`), latencyMs: 0, fault: null };
+      execution = {
+        kind: 'error',
+        error: new ToolError('handler_exception', `Tool '${call.name}' failed: ${message}`),
+        latencyMs: 0,
+        fault: null,
+      };
     }
     ctx.clock.sleep(execution.latencyMs);
-    if (execution.fault !== null) ctx.emit({ type: 'agent.tool.fault', at: ctx.clock.now(), tool: call.name, fault: execution.fault });
+    if (execution.fault !== null)
+      ctx.emit({ type: 'agent.tool.fault', at: ctx.clock.now(), tool: call.name, fault: execution.fault });
     return execution;
   };
   // Each wrapper but the outermost is closed over the one inside it; the outermost is
@@ -60,9 +79,15 @@ export function executeToolCall(call: ToolUseBlock, host: ToolHost, hooks: Pick<
   }
   const outermost = wrappers.at(-1);
   const execution = outermost === undefined ? run() : outermost.aroundExecution(ctx, run);
-  if (execution.kind === 'ok') return { kind: 'result', block: { type: 'tool_result', tool_use_id: call.id, content: execution.content }, executions };
+  if (execution.kind === 'ok')
+    return {
+      kind: 'result',
+      block: { type: 'tool_result', tool_use_id: call.id, content: execution.content },
+      executions,
+    };
   // The last guard that words errors does; the wording is needed only if the call fails.
   const describer = hooks.describeError.at(-1);
-  const content = describer === undefined ? `Error: ${execution.error.message}` : describer.describeError(execution.error, ctx);
+  const content =
+    describer === undefined ? `Error: ${execution.error.message}` : describer.describeError(execution.error, ctx);
   return { kind: 'result', block: { type: 'tool_result', tool_use_id: call.id, content, is_error: true }, executions };
 }

@@ -1,4 +1,4 @@
-import { VirtualClock } from '../clock/virtual-clock.js';
+import type { VirtualClock } from '../clock/virtual-clock.js';
 
 /** A turn without early starts (every turn of a reply that was not streamed); never written to. */
 const NO_EARLY_STARTS: readonly number[] = [];
@@ -36,7 +36,8 @@ export class TurnLanes {
   /** The clock call `index` (concurrency-safe or not) runs on. */
   open(index: number, concurrencySafe: boolean): VirtualClock {
     const startsAt = this.#early[index];
-    if (startsAt !== undefined) return this.#clock.fork(this.#concurrent || index === 0 ? startsAt : Math.max(startsAt, this.#earlyEnd));
+    if (startsAt !== undefined)
+      return this.#clock.fork(this.#concurrent || index === 0 ? startsAt : Math.max(startsAt, this.#earlyEnd));
     this.#settleEarly();
     const together = this.#concurrent && concurrencySafe;
     if (!together && this.#laneStart !== null) {
@@ -49,7 +50,8 @@ export class TurnLanes {
 
   /** Call `index` has finished on `lane`. */
   close(index: number, lane: VirtualClock): void {
-    if (index < this.#early.length) this.#earlyEnd = this.#concurrent ? Math.max(this.#earlyEnd, lane.now()) : lane.now();
+    if (index < this.#early.length)
+      this.#earlyEnd = this.#concurrent ? Math.max(this.#earlyEnd, lane.now()) : lane.now();
     else if (this.#laneStart !== null) this.#laneEnd = Math.max(this.#laneEnd, lane.now());
   }
 

@@ -14,7 +14,8 @@ export interface AnthropicClientOptions {
 
 /** Keep only the Message fields, so transcripts do not depend on SDK bookkeeping. */
 function plainMessage(message: Message): Message {
-  const { id, type, role, model, content, stop_reason, stop_sequence, stop_details, container, diagnostics, usage } = message;
+  const { id, type, role, model, content, stop_reason, stop_sequence, stop_details, container, diagnostics, usage } =
+    message;
   return { id, type, role, model, content, stop_reason, stop_sequence, stop_details, container, diagnostics, usage };
 }
 
@@ -37,7 +38,10 @@ export class AnthropicModelClient implements ModelClient {
   }
 
   async create(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): Promise<Message> {
-    const message = await this.#client.messages.create(request, options.signal === undefined ? {} : { signal: options.signal });
+    const message = await this.#client.messages.create(
+      request,
+      options.signal === undefined ? {} : { signal: options.signal },
+    );
     return plainMessage(message);
   }
 
@@ -45,8 +49,14 @@ export class AnthropicModelClient implements ModelClient {
    * `create({ stream: true })`: the SDK's own SSE parser reads the response; an HTTP error
    * rejects before the first event, an `event: error` frame throws the SDK's APIError mid-stream.
    */
-  async *stream(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): AsyncGenerator<RawMessageStreamEvent> {
-    const events = await this.#client.messages.create({ ...request, stream: true }, options.signal === undefined ? {} : { signal: options.signal });
+  async *stream(
+    request: ModelRequest,
+    options: { readonly signal?: AbortSignal } = {},
+  ): AsyncGenerator<RawMessageStreamEvent> {
+    const events = await this.#client.messages.create(
+      { ...request, stream: true },
+      options.signal === undefined ? {} : { signal: options.signal },
+    );
     for await (const event of events) yield event;
   }
 }

@@ -11,7 +11,10 @@ let encoder: Promise<Encoder> | null = null;
  */
 export function loadCl100k(): Promise<Encoder> {
   encoder ??= (async () => {
-    const [{ Tiktoken }, { default: ranks }] = await Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/cl100k_base')]);
+    const [{ Tiktoken }, { default: ranks }] = await Promise.all([
+      import('js-tiktoken/lite'),
+      import('js-tiktoken/ranks/cl100k_base'),
+    ]);
     return new Tiktoken(ranks);
   })();
   return encoder;
@@ -77,8 +80,7 @@ export function exactRequestTokens(encoding: Encoder, request: ModelRequest): nu
       perSystem.set(system, cached);
     }
     tokens += cached;
-  }
-  else if (system) for (const block of system) tokens += exactBlockTokens(encoding, block);
+  } else if (system) for (const block of system) tokens += exactBlockTokens(encoding, block);
   for (const tool of request.tools ?? []) {
     let cached = perTool.get(tool);
     if (cached === undefined) {

@@ -15,7 +15,11 @@ describe('FaultyModel.create', () => {
   });
 
   it('turns a fault source that breaks into a rejection too, as any client fails', async () => {
-    const broken = { next: () => { throw new Error('bug in a fault source'); } };
+    const broken = {
+      next: () => {
+        throw new Error('bug in a fault source');
+      },
+    };
     const model = new FaultyModel(new ScriptedModel([{ text: 'ok' }]), broken);
     let pending: Promise<unknown> | undefined;
     expect(() => (pending = model.create(request))).not.toThrow();

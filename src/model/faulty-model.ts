@@ -58,7 +58,11 @@ export class FaultyModel implements ModelClient {
   readonly #validate: boolean;
   readonly #contextWindow: ContextWindowOf | undefined;
 
-  constructor(inner: ModelClient, faults: ModelFaultSource, { validate = true, contextWindow }: FaultyModelOptions = {}) {
+  constructor(
+    inner: ModelClient,
+    faults: ModelFaultSource,
+    { validate = true, contextWindow }: FaultyModelOptions = {},
+  ) {
     this.name = inner.name;
     this.#inner = inner;
     this.#faults = faults;
@@ -87,7 +91,8 @@ export class FaultyModel implements ModelClient {
    * API, whose gateway refuses an oversized body unread.
    */
   #refusedUnread(request: ModelRequest): ModelFaultResponse | null {
-    const tooLarge = this.#contextWindow === undefined ? null : contextLimitResponse(request, this.#contextWindow(request.model));
+    const tooLarge =
+      this.#contextWindow === undefined ? null : contextLimitResponse(request, this.#contextWindow(request.model));
     if (tooLarge !== null) return tooLarge;
     const problem = this.#validate ? requestProblem(request) : null;
     return problem === null ? null : invalidRequestResponse(problem);
@@ -108,7 +113,10 @@ export class FaultyModel implements ModelClient {
 }
 
 /** The first half of a stream's events, then the error its `event: error` frame raises. */
-async function* cutStream(events: AsyncIterable<RawMessageStreamEvent>, error: APIError): AsyncGenerator<RawMessageStreamEvent> {
+async function* cutStream(
+  events: AsyncIterable<RawMessageStreamEvent>,
+  error: APIError,
+): AsyncGenerator<RawMessageStreamEvent> {
   const all: RawMessageStreamEvent[] = [];
   for await (const event of events) all.push(event);
   yield* eventsBeforeCut(all);

@@ -25,6 +25,7 @@ describe('jsonLength', () => {
       { a: undefined, b: () => 1, c: Symbol('s'), d: 1 },
       { a: undefined },
       [undefined, () => 1, Symbol('s'), 1],
+      // biome-ignore lint/suspicious/noSparseArray: a hole serialises as null, which is the point
       [1, , 3],
       { record, nested: { record, list: [record, { x: 'é' }] } },
       { 'key "quoted"\n': 1, [Symbol('hidden')]: 2 },

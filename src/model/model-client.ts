@@ -1,4 +1,8 @@
-import type { Message, MessageCreateParamsNonStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  Message,
+  MessageCreateParamsNonStreaming,
+  RawMessageStreamEvent,
+} from '@anthropic-ai/sdk/resources/messages';
 
 export type ModelRequest = MessageCreateParamsNonStreaming;
 export type { Message, RawMessageStreamEvent };

@@ -43,5 +43,7 @@ export function contextWindowWith(override: number | null | undefined): (model: 
 /** Dollars a call costs at the model's list prices; 0 for a model the table does not know. */
 export function callCost(model: string, inputTokens: number, outputTokens: number): number {
   const spec = modelSpec(model);
-  return spec === undefined ? 0 : (inputTokens * spec.inputPerMillion + outputTokens * spec.outputPerMillion) / 1_000_000;
+  return spec === undefined
+    ? 0
+    : (inputTokens * spec.inputPerMillion + outputTokens * spec.outputPerMillion) / 1_000_000;
 }

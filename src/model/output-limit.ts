@@ -10,7 +10,9 @@ function partialInput(input: unknown, chars: number): Record<string, unknown> {
   const prefix = JSON.stringify(input ?? {}).slice(0, Math.max(1, chars));
   try {
     const value: unknown = JSON.parse(jsonrepair(prefix));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -36,7 +38,8 @@ export function cutAtOutputLimit(message: Message, maxTokens: number): Message {
     }
     const chars = left * CHARS_PER_TOKEN;
     if (block.type === 'text') content.push({ ...block, text: block.text.slice(0, chars) });
-    else if (block.type === 'tool_use') content.push({ ...block, input: partialInput(block.input, chars - block.name.length) });
+    else if (block.type === 'tool_use')
+      content.push({ ...block, input: partialInput(block.input, chars - block.name.length) });
     break;
   }
   return { ...message, content, stop_reason: 'max_tokens', usage: { ...message.usage, output_tokens: maxTokens } };

@@ -6,7 +6,10 @@ import { assistantMessage } from './assistant-message.js';
  * One scripted reply: text, tool calls, or both. A call's `input` may be text: arguments
  * as the OpenAI-compatible edge delivers them, possibly malformed.
  */
-export type ScriptedTurn = { readonly text?: string; readonly calls?: ReadonlyArray<{ readonly name: string; readonly input: Record<string, unknown> | string }> };
+export type ScriptedTurn = {
+  readonly text?: string;
+  readonly calls?: ReadonlyArray<{ readonly name: string; readonly input: Record<string, unknown> | string }>;
+};
 
 /**
  * Replays a fixed list of replies, for exact tests of the loop and its guards. It keeps
@@ -28,11 +31,18 @@ export class ScriptedModel implements ModelClient {
     const index = this.#startAt + this.requests.length;
     this.requests.push(structuredClone(request));
     const turn = this.#turns[index];
-    if (turn === undefined) throw new Error(`scripted model has no reply for call ${index + 1} (script has ${this.#turns.length})`);
+    if (turn === undefined)
+      throw new Error(`scripted model has no reply for call ${index + 1} (script has ${this.#turns.length})`);
     const content: ContentBlock[] = [];
     if (turn.text !== undefined) content.push({ type: 'text', text: turn.text, citations: null });
     (turn.calls ?? []).forEach((call, i) =>
-      content.push({ type: 'tool_use', id: `toolu_script_${index}_${i}`, name: call.name, input: call.input, caller: { type: 'direct' } }),
+      content.push({
+        type: 'tool_use',
+        id: `toolu_script_${index}_${i}`,
+        name: call.name,
+        input: call.input,
+        caller: { type: 'direct' },
+      }),
     );
     return assistantMessage(`msg_script_${index}`, request, content);
   }

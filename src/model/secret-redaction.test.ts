@@ -9,7 +9,8 @@ const KEY = 'sk-proj-FAKE-KEY-echoed-by-a-careless-proxy-42';
 const request: ModelRequest = { model: 'm', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] };
 
 /** A server that answers 401 and quotes the credentials it was sent, as some proxies do. */
-const echoingFetch = (body: (auth: string) => unknown): typeof fetch =>
+const echoingFetch =
+  (body: (auth: string) => unknown): typeof fetch =>
   async (_input, init) => {
     const headers = new Headers(init?.headers);
     const auth = headers.get('authorization') ?? headers.get('x-api-key') ?? '';
@@ -35,18 +36,44 @@ describe('redactSecrets', () => {
 describe('withRedactedErrors', () => {
   it('scrubs a key an OpenAI-compatible server echoes, keeping the error class the guards read', async () => {
     const client = () =>
-      new OpenAICompatibleModelClient({ apiKey: KEY, baseURL: 'http://127.0.0.1:1/v1', fetch: echoingFetch((auth) => ({ error: { message: `Incorrect API key provided: ${auth}`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } })) });
+      new OpenAICompatibleModelClient({
+        apiKey: KEY,
+        baseURL: 'http://127.0.0.1:1/v1',
+        fetch: echoingFetch((auth) => ({
+          error: {
+            message: `Incorrect API key provided: ${auth}`,
+            type: 'invalid_request_error',
+            param: null,
+            code: 'invalid_api_key',
+          },
+        })),
+      });
     const raw = await failure(() => client().create(request));
     expect(describeModelError(raw)).toContain(KEY); // what would leak without the wrapper
     const error = await failure(() => withRedactedErrors(client(), [KEY]).create(request));
     expect(classifyModelError(error)).toBe('auth');
-    const everything = [describeModelError(error), String(error), (error as Error).stack ?? '', JSON.stringify(error)].join('\n');
+    const everything = [
+      describeModelError(error),
+      String(error),
+      (error as Error).stack ?? '',
+      JSON.stringify(error),
+    ].join('\n');
     expect(everything).not.toContain(KEY);
     expect(describeModelError(error)).toContain(`Incorrect API key provided: Bearer ${REDACTED}`);
   });
 
   it('scrubs the Anthropic client errors the same way', async () => {
-    const client = withRedactedErrors(new AnthropicModelClient({ apiKey: KEY, baseURL: 'http://127.0.0.1:1', fetch: echoingFetch((auth) => ({ type: 'error', error: { type: 'authentication_error', message: `invalid x-api-key: ${auth}` } })) }), [KEY]);
+    const client = withRedactedErrors(
+      new AnthropicModelClient({
+        apiKey: KEY,
+        baseURL: 'http://127.0.0.1:1',
+        fetch: echoingFetch((auth) => ({
+          type: 'error',
+          error: { type: 'authentication_error', message: `invalid x-api-key: ${auth}` },
+        })),
+      }),
+      [KEY],
+    );
     const error = await failure(() => client.create(request));
     expect(classifyModelError(error)).toBe('auth');
     expect([describeModelError(error), String(error), JSON.stringify(error)].join('\n')).not.toContain(KEY);

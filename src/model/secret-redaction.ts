@@ -60,7 +60,10 @@ export function withRedactedErrors(client: ModelClient, secrets: readonly string
   return {
     ...redacted,
     // Streamed calls fail the same ways, before the first event or mid-stream.
-    async *stream(request: ModelRequest, options?: { readonly signal?: AbortSignal }): AsyncGenerator<RawMessageStreamEvent> {
+    async *stream(
+      request: ModelRequest,
+      options?: { readonly signal?: AbortSignal },
+    ): AsyncGenerator<RawMessageStreamEvent> {
       try {
         yield* stream.call(client, request, options);
       } catch (error) {

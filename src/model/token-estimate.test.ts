@@ -16,6 +16,8 @@ describe('requestTokens', () => {
     // A guard replaces the last message with a longer one: counted anew, not remembered.
     live[2] = { role: 'user', content: 'short, and a note appended to it that makes it a good deal longer' };
     expect(requestTokens(request(live))).toBe(fresh(live));
-    expect(requestTokens(request(live))).toBe(messageTokens(live[0]!) + messageTokens(live[1]!) + messageTokens(live[2]!));
+    expect(requestTokens(request(live))).toBe(
+      messageTokens(live[0]!) + messageTokens(live[1]!) + messageTokens(live[2]!),
+    );
   });
 });

@@ -104,7 +104,12 @@ export function requestTokens(request: ModelRequest): number {
  * and the last message last counted with its tokens: a request is counted twice (the
  * context-window check, then usage), and messages are never edited in place.
  */
-const counted = new TranscriptReadings<{ readonly seen: MessageParam[]; tokens: number; last: MessageParam | null; lastTokens: number }>();
+const counted = new TranscriptReadings<{
+  readonly seen: MessageParam[];
+  tokens: number;
+  last: MessageParam | null;
+  lastTokens: number;
+}>();
 
 /**
  * Tokens of all messages, resumed from the last count of the same array (see

@@ -9,7 +9,12 @@ describe('TranscriptReadings', () => {
     const b: MessageParam[] = [{ role: 'user', content: 'a' }];
     readings.set(a, 'reading of a');
     readings.set(b, 'reading of b');
-    expect([readings.get(a), readings.get(b), readings.get(a), readings.get([...a])]).toEqual(['reading of a', 'reading of b', 'reading of a', undefined]);
+    expect([readings.get(a), readings.get(b), readings.get(a), readings.get([...a])]).toEqual([
+      'reading of a',
+      'reading of b',
+      'reading of a',
+      undefined,
+    ]);
     readings.set(a, 'a again');
     expect(readings.get(a)).toBe('a again');
   });

@@ -14,8 +14,16 @@ type Setting = Extract<PeerSetting, { peer: 'anthropic-tool-runner' }>;
  * without tool calls or at `max_iterations` model calls.
  */
 export const anthropicToolRunner: PeerAdapter<Setting> = {
-  async run(setting, { scenario, tools, meter, modelId, maxTokens, messagesFetch, anthropicBaseURL }): Promise<RunOutcome> {
-    const client = new Anthropic({ apiKey: 'sk-ant-simulated', baseURL: anthropicBaseURL, fetch: messagesFetch, maxRetries: setting.clientMaxRetries });
+  async run(
+    setting,
+    { scenario, tools, meter, modelId, maxTokens, messagesFetch, anthropicBaseURL },
+  ): Promise<RunOutcome> {
+    const client = new Anthropic({
+      apiKey: 'sk-ant-simulated',
+      baseURL: anthropicBaseURL,
+      fetch: messagesFetch,
+      maxRetries: setting.clientMaxRetries,
+    });
     const runnable = tools.definitions.map((definition) =>
       betaTool({
         name: definition.name,
@@ -35,7 +43,8 @@ export const anthropicToolRunner: PeerAdapter<Setting> = {
         max_iterations: setting.maxIterations,
       });
       const last = await runner.runUntilDone();
-      if (last.content.some((block) => block.type === 'tool_use')) return { kind: 'max_iterations', iterations: meter.counts.modelCalls };
+      if (last.content.some((block) => block.type === 'tool_use'))
+        return { kind: 'max_iterations', iterations: meter.counts.modelCalls };
       const finalText = contentText(last.content);
       return { kind: 'completed', finalText };
     } catch (error) {

@@ -18,8 +18,17 @@ type Setting = Extract<PeerSetting, { peer: 'openai-agents' }>;
 export const openaiAgents: PeerAdapter<Setting> = {
   async run(setting, { scenario, tools, meter, modelId, chatFetch, openaiBaseURL }): Promise<RunOutcome> {
     const history = textOnlyHistory(scenario);
-    if (history === null) return { kind: 'failed', reason: 'openai-agents: the adapter replays only text histories; this scenario has tool blocks in its history' };
-    const client = new OpenAI({ apiKey: 'sk-simulated', baseURL: openaiBaseURL, fetch: chatFetch, maxRetries: setting.clientMaxRetries });
+    if (history === null)
+      return {
+        kind: 'failed',
+        reason: 'openai-agents: the adapter replays only text histories; this scenario has tool blocks in its history',
+      };
+    const client = new OpenAI({
+      apiKey: 'sk-simulated',
+      baseURL: openaiBaseURL,
+      fetch: chatFetch,
+      maxRetries: setting.clientMaxRetries,
+    });
     const agentTools = tools.definitions.map((definition) =>
       tool({
         name: definition.name,
@@ -29,9 +38,19 @@ export const openaiAgents: PeerAdapter<Setting> = {
         execute: async (input: unknown) => meter.runTool(definition.name, input),
       }),
     );
-    const agent = new Agent({ name: 'spiralbench', instructions: scenario.system, model: new OpenAIChatCompletionsModel(client, modelId), tools: agentTools });
+    const agent = new Agent({
+      name: 'spiralbench',
+      instructions: scenario.system,
+      model: new OpenAIChatCompletionsModel(client, modelId),
+      tools: agentTools,
+    });
     const input: AgentInputItem[] = [
-      ...history.map((turn): AgentInputItem => (turn.role === 'assistant' ? { role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.text }] } : { role: 'user', content: turn.text })),
+      ...history.map(
+        (turn): AgentInputItem =>
+          turn.role === 'assistant'
+            ? { role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.text }] }
+            : { role: 'user', content: turn.text },
+      ),
       { role: 'user', content: scenario.prompt },
     ];
     const runner = new Runner({ tracingDisabled: true });
@@ -39,7 +58,8 @@ export const openaiAgents: PeerAdapter<Setting> = {
       const result = await runner.run(agent, input, { maxTurns: setting.maxTurns });
       return { kind: 'completed', finalText: String(result.finalOutput ?? '') };
     } catch (error) {
-      if (error instanceof MaxTurnsExceededError) return { kind: 'max_iterations', iterations: meter.counts.modelCalls };
+      if (error instanceof MaxTurnsExceededError)
+        return { kind: 'max_iterations', iterations: meter.counts.modelCalls };
       return { kind: 'failed', reason: errorReason('openai-agents', error) };
     }
   },

@@ -36,11 +36,14 @@ export function openingMessages(scenario: Scenario): MessageParam[] {
 }
 
 /** A history of plain text turns only: the adapters that rebuild it in their own message types take no tool blocks. */
-export function textOnlyHistory(scenario: Scenario): ReadonlyArray<{ readonly role: MessageParam['role']; readonly text: string }> | null {
+export function textOnlyHistory(
+  scenario: Scenario,
+): ReadonlyArray<{ readonly role: MessageParam['role']; readonly text: string }> | null {
   const turns: Array<{ role: MessageParam['role']; text: string }> = [];
   for (const message of scenario.history as MessageParam[]) {
     if (typeof message.content === 'string') turns.push({ role: message.role, text: message.content });
-    else if (message.content.every((block) => block.type === 'text')) turns.push({ role: message.role, text: contentText(message.content) });
+    else if (message.content.every((block) => block.type === 'text'))
+      turns.push({ role: message.role, text: contentText(message.content) });
     else return null;
   }
   return turns;

@@ -17,7 +17,10 @@ async function records(arm: Arm, scenario = calm, seeds = SEEDS): Promise<RunRec
   return out;
 }
 
-const pick = (rows: readonly RunRecord[], field: 'tool_calls' | 'tool_executions' | 'model_calls' | 'outcome' | 'verdict' | 'input_tokens') => rows.map((row) => row[field]);
+const pick = (
+  rows: readonly RunRecord[],
+  field: 'tool_calls' | 'tool_executions' | 'model_calls' | 'outcome' | 'verdict' | 'input_tokens',
+) => rows.map((row) => row[field]);
 
 function tuned(name: string, settings: Partial<PeerSetting>): Arm {
   const arm = peerArm(name);
@@ -66,13 +69,27 @@ describe('peer adapters on a scenario without faults', () => {
 
 describe('peer settings are what the framework is given', () => {
   it('the tool runner stops at max_iterations model calls', async () => {
-    const [row] = await records(tuned('peer:anthropic-tool-runner', { maxIterations: 1 } as Partial<PeerSetting>), calm, [3]);
-    expect([row!.outcome, row!.model_calls, row!.tool_calls, row!.tool_executions]).toEqual(['max_iterations', 1, 1, 1]);
+    const [row] = await records(
+      tuned('peer:anthropic-tool-runner', { maxIterations: 1 } as Partial<PeerSetting>),
+      calm,
+      [3],
+    );
+    expect([row!.outcome, row!.model_calls, row!.tool_calls, row!.tool_executions]).toEqual([
+      'max_iterations',
+      1,
+      1,
+      1,
+    ]);
   });
 
   it('generateText stops at stepCountIs(n)', async () => {
     const [row] = await records(tuned('peer:vercel-ai', { maxSteps: 4 } as Partial<PeerSetting>), calm, [3]);
-    expect([row!.outcome, row!.model_calls, row!.tool_calls, row!.tool_executions]).toEqual(['max_iterations', 4, 4, 4]);
+    expect([row!.outcome, row!.model_calls, row!.tool_calls, row!.tool_executions]).toEqual([
+      'max_iterations',
+      4,
+      4,
+      4,
+    ]);
   });
 
   it("LangChain's modelCallLimitMiddleware ends the run at its limit", async () => {

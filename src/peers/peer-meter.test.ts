@@ -9,7 +9,14 @@ const host = (fail: boolean): ToolHost => ({
   definitions: [],
   traits: () => ({ sideEffecting: false, concurrencySafe: true }),
   execute: () =>
-    fail ? { kind: 'error', error: new ToolError('timeout', 'get_user: request timed out after 30000 ms'), latencyMs: 30_000, fault: 'timeout' } : { kind: 'ok', content: '{"id":"u_1"}', latencyMs: 120, fault: null },
+    fail
+      ? {
+          kind: 'error',
+          error: new ToolError('timeout', 'get_user: request timed out after 30000 ms'),
+          latencyMs: 30_000,
+          fault: 'timeout',
+        }
+      : { kind: 'ok', content: '{"id":"u_1"}', latencyMs: 120, fault: null },
 });
 
 describe('PeerMeter', () => {
@@ -18,7 +25,11 @@ describe('PeerMeter', () => {
     const events: AgentEvent[] = [];
     const meter = new PeerMeter(clock, host(false), (event) => events.push(event));
     expect(meter.runTool('get_user', { user_id: 'u_1' })).toBe('{"id":"u_1"}');
-    expect([clock.now(), meter.counts.toolExecutions, events.map((event) => event.type)]).toEqual([120, 1, ['agent.tool.call', 'agent.tool.result']]);
+    expect([clock.now(), meter.counts.toolExecutions, events.map((event) => event.type)]).toEqual([
+      120,
+      1,
+      ['agent.tool.call', 'agent.tool.result'],
+    ]);
   });
 
   it('throws a failure as a plain Error with the tool message, after charging its latency', () => {
@@ -38,8 +49,22 @@ describe('PeerMeter', () => {
     const clock = new VirtualClock();
     const meter = new PeerMeter(clock, host(false));
     const replies: Response[] = [
-      new Response(JSON.stringify({ model: 'claude-sonnet-5-5', content: [{ type: 'text' }, { type: 'tool_use' }, { type: 'tool_use' }], usage: { input_tokens: 1000, output_tokens: 50 } }), { status: 200 }),
-      new Response(JSON.stringify({ model: 'x', choices: [{ message: { tool_calls: [{}] } }], usage: { prompt_tokens: 200, completion_tokens: 10 } }), { status: 200 }),
+      new Response(
+        JSON.stringify({
+          model: 'claude-sonnet-5-5',
+          content: [{ type: 'text' }, { type: 'tool_use' }, { type: 'tool_use' }],
+          usage: { input_tokens: 1000, output_tokens: 50 },
+        }),
+        { status: 200 },
+      ),
+      new Response(
+        JSON.stringify({
+          model: 'x',
+          choices: [{ message: { tool_calls: [{}] } }],
+          usage: { prompt_tokens: 200, completion_tokens: 10 },
+        }),
+        { status: 200 },
+      ),
       new Response(JSON.stringify({ type: 'error' }), { status: 529 }),
     ];
     const wire = meter.fetch(async () => replies.shift()!);

@@ -35,7 +35,12 @@ export class PeerToolFailure extends Error {
 
 interface WireReply {
   readonly model?: string;
-  readonly usage?: { readonly input_tokens?: number; readonly output_tokens?: number; readonly prompt_tokens?: number; readonly completion_tokens?: number };
+  readonly usage?: {
+    readonly input_tokens?: number;
+    readonly output_tokens?: number;
+    readonly prompt_tokens?: number;
+    readonly completion_tokens?: number;
+  };
   readonly content?: ReadonlyArray<{ readonly type?: string }>;
   readonly choices?: ReadonlyArray<{ readonly message?: { readonly tool_calls?: readonly unknown[] } }>;
 }
@@ -49,7 +54,14 @@ interface WireReply {
  * injector charged.
  */
 export class PeerMeter {
-  readonly counts: PeerCounts = { toolCalls: 0, toolExecutions: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  readonly counts: PeerCounts = {
+    toolCalls: 0,
+    toolExecutions: 0,
+    modelCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+  };
   readonly #clock: VirtualClock;
   readonly #tools: ToolHost;
   readonly #onEvent: (event: AgentEvent) => void;
@@ -76,7 +88,10 @@ export class PeerMeter {
     const usage = reply.usage ?? {};
     const input = usage.input_tokens ?? usage.prompt_tokens ?? 0;
     const output = usage.output_tokens ?? usage.completion_tokens ?? 0;
-    const calls = reply.content !== undefined ? reply.content.filter((block) => block.type === 'tool_use').length : (reply.choices?.[0]?.message?.tool_calls?.length ?? 0);
+    const calls =
+      reply.content !== undefined
+        ? reply.content.filter((block) => block.type === 'tool_use').length
+        : (reply.choices?.[0]?.message?.tool_calls?.length ?? 0);
     this.counts.modelCalls += 1;
     this.counts.inputTokens += input;
     this.counts.outputTokens += output;
@@ -94,12 +109,20 @@ export class PeerMeter {
   runTool(name: string, input: unknown): string {
     this.counts.toolExecutions += 1;
     const id = `peer_exec_${this.counts.toolExecutions}`;
-    const args = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+    const args =
+      typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
     this.#onEvent({ type: 'agent.tool.call', at: this.#clock.now(), id, tool: name, input: args });
     const execution = this.#tools.execute(name, args);
     this.#clock.sleep(execution.latencyMs);
     const ok = execution.kind === 'ok';
-    this.#onEvent({ type: 'agent.tool.result', at: this.#clock.now(), id, tool: name, isError: !ok, content: ok ? execution.content : execution.error.message });
+    this.#onEvent({
+      type: 'agent.tool.result',
+      at: this.#clock.now(),
+      id,
+      tool: name,
+      isError: !ok,
+      content: ok ? execution.content : execution.error.message,
+    });
     if (execution.kind === 'error') throw new PeerToolFailure(execution.error);
     return execution.content;
   }

@@ -7,7 +7,11 @@ describe('peer registry', () => {
   it('peer arms resolve by name with their settings, beside our arms', () => {
     const arms = resolveArms(['none', 'peer:vercel-ai', 'peer:langchain']);
     expect(arms.map((arm) => arm.name)).toEqual(['none', 'peer:vercel-ai', 'peer:langchain']);
-    expect(arms[1]).toEqual({ name: 'peer:vercel-ai', guards: [], peer: { peer: 'vercel-ai', maxSteps: 25, maxRetries: 0 } });
+    expect(arms[1]).toEqual({
+      name: 'peer:vercel-ai',
+      guards: [],
+      peer: { peer: 'vercel-ai', maxSteps: 25, maxRetries: 0 },
+    });
     expect(arms[0]!.peer).toBeUndefined();
   });
 
@@ -23,15 +27,26 @@ describe('peer registry', () => {
     expect((error as Error).message).toBe(
       "--arms: arm 'peer:vercel-ai' needs ai, @ai-sdk/anthropic, which is not installed; add it with: npm install 'ai@^6.0.326' '@ai-sdk/anthropic@^3.0.139'",
     );
-    expect(installedPeers(withoutAi).map((peer) => peer.arm)).toEqual(['peer:anthropic-tool-runner', 'peer:langchain', 'peer:openai-agents']);
+    expect(installedPeers(withoutAi).map((peer) => peer.arm)).toEqual([
+      'peer:anthropic-tool-runner',
+      'peer:langchain',
+      'peer:openai-agents',
+    ]);
   });
 
   it('the npm command asks only for what is missing, at the ranges package.json names', async () => {
     const langchain = PEERS.find((peer) => peer.name === 'langchain')!;
-    expect(installCommand(langchain, (name) => name === '@langchain/core')).toBe("npm install 'langchain@^1.5.14' '@langchain/anthropic@^1.5.11'");
+    expect(installCommand(langchain, (name) => name === '@langchain/core')).toBe(
+      "npm install 'langchain@^1.5.14' '@langchain/anthropic@^1.5.11'",
+    );
     const { readFileSync } = await import('node:fs');
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { optionalDependencies: Record<string, string>; dependencies: Record<string, string> };
-    for (const peer of PEERS) for (const { name, range } of peer.packages) expect(pkg.optionalDependencies[name] ?? pkg.dependencies[name], name).toBe(range);
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      optionalDependencies: Record<string, string>;
+      dependencies: Record<string, string>;
+    };
+    for (const peer of PEERS)
+      for (const { name, range } of peer.packages)
+        expect(pkg.optionalDependencies[name] ?? pkg.dependencies[name], name).toBe(range);
   });
 
   it('finds installed packages in node_modules up the tree, and not made-up ones', () => {

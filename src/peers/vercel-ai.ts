@@ -13,10 +13,21 @@ type Setting = Extract<PeerSetting, { peer: 'vercel-ai' }>;
  * as an error tool result; the loop ends at a step without tool calls or at the limit.
  */
 export const vercelAi: PeerAdapter<Setting> = {
-  async run(setting, { scenario, tools, meter, modelId, maxTokens, messagesFetch, anthropicBaseURL }): Promise<RunOutcome> {
+  async run(
+    setting,
+    { scenario, tools, meter, modelId, maxTokens, messagesFetch, anthropicBaseURL },
+  ): Promise<RunOutcome> {
     const history = textOnlyHistory(scenario);
-    if (history === null) return { kind: 'failed', reason: 'vercel-ai: the adapter replays only text histories; this scenario has tool blocks in its history' };
-    const provider = createAnthropic({ apiKey: 'sk-ant-simulated', baseURL: `${anthropicBaseURL}/v1`, fetch: withoutNullCitations(messagesFetch) });
+    if (history === null)
+      return {
+        kind: 'failed',
+        reason: 'vercel-ai: the adapter replays only text histories; this scenario has tool blocks in its history',
+      };
+    const provider = createAnthropic({
+      apiKey: 'sk-ant-simulated',
+      baseURL: `${anthropicBaseURL}/v1`,
+      fetch: withoutNullCitations(messagesFetch),
+    });
     const toolSet: ToolSet = {};
     for (const definition of tools.definitions) {
       toolSet[definition.name] = tool({
@@ -25,7 +36,10 @@ export const vercelAi: PeerAdapter<Setting> = {
         execute: async (input: unknown) => meter.runTool(definition.name, input),
       });
     }
-    const messages: ModelMessage[] = [...history.map((turn) => ({ role: turn.role, content: turn.text }) as ModelMessage), { role: 'user', content: scenario.prompt }];
+    const messages: ModelMessage[] = [
+      ...history.map((turn) => ({ role: turn.role, content: turn.text }) as ModelMessage),
+      { role: 'user', content: scenario.prompt },
+    ];
     try {
       const result = await generateText({
         model: provider(modelId),

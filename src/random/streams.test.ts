@@ -25,14 +25,20 @@ describe('stream', () => {
   });
 
   it('keeps the fields of the name apart (no collisions by concatenation)', () => {
-    expect(take(stream({ ...KEY, runSeed: 1 }, '2', 3), 5)).not.toEqual(take(stream({ ...KEY, runSeed: 12 }, '', 3), 5));
+    expect(take(stream({ ...KEY, runSeed: 1 }, '2', 3), 5)).not.toEqual(
+      take(stream({ ...KEY, runSeed: 12 }, '', 3), 5),
+    );
   });
 
-  it('is named by the key\'s values, whichever key came before it', () => {
+  it("is named by the key's values, whichever key came before it", () => {
     const keys: StreamKey[] = [KEY, { ...KEY, runSeed: 8 }, { ...KEY, scenario: 'other' }, { ...KEY, sweepSeed: 43 }];
     const alone = keys.map((key) => take(stream({ ...key }, 'model', 1), 3));
     // Keys taking turns (runs interleaved in one process) still get their own numbers.
-    for (const order of [[0, 1, 2, 3], [3, 2, 1, 0], [1, 0, 1, 3, 2, 0]]) {
+    for (const order of [
+      [0, 1, 2, 3],
+      [3, 2, 1, 0],
+      [1, 0, 1, 3, 2, 0],
+    ]) {
       for (const k of order) expect(take(stream({ ...keys[k]! }, 'model', 1), 3)).toEqual(alone[k]);
     }
     expect(new Set(alone.map((numbers) => numbers[0])).size).toBe(4);

@@ -89,12 +89,26 @@ const SEPARATOR = '\u241f';
  * matched by value, not by the key object, so it is a pure memo whatever the caller does
  * with its keys (where a WeakMap entry per run's key object cost more than the hash).
  */
-let lastPrefix: { readonly sweepSeed: number; readonly scenario: string; readonly runSeed: number; readonly h1: number; readonly h2: number } | null = null;
+let lastPrefix: {
+  readonly sweepSeed: number;
+  readonly scenario: string;
+  readonly runSeed: number;
+  readonly h1: number;
+  readonly h2: number;
+} | null = null;
 
 function prefixOf(key: StreamKey): { readonly h1: number; readonly h2: number } {
   const last = lastPrefix;
-  if (last !== null && last.runSeed === key.runSeed && last.scenario === key.scenario && last.sweepSeed === key.sweepSeed) return last;
-  const hash = new Cyrb53(0xdeadbeef, 0x41c6ce57).absorb(`${key.sweepSeed}${SEPARATOR}${key.scenario}${SEPARATOR}${key.runSeed}${SEPARATOR}`);
+  if (
+    last !== null &&
+    last.runSeed === key.runSeed &&
+    last.scenario === key.scenario &&
+    last.sweepSeed === key.sweepSeed
+  )
+    return last;
+  const hash = new Cyrb53(0xdeadbeef, 0x41c6ce57).absorb(
+    `${key.sweepSeed}${SEPARATOR}${key.scenario}${SEPARATOR}${key.runSeed}${SEPARATOR}`,
+  );
   lastPrefix = { sweepSeed: key.sweepSeed, scenario: key.scenario, runSeed: key.runSeed, h1: hash.h1, h2: hash.h2 };
   return lastPrefix;
 }

@@ -6,7 +6,8 @@ import type { CompareRow, Comparison, Finding, MetricChange, SuccessChange } fro
 export const pct = (rate: number): string => `${(rate * 100).toFixed(1)}%`;
 
 /** A count or token figure: thousands separators; one decimal below 100 (a p95 of 31.1 calls), none above. */
-export const num = (x: number): string => x.toLocaleString('en-US', { maximumFractionDigits: Math.abs(x) < 100 ? 1 : 0 });
+export const num = (x: number): string =>
+  x.toLocaleString('en-US', { maximumFractionDigits: Math.abs(x) < 100 ? 1 : 0 });
 
 const signed = (text: string, x: number): string => (x > 0 ? `+${text}` : x < 0 ? `-${text}` : text);
 const percentOf = (fraction: number): string => `${Number((fraction * 100).toFixed(2))}`;
@@ -29,12 +30,19 @@ const star = (significant: boolean): string => (significant ? ' *' : '');
 
 /** The three lines of the success column: rates, difference with interval, p. */
 export function successLines(s: SuccessChange): string[] {
-  return [`${pct(s.rateA)} → ${pct(s.rateB)}`, `${signedPts(s.difference)} pts [${signedPts(s.low)}, ${signedPts(s.high)}]${star(s.significant)}`, pValue(s.p)];
+  return [
+    `${pct(s.rateA)} → ${pct(s.rateB)}`,
+    `${signedPts(s.difference)} pts [${signedPts(s.low)}, ${signedPts(s.high)}]${star(s.significant)}`,
+    pValue(s.p),
+  ];
 }
 
 /** The two lines of a metric column: values, difference with interval and relative change. */
 export function metricLines(m: MetricChange): string[] {
-  return [`${num(m.a)} → ${num(m.b)}`, `${signedNum(m.difference)} [${signedNum(m.low)}, ${signedNum(m.high)}] ${relative(m)}${star(m.significant)}`];
+  return [
+    `${num(m.a)} → ${num(m.b)}`,
+    `${signedNum(m.difference)} [${signedNum(m.low)}, ${signedNum(m.high)}] ${relative(m)}${star(m.significant)}`,
+  ];
 }
 
 /** "classify → none", or the arm's name when both sides use the same arm. */

@@ -3,7 +3,12 @@ import { compare, resolveCompareOptions } from './compare.js';
 import { escapeCell, renderCompareMarkdown } from './compare-markdown.js';
 import type { SweepCell } from './read-sweep.js';
 
-function cell(scenario: string, arm: string, successes: number, calls: (i: number) => number = (i) => 5 + (i % 20)): SweepCell {
+function cell(
+  scenario: string,
+  arm: string,
+  successes: number,
+  calls: (i: number) => number = (i) => 5 + (i % 20),
+): SweepCell {
   const n = 100;
   return {
     scenario,
@@ -31,7 +36,14 @@ describe('escapeCell', () => {
 
 describe('renderCompareMarkdown', () => {
   it('is a heading, one table with a row per cell, and a line saying nothing regressed', () => {
-    const markdown = renderCompareMarkdown(compare([cell('s1', 'none', 60), cell('s|2', 'none', 60)], [cell('s1', 'none', 61), cell('s|2', 'none', 60)], options), sources);
+    const markdown = renderCompareMarkdown(
+      compare(
+        [cell('s1', 'none', 60), cell('s|2', 'none', 60)],
+        [cell('s1', 'none', 61), cell('s|2', 'none', 60)],
+        options,
+      ),
+      sources,
+    );
     const lines = markdown.split('\n');
     expect(lines[0]).toBe('## spiralbench compare');
     expect(markdown).toContain('A: `results/base` → B: `results/cand`');
@@ -45,17 +57,33 @@ describe('renderCompareMarkdown', () => {
   });
 
   it('marks a regressed cell and lists what regressed', () => {
-    const markdown = renderCompareMarkdown(compare([cell('s1', 'classify', 90, (i) => 5 + (i % 10))], [cell('s1', 'none', 60)], resolveCompareOptions({ resamples: 200, armA: 'classify', armB: 'none' })), sources);
+    const markdown = renderCompareMarkdown(
+      compare(
+        [cell('s1', 'classify', 90, (i) => 5 + (i % 10))],
+        [cell('s1', 'none', 60)],
+        resolveCompareOptions({ resamples: 200, armA: 'classify', armB: 'none' }),
+      ),
+      sources,
+    );
     const row = markdown.split('\n').find((line) => line.startsWith('| classify → none'));
     expect(row && cellsOf(row)[5]?.trim()).toBe('**REGRESSION**');
     expect(markdown).toContain('**REGRESSION** in 1 cell:');
     // Fisher [[90,10],[60,40]] = 1.243e-6 (SciPy); p95 of 5 + (i % 10) is 14, of 5 + (i % 20) is 23.05 (+64.6%)
-    expect(markdown).toMatch(/\n- s1 · classify → none: success 90\.0% → 60\.0% \(-30\.0 pts, p = 1\.2e-6\); p95 tool calls 14 → 23\.1 \(\+65%\)\n/);
+    expect(markdown).toMatch(
+      /\n- s1 · classify → none: success 90\.0% → 60\.0% \(-30\.0 pts, p = 1\.2e-6\); p95 tool calls 14 → 23\.1 \(\+65%\)\n/,
+    );
     expect(markdown).not.toContain('No significant regressions.');
   });
 
   it('names the cells found in one sweep only', () => {
-    const markdown = renderCompareMarkdown(compare([cell('s1', 'none', 60), cell('s1', 'budget', 60)], [cell('s1', 'none', 60), cell('s2', 'none', 60)], options), sources);
+    const markdown = renderCompareMarkdown(
+      compare(
+        [cell('s1', 'none', 60), cell('s1', 'budget', 60)],
+        [cell('s1', 'none', 60), cell('s2', 'none', 60)],
+        options,
+      ),
+      sources,
+    );
     expect(markdown).toContain('Not compared (in one sweep only): A: s1 · budget, B: s2 · none');
   });
 });

@@ -2,7 +2,11 @@ import type { Comparison, CompareRow } from './compare.js';
 import { armLabel, metricLines, rowFindings, ruleLines, successLines } from './compare-format.js';
 import type { CompareSources } from './compare-table.js';
 
-const MARKS: Readonly<Record<CompareRow['mark'], string>> = { regression: '**REGRESSION**', improved: 'improved', unchanged: '' };
+const MARKS: Readonly<Record<CompareRow['mark'], string>> = {
+  regression: '**REGRESSION**',
+  improved: 'improved',
+  unchanged: '',
+};
 
 /** Text safe inside a GitHub Markdown table cell: pipes escaped, HTML neutralised, line breaks as `<br>`. */
 export function escapeCell(text: string): string {
@@ -26,8 +30,18 @@ function code(text: string): string {
  */
 export function renderCompareMarkdown(comparison: Comparison, sources: CompareSources): string {
   const lines = ['## spiralbench compare', '', `A: ${code(sources.a)} → B: ${code(sources.b)}`, ''];
-  const head = ['arm', 'scenario', 'success A → B · Δ [95% CI] · p', 'p95 tool calls A → B · Δ [95% CI]', 'median input tokens A → B · Δ [95% CI]', ''];
-  lines.push(`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? ' --- ' : i === head.length - 1 ? ' :---: ' : ' ---: ')).join('|')}|`);
+  const head = [
+    'arm',
+    'scenario',
+    'success A → B · Δ [95% CI] · p',
+    'p95 tool calls A → B · Δ [95% CI]',
+    'median input tokens A → B · Δ [95% CI]',
+    '',
+  ];
+  lines.push(
+    `| ${head.join(' | ')} |`,
+    `|${head.map((_, i) => (i < 2 ? ' --- ' : i === head.length - 1 ? ' :---: ' : ' ---: ')).join('|')}|`,
+  );
   for (const row of comparison.rows) {
     const cells = [
       escapeCell(armLabel(row)),
@@ -50,7 +64,11 @@ export function renderCompareMarkdown(comparison: Comparison, sources: CompareSo
   if (regressed.length === 0) {
     lines.push('No significant regressions.');
   } else {
-    lines.push(`**REGRESSION** in ${regressed.length} ${regressed.length === 1 ? 'cell' : 'cells'}:`, '', ...regressed.map((row) => `- ${escapeCell(rowFindings(row, 'worse'))}`));
+    lines.push(
+      `**REGRESSION** in ${regressed.length} ${regressed.length === 1 ? 'cell' : 'cells'}:`,
+      '',
+      ...regressed.map((row) => `- ${escapeCell(rowFindings(row, 'worse'))}`),
+    );
   }
   lines.push('', ...ruleLines(comparison).map((line) => `<sub>${escapeCell(line)}</sub><br>`), '');
   return lines.join('\n');

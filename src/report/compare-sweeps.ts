@@ -1,5 +1,12 @@
 import { UserInputError } from '../user-input-error.js';
-import { compare, regressions, resolveCompareOptions, type CompareOptions, type CompareRow, type Comparison } from './compare.js';
+import {
+  compare,
+  regressions,
+  resolveCompareOptions,
+  type CompareOptions,
+  type CompareRow,
+  type Comparison,
+} from './compare.js';
 import { escapeCell, renderCompareMarkdown } from './compare-markdown.js';
 import { renderCompareText } from './compare-table.js';
 import { readSweep, type SweepRuns } from './read-sweep.js';
@@ -29,7 +36,11 @@ export interface CompareSweepsResult {
  * @example
  * const { regressions, markdown } = await compareSweepDirs('results/baseline', 'results/candidate');
  */
-export async function compareSweepDirs(dirA: string, dirB: string, options: CompareSweepsOptions = {}): Promise<CompareSweepsResult> {
+export async function compareSweepDirs(
+  dirA: string,
+  dirB: string,
+  options: CompareSweepsOptions = {},
+): Promise<CompareSweepsResult> {
   const resolved = resolveCompareOptions(options);
   const [a, b] = await Promise.all([readSweep(dirA), readSweep(dirB)]);
   if (resolved.armA !== undefined) requireArm(a, resolved.armA, '--arm-a', 'A');
@@ -37,17 +48,25 @@ export async function compareSweepDirs(dirA: string, dirB: string, options: Comp
   const comparison = compare(a.cells, b.cells, resolved);
   if (comparison.rows.length === 0) {
     const cells = (sweep: SweepRuns) => sweep.cells.map((cell) => `${cell.scenario} · ${cell.arm}`).join(', ');
-    throw UserInputError.single(dirB, '', `a sweep with at least one (scenario, arm) cell to compare with ${dirA}; A has ${cells(a)}, B has ${cells(b)}`);
+    throw UserInputError.single(
+      dirB,
+      '',
+      `a sweep with at least one (scenario, arm) cell to compare with ${dirA}; A has ${cells(a)}, B has ${cells(b)}`,
+    );
   }
   const notes: string[] = [];
-  if (a.models.join() !== b.models.join()) notes.push(`note: A ran on ${a.models.join(', ')}, B on ${b.models.join(', ')}`);
+  if (a.models.join() !== b.models.join())
+    notes.push(`note: A ran on ${a.models.join(', ')}, B on ${b.models.join(', ')}`);
   const sources = { a: dirA, b: dirB };
   const text = [renderCompareText(comparison, sources, { color: options.color === true }), ...notes].join('\n');
-  const markdown = [renderCompareMarkdown(comparison, sources), ...notes.map((note) => `_${escapeCell(note)}_\n`)].join('\n');
+  const markdown = [renderCompareMarkdown(comparison, sources), ...notes.map((note) => `_${escapeCell(note)}_\n`)].join(
+    '\n',
+  );
   return { comparison, rows: comparison.rows, regressions: regressions(comparison), text, markdown, notes };
 }
 
 function requireArm(sweep: SweepRuns, arm: string, flag: string, side: string): void {
   const arms = [...new Set(sweep.cells.map((cell) => cell.arm))];
-  if (!arms.includes(arm)) throw UserInputError.single(flag, '', `an arm of sweep ${side} (${arms.join(', ')}); got '${arm}'`);
+  if (!arms.includes(arm))
+    throw UserInputError.single(flag, '', `an arm of sweep ${side} (${arms.join(', ')}); got '${arm}'`);
 }

@@ -23,11 +23,19 @@ const sources = { a: 'results/base', b: 'results/cand' };
 
 describe('renderCompareTable', () => {
   it('shows each cell with its rates, differences, intervals and mark', () => {
-    const comparison = compare([cell('none', 60), cell('classify', 60), cell('budget', 60)], [cell('none', 90), cell('classify', 58), cell('budget', 30)], options);
+    const comparison = compare(
+      [cell('none', 60), cell('classify', 60), cell('budget', 60)],
+      [cell('none', 90), cell('classify', 58), cell('budget', 30)],
+      options,
+    );
     const table = renderCompareTable(comparison);
-    expect(table).toMatch(/│ none\s+│ fetch-transform-write │ 60\.0% → 90\.0%\s+│ 23\.1 → 23\.1\s+│ 10,495 → 10,495\s+│ improved\s+│/);
+    expect(table).toMatch(
+      /│ none\s+│ fetch-transform-write │ 60\.0% → 90\.0%\s+│ 23\.1 → 23\.1\s+│ 10,495 → 10,495\s+│ improved\s+│/,
+    );
     // Newcombe for 60/100 → 90/100: +0.3 [+0.1828, +0.4078]; Fisher p = 1.243e-6 (SciPy). Equal metrics: 0, interval around 0.
-    expect(table).toMatch(/│\s+│\s+│ \+30\.0 pts \[\+18\.3, \+40\.8\] \*\s+│ 0 \[-\d, \+\d\] 0%\s+│ 0 \[-\d+, \+\d+\] 0%\s+│\s+│\n│\s+│\s+│ p = 1\.2e-6 /);
+    expect(table).toMatch(
+      /│\s+│\s+│ \+30\.0 pts \[\+18\.3, \+40\.8\] \*\s+│ 0 \[-\d, \+\d\] 0%\s+│ 0 \[-\d+, \+\d+\] 0%\s+│\s+│\n│\s+│\s+│ p = 1\.2e-6 /,
+    );
     expect(table).toMatch(/│ classify\s+│ fetch-transform-write │ 60\.0% → 58\.0%\s+│ .* │\s+│/);
     expect(table).toMatch(/│ budget\s+│ fetch-transform-write │ 60\.0% → 30\.0%\s+│ .* │ REGRESSION │/);
     expect(table).not.toContain('\u001b[');
@@ -39,15 +47,22 @@ describe('renderCompareText', () => {
   it('says when nothing regressed', () => {
     const text = renderCompareText(compare([cell('none', 60)], [cell('none', 60)], options), sources);
     expect(text.split('\n').slice(0, 2)).toEqual(['A: results/base', 'B: results/cand']);
-    expect(text).toMatch(/\nregression = significant at 95% .* success -2 pts, p95 tool calls \+10%, median input tokens \+10%\n/);
+    expect(text).toMatch(
+      /\nregression = significant at 95% .* success -2 pts, p95 tool calls \+10%, median input tokens \+10%\n/,
+    );
     expect(text.trimEnd().split('\n').at(-1)).toBe('No significant regressions.');
   });
 
   it('lists each regressed cell with what got worse, and unmatched cells', () => {
-    const text = renderCompareText(compare([cell('none', 60), cell('stuck', 50)], [cell('none', 30, (i) => 5 + (i % 40))], options), sources);
+    const text = renderCompareText(
+      compare([cell('none', 60), cell('stuck', 50)], [cell('none', 30, (i) => 5 + (i % 40))], options),
+      sources,
+    );
     expect(text).toContain('only in A (not compared): fetch-transform-write · stuck');
     // Fisher [[60,40],[30,70]]: 3.3046e-5 (SciPy). p95 of 5 + (i % 40), i < 100: residues 0–19 three times, 20–39
     // twice; index 94.05 falls between two 37s → 42, against 23.05 in A (+82%).
-    expect(text).toContain('1 cell regressed:\n  REGRESSION fetch-transform-write · none: success 60.0% → 30.0% (-30.0 pts, p = 3.3e-5); p95 tool calls 23.1 → 42 (+82%)');
+    expect(text).toContain(
+      '1 cell regressed:\n  REGRESSION fetch-transform-write · none: success 60.0% → 30.0% (-30.0 pts, p = 3.3e-5); p95 tool calls 23.1 → 42 (+82%)',
+    );
   });
 });

@@ -13,7 +13,11 @@ export interface CompareSources {
   readonly b: string;
 }
 
-const MARKS: Readonly<Record<CompareRow['mark'], string>> = { regression: 'REGRESSION', improved: 'improved', unchanged: '' };
+const MARKS: Readonly<Record<CompareRow['mark'], string>> = {
+  regression: 'REGRESSION',
+  improved: 'improved',
+  unchanged: '',
+};
 const COLOURS: Readonly<Record<CompareRow['mark'], [string, string]>> = {
   regression: ['\u001b[31m', '\u001b[39m'],
   improved: ['\u001b[32m', '\u001b[39m'],
@@ -24,7 +28,14 @@ const COLOURS: Readonly<Record<CompareRow['mark'], [string, string]>> = {
 export function renderCompareTable(comparison: Comparison, options: CompareTextOptions = {}): string {
   const color = options.color === true;
   const table = new Table({
-    head: ['arm', 'scenario', 'success A → B\nΔ [95% CI]\nFisher p', 'p95 tool calls A → B\nΔ [95% CI]', 'median input tokens A → B\nΔ [95% CI]', ''],
+    head: [
+      'arm',
+      'scenario',
+      'success A → B\nΔ [95% CI]\nFisher p',
+      'p95 tool calls A → B\nΔ [95% CI]',
+      'median input tokens A → B\nΔ [95% CI]',
+      '',
+    ],
     style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [] },
   });
   for (const row of comparison.rows) {
@@ -42,16 +53,29 @@ export function renderCompareTable(comparison: Comparison, options: CompareTextO
 }
 
 /** The comparison for a terminal: sources, the table, unmatched cells, the rule, and the verdict. */
-export function renderCompareText(comparison: Comparison, sources: CompareSources, options: CompareTextOptions = {}): string {
+export function renderCompareText(
+  comparison: Comparison,
+  sources: CompareSources,
+  options: CompareTextOptions = {},
+): string {
   const lines = [`A: ${sources.a}`, `B: ${sources.b}`, renderCompareTable(comparison, options)];
-  if (comparison.onlyInA.length > 0) lines.push(`only in A (not compared): ${comparison.onlyInA.map(({ scenario, arm }) => `${scenario} · ${arm}`).join(', ')}`);
-  if (comparison.onlyInB.length > 0) lines.push(`only in B (not compared): ${comparison.onlyInB.map(({ scenario, arm }) => `${scenario} · ${arm}`).join(', ')}`);
+  if (comparison.onlyInA.length > 0)
+    lines.push(
+      `only in A (not compared): ${comparison.onlyInA.map(({ scenario, arm }) => `${scenario} · ${arm}`).join(', ')}`,
+    );
+  if (comparison.onlyInB.length > 0)
+    lines.push(
+      `only in B (not compared): ${comparison.onlyInB.map(({ scenario, arm }) => `${scenario} · ${arm}`).join(', ')}`,
+    );
   lines.push(...ruleLines(comparison), '');
   const regressed = comparison.rows.filter((row) => row.mark === 'regression');
   if (regressed.length === 0) {
     lines.push('No significant regressions.');
   } else {
-    lines.push(`${regressed.length} ${regressed.length === 1 ? 'cell regressed' : 'cells regressed'}:`, ...regressed.map((row) => `  REGRESSION ${rowFindings(row, 'worse')}`));
+    lines.push(
+      `${regressed.length} ${regressed.length === 1 ? 'cell regressed' : 'cells regressed'}:`,
+      ...regressed.map((row) => `  REGRESSION ${rowFindings(row, 'worse')}`),
+    );
   }
   const improved = comparison.rows.filter((row) => row.findings.some((f) => f.direction === 'better'));
   for (const row of improved) lines.push(`  improved ${rowFindings(row, 'better')}`);

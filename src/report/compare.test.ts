@@ -7,7 +7,18 @@ const SCENARIO = 'fetch-transform-write';
 const range = (n: number, f: (i: number) => number) => Float64Array.from({ length: n }, (_, i) => f(i));
 
 /** A cell of n runs: `successes` of them succeed, the metrics follow the given shapes. */
-function cell(arm: string, successes: number, n = 100, shape: { calls?: (i: number) => number; tokens?: (i: number) => number; escalated?: number; scenario?: string; impossible?: boolean } = {}): SweepCell {
+function cell(
+  arm: string,
+  successes: number,
+  n = 100,
+  shape: {
+    calls?: (i: number) => number;
+    tokens?: (i: number) => number;
+    escalated?: number;
+    scenario?: string;
+    impossible?: boolean;
+  } = {},
+): SweepCell {
   return {
     scenario: shape.scenario ?? SCENARIO,
     arm,
@@ -43,7 +54,19 @@ describe('compare', () => {
     // Wilson 90/100 [0.8256, 0.9448], 60/100 [0.5020, 0.6906]:
     // low = -0.3 - √(0.098² + 0.0448²) = -0.4078, high = -0.3 + √(0.0906² + 0.0744²) = -0.1828
     // Fisher [[90,10],[60,40]]: SciPy 1.2433405573877402e-06
-    expect(row?.success).toEqual({ successesA: 90, trialsA: 100, successesB: 60, trialsB: 100, rateA: 0.9, rateB: 0.6, difference: -0.3, low: -0.4078, high: -0.1828, p: 1.243e-6, significant: true });
+    expect(row?.success).toEqual({
+      successesA: 90,
+      trialsA: 100,
+      successesB: 60,
+      trialsB: 100,
+      rateA: 0.9,
+      rateB: 0.6,
+      difference: -0.3,
+      low: -0.4078,
+      high: -0.1828,
+      p: 1.243e-6,
+      significant: true,
+    });
     expect(row?.findings).toEqual([{ metric: 'success', direction: 'worse' }]);
     expect(row?.mark).toBe('regression');
   });
@@ -65,9 +88,21 @@ describe('compare', () => {
     const [row] = compare([a], [b], options).rows;
     // 200 runs, each value of i % 20 ten times; p95 at index 199·0.95 = 189.05, between
     // the last of group 18 and the first of group 19: A 23 + 0.05·1 = 23.05, B 59 + 0.05·3 = 59.15
-    expect(row?.toolCalls.p95).toMatchObject({ a: 23.05, b: 59.15, difference: 36.1, relative: 1.5662, significant: true });
+    expect(row?.toolCalls.p95).toMatchObject({
+      a: 23.05,
+      b: 59.15,
+      difference: 36.1,
+      relative: 1.5662,
+      significant: true,
+    });
     // tokens: (i·37) % 100 takes each value twice; median between 49 and 50 → 14,950; B 17,950 (+20.07%)
-    expect(row?.inputTokens.median).toMatchObject({ a: 14_950, b: 17_950, difference: 3000, relative: 0.2007, significant: true });
+    expect(row?.inputTokens.median).toMatchObject({
+      a: 14_950,
+      b: 17_950,
+      difference: 3000,
+      relative: 0.2007,
+      significant: true,
+    });
     expect(row?.findings).toEqual([
       { metric: 'p95_tool_calls', direction: 'worse' },
       { metric: 'median_input_tokens', direction: 'worse' },
@@ -86,13 +121,21 @@ describe('compare', () => {
   });
 
   it('counts any significant rise from zero as beyond a relative threshold', () => {
-    const [row] = compare([cell('none', 50, 100, { calls: () => 0 })], [cell('none', 50, 100, { calls: (i) => (i % 4) + 1 })], options).rows;
+    const [row] = compare(
+      [cell('none', 50, 100, { calls: () => 0 })],
+      [cell('none', 50, 100, { calls: (i) => (i % 4) + 1 })],
+      options,
+    ).rows;
     expect(row?.toolCalls.p95).toMatchObject({ a: 0, b: 4, relative: null, significant: true });
     expect(row?.mark).toBe('regression');
   });
 
   it('counts an escalation as success on an impossible scenario', () => {
-    const [row] = compare([cell('stuck', 0, 100, { escalated: 80, impossible: true })], [cell('stuck', 0, 100, { escalated: 40 })], options).rows;
+    const [row] = compare(
+      [cell('stuck', 0, 100, { escalated: 80, impossible: true })],
+      [cell('stuck', 0, 100, { escalated: 40 })],
+      options,
+    ).rows;
     expect(row?.impossible).toBe(true);
     expect(row?.success).toMatchObject({ rateA: 0.8, rateB: 0.4 });
     expect(row?.mark).toBe('regression');
@@ -103,14 +146,19 @@ describe('compare', () => {
     const b = [cell('none', 60), cell('article', 50)];
     const comparison = compare(a, b, options);
     expect(comparison.rows.map((row) => [row.scenario, row.armA, row.armB])).toEqual([[SCENARIO, 'none', 'none']]);
-    expect(comparison.onlyInA).toEqual([{ scenario: SCENARIO, arm: 'classify' }, { scenario: 'other', arm: 'none' }]);
+    expect(comparison.onlyInA).toEqual([
+      { scenario: SCENARIO, arm: 'classify' },
+      { scenario: 'other', arm: 'none' },
+    ]);
     expect(comparison.onlyInB).toEqual([{ scenario: SCENARIO, arm: 'article' }]);
   });
 
   it('pairs one arm of A with another arm of B by scenario', () => {
     const sweep = [cell('none', 60), cell('classify', 90)];
     const comparison = compare(sweep, sweep, resolveCompareOptions({ resamples: 500, armA: 'classify', armB: 'none' }));
-    expect(comparison.rows.map((row) => [row.armA, row.armB, row.success.rateA, row.success.rateB])).toEqual([['classify', 'none', 0.9, 0.6]]);
+    expect(comparison.rows.map((row) => [row.armA, row.armB, row.success.rateA, row.success.rateB])).toEqual([
+      ['classify', 'none', 0.9, 0.6],
+    ]);
     expect(regressions(comparison)).toHaveLength(1);
   });
 
@@ -122,14 +170,23 @@ describe('compare', () => {
     const first = compare(a, b, options).rows[0]!;
     expect(other.success).toEqual(first.success);
     expect(other.inputTokens.median.difference).toBe(first.inputTokens.median.difference);
-    expect([other.inputTokens.median.low, other.inputTokens.median.high]).not.toEqual([first.inputTokens.median.low, first.inputTokens.median.high]);
+    expect([other.inputTokens.median.low, other.inputTokens.median.high]).not.toEqual([
+      first.inputTokens.median.low,
+      first.inputTokens.median.high,
+    ]);
   });
 });
 
 describe('resolveCompareOptions', () => {
   it('fills in the defaults once, frozen', () => {
     const resolved = resolveCompareOptions();
-    expect(resolved).toEqual({ thresholds: DEFAULT_THRESHOLDS, armA: undefined, armB: undefined, seed: 0, resamples: 2000 });
+    expect(resolved).toEqual({
+      thresholds: DEFAULT_THRESHOLDS,
+      armA: undefined,
+      armB: undefined,
+      seed: 0,
+      resamples: 2000,
+    });
     expect(Object.isFrozen(resolved)).toBe(true);
     expect(Object.isFrozen(resolved.thresholds)).toBe(true);
   });

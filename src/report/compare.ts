@@ -36,7 +36,11 @@ export interface ResolvedCompareOptions {
 }
 
 /** The thresholds when none are given: 2 points of success, +10% p95 tool calls, +10% median input tokens. */
-export const DEFAULT_THRESHOLDS: CompareThresholds = Object.freeze({ successDrop: 0.02, p95CallsRise: 0.1, tokensRise: 0.1 });
+export const DEFAULT_THRESHOLDS: CompareThresholds = Object.freeze({
+  successDrop: 0.02,
+  p95CallsRise: 0.1,
+  tokensRise: 0.1,
+});
 
 /** Significance level of Fisher's test on success. */
 export const ALPHA = 0.05;
@@ -55,13 +59,19 @@ export function resolveCompareOptions(options: CompareOptions = {}): ResolvedCom
     const value = thresholds[key];
     const max = key === 'successDrop' ? 1 : Infinity;
     if (!Number.isFinite(value) || value < 0 || value >= max) {
-      throw UserInputError.single(THRESHOLD_FLAGS[key], '', `${key === 'successDrop' ? 'a fraction in [0, 1), e.g. 0.02 for 2 points' : 'a fraction ≥ 0, e.g. 0.10 for 10%'}; got ${value}`);
+      throw UserInputError.single(
+        THRESHOLD_FLAGS[key],
+        '',
+        `${key === 'successDrop' ? 'a fraction in [0, 1), e.g. 0.02 for 2 points' : 'a fraction ≥ 0, e.g. 0.10 for 10%'}; got ${value}`,
+      );
     }
   }
   const seed = options.seed ?? 0;
-  if (!Number.isSafeInteger(seed) || seed < 0) throw UserInputError.single('--seed', '', `a whole number ≥ 0; got ${seed}`);
+  if (!Number.isSafeInteger(seed) || seed < 0)
+    throw UserInputError.single('--seed', '', `a whole number ≥ 0; got ${seed}`);
   const resamples = options.resamples ?? 2000;
-  if (!Number.isSafeInteger(resamples) || resamples < 100) throw UserInputError.single('--resamples', '', `a whole number ≥ 100; got ${resamples}`);
+  if (!Number.isSafeInteger(resamples) || resamples < 100)
+    throw UserInputError.single('--resamples', '', `a whole number ≥ 100; got ${resamples}`);
   // Naming one arm compares that arm in both sweeps.
   const armA = options.armA ?? options.armB;
   const armB = options.armB ?? options.armA;
@@ -149,7 +159,11 @@ export interface Comparison {
  * @example
  * const { rows } = compare(baseline.cells, candidate.cells, resolveCompareOptions({ armA: 'classify', armB: 'none' }));
  */
-export function compare(cellsA: readonly SweepCell[], cellsB: readonly SweepCell[], options: ResolvedCompareOptions): Comparison {
+export function compare(
+  cellsA: readonly SweepCell[],
+  cellsB: readonly SweepCell[],
+  options: ResolvedCompareOptions,
+): Comparison {
   const { armA, armB } = options;
   const pickA = armA === undefined ? cellsA : cellsA.filter((cell) => cell.arm === armA);
   const pickB = armB === undefined ? cellsB : cellsB.filter((cell) => cell.arm === armB);
@@ -188,7 +202,10 @@ function compareCell(a: SweepCell, b: SweepCell, options: ResolvedCompareOptions
   const bootstrap = (metric: string, valuesA: Float64Array, valuesB: Float64Array) => {
     // One stream per (cell, metric): adding a metric never shifts another's intervals.
     const rng = stream(key, `compare:${a.arm}:${b.arm}:${metric}`, 0);
-    const [byMedian, byP95] = bootstrapDifferences(valuesA, valuesB, [median, p95], { resamples: options.resamples, rng });
+    const [byMedian, byP95] = bootstrapDifferences(valuesA, valuesB, [median, p95], {
+      resamples: options.resamples,
+      rng,
+    });
     const sortedA = Float64Array.from(valuesA).sort();
     const sortedB = Float64Array.from(valuesB).sort();
     return {
@@ -211,9 +228,23 @@ function compareCell(a: SweepCell, b: SweepCell, options: ResolvedCompareOptions
   };
   gate(toolCalls.p95, thresholds.p95CallsRise, 'p95_tool_calls');
   gate(inputTokens.median, thresholds.tokensRise, 'median_input_tokens');
-  const mark = findings.some((f) => f.direction === 'worse') ? 'regression' : findings.length > 0 ? 'improved' : 'unchanged';
+  const mark = findings.some((f) => f.direction === 'worse')
+    ? 'regression'
+    : findings.length > 0
+      ? 'improved'
+      : 'unchanged';
 
-  return { scenario: a.scenario, armA: a.arm, armB: b.arm, impossible, success: roundSuccess(success), toolCalls, inputTokens, findings, mark };
+  return {
+    scenario: a.scenario,
+    armA: a.arm,
+    armB: b.arm,
+    impossible,
+    success: roundSuccess(success),
+    toolCalls,
+    inputTokens,
+    findings,
+    mark,
+  };
 }
 
 function rightOutcomes(cell: SweepCell, impossible: boolean): number {
@@ -221,7 +252,10 @@ function rightOutcomes(cell: SweepCell, impossible: boolean): number {
 }
 
 function successChange(successesA: number, trialsA: number, successesB: number, trialsB: number): SuccessChange {
-  const interval = newcombeDifference({ successes: successesA, trials: trialsA }, { successes: successesB, trials: trialsB });
+  const interval = newcombeDifference(
+    { successes: successesA, trials: trialsA },
+    { successes: successesB, trials: trialsB },
+  );
   const p = fisherExact([
     [successesA, trialsA - successesA],
     [successesB, trialsB - successesB],

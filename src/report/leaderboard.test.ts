@@ -3,7 +3,15 @@ import type { CellSummary } from '../stats/cell-summary.js';
 import { leaderboard, renderLeaderboard } from './leaderboard.js';
 import type { SweepCell } from './read-sweep.js';
 
-const cell = (scenario: string, arm: string, successes: number, toolCalls: number[], inputTokens: number[], impossible = false, escalated = 0): SweepCell => ({
+const cell = (
+  scenario: string,
+  arm: string,
+  successes: number,
+  toolCalls: number[],
+  inputTokens: number[],
+  impossible = false,
+  escalated = 0,
+): SweepCell => ({
   scenario,
   arm,
   impossible,
@@ -31,7 +39,16 @@ describe('leaderboard', () => {
       [dups('x', 2), dups('x', 1), dups('y', 0), dups('z', 0)],
     );
     // x: 3/6 right, calls [1,2,3,4,5,6] p95 = 5.75 (type 7); y: 3/6, calls [1,1,1,1,9,9] p95 = 9; z: 3/6, p95 1
-    expect(rows.map((row) => [row.rank, row.arm, row.rightOutcome.successes, row.runs, row.p95ToolCalls, row.duplicateSideEffects])).toEqual([
+    expect(
+      rows.map((row) => [
+        row.rank,
+        row.arm,
+        row.rightOutcome.successes,
+        row.runs,
+        row.p95ToolCalls,
+        row.duplicateSideEffects,
+      ]),
+    ).toEqual([
       [1, 'z', 3, 6, 1, 0],
       [2, 'x', 3, 6, 5.75, 3],
       [3, 'y', 3, 6, 9, 0],

@@ -45,10 +45,18 @@ export function leaderboard(cells: readonly SweepCell[], summaries: readonly Cel
       rightOutcome: wilson(right, trials),
       p95ToolCalls: describe(pooled((cell) => cell.toolCalls)).p95,
       p95InputTokens: describe(pooled((cell) => cell.inputTokens)).p95,
-      duplicateSideEffects: summaries.filter((cell) => cell.arm === arm).reduce((sum, cell) => sum + cell.duplicate_side_effects, 0),
+      duplicateSideEffects: summaries
+        .filter((cell) => cell.arm === arm)
+        .reduce((sum, cell) => sum + cell.duplicate_side_effects, 0),
     };
   });
-  rows.sort((a, b) => b.rightOutcome.rate - a.rightOutcome.rate || a.p95ToolCalls - b.p95ToolCalls || a.p95InputTokens - b.p95InputTokens || (a.arm < b.arm ? -1 : a.arm > b.arm ? 1 : 0));
+  rows.sort(
+    (a, b) =>
+      b.rightOutcome.rate - a.rightOutcome.rate ||
+      a.p95ToolCalls - b.p95ToolCalls ||
+      a.p95InputTokens - b.p95InputTokens ||
+      (a.arm < b.arm ? -1 : a.arm > b.arm ? 1 : 0),
+  );
   return rows.map((row, i) => ({ rank: i + 1, ...row }));
 }
 
@@ -64,7 +72,15 @@ export function renderLeaderboard(rows: readonly LeaderboardRow[], options: { re
   });
   for (const row of rows) {
     const { rate, low, high } = row.rightOutcome;
-    table.push([row.rank, row.arm, row.runs, `${pct(rate)} [${pct(low)}, ${pct(high)}]`, int(row.p95ToolCalls), thousands(row.p95InputTokens), row.duplicateSideEffects]);
+    table.push([
+      row.rank,
+      row.arm,
+      row.runs,
+      `${pct(rate)} [${pct(low)}, ${pct(high)}]`,
+      int(row.p95ToolCalls),
+      thousands(row.p95InputTokens),
+      row.duplicateSideEffects,
+    ]);
   }
   return table.toString();
 }

@@ -13,7 +13,8 @@ export interface MarkdownSummaryOptions {
 
 function rowCells(row: HeadlineRow, scenario: HeadlineScenario, best: number): string[] {
   const rate = rateWithInterval(row.rate);
-  const delta = row.vsBaseline === null ? '—' : `${pointsWithInterval(row.vsBaseline)}${isSignificant(row.vsBaseline) ? ' *' : ''}`;
+  const delta =
+    row.vsBaseline === null ? '—' : `${pointsWithInterval(row.vsBaseline)}${isSignificant(row.vsBaseline) ? ' *' : ''}`;
   return [
     escapeCell(row.arm),
     whole(row.runs),
@@ -24,7 +25,12 @@ function rowCells(row: HeadlineRow, scenario: HeadlineScenario, best: number): s
     row.costPerRun === undefined ? 'n/a' : formatDollars(row.costPerRun),
     row.costPerSuccess === undefined ? 'n/a' : formatDollars(row.costPerSuccess),
     escapeCell(row.outcomes.map(([kind, n]) => `${words(kind)} ${whole(n)}`).join(', ')),
-    escapeCell(row.verdicts.filter(([kind]) => kind !== 'success').map(([kind, n]) => `${kind} ${whole(n)}`).join(', ') || '—'),
+    escapeCell(
+      row.verdicts
+        .filter(([kind]) => kind !== 'success')
+        .map(([kind, n]) => `${kind} ${whole(n)}`)
+        .join(', ') || '—',
+    ),
     whole(row.duplicateSideEffects),
   ];
 }
@@ -46,13 +52,33 @@ export function renderMarkdownSummary(summary: SweepSummary, options: MarkdownSu
     `${whole(runs)} runs · model ${escapeCell(summary.model)} · sweep seed ${summary.sweep_seed} · run seeds ${summary.seeds.base}..${summary.seeds.base + summary.seeds.count - 1}${options.date === undefined ? '' : ` · ${escapeCell(options.date)}`}`,
     '',
     // A live sweep says so before any number: its runs met real sockets and real time.
-    ...(summary.live === undefined ? [] : [`**${escapeCell(summary.live.note)}** (tool timeout ${summary.live.timeout_ms} ms)`, '']),
+    ...(summary.live === undefined
+      ? []
+      : [`**${escapeCell(summary.live.note)}** (tool timeout ${summary.live.timeout_ms} ms)`, '']),
   ];
   for (const scenario of scenarios) {
     const best = Math.max(...scenario.rows.map((row) => row.rate.rate));
-    lines.push(`### ${escapeCell(scenario.id)}${scenario.impossible ? ' (impossible: the right outcome is to escalate)' : ''}`, '');
-    const head = ['arm', 'runs', scenario.impossible ? 'escalated (right outcome) [95% CI]' : 'success [95% CI]', `Δ vs ${escapeCell(scenario.baseline)} [95% CI]`, 'tool calls med / p95 / max', 'input tokens med / p95', 'est. cost / run', 'est. cost / success', 'outcomes', 'other verdicts', 'duplicate writes'];
-    lines.push(`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 || (i >= 8 && i <= 9) ? ' --- ' : ' ---: ')).join('|')}|`);
+    lines.push(
+      `### ${escapeCell(scenario.id)}${scenario.impossible ? ' (impossible: the right outcome is to escalate)' : ''}`,
+      '',
+    );
+    const head = [
+      'arm',
+      'runs',
+      scenario.impossible ? 'escalated (right outcome) [95% CI]' : 'success [95% CI]',
+      `Δ vs ${escapeCell(scenario.baseline)} [95% CI]`,
+      'tool calls med / p95 / max',
+      'input tokens med / p95',
+      'est. cost / run',
+      'est. cost / success',
+      'outcomes',
+      'other verdicts',
+      'duplicate writes',
+    ];
+    lines.push(
+      `| ${head.join(' | ')} |`,
+      `|${head.map((_, i) => (i === 0 || (i >= 8 && i <= 9) ? ' --- ' : ' ---: ')).join('|')}|`,
+    );
     for (const row of scenario.rows) lines.push(`| ${rowCells(row, scenario, best).join(' | ')} |`);
     lines.push('');
   }

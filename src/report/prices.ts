@@ -12,7 +12,11 @@ export interface ModelPrice {
 export const DEFAULT_PRICED_MODEL = 'claude-sonnet-5-5';
 
 /** Prices by model id prefix, from the model table (which also holds context windows). */
-export const PRICES: readonly ModelPrice[] = MODEL_TABLE.map(({ prefix, inputPerMillion, outputPerMillion }) => ({ prefix, inputPerMillion, outputPerMillion }));
+export const PRICES: readonly ModelPrice[] = MODEL_TABLE.map(({ prefix, inputPerMillion, outputPerMillion }) => ({
+  prefix,
+  inputPerMillion,
+  outputPerMillion,
+}));
 
 /** How a sweep's model was priced. */
 export interface PriceChoice {

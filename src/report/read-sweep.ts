@@ -35,7 +35,10 @@ export interface SweepRuns {
 }
 
 // Exhaustive over VerdictKind: a new verdict kind fails the type check here.
-const VERDICTS = { success: true, escalated: true, failure: true, harmful: true } as const satisfies Record<VerdictKind, true>;
+const VERDICTS = { success: true, escalated: true, failure: true, harmful: true } as const satisfies Record<
+  VerdictKind,
+  true
+>;
 const COUNT_FIELDS = ['tool_calls', 'input_tokens', 'output_tokens'] as const;
 
 interface CellBuilder {
@@ -75,13 +78,24 @@ export async function readSweep(path: string): Promise<SweepRuns> {
       const key = JSON.stringify([record.scenario, record.arm]);
       let cell = cells.get(key);
       if (cell === undefined) {
-        cell = { scenario: record.scenario, arm: record.arm, successes: 0, escalated: 0, seeds: new Map(), columns: { tool_calls: [], input_tokens: [], output_tokens: [] } };
+        cell = {
+          scenario: record.scenario,
+          arm: record.arm,
+          successes: 0,
+          escalated: 0,
+          seeds: new Map(),
+          columns: { tool_calls: [], input_tokens: [], output_tokens: [] },
+        };
         cells.set(key, cell);
       }
       // A run counted twice would shrink every interval; refuse rather than guess which copy is right.
       const earlier = cell.seeds.get(record.seed);
       if (earlier !== undefined) {
-        throw UserInputError.single(source, 'seed', `a seed not already recorded for scenario '${record.scenario}', arm '${record.arm}'; seed ${record.seed} is also on line ${earlier}`);
+        throw UserInputError.single(
+          source,
+          'seed',
+          `a seed not already recorded for scenario '${record.scenario}', arm '${record.arm}'; seed ${record.seed} is also on line ${earlier}`,
+        );
       }
       cell.seeds.set(record.seed, lineNumber);
       if (record.verdict === 'success') cell.successes += 1;
@@ -119,10 +133,20 @@ export async function readSweep(path: string): Promise<SweepRuns> {
 }
 
 function locate(path: string): { runsFile: string; summaryFile: string | undefined } {
-  if (!existsSync(path)) throw UserInputError.single(path, '', 'a sweep folder holding runs.jsonl (written by `spiralbench run --out <dir>`); nothing is there');
+  if (!existsSync(path))
+    throw UserInputError.single(
+      path,
+      '',
+      'a sweep folder holding runs.jsonl (written by `spiralbench run --out <dir>`); nothing is there',
+    );
   if (statSync(path).isFile()) return { runsFile: path, summaryFile: undefined };
   const runsFile = join(path, 'runs.jsonl');
-  if (!existsSync(runsFile)) throw UserInputError.single(path, '', 'a sweep folder holding runs.jsonl (written by `spiralbench run --out <dir>`); the folder has no runs.jsonl');
+  if (!existsSync(runsFile))
+    throw UserInputError.single(
+      path,
+      '',
+      'a sweep folder holding runs.jsonl (written by `spiralbench run --out <dir>`); the folder has no runs.jsonl',
+    );
   const summaryFile = join(path, 'summary.json');
   return { runsFile, summaryFile: existsSync(summaryFile) ? summaryFile : undefined };
 }
@@ -136,7 +160,9 @@ function readImpossibleScenarios(file: string): Set<string> {
   }
   const scenarios = (summary as { scenarios?: unknown } | null)?.scenarios;
   if (!Array.isArray(scenarios)) return new Set();
-  const ids = scenarios.filter((entry: { impossible?: unknown; id?: unknown }) => entry?.impossible === true && typeof entry.id === 'string');
+  const ids = scenarios.filter(
+    (entry: { impossible?: unknown; id?: unknown }) => entry?.impossible === true && typeof entry.id === 'string',
+  );
   return new Set(ids.map((entry: { id: string }) => entry.id));
 }
 
@@ -164,16 +190,19 @@ function parseLine(line: string, source: string): ParsedRun {
   const fields = value as Record<string, unknown>;
   const text = (field: string): string => {
     const v = fields[field];
-    if (typeof v !== 'string' || v === '') throw UserInputError.single(source, field, `a non-empty string; got ${describeValue(v)}`);
+    if (typeof v !== 'string' || v === '')
+      throw UserInputError.single(source, field, `a non-empty string; got ${describeValue(v)}`);
     return v;
   };
   const count = (field: string): number => {
     const v = fields[field];
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw UserInputError.single(source, field, `a non-negative whole number; got ${describeValue(v)}`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+      throw UserInputError.single(source, field, `a non-negative whole number; got ${describeValue(v)}`);
     return v;
   };
   const verdict = text('verdict');
-  if (!Object.hasOwn(VERDICTS, verdict)) throw UserInputError.single(source, 'verdict', `one of ${Object.keys(VERDICTS).join(', ')}; got '${verdict}'`);
+  if (!Object.hasOwn(VERDICTS, verdict))
+    throw UserInputError.single(source, 'verdict', `one of ${Object.keys(VERDICTS).join(', ')}; got '${verdict}'`);
   const model = fields['model'];
   return {
     scenario: text('scenario'),

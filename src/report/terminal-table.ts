@@ -8,9 +8,16 @@ const thousands = (x: number) => Math.round(x).toLocaleString('en-US');
 const rate = (p: Proportion) => `${pct(p.rate)} [${pct(p.low)}, ${pct(p.high)}]`;
 
 /** pass^k per arm on one line each: how reliably an arm succeeds k times in a row. */
-export function renderPassHatK(rows: ReadonlyArray<{ readonly arm: string; readonly k: Readonly<Record<string, number>> }>): string {
+export function renderPassHatK(
+  rows: ReadonlyArray<{ readonly arm: string; readonly k: Readonly<Record<string, number>> }>,
+): string {
   const width = Math.max(...rows.map((row) => row.arm.length));
-  const lines = rows.map((row) => `  ${row.arm.padEnd(width)}  ${Object.entries(row.k).map(([k, value]) => `k=${k} ${value.toFixed(3)}`).join('  ')}`);
+  const lines = rows.map(
+    (row) =>
+      `  ${row.arm.padEnd(width)}  ${Object.entries(row.k)
+        .map(([k, value]) => `k=${k} ${value.toFixed(3)}`)
+        .join('  ')}`,
+  );
   return `pass^k (each scenario a task, τ-bench):\n${lines.join('\n')}`;
 }
 
@@ -42,7 +49,16 @@ export function renderCellTables(cells: readonly CellSummary[], options: TableOp
   for (const [scenario, rows] of byScenario) {
     const impossible = options.impossible?.has(scenario) === true;
     const table = new Table({
-      head: ['arm', 'runs', impossible ? 'right outcome:\nescalated [95% CI]' : 'success [95% CI]', 'tool calls\nmed / p95 / max', 'model calls\nmed', 'input tokens\nmed / p95', 'outcomes', 'other verdicts'],
+      head: [
+        'arm',
+        'runs',
+        impossible ? 'right outcome:\nescalated [95% CI]' : 'success [95% CI]',
+        'tool calls\nmed / p95 / max',
+        'model calls\nmed',
+        'input tokens\nmed / p95',
+        'outcomes',
+        'other verdicts',
+      ],
       style: { head: options.color === false ? [] : ['cyan'], border: options.color === false ? [] : ['grey'] },
     });
     for (const cell of rows) {

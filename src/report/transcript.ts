@@ -44,7 +44,9 @@ export function renderTranscript(input: TranscriptInput): string {
       case 'agent.model.call': {
         const injected = injectedText(users[turn]);
         if (turn > 0 && injected !== '') lines.push(`${at}  [injected] ${oneLine(injected)}`);
-        lines.push(`${at}  model call ${event.iteration} (${event.inputTokens} in / ${event.outputTokens} out): ${oneLine(assistantText(assistants[turn]))}`);
+        lines.push(
+          `${at}  model call ${event.iteration} (${event.inputTokens} in / ${event.outputTokens} out): ${oneLine(assistantText(assistants[turn]))}`,
+        );
         turn += 1;
         break;
       }

@@ -9,7 +9,14 @@ describe('canonicalJson', () => {
   });
 
   it('escapes strings and keys exactly as JSON.stringify does', () => {
-    for (const text of ['plain', 'quote " and \\ backslash', 'tab\tnew\nline\u0001', 'pair \ud83d\ude00', 'lone \ud800 x', 'é ü ☃']) {
+    for (const text of [
+      'plain',
+      'quote " and \\ backslash',
+      'tab\tnew\nline\u0001',
+      'pair \ud83d\ude00',
+      'lone \ud800 x',
+      'é ü ☃',
+    ]) {
       expect(canonicalJson(text)).toBe(JSON.stringify(text));
       expect(canonicalJson({ [text]: text })).toBe(`{${JSON.stringify(text)}:${JSON.stringify(text)}}`);
     }
@@ -23,8 +30,17 @@ describe('canonicalJson', () => {
 
 describe('canonicalCall', () => {
   it('is canonicalJson of the pair { name, input }, whatever the input', () => {
-    for (const input of [{ b: 1, a: 'x' }, undefined, null, 'text', [1, { z: 1, y: 2 }], {}, { record: { name: 'q"uote' } }]) {
-      for (const name of ['get_user', 'odd "name"']) expect(canonicalCall(name, input)).toBe(canonicalJson({ name, input }));
+    for (const input of [
+      { b: 1, a: 'x' },
+      undefined,
+      null,
+      'text',
+      [1, { z: 1, y: 2 }],
+      {},
+      { record: { name: 'q"uote' } },
+    ]) {
+      for (const name of ['get_user', 'odd "name"'])
+        expect(canonicalCall(name, input)).toBe(canonicalJson({ name, input }));
     }
   });
 });

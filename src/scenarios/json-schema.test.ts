@@ -11,11 +11,25 @@ describe('scenarios/scenario.schema.json', () => {
     const schema = JSON.parse(scenarioJsonSchema()) as {
       required: string[];
       additionalProperties: boolean;
-      properties: { impossible: { type: string; default: boolean }; faults: { properties: { tools: { additionalProperties: { properties: Record<string, unknown> } } } } };
+      properties: {
+        impossible: { type: string; default: boolean };
+        faults: { properties: { tools: { additionalProperties: { properties: Record<string, unknown> } } } };
+      };
     };
-    expect(schema.required.sort()).toEqual(['budget_class', 'check', 'id', 'plan', 'prompt', 'title', 'tools', 'world']);
+    expect(schema.required.sort()).toEqual([
+      'budget_class',
+      'check',
+      'id',
+      'plan',
+      'prompt',
+      'title',
+      'tools',
+      'world',
+    ]);
     expect(schema.additionalProperties).toBe(false);
     expect(schema.properties.impossible).toMatchObject({ type: 'boolean', default: false });
-    expect(Object.keys(schema.properties.faults.properties.tools.additionalProperties.properties)).toContain('unauthorized_after');
+    expect(Object.keys(schema.properties.faults.properties.tools.additionalProperties.properties)).toContain(
+      'unauthorized_after',
+    );
   });
 });

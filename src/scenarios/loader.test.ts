@@ -55,8 +55,20 @@ describe('loadScenario', () => {
     expect(scenario.id).toBe('fetch-transform-write');
     expect(scenario.budgetClass).toBe('standard');
     expect(scenario.toolBudget).toBe(15);
-    expect(scenario.tools.map((tool) => tool.definition.name)).toEqual(['get_user', 'search_users', 'transform_record', 'write_result', 'read_result']);
-    expect(scenario.faults).toEqual({ rates: { timeout: 0.3, malformed_json: 0.1, rate_limit: 0.05 }, tools: {}, unauthorizedAfter: {}, retryAfterMs: 2000, timeoutMs: 10_000 });
+    expect(scenario.tools.map((tool) => tool.definition.name)).toEqual([
+      'get_user',
+      'search_users',
+      'transform_record',
+      'write_result',
+      'read_result',
+    ]);
+    expect(scenario.faults).toEqual({
+      rates: { timeout: 0.3, malformed_json: 0.1, rate_limit: 0.05 },
+      tools: {},
+      unauthorizedAfter: {},
+      retryAfterMs: 2000,
+      timeoutMs: 10_000,
+    });
     expect(scenario.impossible).toBe(false);
     expect(scenario.check.impossible).toBe(false);
     expect(scenario.persona.id).toBe('default');
@@ -67,7 +79,9 @@ describe('loadScenario', () => {
   it('names --scenario and the known ids for an unknown id', () => {
     const error = inputError(() => loadScenario('nope'));
     expect(listScenarioIds()).toContain('fetch-transform-write');
-    expect(error.problems).toEqual([{ source: '--scenario', field: '', expected: `one of ${listScenarioIds().join(', ')}; got 'nope'` }]);
+    expect(error.problems).toEqual([
+      { source: '--scenario', field: '', expected: `one of ${listScenarioIds().join(', ')}; got 'nope'` },
+    ]);
     expect(error.message).toContain('--scenario');
     expect(error.message).toContain('fetch-transform-write');
   });
@@ -78,12 +92,24 @@ describe('loadScenarioFile', () => {
     const scenario = loadScenarioFile(writeScenario('tiny', VALID), dir);
     expect(scenario.toolBudget).toBe(5);
     expect(scenario.system).toBe('You are an agent that completes tasks by calling tools.');
-    expect(scenario.faults).toEqual({ rates: { timeout: 0.2 }, tools: {}, unauthorizedAfter: {}, retryAfterMs: 1000, timeoutMs: 10_000 });
+    expect(scenario.faults).toEqual({
+      rates: { timeout: 0.2 },
+      tools: {},
+      unauthorizedAfter: {},
+      retryAfterMs: 1000,
+      timeoutMs: 10_000,
+    });
     // No model_faults: the model API never fails.
-    expect(scenario.modelFaults).toEqual({ rates: {}, persistence: 0, models: null, retryAfterMs: 5000, timeoutMs: 600_000 });
+    expect(scenario.modelFaults).toEqual({
+      rates: {},
+      persistence: 0,
+      models: null,
+      retryAfterMs: 5000,
+      timeoutMs: 600_000,
+    });
   });
 
-  it('loads model faults and checks their rates like the tools\' rates', () => {
+  it("loads model faults and checks their rates like the tools' rates", () => {
     const withFaults = VALID.replace('id: tiny', 'id: model-faulty').replace(
       'plan:',
       'model_faults: { rates: { overloaded: 0.1, server_error: 0.05 }, persistence: 0.7, models: [claude-sonnet-5-5], retry_after_ms: 8000 }\nplan:',
@@ -95,26 +121,51 @@ describe('loadScenarioFile', () => {
       retryAfterMs: 8000,
       timeoutMs: 600_000,
     });
-    const bad = VALID.replace('id: tiny', 'id: model-bad').replace('plan:', 'model_faults: { rates: { overloaded: 0.7, timeout: 0.6, teleport: 0.1 }, persistence: 2 }\nplan:');
+    const bad = VALID.replace('id: tiny', 'id: model-bad').replace(
+      'plan:',
+      'model_faults: { rates: { overloaded: 0.7, timeout: 0.6, teleport: 0.1 }, persistence: 2 }\nplan:',
+    );
     const error = inputError(() => loadScenarioFile(writeScenario('model-bad', bad), dir));
-    expect(error.problems.map((p) => p.field)).toEqual(['model_faults.rates', 'model_faults.persistence', 'model_faults.rates']);
+    expect(error.problems.map((p) => p.field)).toEqual([
+      'model_faults.rates',
+      'model_faults.persistence',
+      'model_faults.rates',
+    ]);
     expect(error.problems.map((p) => p.expected)).toContain('fault rates that add up to at most 1, got 1.3');
   });
 
   it('loads a stream cut rate, counted with the others toward the total', () => {
-    const cutting = VALID.replace('id: tiny', 'id: model-cut').replace('plan:', 'model_faults: { rates: { stream_cut: 0.2, overloaded: 0.1 } }\nplan:');
-    expect(loadScenarioFile(writeScenario('model-cut', cutting), dir).modelFaults.rates).toEqual({ stream_cut: 0.2, overloaded: 0.1 });
-    const tooMuch = VALID.replace('id: tiny', 'id: model-cut-bad').replace('plan:', 'model_faults: { rates: { stream_cut: 0.8, overloaded: 0.3 } }\nplan:');
+    const cutting = VALID.replace('id: tiny', 'id: model-cut').replace(
+      'plan:',
+      'model_faults: { rates: { stream_cut: 0.2, overloaded: 0.1 } }\nplan:',
+    );
+    expect(loadScenarioFile(writeScenario('model-cut', cutting), dir).modelFaults.rates).toEqual({
+      stream_cut: 0.2,
+      overloaded: 0.1,
+    });
+    const tooMuch = VALID.replace('id: tiny', 'id: model-cut-bad').replace(
+      'plan:',
+      'model_faults: { rates: { stream_cut: 0.8, overloaded: 0.3 } }\nplan:',
+    );
     const error = inputError(() => loadScenarioFile(writeScenario('model-cut-bad', tooMuch), dir));
     expect(error.problems.map((p) => p.expected)).toContain('fault rates that add up to at most 1, got 1.1');
   });
 
   it('loads malformed-argument rates for the openai-chat api, and refuses them elsewhere or over 1', () => {
-    const chat = VALID.replace('id: tiny', 'id: chat-ok').replace('plan:', 'api: openai-chat\nreply_faults: { malformed_arguments: { fenced: 0.1, truncated: 0.05 } }\nplan:');
+    const chat = VALID.replace('id: tiny', 'id: chat-ok').replace(
+      'plan:',
+      'api: openai-chat\nreply_faults: { malformed_arguments: { fenced: 0.1, truncated: 0.05 } }\nplan:',
+    );
     const scenario = loadScenarioFile(writeScenario('chat-ok', chat), dir);
-    expect([scenario.api, scenario.replyFaults]).toEqual(['openai-chat', { malformed_arguments: { fenced: 0.1, truncated: 0.05 } }]);
+    expect([scenario.api, scenario.replyFaults]).toEqual([
+      'openai-chat',
+      { malformed_arguments: { fenced: 0.1, truncated: 0.05 } },
+    ]);
     expect(loadScenarioFile(writeScenario('tiny', VALID), dir).replyFaults).toEqual({ malformed_arguments: {} });
-    const wrongApi = VALID.replace('id: tiny', 'id: chat-bad').replace('plan:', 'reply_faults: { malformed_arguments: { prose: 0.7, truncated: 0.6, garbled: 0.1 } }\nplan:');
+    const wrongApi = VALID.replace('id: tiny', 'id: chat-bad').replace(
+      'plan:',
+      'reply_faults: { malformed_arguments: { prose: 0.7, truncated: 0.6, garbled: 0.1 } }\nplan:',
+    );
     const error = inputError(() => loadScenarioFile(writeScenario('chat-bad', wrongApi), dir));
     expect(error.problems.map((p) => `${p.field}: ${p.expected}`)).toEqual([
       expect.stringMatching(/^reply_faults\.malformed_arguments: Unrecognized key: "garbled"/),
@@ -124,7 +175,12 @@ describe('loadScenarioFile', () => {
   });
 
   it('reports every schema problem at once, each with the file and the field', () => {
-    const path = writeScenario('schema-bad', VALID.replace('id: tiny', 'id: schema-bad').replace('prompt: Fetch user u_1.\n', '').replace('timeout: 0.2', 'timeout: 1.5'));
+    const path = writeScenario(
+      'schema-bad',
+      VALID.replace('id: tiny', 'id: schema-bad')
+        .replace('prompt: Fetch user u_1.\n', '')
+        .replace('timeout: 0.2', 'timeout: 1.5'),
+    );
     const error = inputError(() => loadScenarioFile(path, dir));
     expect(error.problems.map((p) => [p.source, p.field])).toEqual([
       [path, 'prompt'],
@@ -138,7 +194,10 @@ describe('loadScenarioFile', () => {
       'refs-bad',
       VALID.replace('id: tiny', 'id: refs-bad')
         .replace('tools: [get_user, transform_record]', 'tools: [frobnicate, get_user, transform_record]')
-        .replace('- { id: fetch, tool: get_user, args: { user_id: u_1 } }\n    - { id: transform, tool: transform_record, args: { record: $fetch } }', '- { id: transform, tool: transform_record, args: { record: $fetch } }\n    - { id: fetch, tool: get_user, args: { user_id: u_1 } }'),
+        .replace(
+          '- { id: fetch, tool: get_user, args: { user_id: u_1 } }\n    - { id: transform, tool: transform_record, args: { record: $fetch } }',
+          '- { id: transform, tool: transform_record, args: { record: $fetch } }\n    - { id: fetch, tool: get_user, args: { user_id: u_1 } }',
+        ),
     );
     const error = inputError(() => loadScenarioFile(path, dir));
     expect(error.problems.map((p) => [p.source, p.field])).toEqual([
@@ -146,7 +205,9 @@ describe('loadScenarioFile', () => {
       [path, 'plan.steps.0.args.record'],
     ]);
     expect(error.problems[0]?.expected).toContain("got 'frobnicate'");
-    expect(error.problems[1]?.expected).toBe("a reference to an earlier step ($<step id> or $<step id>.<field>...), got '$fetch'");
+    expect(error.problems[1]?.expected).toBe(
+      "a reference to an earlier step ($<step id> or $<step id>.<field>...), got '$fetch'",
+    );
   });
 
   // BUG (src/scenarios/loader.ts:106-109): the cross-field checks (referenceProblems) only
@@ -172,7 +233,12 @@ check: { outbox: [] }
     );
     const error = inputError(() => loadScenarioFile(path, dir));
     expect(error.problems.every((p) => p.source === path)).toBe(true);
-    expect(error.problems.map((p) => p.field).sort()).toEqual(['faults.rates.timeout', 'plan.steps.0.args.record', 'prompt', 'tools.0']);
+    expect(error.problems.map((p) => p.field).sort()).toEqual([
+      'faults.rates.timeout',
+      'plan.steps.0.args.record',
+      'prompt',
+      'tools.0',
+    ]);
   });
 
   it('gives one problem naming the file for invalid YAML', () => {
@@ -187,7 +253,9 @@ check: { outbox: [] }
 
   it('names the file when it does not exist', () => {
     const path = join(dir, 'missing.yaml');
-    expect(inputError(() => loadScenarioFile(path, dir)).problems).toEqual([{ source: path, field: '', expected: 'file not found or not readable' }]);
+    expect(inputError(() => loadScenarioFile(path, dir)).problems).toEqual([
+      { source: path, field: '', expected: 'file not found or not readable' },
+    ]);
   });
 
   it('requires the id to match the file name', () => {
@@ -201,7 +269,10 @@ check: { outbox: [] }
       'faulty',
       VALID.replace('id: tiny', 'id: faulty')
         .replace('budget_class: lookup', 'budget_class: lookup\nimpossible: true')
-        .replace('faults: { rates: { timeout: 0.2 } }', 'faults: { rates: { timeout: 0.2 }, tools: { get_user: { unauthorized_after: 2 }, transform_record: { server_error: 0.5, unauthorized_after: 0 } } }'),
+        .replace(
+          'faults: { rates: { timeout: 0.2 } }',
+          'faults: { rates: { timeout: 0.2 }, tools: { get_user: { unauthorized_after: 2 }, transform_record: { server_error: 0.5, unauthorized_after: 0 } } }',
+        ),
     );
     const scenario = loadScenarioFile(path, dir);
     expect(scenario.impossible).toBe(true);
@@ -221,8 +292,14 @@ check: { outbox: [] }
     );
     const error = inputError(() => loadScenarioFile(path, dir));
     expect(error.problems.map((p) => [p.field, p.expected])).toEqual([
-      ['plan.steps.1.args.record.tags.1', "a reference to an earlier step ($<step id> or $<step id>.<field>...), got '$later'"],
-      ['plan.steps.1.args.record.deep.0.a', "a reference to an earlier step ($<step id> or $<step id>.<field>...), got '$Fetch'"],
+      [
+        'plan.steps.1.args.record.tags.1',
+        "a reference to an earlier step ($<step id> or $<step id>.<field>...), got '$later'",
+      ],
+      [
+        'plan.steps.1.args.record.deep.0.a',
+        "a reference to an earlier step ($<step id> or $<step id>.<field>...), got '$Fetch'",
+      ],
     ]);
   });
 
@@ -230,27 +307,45 @@ check: { outbox: [] }
     const path = writeScenario(
       'cross-bad',
       VALID.replace('id: tiny', 'id: cross-bad')
-        .replace('faults: { rates: { timeout: 0.2 } }', 'faults: { rates: { timeout: 0.6, server_error: 0.6 }, tools: { get_user: { timeout: 0.9, rate_limit: 0.2 } } }')
+        .replace(
+          'faults: { rates: { timeout: 0.2 } }',
+          'faults: { rates: { timeout: 0.6, server_error: 0.6 }, tools: { get_user: { timeout: 0.9, rate_limit: 0.2 } } }',
+        )
         .replace('- { id: transform, tool: transform_record', '- { id: fetch, tool: transform_record')
-        .replace('  final: done', '  detours: [{ tool: get_user, args: { user_id: u_1 } }, { tool: transform_record, args: { record: {} } }]\n  final: done'),
+        .replace(
+          '  final: done',
+          '  detours: [{ tool: get_user, args: { user_id: u_1 } }, { tool: transform_record, args: { record: {} } }]\n  final: done',
+        ),
     );
     const error = inputError(() => loadScenarioFile(path, dir));
     expect(error.problems.map((p) => [p.field, p.expected])).toEqual([
       ['plan.steps.1.id', "an id no earlier step has, got 'fetch' again"],
       ['faults.rates', 'fault rates that add up to at most 1, got 1.2'],
       ['faults.tools.get_user', 'fault rates that add up to at most 1, got 1.1'],
-      ['plan.detours.1', "a call off the plan; this one would be read as step 'fetch' (use another tool, or for a tool steps share, arguments of the first step only)"],
+      [
+        'plan.detours.1',
+        "a call off the plan; this one would be read as step 'fetch' (use another tool, or for a tool steps share, arguments of the first step only)",
+      ],
     ]);
   });
 
   it('names the persona field for an unknown persona, and reports a broken persona file by its own path', () => {
-    const unknown = writeScenario('ghostly', VALID.replace('id: tiny', 'id: ghostly').replace('budget_class: lookup', 'budget_class: lookup\npersona: ghost'));
+    const unknown = writeScenario(
+      'ghostly',
+      VALID.replace('id: tiny', 'id: ghostly').replace('budget_class: lookup', 'budget_class: lookup\npersona: ghost'),
+    );
     expect(inputError(() => loadScenarioFile(unknown, dir)).problems).toEqual([
       { source: unknown, field: 'persona', expected: `a persona in ${join(dir, 'personas')} (default), got 'ghost'` },
     ]);
     const personaPath = join(dir, 'personas', 'broken.yaml');
     writeFileSync(personaPath, 'id: broken\nretry: { same: -1 }\n');
-    const broken = writeScenario('brokenly', VALID.replace('id: tiny', 'id: brokenly').replace('budget_class: lookup', 'budget_class: lookup\npersona: broken'));
+    const broken = writeScenario(
+      'brokenly',
+      VALID.replace('id: tiny', 'id: brokenly').replace(
+        'budget_class: lookup',
+        'budget_class: lookup\npersona: broken',
+      ),
+    );
     const problems = inputError(() => loadScenarioFile(broken, dir)).problems;
     expect(problems.length).toBeGreaterThan(1);
     expect(problems.every((p) => p.source === personaPath)).toBe(true);
@@ -273,6 +368,9 @@ describe('the bundled scenarios', () => {
   });
 
   it('declare the impossible tasks', () => {
-    expect(listScenarioIds().filter((id) => loadScenario(id).impossible)).toEqual(['auth-revoked-mid-task', 'dead-end-search']);
+    expect(listScenarioIds().filter((id) => loadScenario(id).impossible)).toEqual([
+      'auth-revoked-mid-task',
+      'dead-end-search',
+    ]);
   });
 });

@@ -100,7 +100,8 @@ export function listPersonaIds(dir = SCENARIOS_DIR): string[] {
 }
 
 type Loose = Record<string, unknown>;
-const asObject = (value: unknown): Loose => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : {});
+const asObject = (value: unknown): Loose =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : {};
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /**
@@ -115,17 +116,26 @@ function referenceProblems(path: string, raw: unknown): InputProblem[] {
   const offered = new Set(tools);
   tools.forEach((tool, i) => {
     if (!TOOL_CATALOGUE.has(tool)) {
-      problems.push({ source: path, field: `tools.${i}`, expected: `a catalogue tool (${[...TOOL_CATALOGUE.keys()].join(', ')}), got '${tool}'` });
+      problems.push({
+        source: path,
+        field: `tools.${i}`,
+        expected: `a catalogue tool (${[...TOOL_CATALOGUE.keys()].join(', ')}), got '${tool}'`,
+      });
     }
   });
   const seen = new Set<string>();
   const checkCall = (field: string, call: Loose) => {
     const tool = call['tool'];
-    if (typeof tool === 'string' && !offered.has(tool)) problems.push({ source: path, field: `${field}.tool`, expected: `one of the scenario's tools, got '${tool}'` });
+    if (typeof tool === 'string' && !offered.has(tool))
+      problems.push({ source: path, field: `${field}.tool`, expected: `one of the scenario's tools, got '${tool}'` });
     for (const reference of referencesIn(call['args'], `${field}.args`)) {
       const parsed = parseReference(reference.text);
       if (parsed === null || !seen.has(parsed.step)) {
-        problems.push({ source: path, field: reference.field, expected: `a reference to an earlier step ($<step id> or $<step id>.<field>...), got '${reference.text}'` });
+        problems.push({
+          source: path,
+          field: reference.field,
+          expected: `a reference to an earlier step ($<step id> or $<step id>.<field>...), got '${reference.text}'`,
+        });
       }
     }
   };
@@ -133,11 +143,18 @@ function referenceProblems(path: string, raw: unknown): InputProblem[] {
   asArray(plan['steps']).forEach((entry, i) => {
     const step = asObject(entry);
     checkCall(`plan.steps.${i}`, step);
-    asArray(step['variants']).forEach((variant, j) => checkCall(`plan.steps.${i}.variants.${j}`, { tool: step['tool'], args: variant }));
+    asArray(step['variants']).forEach((variant, j) =>
+      checkCall(`plan.steps.${i}.variants.${j}`, { tool: step['tool'], args: variant }),
+    );
     if (step['verify'] !== undefined) checkCall(`plan.steps.${i}.verify`, asObject(step['verify']));
     asArray(step['alternatives']).forEach((call, j) => checkCall(`plan.steps.${i}.alternatives.${j}`, asObject(call)));
     const id = step['id'];
-    if (typeof id === 'string' && seen.has(id)) problems.push({ source: path, field: `plan.steps.${i}.id`, expected: `an id no earlier step has, got '${id}' again` });
+    if (typeof id === 'string' && seen.has(id))
+      problems.push({
+        source: path,
+        field: `plan.steps.${i}.id`,
+        expected: `an id no earlier step has, got '${id}' again`,
+      });
     if (typeof id === 'string') seen.add(id);
   });
   asArray(plan['detours']).forEach((call, i) => checkCall(`plan.detours.${i}`, asObject(call)));
@@ -148,11 +165,17 @@ function referenceProblems(path: string, raw: unknown): InputProblem[] {
     const values = kinds.map((kind) => rates[kind]).filter((rate) => rate !== undefined);
     if (!values.every((rate): rate is number => typeof rate === 'number' && rate >= 0 && rate <= 1)) return;
     const total = values.reduce((sum, rate) => sum + rate, 0);
-    if (total > 1 + 1e-9) problems.push({ source: path, field, expected: `fault rates that add up to at most 1, got ${Number(total.toFixed(6))}` });
+    if (total > 1 + 1e-9)
+      problems.push({
+        source: path,
+        field,
+        expected: `fault rates that add up to at most 1, got ${Number(total.toFixed(6))}`,
+      });
   };
   checkRates('faults.rates', asObject(faults['rates']));
   for (const [tool, toolFaults] of Object.entries(asObject(faults['tools']))) {
-    if (!offered.has(tool)) problems.push({ source: path, field: `faults.tools.${tool}`, expected: "one of the scenario's tools" });
+    if (!offered.has(tool))
+      problems.push({ source: path, field: `faults.tools.${tool}`, expected: "one of the scenario's tools" });
     checkRates(`faults.tools.${tool}`, asObject(toolFaults));
   }
   checkRates('model_faults.rates', asObject(asObject(file['model_faults'])['rates']), MODEL_FAULT_KINDS);
@@ -161,11 +184,19 @@ function referenceProblems(path: string, raw: unknown): InputProblem[] {
   const writesMalformed = Object.values(malformed).some((rate) => typeof rate === 'number' && rate > 0);
   if (writesMalformed && file['api'] !== 'openai-chat') {
     // Over the Messages API the arguments arrive as an object: there is nothing to write wrong.
-    problems.push({ source: path, field: 'reply_faults.malformed_arguments', expected: `api: openai-chat (arguments are text only there), got api: ${String(file['api'] ?? 'anthropic')}` });
+    problems.push({
+      source: path,
+      field: 'reply_faults.malformed_arguments',
+      expected: `api: openai-chat (arguments are text only there), got api: ${String(file['api'] ?? 'anthropic')}`,
+    });
   }
   const id = file['id'];
   if (typeof id === 'string' && basename(path, '.yaml') !== id) {
-    problems.push({ source: path, field: 'id', expected: `the file name without .yaml ('${basename(path, '.yaml')}'), got '${id}'` });
+    problems.push({
+      source: path,
+      field: 'id',
+      expected: `the file name without .yaml ('${basename(path, '.yaml')}'), got '${id}'`,
+    });
   }
   return problems;
 }
@@ -180,7 +211,13 @@ function detourProblems(path: string, plan: ScenarioFile['plan']): InputProblem[
     const step = stepServed(plan.steps, 1, detour.tool, detour.args);
     if (step === -1) return [];
     const id = plan.steps[step]?.id ?? '';
-    return [{ source: path, field: `plan.detours.${i}`, expected: `a call off the plan; this one would be read as step '${id}' (use another tool, or for a tool steps share, arguments of the first step only)` }];
+    return [
+      {
+        source: path,
+        field: `plan.detours.${i}`,
+        expected: `a call off the plan; this one would be read as step '${id}' (use another tool, or for a tool steps share, arguments of the first step only)`,
+      },
+    ];
   });
 }
 
@@ -190,7 +227,13 @@ function personaOf(path: string, raw: unknown, dir: string): { persona: Persona;
   if (typeof id !== 'string') return []; // the schema check reports it
   const known = listPersonaIds(dir);
   if (!known.includes(id)) {
-    return [{ source: path, field: 'persona', expected: `a persona in ${join(dir, 'personas')} (${known.join(', ') || 'none there'}), got '${id}'` }];
+    return [
+      {
+        source: path,
+        field: 'persona',
+        expected: `a persona in ${join(dir, 'personas')} (${known.join(', ') || 'none there'}), got '${id}'`,
+      },
+    ];
   }
   try {
     return loadPersona(id, dir);
@@ -220,7 +263,9 @@ export function loadScenarioFile(path: string, personasDir = SCENARIOS_DIR): Sce
       .filter(([, toolRates]) => Object.keys(toolRates).length > 0),
   );
   const unauthorizedAfter = Object.fromEntries(
-    Object.entries(file.faults.tools).flatMap(([tool, faults]) => (faults.unauthorized_after === undefined ? [] : [[tool, faults.unauthorized_after] as const])),
+    Object.entries(file.faults.tools).flatMap(([tool, faults]) =>
+      faults.unauthorized_after === undefined ? [] : [[tool, faults.unauthorized_after] as const],
+    ),
   );
   return {
     id: file.id,

@@ -2,8 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { argumentsMatch, sharedTools, stepServed } from './plan-matching.js';
 import type { PlanStep } from './schema.js';
 
-const step = (id: string, tool: string, args: Record<string, unknown>, variants: Array<Record<string, unknown>> = [], alternatives: PlanStep['alternatives'] = []): PlanStep =>
-  ({ id, tool, args, variants, alternatives }) as PlanStep;
+const step = (
+  id: string,
+  tool: string,
+  args: Record<string, unknown>,
+  variants: Array<Record<string, unknown>> = [],
+  alternatives: PlanStep['alternatives'] = [],
+): PlanStep => ({ id, tool, args, variants, alternatives }) as PlanStep;
 
 const STEPS: PlanStep[] = [
   step('a', 'get_order', { order_id: 'o_1' }, [{ order_id: 'o_1', fields: 'all' }]),
@@ -36,7 +41,7 @@ describe('plan matching', () => {
     expect(stepServed(STEPS, 0, 'search', {})).toBe(-1);
   });
 
-  it('reads a call of a step\'s alternative tool, with its literal arguments, as that step', () => {
+  it("reads a call of a step's alternative tool, with its literal arguments, as that step", () => {
     const steps = [
       step('find', 'search', { query: 'q' }, [], [{ tool: 'list_orders', args: { customer_id: 'c_77', after: '$x' } }]),
       step('answer', 'submit', { answer: '$find' }),

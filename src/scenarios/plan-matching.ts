@@ -54,12 +54,20 @@ export function sharedTools(steps: readonly PlanStep[]): readonly boolean[] {
 function servesAsAlternative(step: PlanStep, tool: string, input: Record<string, unknown>): boolean {
   return step.alternatives.some(
     (alternative) =>
-      alternative.tool === tool && Object.entries(alternative.args).every(([name, value]) => hasReference(value) || canonicalJson(input[name]) === canonicalJson(value)),
+      alternative.tool === tool &&
+      Object.entries(alternative.args).every(
+        ([name, value]) => hasReference(value) || canonicalJson(input[name]) === canonicalJson(value),
+      ),
   );
 }
 
 /** The first step from `from` on that a call of `tool` with `input` serves, or -1. */
-export function stepServed(steps: readonly PlanStep[], from: number, tool: string, input: Record<string, unknown>): number {
+export function stepServed(
+  steps: readonly PlanStep[],
+  from: number,
+  tool: string,
+  input: Record<string, unknown>,
+): number {
   const shared = sharedTools(steps);
   for (let s = from; s < steps.length; s++) {
     const step = steps[s];

@@ -8,7 +8,8 @@ describe('parseReference', () => {
   });
 
   it('refuses what is not a well-formed reference', () => {
-    for (const text of ['$', '$Fetch', '$fetch.', '$fetch..a', 'fetch', '$fe tch']) expect(parseReference(text), text).toBeNull();
+    for (const text of ['$', '$Fetch', '$fetch.', '$fetch..a', 'fetch', '$fe tch'])
+      expect(parseReference(text), text).toBeNull();
     expect(isReference('$anything')).toBe(true);
     expect(isReference('plain')).toBe(false);
     expect(isReference(3)).toBe(false);

@@ -30,7 +30,8 @@ export function atPath(value: Json, path: readonly string[]): Json | undefined {
   let current: Json | undefined = value;
   for (const part of path) {
     if (Array.isArray(current)) current = /^\d+$/.test(part) ? current[Number(part)] : undefined;
-    else if (typeof current === 'object' && current !== null) current = Object.hasOwn(current, part) ? current[part] : undefined;
+    else if (typeof current === 'object' && current !== null)
+      current = Object.hasOwn(current, part) ? current[part] : undefined;
     else return undefined;
   }
   return current;

@@ -6,11 +6,17 @@ import { MODEL_FAULT_KINDS, NO_MODEL_FAULTS } from '../faults/model-faults.js';
 const probability = z.number().min(0).max(1);
 const json = z.json();
 /** Tool arguments; any string `$<step id>` or `$<step id>.<field>.<index>...` in them, at any depth, stands for an earlier step's result. */
-const args = z.record(z.string(), json).describe('Tool arguments. A string "$<step id>" anywhere inside (nested objects and arrays too) stands for that earlier step\'s latest good result; "$<step id>.<field>.<index>" for a part of it.');
+const args = z
+  .record(z.string(), json)
+  .describe(
+    'Tool arguments. A string "$<step id>" anywhere inside (nested objects and arrays too) stands for that earlier step\'s latest good result; "$<step id>.<field>.<index>" for a part of it.',
+  );
 const toolCall = z.strictObject({ tool: z.string().min(1).describe('A tool the scenario offers.'), args });
 
 const faultRates = z.strictObject(
-  Object.fromEntries(RATE_FAULT_KINDS.map((kind) => [kind, probability.optional().describe(`Chance per execution of a ${kind} fault.`)])),
+  Object.fromEntries(
+    RATE_FAULT_KINDS.map((kind) => [kind, probability.optional().describe(`Chance per execution of a ${kind} fault.`)]),
+  ),
 );
 const toolFaults = faultRates.extend({
   unauthorized_after: z
@@ -18,7 +24,9 @@ const toolFaults = faultRates.extend({
     .int()
     .min(0)
     .optional()
-    .describe("From this 0-based execution of the tool on, it answers HTTP 401 (a credential revoked mid-task). Not drawn from the rates; an entry holding only this keeps the scenario-wide rates."),
+    .describe(
+      'From this 0-based execution of the tool on, it answers HTTP 401 (a credential revoked mid-task). Not drawn from the rates; an entry holding only this keeps the scenario-wide rates.',
+    ),
 });
 
 const MALFORMED_WORDS: Record<MalformedArgumentKind, string> = {
@@ -43,7 +51,12 @@ const MODEL_FAULT_WORDS: Record<(typeof MODEL_FAULT_KINDS)[number], string> = {
 };
 
 const modelFaultRates = z.strictObject(
-  Object.fromEntries(MODEL_FAULT_KINDS.map((kind) => [kind, probability.optional().describe(`Chance per model call of ${MODEL_FAULT_WORDS[kind]}.`)])),
+  Object.fromEntries(
+    MODEL_FAULT_KINDS.map((kind) => [
+      kind,
+      probability.optional().describe(`Chance per model call of ${MODEL_FAULT_WORDS[kind]}.`),
+    ]),
+  ),
 );
 
 export const modelFaultsSchema = z
@@ -51,65 +64,111 @@ export const modelFaultsSchema = z
     rates: modelFaultRates.default({}).describe('Fault rates per model call; one draw picks at most one fault.'),
     persistence: probability
       .default(NO_MODEL_FAULTS.persistence)
-      .describe('Chance that a retry of a failed call meets the same fault again (an outage lasts); otherwise the retry draws afresh from the rates.'),
+      .describe(
+        'Chance that a retry of a failed call meets the same fault again (an outage lasts); otherwise the retry draws afresh from the rates.',
+      ),
     models: z
       .array(z.string().min(1))
       .min(1)
       .nullable()
       .default(null)
-      .describe('Model ids the faults apply to, e.g. only the primary so that a fallback model succeeds; null or absent: every model.'),
-    retry_after_ms: z.number().int().min(0).default(NO_MODEL_FAULTS.retryAfterMs).describe('The retry-after a 429 carries, in ms (sent in whole seconds).'),
-    timeout_ms: z.number().int().min(0).default(NO_MODEL_FAULTS.timeoutMs).describe('How long a timed-out model call hangs, in ms.'),
+      .describe(
+        'Model ids the faults apply to, e.g. only the primary so that a fallback model succeeds; null or absent: every model.',
+      ),
+    retry_after_ms: z
+      .number()
+      .int()
+      .min(0)
+      .default(NO_MODEL_FAULTS.retryAfterMs)
+      .describe('The retry-after a 429 carries, in ms (sent in whole seconds).'),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(0)
+      .default(NO_MODEL_FAULTS.timeoutMs)
+      .describe('How long a timed-out model call hangs, in ms.'),
   })
-  .describe("Faults of the model API, injected at the endpoint as real HTTP errors or dropped connections; the simulated model never learns of them.");
+  .describe(
+    'Faults of the model API, injected at the endpoint as real HTTP errors or dropped connections; the simulated model never learns of them.',
+  );
 
 export const BUDGET_CLASSES = { lookup: 5, standard: 15, research: 40 } as const;
 export type BudgetClass = keyof typeof BUDGET_CLASSES;
 
 export const planStepSchema = z.strictObject({
-  id: z.string().regex(/^[a-z][a-z0-9_]*$/, 'a lower-case identifier').describe('Name other steps use to refer to this step\'s result as `$<id>`.'),
-  tool: z.string().min(1).describe('The tool this step calls; one of the scenario\'s tools.'),
+  id: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]*$/, 'a lower-case identifier')
+    .describe("Name other steps use to refer to this step's result as `$<id>`."),
+  tool: z.string().min(1).describe("The tool this step calls; one of the scenario's tools."),
   args,
-  variants: z.array(args).default([]).describe('Other argument sets the model tries when it retries "with varied arguments".'),
-  verify: toolCall.optional().describe('A read that tells the model whether this (side-effecting) step already happened: a result without `found: false` means it did.'),
+  variants: z
+    .array(args)
+    .default([])
+    .describe('Other argument sets the model tries when it retries "with varied arguments".'),
+  verify: toolCall
+    .optional()
+    .describe(
+      'A read that tells the model whether this (side-effecting) step already happened: a result without `found: false` means it did.',
+    ),
   alternatives: z
     .array(toolCall)
     .default([])
-    .describe('Other tools that can serve this step. The model turns to one when told to change approach or stop calling a tool, or now and then on its own after a failure (persona `alternatives.spontaneous`).'),
+    .describe(
+      'Other tools that can serve this step. The model turns to one when told to change approach or stop calling a tool, or now and then on its own after a failure (persona `alternatives.spontaneous`).',
+    ),
 });
 
 export const scenarioSchema = z
   .strictObject({
-    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'kebab-case, e.g. fetch-transform-write').describe('The file name without .yaml.'),
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, 'kebab-case, e.g. fetch-transform-write')
+      .describe('The file name without .yaml.'),
     title: z.string().min(1),
     description: z.string().default(''),
-    system: z.string().default('You are an agent that completes tasks by calling tools.').describe('The system prompt.'),
+    system: z
+      .string()
+      .default('You are an agent that completes tasks by calling tools.')
+      .describe('The system prompt.'),
     prompt: z.string().min(1).describe('The task, as the first user message.'),
     tools: z.array(z.string().min(1)).min(1).describe('Catalogue tools offered to the model, by name.'),
-    budget_class: z
-      .enum(Object.keys(BUDGET_CLASSES) as [BudgetClass, ...BudgetClass[]])
-      .describe(`Task class; sets the tool budget: ${Object.entries(BUDGET_CLASSES).map(([name, calls]) => `${name} ${calls}`).join(', ')} calls.`),
+    budget_class: z.enum(Object.keys(BUDGET_CLASSES) as [BudgetClass, ...BudgetClass[]]).describe(
+      `Task class; sets the tool budget: ${Object.entries(BUDGET_CLASSES)
+        .map(([name, calls]) => `${name} ${calls}`)
+        .join(', ')} calls.`,
+    ),
     context_window: z
       .number()
       .int()
       .min(1000)
       .nullable()
       .default(null)
-      .describe("The context window of the simulated model in tokens, for every model id (a small window stands in for a long task); a request whose estimate exceeds it is refused with HTTP 413 request_too_large. Absent: each model's window from the model table."),
-    persona: z.string().default('default').describe('The simulated model\'s persona: personas/<persona>.yaml.'),
+      .describe(
+        "The context window of the simulated model in tokens, for every model id (a small window stands in for a long task); a request whose estimate exceeds it is refused with HTTP 413 request_too_large. Absent: each model's window from the model table.",
+      ),
+    persona: z.string().default('default').describe("The simulated model's persona: personas/<persona>.yaml."),
     impossible: z
       .boolean()
       .default(false)
       .describe('The task cannot be completed: the right outcome is to ask for help (escalate); no run can succeed.'),
     world: z
       .strictObject({
-        records: z.record(z.string(), z.record(z.string(), json)).default({}).describe('Collections of records by id, e.g. users.u_1042, that tools read.'),
+        records: z
+          .record(z.string(), z.record(z.string(), json))
+          .default({})
+          .describe('Collections of records by id, e.g. users.u_1042, that tools read.'),
       })
       .describe('The starting world.'),
     faults: z
       .strictObject({
-        rates: faultRates.default({}).describe('Fault rates for every tool; one draw per execution picks at most one fault.'),
-        tools: z.record(z.string(), toolFaults).default({}).describe('Per-tool faults; rates given here replace `rates` for that tool.'),
+        rates: faultRates
+          .default({})
+          .describe('Fault rates for every tool; one draw per execution picks at most one fault.'),
+        tools: z
+          .record(z.string(), toolFaults)
+          .default({})
+          .describe('Per-tool faults; rates given here replace `rates` for that tool.'),
         retry_after_ms: z.number().int().min(0).default(1000).describe('The retry-after a 429 carries, in ms.'),
         timeout_ms: z.number().int().min(0).default(10_000).describe('How long a timed-out call hangs, in ms.'),
       })
@@ -124,39 +183,65 @@ export const scenarioSchema = z
     api: z
       .enum(['anthropic', 'openai-chat'])
       .default('anthropic')
-      .describe("The API the agent speaks to the model: Anthropic Messages, or OpenAI Chat Completions through the OpenAI-compatible edge (tool arguments arrive as strings there)."),
+      .describe(
+        'The API the agent speaks to the model: Anthropic Messages, or OpenAI Chat Completions through the OpenAI-compatible edge (tool arguments arrive as strings there).',
+      ),
     reply_faults: z
       .strictObject({
         malformed_arguments: z
           .strictObject(
-            Object.fromEntries(MALFORMED_ARGUMENT_KINDS.map((kind) => [kind, probability.optional().describe(`Chance per tool call that the model writes its arguments ${MALFORMED_WORDS[kind]}.`)])),
+            Object.fromEntries(
+              MALFORMED_ARGUMENT_KINDS.map((kind) => [
+                kind,
+                probability
+                  .optional()
+                  .describe(`Chance per tool call that the model writes its arguments ${MALFORMED_WORDS[kind]}.`),
+              ]),
+            ),
           )
           .default({})
-          .describe('Chance per tool call of each way of writing the arguments wrong; one draw picks at most one. Only on api openai-chat, where arguments are text.'),
+          .describe(
+            'Chance per tool call of each way of writing the arguments wrong; one draw picks at most one. Only on api openai-chat, where arguments are text.',
+          ),
       })
       .default({ malformed_arguments: {} })
       .describe('Faults in what the model writes, as opposed to the HTTP faults of model_faults.'),
     history: z
-      .array(z.strictObject({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(z.record(z.string(), json))]) }))
+      .array(
+        z.strictObject({
+          role: z.enum(['user', 'assistant']),
+          content: z.union([z.string(), z.array(z.record(z.string(), json))]),
+        }),
+      )
       .default([])
-      .describe('Messages of an earlier session the run starts from (before the prompt), in the Messages API shape; they may be malformed, as a hand-edited or truncated history is.'),
+      .describe(
+        'Messages of an earlier session the run starts from (before the prompt), in the Messages API shape; they may be malformed, as a hand-edited or truncated history is.',
+      ),
     plan: z
       .strictObject({
         steps: z.array(planStepSchema).min(1).describe('The steps the task needs, in order.'),
         detours: z
           .array(toolCall)
           .default([])
-          .describe("Calls the model makes when it wanders off the plan to re-check things. None may read as a step after the first: the tool of such a step, or for a tool steps share, that step's arguments."),
+          .describe(
+            "Calls the model makes when it wanders off the plan to re-check things. None may read as a step after the first: the tool of such a step, or for a tool steps share, that step's arguments.",
+          ),
         final: z.string().min(1).describe('What the model reports when the plan is done.'),
       })
       .describe("The simulated model's understanding of the task; it says nothing about faults or safeguards."),
     check: z
       .strictObject({
-        outbox: z.array(z.strictObject({ key: z.string(), value: json })).describe('Exactly the writes the outbox must hold, in order; a repeated write is harmful.'),
+        outbox: z
+          .array(z.strictObject({ key: z.string(), value: json }))
+          .describe('Exactly the writes the outbox must hold, in order; a repeated write is harmful.'),
       })
       .describe('The world the run must leave behind to succeed.'),
   })
-  .meta({ title: 'spiralbench scenario', description: 'A spiralbench scenario: the task, its tools, world, faults, the simulated model\'s plan and the check on the final world.' });
+  .meta({
+    title: 'spiralbench scenario',
+    description:
+      "A spiralbench scenario: the task, its tools, world, faults, the simulated model's plan and the check on the final world.",
+  });
 
 export type ScenarioFile = z.output<typeof scenarioSchema>;
 export type PlanStep = z.output<typeof planStepSchema>;

@@ -16,7 +16,7 @@ describe('createWorld', () => {
     expect(() => {
       (first.records['users'] as Record<string, unknown>)['u_2'] = {};
     }).toThrow(TypeError);
-    expect(() => (first.records['users']?.['u_1'] as { tags: string[] }).tags.push('b')).toThrow(TypeError);
+    expect(() => (first.records['users']!['u_1'] as { tags: string[] }).tags.push('b')).toThrow(TypeError);
     // The scenario's own start state is left as it was, and still writable.
     start.records.users.u_1.tags.push('c');
     expect(first.records['users']?.['u_1']).toEqual({ id: 'u_1', tags: ['a'] });

@@ -1,7 +1,14 @@
 import { quantileSorted } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
 import { stream, type Rng, type StreamKey } from '../random/streams.js';
-import { bootstrapDifference, bootstrapDifferences, median, p95, quantileStatistic, type SortedStatistic } from './bootstrap.js';
+import {
+  bootstrapDifference,
+  bootstrapDifferences,
+  median,
+  p95,
+  quantileStatistic,
+  type SortedStatistic,
+} from './bootstrap.js';
 import { describe as describeValues } from './descriptive.js';
 
 const KEY: StreamKey = { sweepSeed: 0, scenario: 'bootstrap-test', runSeed: 0 };
@@ -12,7 +19,8 @@ const range = (from: number, to: number): number[] => Array.from({ length: to - 
 function naiveBootstrap(a: number[], b: number[], statistic: SortedStatistic, resamples: number, source: Rng) {
   const sortedA = Float64Array.from(a).sort();
   const sortedB = Float64Array.from(b).sort();
-  const draw = (sorted: Float64Array) => Float64Array.from(sorted, () => sorted[Math.floor(source.next() * sorted.length)] ?? 0).sort();
+  const draw = (sorted: Float64Array) =>
+    Float64Array.from(sorted, () => sorted[Math.floor(source.next() * sorted.length)] ?? 0).sort();
   const differences = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
     const ra = draw(sortedA);
@@ -40,7 +48,9 @@ describe('bootstrapDifference', () => {
     const a = [3, 9, 1, 4, 4, 12, 7, 30, 2, 5, 5, 8];
     const b = [6, 2, 11, 14, 9, 3, 40, 10, 9, 7];
     for (const statistic of [median, p95]) {
-      expect(bootstrapDifference(a, b, statistic, { resamples: 500, rng: rng(1) })).toEqual(naiveBootstrap(a, b, statistic, 500, rng(1)));
+      expect(bootstrapDifference(a, b, statistic, { resamples: 500, rng: rng(1) })).toEqual(
+        naiveBootstrap(a, b, statistic, 500, rng(1)),
+      );
     }
   });
 
@@ -86,7 +96,14 @@ describe('bootstrapDifference', () => {
 
   it('reads every quantile from the counts exactly as from the sorted resample, at any size', () => {
     const quantiles = [0, 0.01, 0.37, 0.5, 0.95, 0.999, 1].map(quantileStatistic);
-    for (const [a, b] of [[[5], [2, 9]], [[1, 2, 2, 3], [10, 0, 4, 4, 4, 8, 1]], [range(1, 41).map((x) => (x * 13) % 17), range(1, 60).map((x) => x % 7)]] as const) {
+    for (const [a, b] of [
+      [[5], [2, 9]],
+      [
+        [1, 2, 2, 3],
+        [10, 0, 4, 4, 4, 8, 1],
+      ],
+      [range(1, 41).map((x) => (x * 13) % 17), range(1, 60).map((x) => x % 7)],
+    ] as const) {
       const fast = bootstrapDifferences(a, b, quantiles, { resamples: 200, rng: rng(9) });
       expect(fast).toEqual(quantiles.map((q) => naiveBootstrap([...a], [...b], q, 200, rng(9))));
     }
@@ -96,11 +113,17 @@ describe('bootstrapDifference', () => {
     const mean: SortedStatistic = (sorted) => sorted.reduce((sum, x) => sum + x, 0) / sorted.length;
     const a = [3, 9, 1, 4, 4, 12, 7, 30];
     const b = [6, 2, 11, 14, 9, 3, 40];
-    expect(bootstrapDifference(a, b, mean, { resamples: 300, rng: rng(10) })).toEqual(naiveBootstrap(a, b, mean, 300, rng(10)));
+    expect(bootstrapDifference(a, b, mean, { resamples: 300, rng: rng(10) })).toEqual(
+      naiveBootstrap(a, b, mean, 300, rng(10)),
+    );
   });
 
   it('is exact for constant samples', () => {
-    expect(bootstrapDifference([4, 4, 4], [9, 9], p95, { resamples: 50, rng: rng(7) })).toEqual({ estimate: 5, low: 5, high: 5 });
+    expect(bootstrapDifference([4, 4, 4], [9, 9], p95, { resamples: 50, rng: rng(7) })).toEqual({
+      estimate: 5,
+      low: 5,
+      high: 5,
+    });
   });
 
   it('computes several statistics from one set of resamples', () => {

@@ -64,7 +64,8 @@ export function bootstrapDifferences(
   options: BootstrapOptions,
 ): DifferenceInterval[] {
   const resamples = options.resamples ?? 2000;
-  if (!Number.isSafeInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a whole number ≥ 1; got ${resamples}`);
+  if (!Number.isSafeInteger(resamples) || resamples < 1)
+    throw new RangeError(`resamples must be a whole number ≥ 1; got ${resamples}`);
   if (a.length === 0 || b.length === 0) throw new RangeError('bootstrapDifference needs two non-empty samples');
   const sortedA = Float64Array.from(a).sort();
   const sortedB = Float64Array.from(b).sort();
@@ -89,7 +90,11 @@ export function bootstrapDifferences(
   }
   return statistics.map((statistic, s) => {
     const sorted = (differences[s] as Float64Array).sort() as unknown as number[];
-    return { estimate: statistic(sortedB) - statistic(sortedA), low: quantileSorted(sorted, 0.025), high: quantileSorted(sorted, 0.975) };
+    return {
+      estimate: statistic(sortedB) - statistic(sortedA),
+      low: quantileSorted(sorted, 0.025),
+      high: quantileSorted(sorted, 0.975),
+    };
   });
 }
 

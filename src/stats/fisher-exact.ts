@@ -19,7 +19,8 @@ const RELATIVE_TOLERANCE = 1 + 1e-7;
 export function fisherExact(table: Table2x2): number {
   const [[a, b], [c, d]] = table;
   for (const count of [a, b, c, d]) {
-    if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`fisherExact needs whole counts ≥ 0; got ${count}`);
+    if (!Number.isSafeInteger(count) || count < 0)
+      throw new RangeError(`fisherExact needs whole counts ≥ 0; got ${count}`);
   }
   const row1 = a + b;
   const col1 = a + c;

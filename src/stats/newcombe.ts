@@ -26,8 +26,16 @@ export interface DifferenceInterval {
  */
 export function newcombeDifference(a: Count, b: Count): DifferenceInterval {
   for (const { successes, trials } of [a, b]) {
-    if (!Number.isSafeInteger(trials) || trials < 1 || !Number.isSafeInteger(successes) || successes < 0 || successes > trials) {
-      throw new RangeError(`newcombeDifference needs 0 ≤ successes ≤ trials, trials ≥ 1; got ${successes} of ${trials}`);
+    if (
+      !Number.isSafeInteger(trials) ||
+      trials < 1 ||
+      !Number.isSafeInteger(successes) ||
+      successes < 0 ||
+      successes > trials
+    ) {
+      throw new RangeError(
+        `newcombeDifference needs 0 ≤ successes ≤ trials, trials ≥ 1; got ${successes} of ${trials}`,
+      );
     }
   }
   const pa = a.successes / a.trials;

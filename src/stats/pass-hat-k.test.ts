@@ -12,7 +12,10 @@ describe('passHatK', () => {
   });
 
   it('averages over tasks, and pass^1 is the mean success rate', () => {
-    const tasks = [{ trials: 4, successes: 2 }, { trials: 4, successes: 4 }];
+    const tasks = [
+      { trials: 4, successes: 2 },
+      { trials: 4, successes: 4 },
+    ];
     // (1/6 + 1)/2 = 7/12
     expect(passHatK(tasks, 2)).toBeCloseTo(7 / 12, 15);
     // (2/4 + 4/4)/2 = 3/4

@@ -20,7 +20,13 @@ export function runBareLoop(scenario: Scenario, key: StreamKey, maxIterations = 
   const messages: MessageParam[] = [{ role: 'user', content: scenario.prompt }];
   let steps = 0;
   while (steps < maxIterations) {
-    const reply = model.respond({ model: DEFAULT_MODEL_ID, max_tokens: 1024, system: scenario.system, tools, messages });
+    const reply = model.respond({
+      model: DEFAULT_MODEL_ID,
+      max_tokens: 1024,
+      system: scenario.system,
+      tools,
+      messages,
+    });
     steps += 1;
     messages.push({ role: 'assistant', content: reply.content });
     const results: ToolResultBlockParam[] = [];
@@ -30,7 +36,12 @@ export function runBareLoop(scenario: Scenario, key: StreamKey, maxIterations = 
       results.push(
         execution.kind === 'ok'
           ? { type: 'tool_result', tool_use_id: block.id, content: execution.content }
-          : { type: 'tool_result', tool_use_id: block.id, content: `Error: ${execution.error.message}`, is_error: true },
+          : {
+              type: 'tool_result',
+              tool_use_id: block.id,
+              content: `Error: ${execution.error.message}`,
+              is_error: true,
+            },
       );
     }
     if (results.length === 0) break;

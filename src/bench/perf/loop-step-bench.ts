@@ -50,14 +50,18 @@ export async function benchLoopSteps(options: StepBenchOptions): Promise<StepBen
 
   const bare = (): number => {
     let total = 0;
-    for (let seed = 1; seed <= seeds; seed++) total += runBareLoop(scenario, { sweepSeed: 0, scenario: scenario.id, runSeed: seed });
+    for (let seed = 1; seed <= seeds; seed++)
+      total += runBareLoop(scenario, { sweepSeed: 0, scenario: scenario.id, runSeed: seed });
     return total;
   };
-  const loop = (arm: Arm, kind: 'simulated' | 'simulated-sdk', stream = false) => async (): Promise<number> => {
-    let total = 0;
-    for (let seed = 1; seed <= seeds; seed++) total += (await runOne({ sweepSeed: 0, scenario, arm, seed, model: { kind }, stream })).record.model_calls;
-    return total;
-  };
+  const loop =
+    (arm: Arm, kind: 'simulated' | 'simulated-sdk', stream = false) =>
+    async (): Promise<number> => {
+      let total = 0;
+      for (let seed = 1; seed <= seeds; seed++)
+        total += (await runOne({ sweepSeed: 0, scenario, arm, seed, model: { kind }, stream })).record.model_calls;
+      return total;
+    };
 
   steps.set('bare loop', bare());
   bench.add('bare loop', bare);
@@ -70,7 +74,10 @@ export async function benchLoopSteps(options: StepBenchOptions): Promise<StepBen
   if (options.checkpoints !== false) {
     const arm = ARM_PRESETS.get('article') as Arm;
     const dir = mkdtempSync(join(tmpdir(), 'spiralbench-bench-'));
-    for (const [kind, path] of [['in memory', ':memory:'], ['file', join(dir, 'checkpoints.sqlite')]] as const) {
+    for (const [kind, path] of [
+      ['in memory', ':memory:'],
+      ['file', join(dir, 'checkpoints.sqlite')],
+    ] as const) {
       const store = new CheckpointStore(path);
       stores.push(store);
       let run = 0;
@@ -111,10 +118,17 @@ export async function benchLoopSteps(options: StepBenchOptions): Promise<StepBen
 
   const rows = bench.tasks.map((task) => {
     const result = task.result;
-    if (result === undefined || !('latency' in result)) throw new Error(`benchmark task '${task.name}' did not complete`);
+    if (result === undefined || !('latency' in result))
+      throw new Error(`benchmark task '${task.name}' did not complete`);
     const taskSteps = steps.get(task.name) ?? 1;
     const usPerIteration = result.latency.mean * 1000;
-    return { task: task.name, steps: taskSteps, usPerStep: usPerIteration / taskSteps, rme: result.latency.rme, runsPerSecond: (seeds * 1e6) / usPerIteration };
+    return {
+      task: task.name,
+      steps: taskSteps,
+      usPerStep: usPerIteration / taskSteps,
+      rme: result.latency.rme,
+      runsPerSecond: (seeds * 1e6) / usPerIteration,
+    };
   });
   const bareUs = rows[0]?.usPerStep ?? 1;
   return rows.map((row) => ({ ...row, ratioToBare: row.usPerStep / bareUs }));

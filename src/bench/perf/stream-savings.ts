@@ -21,7 +21,19 @@ export interface StreamSavingsRow {
   readonly plainMeanMs: number;
 }
 
-type Paired = Pick<RunRecord, 'scenario' | 'arm' | 'seed' | 'verdict' | 'outcome' | 'tool_calls' | 'model_calls' | 'input_tokens' | 'output_tokens' | 'virtual_ms'>;
+type Paired = Pick<
+  RunRecord,
+  | 'scenario'
+  | 'arm'
+  | 'seed'
+  | 'verdict'
+  | 'outcome'
+  | 'tool_calls'
+  | 'model_calls'
+  | 'input_tokens'
+  | 'output_tokens'
+  | 'virtual_ms'
+>;
 
 /**
  * Pairs the runs of an unstreamed sweep with those of the same sweep run with
@@ -31,14 +43,20 @@ type Paired = Pick<RunRecord, 'scenario' | 'arm' | 'seed' | 'verdict' | 'outcome
 export function streamSavings(plain: readonly Paired[], streamed: readonly Paired[]): StreamSavingsRow[] {
   const key = (run: Paired): string => `${run.scenario}\u0000${run.arm}\u0000${run.seed}`;
   const byKey = new Map(plain.map((run) => [key(run), run]));
-  if (byKey.size !== streamed.length) throw new Error(`the sweeps differ in size: ${byKey.size} runs unstreamed, ${streamed.length} streamed`);
-  const cells = new Map<string, { scenario: string; arm: string; same: number; sameRun: number; saved: number[]; plainMs: number }>();
+  if (byKey.size !== streamed.length)
+    throw new Error(`the sweeps differ in size: ${byKey.size} runs unstreamed, ${streamed.length} streamed`);
+  const cells = new Map<
+    string,
+    { scenario: string; arm: string; same: number; sameRun: number; saved: number[]; plainMs: number }
+  >();
   for (const run of streamed) {
     const other = byKey.get(key(run));
-    if (other === undefined) throw new Error(`${run.scenario} · ${run.arm} · seed ${run.seed} is in the streamed sweep only`);
+    if (other === undefined)
+      throw new Error(`${run.scenario} · ${run.arm} · seed ${run.seed} is in the streamed sweep only`);
     const name = `${run.scenario}\u0000${run.arm}`;
     let cell = cells.get(name);
-    if (cell === undefined) cells.set(name, (cell = { scenario: run.scenario, arm: run.arm, same: 0, sameRun: 0, saved: [], plainMs: 0 }));
+    if (cell === undefined)
+      cells.set(name, (cell = { scenario: run.scenario, arm: run.arm, same: 0, sameRun: 0, saved: [], plainMs: 0 }));
     if (run.verdict === other.verdict) cell.same += 1;
     const fields = ['outcome', 'tool_calls', 'model_calls', 'input_tokens', 'output_tokens'] as const;
     if (fields.every((field) => run[field] === other[field])) cell.sameRun += 1;
@@ -67,7 +85,8 @@ function readRuns(dir: string): Paired[] {
 // `node dist/bench/perf/stream-savings.js <unstreamed results> <streamed results>`: one line per cell.
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const [plainDir, streamedDir] = process.argv.slice(2);
-  if (plainDir === undefined || streamedDir === undefined) throw new Error('usage: stream-savings <unstreamed results folder> <streamed results folder>');
+  if (plainDir === undefined || streamedDir === undefined)
+    throw new Error('usage: stream-savings <unstreamed results folder> <streamed results folder>');
   for (const row of streamSavings(readRuns(plainDir), readRuns(streamedDir))) {
     const { median, mean, p95, max } = row.savedMs;
     process.stdout.write(

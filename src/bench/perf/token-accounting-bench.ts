@@ -27,7 +27,8 @@ export interface TokenBenchOptions {
 function blocksTokens(messages: readonly MessageParam[], count: (block: { type: string }) => number): number {
   let tokens = 0;
   for (const message of messages) {
-    if (typeof message.content === 'string') tokens += count({ type: 'text', text: message.content } as { type: string });
+    if (typeof message.content === 'string')
+      tokens += count({ type: 'text', text: message.content } as { type: string });
     else for (const block of message.content) tokens += count(block);
   }
   return tokens;
@@ -60,7 +61,13 @@ export async function benchTokenAccounting(options: TokenBenchOptions): Promise<
     messages.forEach((message, i) => {
       if (message.role !== 'user') return;
       ends.push(i + 1);
-      requests.push({ model: DEFAULT_MODEL_ID, max_tokens: 1024, system: scenario.system, tools, messages: messages.slice(0, i + 1) });
+      requests.push({
+        model: DEFAULT_MODEL_ID,
+        max_tokens: 1024,
+        system: scenario.system,
+        tools,
+        messages: messages.slice(0, i + 1),
+      });
     });
     runs.push({ transcript: messages, ends });
   }
@@ -73,7 +80,13 @@ export async function benchTokenAccounting(options: TokenBenchOptions): Promise<
       // One live array per run, pushed to step by step, as the loop does.
       for (const { transcript, ends } of runs) {
         const live: MessageParam[] = [];
-        const request: ModelRequest = { model: DEFAULT_MODEL_ID, max_tokens: 1024, system: scenario.system, tools, messages: live };
+        const request: ModelRequest = {
+          model: DEFAULT_MODEL_ID,
+          max_tokens: 1024,
+          system: scenario.system,
+          tools,
+          messages: live,
+        };
         for (const end of ends) {
           while (live.length < end) live.push(transcript[live.length]!);
           sink += requestTokens(request);
@@ -110,7 +123,8 @@ export async function benchTokenAccounting(options: TokenBenchOptions): Promise<
   if (sink < 0) throw new Error('unreachable');
   return bench.tasks.map((task) => {
     const result = task.result;
-    if (result === undefined || !('latency' in result)) throw new Error(`benchmark task '${task.name}' did not complete`);
+    if (result === undefined || !('latency' in result))
+      throw new Error(`benchmark task '${task.name}' did not complete`);
     return { task: task.name, steps, usPerStep: (result.latency.mean * 1000) / steps, rme: result.latency.rme };
   });
 }

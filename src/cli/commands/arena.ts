@@ -30,14 +30,33 @@ export const ARENA_ARMS = ['none', 'article', 'all'] as const;
 export function registerArena(program: Command): void {
   program
     .command('arena')
-    .description('Our loop (none, article, all) against every installed peer framework on the same scenarios, seeds and faults; prints a leaderboard.')
-    .requiredOption('-s, --scenarios <ids>', 'scenario ids or .yaml paths, comma-separated (see `spiralbench list`)', commaList)
+    .description(
+      'Our loop (none, article, all) against every installed peer framework on the same scenarios, seeds and faults; prints a leaderboard.',
+    )
+    .requiredOption(
+      '-s, --scenarios <ids>',
+      'scenario ids or .yaml paths, comma-separated (see `spiralbench list`)',
+      commaList,
+    )
     .option('-n, --seeds <count>', 'runs per scenario and arm', positiveInt, 100)
     .option('--seed <base>', 'first run seed; runs use base, base+1, ...', nonNegativeInt, 1)
     .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
-    .option('-w, --workers <n>', 'worker threads (1 runs inline); results are identical for any count', positiveInt, availableParallelism())
-    .option('-o, --out <dir>', 'results folder (runs.jsonl, runs.csv, summary.json, as `run` writes them)', 'results/arena')
-    .option('--resume', 'continue the interrupted arena in --out (same flags): finished runs are kept, the rest are run', false)
+    .option(
+      '-w, --workers <n>',
+      'worker threads (1 runs inline); results are identical for any count',
+      positiveInt,
+      availableParallelism(),
+    )
+    .option(
+      '-o, --out <dir>',
+      'results folder (runs.jsonl, runs.csv, summary.json, as `run` writes them)',
+      'results/arena',
+    )
+    .option(
+      '--resume',
+      'continue the interrupted arena in --out (same flags): finished runs are kept, the rest are run',
+      false,
+    )
     .addHelpText(
       'after',
       [
@@ -59,13 +78,24 @@ export function registerArena(program: Command): void {
     .action(async (flags: ArenaFlags) => {
       const scenarios = flags.scenarios.map(resolveScenarioSource);
       const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
-      if (repeated.length > 0) throw UserInputError.single('--scenarios', '', `each scenario once; repeated: ${[...new Set(repeated)].join(', ')}`);
+      if (repeated.length > 0)
+        throw UserInputError.single(
+          '--scenarios',
+          '',
+          `each scenario once; repeated: ${[...new Set(repeated)].join(', ')}`,
+        );
       const peers = installedPeers();
       for (const peer of PEERS.filter((entry) => !peers.includes(entry))) {
-        process.stderr.write(`${peer.arm} is not in the arena: ${missingPackages(peer).join(', ')} not installed (add with: ${installCommand(peer)})\n`);
+        process.stderr.write(
+          `${peer.arm} is not in the arena: ${missingPackages(peer).join(', ')} not installed (add with: ${installCommand(peer)})\n`,
+        );
       }
       const arms = resolveArms([...ARENA_ARMS, ...peers.map((peer) => peer.arm)], '--arms');
-      checkPeerSweep(arms, scenarios.map(({ scenario }) => scenario), { kind: 'simulated' });
+      checkPeerSweep(
+        arms,
+        scenarios.map(({ scenario }) => scenario),
+        { kind: 'simulated' },
+      );
       const outDir = resolve(flags.out);
       const total = scenarios.length * arms.length * flags.seeds;
       const startedAt = wallClock.iso();
@@ -83,12 +113,23 @@ export function registerArena(program: Command): void {
         ...(progress === undefined ? {} : { onProgress: progress }),
       });
       const seconds = (wallClock.ms() - started) / 1000;
-      writeSweepMeta(outDir, { started_at: startedAt, finished_at: wallClock.iso(), wall_seconds: Math.round(seconds * 10) / 10, workers: flags.workers });
-      process.stderr.write(`${total} runs in ${seconds.toFixed(1)} s (${Math.round(total / seconds)} runs/s, ${flags.workers} worker(s))\n`);
+      writeSweepMeta(outDir, {
+        started_at: startedAt,
+        finished_at: wallClock.iso(),
+        wall_seconds: Math.round(seconds * 10) / 10,
+        workers: flags.workers,
+      });
+      process.stderr.write(
+        `${total} runs in ${seconds.toFixed(1)} s (${Math.round(total / seconds)} runs/s, ${flags.workers} worker(s))\n`,
+      );
       const runs = await readSweep(outDir);
       const board = leaderboard(runs.cells, summary.cells);
-      process.stdout.write(`Arena: ${scenarios.map(({ scenario }) => scenario.id).join(', ')} · ${flags.seeds} seeds each (${flags.seed}..${flags.seed + flags.seeds - 1}) · sweep seed ${summary.sweep_seed}\n`);
+      process.stdout.write(
+        `Arena: ${scenarios.map(({ scenario }) => scenario.id).join(', ')} · ${flags.seeds} seeds each (${flags.seed}..${flags.seed + flags.seeds - 1}) · sweep seed ${summary.sweep_seed}\n`,
+      );
       process.stdout.write(`${renderLeaderboard(board, { color: process.stdout.isTTY === true })}\n`);
-      process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json} · per scenario: spiralbench report ${flags.out}\n`);
+      process.stdout.write(
+        `results: ${outDir}/{runs.jsonl,runs.csv,summary.json} · per scenario: spiralbench report ${flags.out}\n`,
+      );
     });
 }

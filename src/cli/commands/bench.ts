@@ -21,30 +21,57 @@ interface BenchFlags {
 export function registerBench(program: Command): void {
   program
     .command('bench')
-    .description('Measure the harness itself: µs per loop step for a bare loop and for each arm, side by side in one process (tinybench).')
+    .description(
+      'Measure the harness itself: µs per loop step for a bare loop and for each arm, side by side in one process (tinybench).',
+    )
     .option('-s, --scenario <id>', 'scenario to run', 'fetch-transform-write')
     .option('-a, --arms <names>', 'arms to measure beside the bare loop', commaList, ['none', 'article', 'all'])
     .option('-n, --seeds <count>', 'runs per benchmark iteration', positiveInt, 20)
     .option('--time <ms>', 'measuring time per task', positiveInt, 1500)
     .option('--no-sdk', 'skip measuring the article arm with the simulated model behind the real Anthropic SDK')
     .option('--no-checkpoints', 'skip measuring the article arm with checkpoints in SQLite (in memory and in a file)')
-    .option('--no-stream', 'skip measuring the article arm with every reply streamed (in-process, and through the SDK unless --no-sdk)')
-    .option('--no-tokens', 'skip measuring token accounting (the estimator, cached and not, and the exact cl100k count)')
+    .option(
+      '--no-stream',
+      'skip measuring the article arm with every reply streamed (in-process, and through the SDK unless --no-sdk)',
+    )
+    .option(
+      '--no-tokens',
+      'skip measuring token accounting (the estimator, cached and not, and the exact cl100k count)',
+    )
     .option('--json', 'print the rows as JSON', false)
     .action(async (flags: BenchFlags) => {
       resolveArms(flags.arms);
       const scenario = loadScenario(flags.scenario);
-      const rows = await benchLoopSteps({ scenario, arms: flags.arms, seeds: flags.seeds, timeMs: flags.time, sdk: flags.sdk, checkpoints: flags.checkpoints, stream: flags.stream });
-      const tokenRows = flags.tokens ? await benchTokenAccounting({ scenario, seeds: flags.seeds, timeMs: flags.time }) : [];
+      const rows = await benchLoopSteps({
+        scenario,
+        arms: flags.arms,
+        seeds: flags.seeds,
+        timeMs: flags.time,
+        sdk: flags.sdk,
+        checkpoints: flags.checkpoints,
+        stream: flags.stream,
+      });
+      const tokenRows = flags.tokens
+        ? await benchTokenAccounting({ scenario, seeds: flags.seeds, timeMs: flags.time })
+        : [];
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(flags.tokens ? { steps: rows, tokens: tokenRows } : rows, null, 2)}\n`);
         return;
       }
       const table = new Table({ head: ['task', 'steps / iteration', 'µs per step', '± %', 'runs / s', '× bare loop'] });
       for (const row of rows) {
-        table.push([row.task, row.steps, row.usPerStep.toFixed(2), row.rme.toFixed(1), Math.round(row.runsPerSecond).toLocaleString('en-US'), row.ratioToBare.toFixed(2)]);
+        table.push([
+          row.task,
+          row.steps,
+          row.usPerStep.toFixed(2),
+          row.rme.toFixed(1),
+          Math.round(row.runsPerSecond).toLocaleString('en-US'),
+          row.ratioToBare.toFixed(2),
+        ]);
       }
-      process.stdout.write(`${flags.scenario}, ${flags.seeds} seeds per iteration, node ${process.version}\n${table.toString()}\n`);
+      process.stdout.write(
+        `${flags.scenario}, ${flags.seeds} seeds per iteration, node ${process.version}\n${table.toString()}\n`,
+      );
       if (tokenRows.length === 0) return;
       const tokens = new Table({ head: ['token accounting', 'requests / iteration', 'µs per step', '± %'] });
       for (const row of tokenRows) tokens.push([row.task, row.steps, row.usPerStep.toFixed(3), row.rme.toFixed(1)]);

@@ -8,7 +8,6 @@ import { CheckFailed } from '../check-failed.js';
 
 export { compareSweepDirs } from '../../report/compare-sweeps.js';
 
-
 interface CompareFlags {
   readonly armA?: string;
   readonly armB?: string;
@@ -26,14 +25,16 @@ interface CompareFlags {
 function fraction(flag: string): (value: string) => number {
   return (value) => {
     const match = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*(%?)\s*$/.exec(value);
-    if (match === null) throw UserInputError.single(flag, '', `a fraction such as 0.1 or a percentage such as 10%; got '${value}'`);
+    if (match === null)
+      throw UserInputError.single(flag, '', `a fraction such as 0.1 or a percentage such as 10%; got '${value}'`);
     return Number(match[1]) / (match[2] === '%' ? 100 : 1);
   };
 }
 
 function wholeNumber(flag: string): (value: string) => number {
   return (value) => {
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw UserInputError.single(flag, '', `a whole number; got '${value}'`);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+      throw UserInputError.single(flag, '', `a whole number; got '${value}'`);
     return Number(value);
   };
 }
@@ -61,15 +62,29 @@ Exit codes: 0 no regression (or no --fail-on-regression), 1 regression found, 2 
 export function registerCompare(program: Command): void {
   program
     .command('compare')
-    .description('Compare two saved sweeps cell by cell (B against A): success, p95 tool calls and median input tokens with 95% intervals, and flag regressions.')
+    .description(
+      'Compare two saved sweeps cell by cell (B against A): success, p95 tool calls and median input tokens with 95% intervals, and flag regressions.',
+    )
     .argument('<sweepA>', 'baseline sweep folder (holding runs.jsonl)')
     .argument('<sweepB>', 'candidate sweep folder (may be the same folder, with --arm-a/--arm-b)')
     .option('--arm-a <name>', 'compare only this arm of A (with --arm-b: against a different arm of B)')
     .option('--arm-b <name>', 'compare only this arm of B (default: the same as --arm-a)')
     .option('--fail-on-regression', 'exit with code 1 when any cell regressed', false)
-    .option('--success-drop <fraction>', `success-rate drop that counts as a regression, absolute (default: ${DEFAULT_THRESHOLDS.successDrop}, i.e. ${Number((DEFAULT_THRESHOLDS.successDrop * 100).toFixed(2))} percentage points; 2% also works)`, fraction('--success-drop'))
-    .option('--p95-calls-rise <fraction>', `p95 tool-call rise that counts as a regression, relative (default: ${DEFAULT_THRESHOLDS.p95CallsRise}, i.e. ${percent(DEFAULT_THRESHOLDS.p95CallsRise)})`, fraction('--p95-calls-rise'))
-    .option('--tokens-rise <fraction>', `median input-token rise that counts as a regression, relative (default: ${DEFAULT_THRESHOLDS.tokensRise}, i.e. ${percent(DEFAULT_THRESHOLDS.tokensRise)})`, fraction('--tokens-rise'))
+    .option(
+      '--success-drop <fraction>',
+      `success-rate drop that counts as a regression, absolute (default: ${DEFAULT_THRESHOLDS.successDrop}, i.e. ${Number((DEFAULT_THRESHOLDS.successDrop * 100).toFixed(2))} percentage points; 2% also works)`,
+      fraction('--success-drop'),
+    )
+    .option(
+      '--p95-calls-rise <fraction>',
+      `p95 tool-call rise that counts as a regression, relative (default: ${DEFAULT_THRESHOLDS.p95CallsRise}, i.e. ${percent(DEFAULT_THRESHOLDS.p95CallsRise)})`,
+      fraction('--p95-calls-rise'),
+    )
+    .option(
+      '--tokens-rise <fraction>',
+      `median input-token rise that counts as a regression, relative (default: ${DEFAULT_THRESHOLDS.tokensRise}, i.e. ${percent(DEFAULT_THRESHOLDS.tokensRise)})`,
+      fraction('--tokens-rise'),
+    )
     .option('--seed <n>', 'seed of the bootstrap streams (default: 0)', wholeNumber('--seed'))
     .option('--resamples <n>', 'bootstrap resamples per metric (default: 2000)', wholeNumber('--resamples'))
     .option('--markdown <file>', 'also write a GitHub Markdown summary to this file (e.g. "$GITHUB_STEP_SUMMARY")')
@@ -99,10 +114,14 @@ export function registerCompare(program: Command): void {
       }
       // A gate that compared less than the baseline has would pass by not looking.
       if (flags.failOnRegression && result.comparison.onlyInA.length > 0 && flags.armA === undefined) {
-        throw new CheckFailed(`compare: ${result.comparison.onlyInA.length} baseline cell(s) missing from ${sweepB} (--fail-on-regression)`);
+        throw new CheckFailed(
+          `compare: ${result.comparison.onlyInA.length} baseline cell(s) missing from ${sweepB} (--fail-on-regression)`,
+        );
       }
       if (flags.failOnRegression && result.regressions.length > 0) {
-        throw new CheckFailed(`compare: ${result.regressions.length} ${result.regressions.length === 1 ? 'cell' : 'cells'} regressed (--fail-on-regression)`);
+        throw new CheckFailed(
+          `compare: ${result.regressions.length} ${result.regressions.length === 1 ? 'cell' : 'cells'} regressed (--fail-on-regression)`,
+        );
       }
     });
 }
@@ -110,7 +129,9 @@ export function registerCompare(program: Command): void {
 function checkWritable(path: string): string {
   const absolute = resolve(path);
   const parent = dirname(absolute);
-  if (!existsSync(parent) || !statSync(parent).isDirectory()) throw UserInputError.single('--markdown', '', `a file in an existing folder; ${parent} does not exist`);
-  if (existsSync(absolute) && statSync(absolute).isDirectory()) throw UserInputError.single('--markdown', '', `a file path; ${absolute} is a folder`);
+  if (!existsSync(parent) || !statSync(parent).isDirectory())
+    throw UserInputError.single('--markdown', '', `a file in an existing folder; ${parent} does not exist`);
+  if (existsSync(absolute) && statSync(absolute).isDirectory())
+    throw UserInputError.single('--markdown', '', `a file path; ${absolute} is a folder`);
   return absolute;
 }

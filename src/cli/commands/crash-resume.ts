@@ -20,7 +20,19 @@ interface CrashResumeFlags {
 
 function render(cells: readonly CrashResumeCell[]): string {
   const table = new Table({
-    head: ['scenario', 'arm', 'resume', 'runs', 'crash: checkpoint / before / mid / after tool', 'success (uncrashed)', 'asked a person', 'writes the resume repeated', 'lost results', 'replayed', 'duplicated writes in the world (uncrashed)'],
+    head: [
+      'scenario',
+      'arm',
+      'resume',
+      'runs',
+      'crash: checkpoint / before / mid / after tool',
+      'success (uncrashed)',
+      'asked a person',
+      'writes the resume repeated',
+      'lost results',
+      'replayed',
+      'duplicated writes in the world (uncrashed)',
+    ],
     style: { head: [], border: [] },
   });
   for (const cell of cells) {
@@ -45,17 +57,30 @@ function render(cells: readonly CrashResumeCell[]): string {
 export function registerCrashResume(program: Command): void {
   program
     .command('crash-resume')
-    .description('Crash every run once at a seeded point (after a checkpoint, before, during or after a tool call) and resume it through the idempotency envelope and naively; count duplicate side effects and lost results.')
-    .option('-s, --scenario <ids>', 'scenario ids or .yaml paths, comma-separated', commaList, ['fetch-transform-write', 'send-email-partial-write'])
+    .description(
+      'Crash every run once at a seeded point (after a checkpoint, before, during or after a tool call) and resume it through the idempotency envelope and naively; count duplicate side effects and lost results.',
+    )
+    .option('-s, --scenario <ids>', 'scenario ids or .yaml paths, comma-separated', commaList, [
+      'fetch-transform-write',
+      'send-email-partial-write',
+    ])
     .option('-a, --arms <names>', 'arms, comma-separated', commaList, ['article'])
     .option('-n, --seeds <count>', 'runs (crash points) per scenario and arm', positiveInt, 200)
     .option('--seed <base>', 'first run seed', nonNegativeInt, 1)
     .option('--sweep-seed <n>', 'namespace of every random stream', nonNegativeInt, 0)
     .option('--store <kind>', "where checkpoints live: 'memory' or 'file' (checkpoints.sqlite in --out)", 'memory')
     .option('-o, --out <dir>', 'folder for crash-resume.jsonl and crash-resume-summary.json', 'results/crash-resume')
-    .addHelpText('after', ['', 'Example:', '  spiralbench crash-resume -s fetch-transform-write,send-email-partial-write -a article -n 1000'].join('\n'))
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Example:',
+        '  spiralbench crash-resume -s fetch-transform-write,send-email-partial-write -a article -n 1000',
+      ].join('\n'),
+    )
     .action(async (flags: CrashResumeFlags) => {
-      if (flags.store !== 'memory' && flags.store !== 'file') throw UserInputError.single('--store', '', `'memory' or 'file', got '${flags.store}'`);
+      if (flags.store !== 'memory' && flags.store !== 'file')
+        throw UserInputError.single('--store', '', `'memory' or 'file', got '${flags.store}'`);
       const scenarios = flags.scenario.map((source) => resolveScenarioSource(source).scenario);
       const arms = resolveArms(flags.arms);
       const outDir = resolve(flags.out);

@@ -12,18 +12,32 @@ export function registerList(program: Command): void {
       for (const id of listScenarioIds()) {
         const scenario = loadScenario(id);
         const api = scenario.api === 'anthropic' ? '' : `, api ${scenario.api}`;
-        lines.push(`  ${id}  (${scenario.budgetClass}, budget ${scenario.toolBudget} calls, persona ${scenario.persona.id}${api})`);
+        lines.push(
+          `  ${id}  (${scenario.budgetClass}, budget ${scenario.toolBudget} calls, persona ${scenario.persona.id}${api})`,
+        );
         lines.push(`      ${scenario.title}; tools: ${scenario.tools.map((tool) => tool.definition.name).join(', ')}`);
       }
       lines.push('', 'Arms:');
       for (const arm of ARM_PRESETS.values()) {
-        lines.push(`  ${arm.name.padEnd(12)} ${arm.guards.length === 0 ? '(no safeguards; iteration ceiling 250)' : arm.guards.map((guard) => guard.guard).join(' + ')}`);
+        lines.push(
+          `  ${arm.name.padEnd(12)} ${arm.guards.length === 0 ? '(no safeguards; iteration ceiling 250)' : arm.guards.map((guard) => guard.guard).join(' + ')}`,
+        );
       }
-      for (const [name, expand] of ARM_GROUPS) lines.push(`  ${name.padEnd(12)} group: ${expand().map((arm) => arm.name).join(', ')}`);
-      lines.push('', 'Peer frameworks (arms that run the scenario through another framework\'s loop; see docs/peers.md):');
+      for (const [name, expand] of ARM_GROUPS)
+        lines.push(
+          `  ${name.padEnd(12)} group: ${expand()
+            .map((arm) => arm.name)
+            .join(', ')}`,
+        );
+      lines.push(
+        '',
+        "Peer frameworks (arms that run the scenario through another framework's loop; see docs/peers.md):",
+      );
       for (const peer of PEERS) {
         const missing = missingPackages(peer);
-        lines.push(`  ${peer.arm.padEnd(26)} ${peer.title}${missing.length === 0 ? '' : ` — unavailable: ${missing.join(', ')} not installed; add with: ${installCommand(peer)}`}`);
+        lines.push(
+          `  ${peer.arm.padEnd(26)} ${peer.title}${missing.length === 0 ? '' : ` — unavailable: ${missing.join(', ')} not installed; add with: ${installCommand(peer)}`}`,
+        );
       }
       lines.push('', 'Custom arms: --arms-file <yaml> (see `spiralbench run --help`).');
       process.stdout.write(`${lines.join('\n')}\n`);

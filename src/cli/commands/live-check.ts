@@ -23,17 +23,31 @@ interface LiveCheckFlags {
 export function registerLiveCheck(program: Command): void {
   program
     .command('live-check')
-    .description('Run the same seeds virtually and live (tools and model over HTTP on loopback, real time) and report, per run, whether the faults met and the classes assigned match.')
+    .description(
+      'Run the same seeds virtually and live (tools and model over HTTP on loopback, real time) and report, per run, whether the faults met and the classes assigned match.',
+    )
     .requiredOption('-s, --scenario <id>', 'scenario id or .yaml path')
     .option('-a, --arms <names>', 'arms, comma-separated', commaList, ['article'])
     .option('-n, --seeds <count>', 'runs per arm', positiveInt, 20)
     .option('--seed <base>', 'first run seed', nonNegativeInt, 1)
     .option('--sweep-seed <n>', 'namespace of every random stream', nonNegativeInt, 0)
-    .option('--live-timeout-ms <ms>', "the tool client's timeout in real ms; sets the time scale (see docs/live.md)", positiveInt, 200)
+    .option(
+      '--live-timeout-ms <ms>',
+      "the tool client's timeout in real ms; sets the time scale (see docs/live.md)",
+      positiveInt,
+      200,
+    )
     .option('--model-url <url>', 'a running `spiralbench serve-model --faults` instead of one started in-process')
     .option('-o, --out <dir>', 'also write live-check.json (every run, both modes, call by call) to this folder')
     .option('--json', 'print the result as JSON instead of a table', false)
-    .addHelpText('after', ['', 'Example:', '  spiralbench live-check -s fetch-transform-write -a article,none -n 200 -o results/live-check'].join('\n'))
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Example:',
+        '  spiralbench live-check -s fetch-transform-write -a article,none -n 200 -o results/live-check',
+      ].join('\n'),
+    )
     .action(async (flags: LiveCheckFlags) => {
       const { scenario, path } = resolveScenarioSource(flags.scenario);
       const arms = resolveArms(flags.arms, '--arms', new Map());
@@ -68,18 +82,25 @@ export function formatLiveCheck(result: LiveCheckResult): string {
     '',
   ];
   for (const arm of result.arms) {
-    lines.push(`${arm.arm}: ${arm.runs} runs · live wall ${arm.live_wall_seconds} s (virtual ${arm.virtual_wall_seconds} s)`);
+    lines.push(
+      `${arm.arm}: ${arm.runs} runs · live wall ${arm.live_wall_seconds} s (virtual ${arm.virtual_wall_seconds} s)`,
+    );
     lines.push(`  faults met match virtual:        ${pct(arm.faults_match, arm.runs)}`);
     lines.push(`  classes assigned match virtual:  ${pct(arm.classes_match, arm.runs)}`);
     lines.push(`  live faults rendered as decided: ${pct(arm.rendered_as_decided, arm.runs)}`);
     lines.push(`  verdicts match:                  ${pct(arm.verdict_match, arm.runs)}`);
   }
-  const differing = result.runs.filter((run) => !run.faults_match || !run.classes_match || !run.rendered_as_decided || !run.verdict_match);
+  const differing = result.runs.filter(
+    (run) => !run.faults_match || !run.classes_match || !run.rendered_as_decided || !run.verdict_match,
+  );
   if (differing.length > 0) {
     lines.push('', 'runs that differ:');
     for (const run of differing.slice(0, 20)) {
       const at = run.first_difference;
-      const where = at === null ? 'same calls' : `call ${at.index + 1}: virtual ${describe(at.virtual)} vs live ${describe(at.live)}`;
+      const where =
+        at === null
+          ? 'same calls'
+          : `call ${at.index + 1}: virtual ${describe(at.virtual)} vs live ${describe(at.live)}`;
       lines.push(`  ${run.arm} seed ${run.seed}: verdict ${run.virtual.verdict} → ${run.live.verdict}; ${where}`);
     }
     if (differing.length > 20) lines.push(`  ... ${differing.length - 20} more (see --out or --json)`);
@@ -87,6 +108,8 @@ export function formatLiveCheck(result: LiveCheckResult): string {
   return `${lines.join('\n')}\n`;
 }
 
-function describe(call: { readonly tool: string; readonly fault: string | null; readonly code: string | null } | null): string {
+function describe(
+  call: { readonly tool: string; readonly fault: string | null; readonly code: string | null } | null,
+): string {
   return call === null ? '(none)' : `${call.tool} ${call.fault ?? 'ok'}${call.code === null ? '' : `/${call.code}`}`;
 }

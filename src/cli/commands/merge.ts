@@ -16,6 +16,7 @@ export function registerMerge(program: Command): void {
       [
         '',
         'Example (a CI matrix of 3 machines, then one merge job):',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, printed as it is
         '  spiralbench run -s fetch-transform-write -a none,article -n 50000 --shard ${{ matrix.shard }}/3 -o results/shard-${{ matrix.shard }}',
         '  spiralbench merge results/shard-1 results/shard-2 results/shard-3 -o results/full',
       ].join('\n'),
@@ -24,9 +25,17 @@ export function registerMerge(program: Command): void {
       const outDir = resolve(flags.out);
       const startedAt = wallClock.iso();
       const started = wallClock.ms();
-      const summary = await mergeShards(dirs.map((dir) => resolve(dir)), outDir);
+      const summary = await mergeShards(
+        dirs.map((dir) => resolve(dir)),
+        outDir,
+      );
       const seconds = Math.round(wallClock.ms() - started) / 1000;
-      writeSweepMeta(outDir, { started_at: startedAt, finished_at: wallClock.iso(), wall_seconds: seconds, workers: 1 });
+      writeSweepMeta(outDir, {
+        started_at: startedAt,
+        finished_at: wallClock.iso(),
+        wall_seconds: seconds,
+        workers: 1,
+      });
       process.stdout.write(`${renderCellTables(summary.cells, { color: process.stdout.isTTY === true })}\n`);
       process.stdout.write(`\nmerged ${dirs.length} shard(s) → ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
     });

@@ -22,7 +22,9 @@ interface ReplayFlags {
 export function registerReplay(program: Command): void {
   program
     .command('replay')
-    .description("Re-run one run from its seed and print its whole transcript: messages, tool calls, injected faults, guard events, verdict.")
+    .description(
+      'Re-run one run from its seed and print its whole transcript: messages, tool calls, injected faults, guard events, verdict.',
+    )
     .requiredOption('-s, --scenario <id>', 'scenario id or .yaml path, as given to run')
     .requiredOption('-a, --arm <name>', 'arm name')
     .requiredOption('--seed <n>', 'the run seed', nonNegativeInt)
@@ -49,7 +51,9 @@ export function registerReplay(program: Command): void {
         renderTranscript({
           header: [
             `${scenario.id} · arm ${arm!.name} · seed ${flags.seed} · sweep seed ${flags.sweepSeed} · model ${record.model}`,
-            arm!.peer === undefined ? `guards: ${arm!.guards.length === 0 ? '(none)' : arm!.guards.map((guard) => JSON.stringify(guard)).join(' ')}` : `peer framework: ${JSON.stringify(arm!.peer)} (its transcript stays inside the framework: tool calls and results below)`,
+            arm!.peer === undefined
+              ? `guards: ${arm!.guards.length === 0 ? '(none)' : arm!.guards.map((guard) => JSON.stringify(guard)).join(' ')}`
+              : `peer framework: ${JSON.stringify(arm!.peer)} (its transcript stays inside the framework: tool calls and results below)`,
           ],
           events,
           messages: result.messages,
@@ -58,7 +62,12 @@ export function registerReplay(program: Command): void {
             `outcome: ${record.outcome}${result.outcome.kind === 'completed' || result.outcome.kind === 'budget_exhausted' ? ` — final answer: ${result.outcome.finalText}` : result.outcome.kind === 'failed' ? ` — ${result.outcome.reason}` : ''}`,
             `verdict: ${verdict.verdict} — ${verdict.reason}`,
             `tool calls ${record.tool_calls} · tool executions ${record.tool_executions} · model calls ${record.model_calls} · tokens ${record.input_tokens} in / ${record.output_tokens} out · ${(record.virtual_ms / 1000).toFixed(1)} s virtual`,
-            `faults: ${Object.entries(record.faults).filter(([, n]) => n > 0).map(([kind, n]) => `${kind} ${n}`).join(', ') || 'none'}`,
+            `faults: ${
+              Object.entries(record.faults)
+                .filter(([, n]) => n > 0)
+                .map(([kind, n]) => `${kind} ${n}`)
+                .join(', ') || 'none'
+            }`,
             `replay: ${command}`,
           ],
         }),

@@ -25,7 +25,9 @@ Examples:
 export function registerReport(program: Command): void {
   program
     .command('report')
-    .description('Make the comparison report of a saved sweep: one self-contained HTML file (headline, distributions, ablation, run timelines, provenance), and the headline as Markdown or CSV.')
+    .description(
+      'Make the comparison report of a saved sweep: one self-contained HTML file (headline, distributions, ablation, run timelines, provenance), and the headline as Markdown or CSV.',
+    )
     .argument('<sweep>', 'sweep folder (holding summary.json and runs.jsonl)')
     .option('--html [file]', 'write the HTML report here (default: reports/<sweep name>.html)')
     .option('--markdown [file]', 'write the headline as a Markdown table here (default: stdout)')
@@ -38,7 +40,8 @@ export function registerReport(program: Command): void {
       const html = flags.html === true ? defaultHtmlPath(sweep) : flags.html;
       const markdown = stdout(flags.markdown);
       const csv = stdout(flags.csv);
-      if (markdown === '-' && csv === '-') throw UserInputError.single('--csv', '', 'a file when --markdown also goes to stdout (only one of them can)');
+      if (markdown === '-' && csv === '-')
+        throw UserInputError.single('--csv', '', 'a file when --markdown also goes to stdout (only one of them can)');
       const result = await writeReport(sweep, {
         ...(html === undefined ? {} : { html }),
         ...(markdown === undefined ? {} : { markdown }),
@@ -49,8 +52,13 @@ export function registerReport(program: Command): void {
       const say = (line: string) => (toStdout ? process.stderr : process.stdout).write(`${line}\n`);
       for (const note of result.notes) say(`note: ${note}`);
       if (result.htmlPath !== undefined) {
-        const traced = result.traced === undefined ? 'no drill-down' : `${result.timelines} of ${result.traced} traced runs with a timeline`;
-        say(`html: ${result.htmlPath} (${((result.htmlBytes ?? 0) / 1024).toFixed(0)} KiB, ${result.charts} charts, ${traced})`);
+        const traced =
+          result.traced === undefined
+            ? 'no drill-down'
+            : `${result.timelines} of ${result.traced} traced runs with a timeline`;
+        say(
+          `html: ${result.htmlPath} (${((result.htmlBytes ?? 0) / 1024).toFixed(0)} KiB, ${result.charts} charts, ${traced})`,
+        );
       }
       if (result.markdownPath !== undefined && result.markdownPath !== '-') say(`markdown: ${result.markdownPath}`);
       if (result.csvPath !== undefined && result.csvPath !== '-') say(`csv: ${result.csvPath}`);

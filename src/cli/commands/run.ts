@@ -59,31 +59,96 @@ function shardFlag(value: string): Shard {
 export function registerRun(program: Command): void {
   program
     .command('run')
-    .description('Run scenario × arm × seed and print a table per scenario; write runs.jsonl, runs.csv and summary.json.')
-    .requiredOption('-s, --scenario <ids>', 'scenario ids or .yaml paths, comma-separated (see `spiralbench list`)', commaList)
-    .option('-a, --arms <names>', 'arms, groups (ablation) or peer frameworks (peer:vercel-ai, ...), comma-separated', commaList, ['none', 'article'])
+    .description(
+      'Run scenario × arm × seed and print a table per scenario; write runs.jsonl, runs.csv and summary.json.',
+    )
+    .requiredOption(
+      '-s, --scenario <ids>',
+      'scenario ids or .yaml paths, comma-separated (see `spiralbench list`)',
+      commaList,
+    )
+    .option(
+      '-a, --arms <names>',
+      'arms, groups (ablation) or peer frameworks (peer:vercel-ai, ...), comma-separated',
+      commaList,
+      ['none', 'article'],
+    )
     .option('--arms-file <path>', 'YAML/JSON file of custom arms, usable by name in --arms')
     .option('-n, --seeds <count>', 'runs per scenario and arm', positiveInt, 50)
     .option('--seed <base>', 'first run seed; runs use base, base+1, ...', nonNegativeInt, 1)
     .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
-    .option('-w, --workers <n>', 'worker threads (1 runs inline); results are identical for any count', positiveInt, availableParallelism())
-    .option('--shard <i/n>', 'run only the i-th of n equal slices of the sweep (combine with `spiralbench merge`)', shardFlag)
+    .option(
+      '-w, --workers <n>',
+      'worker threads (1 runs inline); results are identical for any count',
+      positiveInt,
+      availableParallelism(),
+    )
+    .option(
+      '--shard <i/n>',
+      'run only the i-th of n equal slices of the sweep (combine with `spiralbench merge`)',
+      shardFlag,
+    )
     .option('-o, --out <dir>', 'results folder', 'results/latest')
-    .option('--via <path>', "how the simulated model is reached: 'in-process' (fast) or 'sdk' (through the real client of the scenario's API: @anthropic-ai/sdk, or openai for api: openai-chat)", 'in-process')
-    .option('--model <id>', 'run against a real model instead of the simulated one: Claude (needs ANTHROPIC_API_KEY), or a model an OpenAI-compatible server serves (--provider)')
-    .option('--provider <name>', "a real model's API: 'anthropic' (default) or 'openai-compatible' (Ollama, vLLM, llama.cpp; needs --base-url; key from OPENAI_API_KEY if set)")
-    .option('--base-url <url>', "the real model's server, e.g. http://localhost:11434/v1; for anthropic, a proxy (default: ANTHROPIC_BASE_URL or the API)")
-    .option('--concurrency <n>', `a real model's runs and requests in flight at once; rate-limit headers can hold them (default ${DEFAULT_REAL_CONCURRENCY})`, positiveInt)
-    .option('--max-cost <usd>', 'ask before a real sweep estimated above this many US dollars (or of unknown cost)', nonNegativeNumber, DEFAULT_MAX_COST_USD)
+    .option(
+      '--via <path>',
+      "how the simulated model is reached: 'in-process' (fast) or 'sdk' (through the real client of the scenario's API: @anthropic-ai/sdk, or openai for api: openai-chat)",
+      'in-process',
+    )
+    .option(
+      '--model <id>',
+      'run against a real model instead of the simulated one: Claude (needs ANTHROPIC_API_KEY), or a model an OpenAI-compatible server serves (--provider)',
+    )
+    .option(
+      '--provider <name>',
+      "a real model's API: 'anthropic' (default) or 'openai-compatible' (Ollama, vLLM, llama.cpp; needs --base-url; key from OPENAI_API_KEY if set)",
+    )
+    .option(
+      '--base-url <url>',
+      "the real model's server, e.g. http://localhost:11434/v1; for anthropic, a proxy (default: ANTHROPIC_BASE_URL or the API)",
+    )
+    .option(
+      '--concurrency <n>',
+      `a real model's runs and requests in flight at once; rate-limit headers can hold them (default ${DEFAULT_REAL_CONCURRENCY})`,
+      positiveInt,
+    )
+    .option(
+      '--max-cost <usd>',
+      'ask before a real sweep estimated above this many US dollars (or of unknown cost)',
+      nonNegativeNumber,
+      DEFAULT_MAX_COST_USD,
+    )
     .option('-y, --yes', 'start a real sweep without asking, whatever its estimated cost', false)
-    .option('--stream', 'stream every model call (server-sent events through the SDK with --via sdk): text as it arrives, read-only tool calls started as their blocks end; results name the model <model>+stream (docs/streaming.md)', false)
+    .option(
+      '--stream',
+      'stream every model call (server-sent events through the SDK with --via sdk): text as it arrives, read-only tool calls started as their blocks end; results name the model <model>+stream (docs/streaming.md)',
+      false,
+    )
     .option('--json', 'print summary.json to stdout instead of tables', false)
     .option('--report [html]', 'then write the HTML report (default reports/<results folder name>.html)')
-    .option('--resume', 'continue the interrupted sweep in --out (same flags): finished runs are kept, the rest are run', false)
-    .option('--live', 'live mode: tools served over HTTP on 127.0.0.1 with socket-level faults, the simulated model over HTTP, real time (see docs/live.md)', false)
-    .option('--live-timeout-ms <ms>', "live: the tool client's timeout in real ms; all of the scenario's waits are scaled by it / the scenario's timeout_ms", positiveInt, 200)
-    .option('--model-url <url>', 'live: a running `spiralbench serve-model --faults` to use instead of one started in-process')
-    .option('--check <baseline>', 'then compare with a baseline sweep (its folder or summary.json) and exit 1 on a significant regression (see `spiralbench compare --help`)')
+    .option(
+      '--resume',
+      'continue the interrupted sweep in --out (same flags): finished runs are kept, the rest are run',
+      false,
+    )
+    .option(
+      '--live',
+      'live mode: tools served over HTTP on 127.0.0.1 with socket-level faults, the simulated model over HTTP, real time (see docs/live.md)',
+      false,
+    )
+    .option(
+      '--live-timeout-ms <ms>',
+      "live: the tool client's timeout in real ms; all of the scenario's waits are scaled by it / the scenario's timeout_ms",
+      positiveInt,
+      200,
+    )
+    .option(
+      '--model-url <url>',
+      'live: a running `spiralbench serve-model --faults` to use instead of one started in-process',
+    )
+    .option(
+      '--check <baseline>',
+      'then compare with a baseline sweep (its folder or summary.json) and exit 1 on a significant regression (see `spiralbench compare --help`)',
+    )
     .addHelpText(
       'after',
       [
@@ -99,7 +164,7 @@ export function registerRun(program: Command): void {
         'Results are written as the sweep goes. Ctrl-C stops it cleanly (the runs in flight finish and',
         'are written); a second Ctrl-C, or a crash, loses at most the runs in flight. Either way the same',
         'command with --resume continues it, and the finished folder is the same bytes as an',
-        'uninterrupted sweep\'s.',
+        "uninterrupted sweep's.",
         '',
         'Every run replays byte-for-byte: spiralbench replay --scenario <id> --arm <arm> --seed <n>',
       ].join('\n'),
@@ -107,21 +172,39 @@ export function registerRun(program: Command): void {
     .action(async (flags: RunFlags) => {
       const baseline = flags.check === undefined ? undefined : baselineDir(flags.check);
       if (baseline !== undefined && baseline === resolve(flags.out)) {
-        throw UserInputError.single('--out', '', `a folder other than the --check baseline (${baseline}), which the run would overwrite`);
+        throw UserInputError.single(
+          '--out',
+          '',
+          `a folder other than the --check baseline (${baseline}), which the run would overwrite`,
+        );
       }
       const scenarios = flags.scenario.map(resolveScenarioSource);
       const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
-      if (repeated.length > 0) throw UserInputError.single('--scenario', '', `each scenario once; repeated: ${[...new Set(repeated)].join(', ')}`);
+      if (repeated.length > 0)
+        throw UserInputError.single(
+          '--scenario',
+          '',
+          `each scenario once; repeated: ${[...new Set(repeated)].join(', ')}`,
+        );
       const custom = flags.armsFile === undefined ? new Map() : loadArmsFile(flags.armsFile);
       const arms = resolveArms(flags.arms, '--arms', custom);
       const { choice: model, real } = flags.live
         ? { choice: liveModel(flags), real: undefined }
         : await selectModel(flags, process.env, {
-            onHold: (hold) => process.stderr.write(`rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`),
+            onHold: (hold) =>
+              process.stderr.write(
+                `rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`,
+              ),
           });
       // With --json the label goes to stderr, so stdout stays one JSON document (which carries `live` itself).
-      if (model.kind === 'live') (flags.json ? process.stderr : process.stdout).write(`${LIVE_NOTE} · tool timeout ${flags.liveTimeoutMs} ms\n`);
-      checkPeerSweep(arms, scenarios.map(({ scenario }) => scenario), model, { stream: flags.stream });
+      if (model.kind === 'live')
+        (flags.json ? process.stderr : process.stdout).write(`${LIVE_NOTE} · tool timeout ${flags.liveTimeoutMs} ms\n`);
+      checkPeerSweep(
+        arms,
+        scenarios.map(({ scenario }) => scenario),
+        model,
+        { stream: flags.stream },
+      );
       if (real !== undefined) {
         await prepareRealSweep({
           target: real,
@@ -166,24 +249,42 @@ export function registerRun(program: Command): void {
       });
       const runs = summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
       const peakMb = process.resourceUsage().maxRSS / 1024;
-      const how = model.kind === 'live' ? '1 thread, live' : real === undefined ? `${flags.workers} worker(s)` : `${real.concurrency} at once, wall-clock time`;
-      process.stderr.write(`${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${how}) · peak memory ${peakMb.toFixed(0)} MB\n`);
+      const how =
+        model.kind === 'live'
+          ? '1 thread, live'
+          : real === undefined
+            ? `${flags.workers} worker(s)`
+            : `${real.concurrency} at once, wall-clock time`;
+      process.stderr.write(
+        `${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${how}) · peak memory ${peakMb.toFixed(0)} MB\n`,
+      );
       if (flags.report !== undefined) {
-        const written = await writeReport(outDir, typeof flags.report === 'string' ? { html: resolve(flags.report) } : {});
+        const written = await writeReport(
+          outDir,
+          typeof flags.report === 'string' ? { html: resolve(flags.report) } : {},
+        );
         process.stderr.write(`report: ${written.htmlPath ?? '(not written)'}\n`);
       }
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       } else {
         const shardNote = summary.shard === null ? '' : ` · shard ${summary.shard.index}/${summary.shard.count}`;
-        const impossible = new Set(summary.scenarios.filter((scenario) => scenario.impossible).map((scenario) => scenario.id));
-        process.stdout.write(`${renderCellTables(summary.cells, { color: process.stdout.isTTY === true, impossible })}\n\n`);
+        const impossible = new Set(
+          summary.scenarios.filter((scenario) => scenario.impossible).map((scenario) => scenario.id),
+        );
+        process.stdout.write(
+          `${renderCellTables(summary.cells, { color: process.stdout.isTTY === true, impossible })}\n\n`,
+        );
         if (new Set(summary.cells.map((cell) => cell.scenario)).size > 1) {
-          process.stdout.write(`${renderScenarioMatrix(summary.cells, { color: process.stdout.isTTY === true, impossible })}\n\n`);
+          process.stdout.write(
+            `${renderScenarioMatrix(summary.cells, { color: process.stdout.isTTY === true, impossible })}\n\n`,
+          );
         }
         process.stdout.write(`${renderPassHatK(summary.pass_hat_k)}\n`);
         if (summary.live !== undefined) process.stdout.write(`\n${LIVE_NOTE} · wall ${seconds.toFixed(1)} s\n`);
-        process.stdout.write(`\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.seed}..${flags.seed + flags.seeds - 1}${shardNote}\n`);
+        process.stdout.write(
+          `\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.seed}..${flags.seed + flags.seeds - 1}${shardNote}\n`,
+        );
         process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
       }
       if (baseline !== undefined) {
@@ -191,9 +292,12 @@ export function registerRun(program: Command): void {
         const check = await compareSweepDirs(baseline, outDir, { color: !flags.json && process.stdout.isTTY === true });
         (flags.json ? process.stderr : process.stdout).write(`\n${check.text}\n`);
         if (check.comparison.onlyInA.length > 0) {
-          throw new CheckFailed(`check: ${check.comparison.onlyInA.length} cell(s) of the baseline were not run (${check.comparison.onlyInA.map((cell) => `${cell.scenario} · ${cell.arm}`).join(', ')})`);
+          throw new CheckFailed(
+            `check: ${check.comparison.onlyInA.length} cell(s) of the baseline were not run (${check.comparison.onlyInA.map((cell) => `${cell.scenario} · ${cell.arm}`).join(', ')})`,
+          );
         }
-        if (check.regressions.length > 0) throw new CheckFailed(`check: ${check.regressions.length} cell(s) regressed against ${baseline}`);
+        if (check.regressions.length > 0)
+          throw new CheckFailed(`check: ${check.regressions.length} cell(s) regressed against ${baseline}`);
       }
     });
 }
@@ -201,19 +305,41 @@ export function registerRun(program: Command): void {
 /** Live mode's model choice: the simulated model over HTTP; a real model, --via, --stream, shards and resume do not combine with it. */
 function liveModel(flags: RunFlags): ModelChoice {
   if (flags.model !== undefined || flags.provider !== undefined || flags.baseUrl !== undefined) {
-    throw UserInputError.single('--live', '', 'the simulated model (leave out --model, --provider and --base-url; a real model is already live)');
+    throw UserInputError.single(
+      '--live',
+      '',
+      'the simulated model (leave out --model, --provider and --base-url; a real model is already live)',
+    );
   }
-  if (flags.via !== 'in-process') throw UserInputError.single('--via', '', 'left out with --live (a live run reaches the model over HTTP)');
+  if (flags.via !== 'in-process')
+    throw UserInputError.single('--via', '', 'left out with --live (a live run reaches the model over HTTP)');
   if (flags.stream) throw UserInputError.single('--stream', '', 'left out with --live (live runs do not stream yet)');
-  if (flags.shard !== undefined || flags.resume) throw UserInputError.single('--live', '', 'a whole sweep: --shard and --resume are for reproducible (virtual) sweeps');
-  return { kind: 'live', session: new LiveSession({ timeoutMs: flags.liveTimeoutMs, sweepSeed: flags.sweepSeed, ...(flags.modelUrl === undefined ? {} : { modelUrl: flags.modelUrl }) }) };
+  if (flags.shard !== undefined || flags.resume)
+    throw UserInputError.single(
+      '--live',
+      '',
+      'a whole sweep: --shard and --resume are for reproducible (virtual) sweeps',
+    );
+  return {
+    kind: 'live',
+    session: new LiveSession({
+      timeoutMs: flags.liveTimeoutMs,
+      sweepSeed: flags.sweepSeed,
+      ...(flags.modelUrl === undefined ? {} : { modelUrl: flags.modelUrl }),
+    }),
+  };
 }
 
 /** `--check` takes a sweep folder or the summary.json inside one. */
 function baselineDir(path: string): string {
   const absolute = resolve(path);
   const dir = absolute.endsWith('.json') ? dirname(absolute) : absolute;
-  if (!existsSync(join(dir, 'runs.jsonl'))) throw UserInputError.single('--check', '', `a sweep folder (or its summary.json) with runs.jsonl beside it; none in ${dir}`);
+  if (!existsSync(join(dir, 'runs.jsonl')))
+    throw UserInputError.single(
+      '--check',
+      '',
+      `a sweep folder (or its summary.json) with runs.jsonl beside it; none in ${dir}`,
+    );
   return dir;
 }
 

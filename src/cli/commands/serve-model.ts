@@ -15,11 +15,13 @@ interface ServeModelFlags {
 export function registerServeModel(program: Command): void {
   program
     .command('serve-model')
-    .description("Serve one scenario's simulated model over HTTP (Anthropic Messages and OpenAI Chat Completions) until Ctrl-C, for clients and frameworks that take a base URL.")
+    .description(
+      "Serve one scenario's simulated model over HTTP (Anthropic Messages and OpenAI Chat Completions) until Ctrl-C, for clients and frameworks that take a base URL.",
+    )
     .requiredOption('-s, --scenario <id>', 'scenario id or .yaml path: its persona and plan drive the model')
     .option('--port <n>', 'port (0 picks a free one)', nonNegativeInt, 8787)
     .option('--host <address>', 'address to listen on (loopback by default)', '127.0.0.1')
-    .option('--sweep-seed <n>', 'namespace of the model\'s random streams', nonNegativeInt, 0)
+    .option('--sweep-seed <n>', "namespace of the model's random streams", nonNegativeInt, 0)
     .option('--faults', "inject the scenario's model faults (and malformed arguments on the chat path)", false)
     .addHelpText(
       'after',
@@ -37,9 +39,18 @@ export function registerServeModel(program: Command): void {
     )
     .action(async (flags: ServeModelFlags) => {
       const { scenario } = resolveScenarioSource(flags.scenario);
-      const server = new ModelServer({ scenario, clock: new VirtualClock(), sweepSeed: flags.sweepSeed, faults: flags.faults, host: flags.host, port: flags.port });
+      const server = new ModelServer({
+        scenario,
+        clock: new VirtualClock(),
+        sweepSeed: flags.sweepSeed,
+        faults: flags.faults,
+        host: flags.host,
+        port: flags.port,
+      });
       const base = await server.listen();
-      process.stdout.write(`serving ${scenario.id}'s simulated model (live: real sockets, real time)\n  Anthropic Messages:      POST ${base}/runs/<seed>/v1/messages\n  OpenAI Chat Completions: POST ${base}/runs/<seed>/v1/chat/completions\nCtrl-C stops it.\n`);
+      process.stdout.write(
+        `serving ${scenario.id}'s simulated model (live: real sockets, real time)\n  Anthropic Messages:      POST ${base}/runs/<seed>/v1/messages\n  OpenAI Chat Completions: POST ${base}/runs/<seed>/v1/chat/completions\nCtrl-C stops it.\n`,
+      );
       await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
       await server.close();
     });

@@ -25,7 +25,8 @@ function folder(files: Record<string, string>, personas: readonly string[] = [])
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   if (personas.length > 0) {
     mkdirSync(join(dir, 'personas'));
-    for (const persona of personas) copyFileSync(join(SCENARIOS_DIR, 'personas', `${persona}.yaml`), join(dir, 'personas', `${persona}.yaml`));
+    for (const persona of personas)
+      copyFileSync(join(SCENARIOS_DIR, 'personas', `${persona}.yaml`), join(dir, 'personas', `${persona}.yaml`));
   }
   return dir;
 }
@@ -38,15 +39,22 @@ describe('validateScenarioPaths', () => {
   });
 
   it('lists the good files of a folder, with personas from <folder>/personas', () => {
-    const dir = folder({ 'a.yaml': GOOD('a', 'stubborn'), 'b.yaml': GOOD('b', 'stubborn'), 'notes.txt': 'not a scenario' }, ['stubborn']);
+    const dir = folder(
+      { 'a.yaml': GOOD('a', 'stubborn'), 'b.yaml': GOOD('b', 'stubborn'), 'notes.txt': 'not a scenario' },
+      ['stubborn'],
+    );
     expect(validateScenarioPaths([dir])).toEqual({ ok: [join(dir, 'a.yaml'), join(dir, 'b.yaml')], problems: [] });
   });
 
   it('reports every problem of every bad file, each with file, field and expectation, and still lists the good ones', () => {
     const dir = folder({
       'good.yaml': GOOD('good'),
-      'one.yaml': GOOD('one').replace('tools: [get_user, write_result]', 'tools: [get_user, write_result, get_users]').replace('budget_class: lookup', 'budget_class: huge'),
-      'two.yaml': GOOD('not-two').replace('{ user: $fetch }', '{ user: [$fetched] }').replace('persona: default', 'persona: nobody'),
+      'one.yaml': GOOD('one')
+        .replace('tools: [get_user, write_result]', 'tools: [get_user, write_result, get_users]')
+        .replace('budget_class: lookup', 'budget_class: huge'),
+      'two.yaml': GOOD('not-two')
+        .replace('{ user: $fetch }', '{ user: [$fetched] }')
+        .replace('persona: default', 'persona: nobody'),
     });
     const one = join(dir, 'one.yaml');
     const two = join(dir, 'two.yaml');
@@ -61,7 +69,9 @@ describe('validateScenarioPaths', () => {
     ]);
     expect(report.problems[1]?.expected).toContain("got 'get_users'");
     expect(report.problems[3]?.expected).toBe("the file name without .yaml ('two'), got 'not-two'");
-    expect(report.problems[4]?.expected).toMatch(/^a persona in .*personas \(default, diligent, stubborn\), got 'nobody'$/);
+    expect(report.problems[4]?.expected).toMatch(
+      /^a persona in .*personas \(default, diligent, stubborn\), got 'nobody'$/,
+    );
   });
 
   it('takes single files too, and says when a path holds nothing to validate', () => {
@@ -71,7 +81,11 @@ describe('validateScenarioPaths', () => {
       ok: [join(dir, 'a.yaml')],
       problems: [
         { source: empty, field: '', expected: 'a folder with at least one .yaml scenario file' },
-        { source: join(dir, 'missing.yaml'), field: '', expected: 'a scenario file or a folder of them; nothing is there' },
+        {
+          source: join(dir, 'missing.yaml'),
+          field: '',
+          expected: 'a scenario file or a folder of them; nothing is there',
+        },
       ],
     });
   });

@@ -23,7 +23,8 @@ function scenarioFiles(path: string): string[] | InputProblem {
   }
   if (!isDirectory) return [path];
   const files = readdirSync(path).filter(isScenarioFile).sort();
-  if (files.length === 0) return { source: path, field: '', expected: 'a folder with at least one .yaml scenario file' };
+  if (files.length === 0)
+    return { source: path, field: '', expected: 'a folder with at least one .yaml scenario file' };
   return files.map((name) => join(path, name));
 }
 
@@ -64,9 +65,17 @@ export function validateScenarioPaths(paths: readonly string[]): ValidationRepor
 export function registerValidate(program: Command): void {
   program
     .command('validate')
-    .description('Check scenario files: prints "ok <file>" for each good file and every problem of every bad one (file, field, expectation).')
-    .argument('<paths...>', 'scenario files, or folders whose .yaml files are scenarios (personas from <folder>/personas, else the bundled ones)')
-    .addHelpText('after', '\nExample:\n  spiralbench validate scenarios/\n\nExits 0 when every file is valid, 2 otherwise.')
+    .description(
+      'Check scenario files: prints "ok <file>" for each good file and every problem of every bad one (file, field, expectation).',
+    )
+    .argument(
+      '<paths...>',
+      'scenario files, or folders whose .yaml files are scenarios (personas from <folder>/personas, else the bundled ones)',
+    )
+    .addHelpText(
+      'after',
+      '\nExample:\n  spiralbench validate scenarios/\n\nExits 0 when every file is valid, 2 otherwise.',
+    )
     .action((paths: string[]) => {
       const report = validateScenarioPaths(paths);
       for (const file of report.ok) process.stdout.write(`ok ${file}\n`);

@@ -44,7 +44,10 @@ function withInstruction(older: readonly MessageParam[]): MessageParam[] {
 }
 
 function replyText(reply: Message): string {
-  return reply.content.map((block) => (block.type === 'text' ? block.text : '')).join('').trim();
+  return reply.content
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .join('')
+    .trim();
 }
 
 /**

@@ -45,6 +45,8 @@ export function pinnedResults(messages: readonly MessageParam[]): PinnedResult[]
  */
 export function formatPinned(pins: readonly PinnedResult[]): string {
   if (pins.length === 0) return '';
-  const parts = pins.map((pin) => `Result of ${pin.name} ${canonicalJson(pin.input)} (kept verbatim):\n${pin.text}\n(end of result)`);
+  const parts = pins.map(
+    (pin) => `Result of ${pin.name} ${canonicalJson(pin.input)} (kept verbatim):\n${pin.text}\n(end of result)`,
+  );
   return `The latest successful result of each tool, kept verbatim:\n${parts.join('\n')}`;
 }

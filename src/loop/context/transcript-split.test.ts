@@ -10,15 +10,27 @@ function transcript(turns: number, seed: number): MessageParam[] {
   const messages: MessageParam[] = [{ role: 'user', content: 'task' }];
   for (let t = 0; t < turns; t++) {
     const ids = Array.from({ length: 1 + rng.int(3) }, (_, i) => `t${t}_${i}`);
-    messages.push({ role: 'assistant', content: ids.map((id) => ({ type: 'tool_use' as const, id, name: 'x', input: {} })) });
+    messages.push({
+      role: 'assistant',
+      content: ids.map((id) => ({ type: 'tool_use' as const, id, name: 'x', input: {} })),
+    });
     const results = ids.map((id) => ({ type: 'tool_result' as const, tool_use_id: id, content: 'ok' }));
-    messages.push({ role: 'user', content: rng.chance(0.3) ? [...results, { type: 'text' as const, text: 'nudge' }] : results });
+    messages.push({
+      role: 'user',
+      content: rng.chance(0.3) ? [...results, { type: 'text' as const, text: 'nudge' }] : results,
+    });
   }
   return messages;
 }
 
-const uses = (messages: readonly MessageParam[]) => messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : []))));
-const answers = (messages: readonly MessageParam[]) => messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : []))));
+const uses = (messages: readonly MessageParam[]) =>
+  messages.flatMap((m) =>
+    typeof m.content === 'string' ? [] : m.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])),
+  );
+const answers = (messages: readonly MessageParam[]) =>
+  messages.flatMap((m) =>
+    typeof m.content === 'string' ? [] : m.content.flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])),
+  );
 
 describe('splitIndex', () => {
   it('keeps at least the last N messages and starts them at an assistant turn, so no call is parted from its result', () => {
@@ -28,7 +40,9 @@ describe('splitIndex', () => {
         const split = splitIndex(messages, keep);
         if (split === null) {
           // Only the first turn could start the kept part, and then nothing older would hold a turn.
-          expect(messages.slice(0, Math.max(0, messages.length - keep + 1)).filter((m) => m.role === 'assistant').length).toBeLessThan(2);
+          expect(
+            messages.slice(0, Math.max(0, messages.length - keep + 1)).filter((m) => m.role === 'assistant').length,
+          ).toBeLessThan(2);
           continue;
         }
         expect(messages[split]?.role).toBe('assistant');
@@ -51,7 +65,10 @@ describe('splitIndex', () => {
 describe('pinnedResults', () => {
   const turn = (id: string, name: string, content: string, isError = false): MessageParam[] => [
     { role: 'assistant', content: [{ type: 'tool_use', id, name, input: { id } }] },
-    { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }] },
+    {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }],
+    },
   ];
 
   it('picks the latest successful result of each distinct tool, skipping errors, oldest first', () => {

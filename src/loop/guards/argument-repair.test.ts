@@ -6,35 +6,70 @@ import type { AgentEvent } from '../events.js';
 import type { RunResult } from '../outcome.js';
 import type { ToolHost } from '../tool-host.js';
 import type { ToolExecution } from '../../faults/flaky-tool.js';
-import { argumentRepair, firstBalancedBlock, repairArguments, stripFences, stripTrailingCommas } from './argument-repair.js';
+import {
+  argumentRepair,
+  firstBalancedBlock,
+  repairArguments,
+  stripFences,
+  stripTrailingCommas,
+} from './argument-repair.js';
 
 describe('repairArguments, strategy by strategy', () => {
   it('direct: valid JSON is read as is', () => {
-    expect(repairArguments('{"user_id":"u_1042"}')).toEqual({ ok: true, value: { user_id: 'u_1042' }, strategy: 'direct' });
+    expect(repairArguments('{"user_id":"u_1042"}')).toEqual({
+      ok: true,
+      value: { user_id: 'u_1042' },
+      strategy: 'direct',
+    });
   });
 
   it('double_encoded: a JSON string holding the object', () => {
-    expect(repairArguments(JSON.stringify('{"a":1}'))).toEqual({ ok: true, value: { a: 1 }, strategy: 'double_encoded' });
+    expect(repairArguments(JSON.stringify('{"a":1}'))).toEqual({
+      ok: true,
+      value: { a: 1 },
+      strategy: 'double_encoded',
+    });
   });
 
   it('strip_fences: the inside of a ```json fence, and of an unlabelled one', () => {
-    expect(repairArguments('```json\n{"user_id": "u_1042"}\n```')).toEqual({ ok: true, value: { user_id: 'u_1042' }, strategy: 'strip_fences' });
-    expect(repairArguments('```\n{"a": [1, 2]}\n```')).toEqual({ ok: true, value: { a: [1, 2] }, strategy: 'strip_fences' });
+    expect(repairArguments('```json\n{"user_id": "u_1042"}\n```')).toEqual({
+      ok: true,
+      value: { user_id: 'u_1042' },
+      strategy: 'strip_fences',
+    });
+    expect(repairArguments('```\n{"a": [1, 2]}\n```')).toEqual({
+      ok: true,
+      value: { a: [1, 2] },
+      strategy: 'strip_fences',
+    });
   });
 
   it('balanced_block: prose before and after the object', () => {
-    const raw = 'Sure! Here are the arguments: {"key": "u_1042", "value": {"n": 1}} Let me know if you need anything else.';
-    expect(repairArguments(raw)).toEqual({ ok: true, value: { key: 'u_1042', value: { n: 1 } }, strategy: 'balanced_block' });
+    const raw =
+      'Sure! Here are the arguments: {"key": "u_1042", "value": {"n": 1}} Let me know if you need anything else.';
+    expect(repairArguments(raw)).toEqual({
+      ok: true,
+      value: { key: 'u_1042', value: { n: 1 } },
+      strategy: 'balanced_block',
+    });
   });
 
   it('balanced_block: braces and escaped quotes inside strings do not end the block', () => {
     const raw = 'Arguments: {"text": "a } b { c \\" } d", "n": 2} — done {"other": 1}';
-    expect(repairArguments(raw)).toEqual({ ok: true, value: { text: 'a } b { c " } d', n: 2 }, strategy: 'balanced_block' });
+    expect(repairArguments(raw)).toEqual({
+      ok: true,
+      value: { text: 'a } b { c " } d', n: 2 },
+      strategy: 'balanced_block',
+    });
   });
 
   it('trailing_commas: commas before } and ], at any depth, outside strings only', () => {
     const raw = '{"a": [1, 2,], "b": {"c": "x,}",},}';
-    expect(repairArguments(raw)).toEqual({ ok: true, value: { a: [1, 2], b: { c: 'x,}' } }, strategy: 'trailing_commas' });
+    expect(repairArguments(raw)).toEqual({
+      ok: true,
+      value: { a: [1, 2], b: { c: 'x,}' } },
+      strategy: 'trailing_commas',
+    });
   });
 
   it('trailing_commas inside a fence with prose: each strategy narrows the text for the next', () => {
@@ -56,8 +91,16 @@ describe('repairArguments, strategy by strategy', () => {
   });
 
   it('completes cut-off JSON only when told to', () => {
-    expect(repairArguments('{"key": "u_10', { repairTruncated: true })).toEqual({ ok: true, value: { key: 'u_10' }, strategy: 'jsonrepair' });
-    expect(repairArguments('Calling it: {"key": "u_10', { repairTruncated: true })).toEqual({ ok: true, value: { key: 'u_10' }, strategy: 'jsonrepair' });
+    expect(repairArguments('{"key": "u_10', { repairTruncated: true })).toEqual({
+      ok: true,
+      value: { key: 'u_10' },
+      strategy: 'jsonrepair',
+    });
+    expect(repairArguments('Calling it: {"key": "u_10', { repairTruncated: true })).toEqual({
+      ok: true,
+      value: { key: 'u_10' },
+      strategy: 'jsonrepair',
+    });
   });
 
   it('fails on text that is no object at all, and on JSON that is not an object', () => {
@@ -101,7 +144,9 @@ function writingHost(): ToolHost & { readonly written: Record<string, unknown>[]
 
 function results(result: RunResult): ToolResultBlockParam[] {
   return result.messages.flatMap((message) =>
-    message.role === 'user' && typeof message.content !== 'string' ? message.content.filter((block): block is ToolResultBlockParam => block.type === 'tool_result') : [],
+    message.role === 'user' && typeof message.content !== 'string'
+      ? message.content.filter((block): block is ToolResultBlockParam => block.type === 'tool_result')
+      : [],
   );
 }
 
@@ -111,7 +156,12 @@ describe('argumentRepair in the loop, against the scripted model', () => {
     const host = writingHost();
     const events: AgentEvent[] = [];
     const model = new ScriptedModel([{ calls: [{ name: 'write_result', input }] }, { text: 'done' }]);
-    const result = await new BudgetedAgentLoop({ model, tools: host, guards: withRepair ? [argumentRepair()] : [], onEvent: (event) => events.push(event) }).run('go');
+    const result = await new BudgetedAgentLoop({
+      model,
+      tools: host,
+      guards: withRepair ? [argumentRepair()] : [],
+      onEvent: (event) => events.push(event),
+    }).run('go');
     return { host, events, result };
   };
 
@@ -119,7 +169,9 @@ describe('argumentRepair in the loop, against the scripted model', () => {
     const { host, events, result } = await run(true, fenced);
     expect(host.written).toEqual([{ key: 'u_1042', value: { n: 1 } }]);
     expect(results(result)).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_script_0_0', content: '{"ok":true}' }]);
-    expect(events.filter((event) => event.type === 'agent.tool.arguments')).toEqual([{ type: 'agent.tool.arguments', at: expect.any(Number), tool: 'write_result', strategy: 'strip_fences' }]);
+    expect(events.filter((event) => event.type === 'agent.tool.arguments')).toEqual([
+      { type: 'agent.tool.arguments', at: expect.any(Number), tool: 'write_result', strategy: 'strip_fences' },
+    ]);
   });
 
   it('without it, the same call is not run (never with {}) and the model is told why', async () => {
@@ -127,20 +179,32 @@ describe('argumentRepair in the loop, against the scripted model', () => {
     expect(host.written).toEqual([]);
     const [block] = results(result);
     expect(block?.is_error).toBe(true);
-    expect(block?.content).toMatch(/^Error: the arguments of this write_result call are not valid JSON \([\s\S]+\)\. The call was not run\. Send the call again/);
-    expect(events.filter((event) => event.type === 'agent.tool.arguments').map((event) => (event as { strategy: string }).strategy)).toEqual(['failed']);
+    expect(block?.content).toMatch(
+      /^Error: the arguments of this write_result call are not valid JSON \([\s\S]+\)\. The call was not run\. Send the call again/,
+    );
+    expect(
+      events
+        .filter((event) => event.type === 'agent.tool.arguments')
+        .map((event) => (event as { strategy: string }).strategy),
+    ).toEqual(['failed']);
   });
 
   it('with it, cut-off arguments still become an error result, not a guessed write', async () => {
     const { host, result } = await run(true, '{"key": "u_1042", "value": {"n": 1');
     expect(host.written).toEqual([]);
-    expect(results(result)[0]).toMatchObject({ is_error: true, content: expect.stringContaining('the JSON is cut off: 2 bracket(s) never closed') });
+    expect(results(result)[0]).toMatchObject({
+      is_error: true,
+      content: expect.stringContaining('the JSON is cut off: 2 bracket(s) never closed'),
+    });
   });
 
   it('keeps what the model wrote in the transcript: the raw text, not the parsed object', async () => {
     const { result } = await run(true, fenced);
     const assistant = result.messages[1];
     expect(assistant?.role).toBe('assistant');
-    expect(typeof assistant?.content === 'string' ? null : assistant?.content[0]).toMatchObject({ type: 'tool_use', input: fenced });
+    expect(typeof assistant?.content === 'string' ? null : assistant?.content[0]).toMatchObject({
+      type: 'tool_use',
+      input: fenced,
+    });
   });
 });

@@ -2,7 +2,13 @@ import { jsonrepair } from 'jsonrepair';
 import type { ArgumentParse, Guard } from '../guard.js';
 
 /** How a text of arguments was read, in the order the strategies are tried. */
-export type ArgumentStrategy = 'direct' | 'double_encoded' | 'strip_fences' | 'balanced_block' | 'trailing_commas' | 'jsonrepair';
+export type ArgumentStrategy =
+  | 'direct'
+  | 'double_encoded'
+  | 'strip_fences'
+  | 'balanced_block'
+  | 'trailing_commas'
+  | 'jsonrepair';
 
 export interface ArgumentRepairOptions {
   /**
@@ -101,7 +107,8 @@ export function stripTrailingCommas(text: string): string {
  * narrows the text the next one starts from. Only an object counts.
  */
 export function repairArguments(raw: string, options: ArgumentRepairOptions = {}): ArgumentParse {
-  const ok = (value: unknown, strategy: ArgumentStrategy): ArgumentParse | null => (isObject(value) ? { ok: true, value, strategy } : null);
+  const ok = (value: unknown, strategy: ArgumentStrategy): ArgumentParse | null =>
+    isObject(value) ? { ok: true, value, strategy } : null;
   const direct = tryParse(raw);
   if (direct.ok) {
     const found = ok(direct.value, 'direct');
@@ -109,7 +116,8 @@ export function repairArguments(raw: string, options: ArgumentRepairOptions = {}
     // A JSON string holding the object: a client that encoded the arguments twice.
     if (typeof direct.value === 'string') {
       const inner = tryParse(direct.value);
-      if (inner.ok) return ok(inner.value, 'double_encoded') ?? { ok: false, reason: 'the arguments are JSON but not an object' };
+      if (inner.ok)
+        return ok(inner.value, 'double_encoded') ?? { ok: false, reason: 'the arguments are JSON but not an object' };
     }
     return { ok: false, reason: 'the arguments are JSON but not an object' };
   }
@@ -125,7 +133,8 @@ export function repairArguments(raw: string, options: ArgumentRepairOptions = {}
   const block = firstBalancedBlock(text);
   if (block.kind === 'unclosed') {
     // Completing it would invent the rest of a value; the model can send the call again.
-    if (options.repairTruncated !== true) return { ok: false, reason: `the JSON is cut off: ${block.depth} bracket(s) never closed` };
+    if (options.repairTruncated !== true)
+      return { ok: false, reason: `the JSON is cut off: ${block.depth} bracket(s) never closed` };
     text = text.slice(text.indexOf('{'));
   }
   if (block.kind === 'found') {
@@ -134,7 +143,8 @@ export function repairArguments(raw: string, options: ArgumentRepairOptions = {}
     if (parsed.ok && isObject(parsed.value)) return { ok: true, value: parsed.value, strategy: 'balanced_block' };
     const stripped = stripTrailingCommas(text);
     const withoutCommas = stripped === text ? null : tryParse(stripped);
-    if (withoutCommas?.ok === true && isObject(withoutCommas.value)) return { ok: true, value: withoutCommas.value, strategy: 'trailing_commas' };
+    if (withoutCommas?.ok === true && isObject(withoutCommas.value))
+      return { ok: true, value: withoutCommas.value, strategy: 'trailing_commas' };
   }
 
   let repaired: string;

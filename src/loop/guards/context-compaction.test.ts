@@ -29,9 +29,19 @@ function pages(pageTokens: number, failing = false): ToolHost {
     execute: (_, input) => {
       if (failing && input['page'] === 3 && !failed) {
         failed = true;
-        return { kind: 'error', error: { code: 'timeout', message: 'timed out' }, latencyMs: 0, fault: 'timeout' } as never;
+        return {
+          kind: 'error',
+          error: { code: 'timeout', message: 'timed out' },
+          latencyMs: 0,
+          fault: 'timeout',
+        } as never;
       }
-      return { kind: 'ok', content: `{"page":${String(input['page'])},"text":"${PROSE.repeat(Math.ceil((pageTokens * 4) / PROSE.length)).slice(0, pageTokens * 4)}"}`, latencyMs: 0, fault: null };
+      return {
+        kind: 'ok',
+        content: `{"page":${String(input['page'])},"text":"${PROSE.repeat(Math.ceil((pageTokens * 4) / PROSE.length)).slice(0, pageTokens * 4)}"}`,
+        latencyMs: 0,
+        fault: null,
+      };
     },
   };
 }
@@ -42,7 +52,8 @@ function pages(pageTokens: number, failing = false): ToolHost {
  */
 class PageModel implements ModelClient {
   readonly name = 'pages';
-  readonly requests: { readonly request: ModelRequest; readonly messages: MessageParam[]; readonly tokens: number }[] = [];
+  readonly requests: { readonly request: ModelRequest; readonly messages: MessageParam[]; readonly tokens: number }[] =
+    [];
   readonly summaries: ModelRequest[] = [];
   readonly #pages: number;
   readonly #summary: 'ok' | 'fail';
@@ -55,16 +66,30 @@ class PageModel implements ModelClient {
   async create(request: ModelRequest): Promise<Message> {
     if (isSummaryRequest(request)) {
       this.summaries.push(request);
-      if (this.#summary === 'fail') throw sdkError(modelFaultResponse('overloaded', request, NO_MODEL_FAULTS, 'req_test'));
-      return assistantMessage('msg_summary', request, [{ type: 'text', text: 'Summary: earlier pages were read.', citations: null }]);
+      if (this.#summary === 'fail')
+        throw sdkError(modelFaultResponse('overloaded', request, NO_MODEL_FAULTS, 'req_test'));
+      return assistantMessage('msg_summary', request, [
+        { type: 'text', text: 'Summary: earlier pages were read.', citations: null },
+      ]);
     }
     this.requests.push({ request, messages: [...request.messages], tokens: requestTokens(request) });
     const index = this.requests.length - 1;
     if (request.tool_choice?.type === 'tool') {
-      return assistantMessage(`msg_${index}`, request, [{ type: 'tool_use', id: `toolu_${index}`, name: request.tool_choice.name, input: { summary: 's', attempted_approaches: [], specific_question: 'q' }, caller: { type: 'direct' } }]);
+      return assistantMessage(`msg_${index}`, request, [
+        {
+          type: 'tool_use',
+          id: `toolu_${index}`,
+          name: request.tool_choice.name,
+          input: { summary: 's', attempted_approaches: [], specific_question: 'q' },
+          caller: { type: 'direct' },
+        },
+      ]);
     }
-    if (index >= this.#pages) return assistantMessage(`msg_${index}`, request, [{ type: 'text', text: 'done', citations: null }]);
-    return assistantMessage(`msg_${index}`, request, [{ type: 'tool_use', id: `toolu_${index}`, name: 'read', input: { page: index }, caller: { type: 'direct' } }]);
+    if (index >= this.#pages)
+      return assistantMessage(`msg_${index}`, request, [{ type: 'text', text: 'done', citations: null }]);
+    return assistantMessage(`msg_${index}`, request, [
+      { type: 'tool_use', id: `toolu_${index}`, name: 'read', input: { page: index }, caller: { type: 'direct' } },
+    ]);
   }
 }
 
@@ -86,17 +111,34 @@ interface Run {
   readonly seen: MessageParam[][];
 }
 
-async function run(model: PageModel, host: ToolHost, options: Partial<ContextCompactionOptions> = {}, extra: { client?: ModelClient; inner?: Guard[]; outer?: Guard[] } = {}): Promise<Run> {
+async function run(
+  model: PageModel,
+  host: ToolHost,
+  options: Partial<ContextCompactionOptions> = {},
+  extra: { client?: ModelClient; inner?: Guard[]; outer?: Guard[] } = {},
+): Promise<Run> {
   const events: AgentEvent[] = [];
   const seen: MessageParam[][] = [];
-  const guards = [...(extra.inner ?? []), contextCompaction({ contextWindow: WINDOW, ...options }), spy(seen), ...(extra.outer ?? [])];
-  const loop = new BudgetedAgentLoop({ model: extra.client ?? model, tools: host, guards, onEvent: (event) => events.push(event) });
+  const guards = [
+    ...(extra.inner ?? []),
+    contextCompaction({ contextWindow: WINDOW, ...options }),
+    spy(seen),
+    ...(extra.outer ?? []),
+  ];
+  const loop = new BudgetedAgentLoop({
+    model: extra.client ?? model,
+    tools: host,
+    guards,
+    onEvent: (event) => events.push(event),
+  });
   const result = await loop.run('Read the pages.');
   return { result, events, model, seen };
 }
 
-const ofType = <T extends AgentEvent['type']>(events: readonly AgentEvent[], type: T) => events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type);
-const firstText = (message: MessageParam | undefined) => ((message?.content as TextBlockParam[] | undefined)?.[0]?.text ?? '');
+const ofType = <T extends AgentEvent['type']>(events: readonly AgentEvent[], type: T) =>
+  events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type);
+const firstText = (message: MessageParam | undefined) =>
+  (message?.content as TextBlockParam[] | undefined)?.[0]?.text ?? '';
 
 describe('contextCompaction', () => {
   it('compacts on the first request over 70% of the window, and not before', async () => {
@@ -128,7 +170,11 @@ describe('contextCompaction', () => {
     kept.forEach((message, i) => expect(message).toBe(before[before.length - kept.length + i]));
     expect(firstText(after[0])).toContain('Summary: earlier pages were read.');
     // The summary was asked of the cheap model, with the older part and tools offered but not usable.
-    expect(model.summaries[0]).toMatchObject({ model: 'claude-haiku-5-5', max_tokens: 512, tool_choice: { type: 'none' } });
+    expect(model.summaries[0]).toMatchObject({
+      model: 'claude-haiku-5-5',
+      max_tokens: 512,
+      tool_choice: { type: 'none' },
+    });
     expect(model.summaries[0]!.messages.length).toBe(before.length - kept.length);
   });
 
@@ -136,7 +182,11 @@ describe('contextCompaction', () => {
     const pinned = await run(new PageModel(12), pages(600, true), { threshold: 0.5 });
     const at = pinned.model.requests.findIndex((entry) => isCompacted(entry.messages));
     const summarised = pinned.model.summaries[0]!.messages;
-    const reads = summarised.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.flatMap((b) => (b.type === 'tool_use' ? [b.input as { page: number }] : []))));
+    const reads = summarised.flatMap((m) =>
+      typeof m.content === 'string'
+        ? []
+        : m.content.flatMap((b) => (b.type === 'tool_use' ? [b.input as { page: number }] : [])),
+    );
     // The last read of the summarised part failed: the pin is the read before it.
     expect(reads.at(-1)?.page).toBe(3);
     const text = firstText(pinned.model.requests[at]!.messages[0]);
@@ -153,7 +203,9 @@ describe('contextCompaction', () => {
     expect(first).toMatchObject({ summary: 'truncated', summaryInputTokens: 0 });
     const at = model.requests.findIndex((entry) => isCompacted(entry.messages));
     const kept = model.requests[at]!.messages.length - 1;
-    expect(firstText(model.requests[at]!.messages[0])).toMatch(new RegExp(`^\\[Context truncated: ${at - kept / 2} earlier turns were dropped`));
+    expect(firstText(model.requests[at]!.messages[0])).toMatch(
+      new RegExp(`^\\[Context truncated: ${at - kept / 2} earlier turns were dropped`),
+    );
     expect(result.outcome.kind).toBe('completed');
   });
 
@@ -203,20 +255,26 @@ describe('contextCompaction', () => {
     const model = new PageModel(12);
     let call = 0;
     const faults: ModelFaultSource = {
-      next: (request) => (isSummaryRequest(request as ModelRequest) || ++call < 8 ? null : modelFaultResponseFault(request)),
+      next: (request) =>
+        isSummaryRequest(request as ModelRequest) || ++call < 8 ? null : modelFaultResponseFault(request),
     };
     const client = new FaultyModel(model, faults);
-    const { events, result } = await run(model, pages(500), { threshold: 1.5 }, { client, inner: [llmRecovery({ fallbackModel: null })] });
+    const { events, result } = await run(
+      model,
+      pages(500),
+      { threshold: 1.5 },
+      { client, inner: [llmRecovery({ fallbackModel: null })] },
+    );
     expect(ofType(events, 'agent.compaction.run')).toHaveLength(1);
     expect(ofType(events, 'agent.model.retry')).toEqual([]);
     expect(call).toBe(9);
     expect(result.outcome).toEqual({
       kind: 'failed',
-      reason: 'model call failed, request too large even after compaction (circuit breaker): ContentTooLargeError (HTTP 413 request_too_large): Request exceeds the maximum allowed number of bytes.',
+      reason:
+        'model call failed, request too large even after compaction (circuit breaker): ContentTooLargeError (HTTP 413 request_too_large): Request exceeds the maximum allowed number of bytes.',
     });
   });
 });
-
 
 describe('contextCompaction with the exact cl100k count', () => {
   it('measures the request with cl100k_base instead of the estimate when asked', async () => {
@@ -225,8 +283,12 @@ describe('contextCompaction with the exact cl100k count', () => {
     const [first] = ofType(exact.events, 'agent.compaction.run');
     const at = exact.model.requests.findIndex((entry) => isCompacted(entry.messages));
     const before = exact.seen[at]!;
-    expect(first!.beforeTokens).toBe(exactRequestTokens(encoding, { model: 'claude-sonnet-5-5', max_tokens: 1024, tools: [READ], messages: before }));
-    expect(first!.beforeTokens).not.toBe(requestTokens({ model: 'claude-sonnet-5-5', max_tokens: 1024, tools: [READ], messages: before }));
+    expect(first!.beforeTokens).toBe(
+      exactRequestTokens(encoding, { model: 'claude-sonnet-5-5', max_tokens: 1024, tools: [READ], messages: before }),
+    );
+    expect(first!.beforeTokens).not.toBe(
+      requestTokens({ model: 'claude-sonnet-5-5', max_tokens: 1024, tools: [READ], messages: before }),
+    );
   });
 });
 
@@ -235,5 +297,8 @@ function isCompacted(messages: readonly MessageParam[]): boolean {
 }
 
 function modelFaultResponseFault(request: { readonly model: string; readonly messages: readonly MessageParam[] }) {
-  return { kind: 'request_too_large' as const, response: modelFaultResponse('request_too_large', request, NO_MODEL_FAULTS, 'req_test') };
+  return {
+    kind: 'request_too_large' as const,
+    response: modelFaultResponse('request_too_large', request, NO_MODEL_FAULTS, 'req_test'),
+  };
 }

@@ -9,7 +9,8 @@ import { classifyModelError, describeModelError } from '../model-errors.js';
 import { STUCK_TOOL_NAME } from './stuck-tool.js';
 
 /** The question the last rung puts to the human, through the stuck tool. */
-export const LADDER_QUESTION = "I've made progress but I'm losing context faster than I can recover. Keep going, change direction, or stop?";
+export const LADDER_QUESTION =
+  "I've made progress but I'm losing context faster than I can recover. Keep going, change direction, or stop?";
 
 export interface ContextCompactionOptions {
   /** The model's context window in tokens (the model table's, or a scenario's smaller one). */
@@ -90,14 +91,26 @@ export function contextCompaction({
   appendix = () => '',
 }: ContextCompactionOptions): Guard {
   const limit = threshold * contextWindow;
-  const count = async (request: ModelRequest): Promise<number> => (counter === 'cl100k' ? exactRequestTokens(await loadCl100k(), request) : requestTokens(request));
+  const count = async (request: ModelRequest): Promise<number> =>
+    counter === 'cl100k' ? exactRequestTokens(await loadCl100k(), request) : requestTokens(request);
   let recoveries = 0;
   let lastRung: { readonly rung: 1 | 2 | 3; readonly iteration: number } | null = null;
   // A wrapper outside this one (output-limit recovery) may resend the same request: it
   // gets the same compacted transcript instead of a second summary call.
-  let reuse: { readonly from: readonly MessageParam[]; readonly length: number; readonly last: MessageParam | undefined; readonly to: ModelRequest } | null = null;
+  let reuse: {
+    readonly from: readonly MessageParam[];
+    readonly length: number;
+    readonly last: MessageParam | undefined;
+    readonly to: ModelRequest;
+  } | null = null;
 
-  const compact = async (ctx: LoopContext, request: ModelRequest, next: SendModelRequest, deep: boolean, trigger: 'threshold' | 'too_large'): Promise<MessageParam[] | null> => {
+  const compact = async (
+    ctx: LoopContext,
+    request: ModelRequest,
+    next: SendModelRequest,
+    deep: boolean,
+    trigger: 'threshold' | 'too_large',
+  ): Promise<MessageParam[] | null> => {
     const compaction = await compactTranscript({
       request,
       keepLast: deep ? deepKeepLast : keepLast,
@@ -136,19 +149,40 @@ export function contextCompaction({
   };
 
   /** The next rung's transcript and request, or null when the rung has nothing to change. */
-  const climb = async (ctx: LoopContext, request: ModelRequest, next: SendModelRequest, tokens: number): Promise<ModelRequest | null> => {
-    const rung: 1 | 2 | 3 = lastRung !== null && ctx.iteration - lastRung.iteration <= ladderWindow ? (Math.min(3, lastRung.rung + 1) as 2 | 3) : 1;
+  const climb = async (
+    ctx: LoopContext,
+    request: ModelRequest,
+    next: SendModelRequest,
+    tokens: number,
+  ): Promise<ModelRequest | null> => {
+    const rung: 1 | 2 | 3 =
+      lastRung !== null && ctx.iteration - lastRung.iteration <= ladderWindow
+        ? (Math.min(3, lastRung.rung + 1) as 2 | 3)
+        : 1;
     recoveries += 1;
     lastRung = { rung, iteration: ctx.iteration };
-    ctx.emit({ type: 'agent.recovery.fired', at: ctx.clock.now(), rung, iteration: ctx.iteration, tokens, count: recoveries });
+    ctx.emit({
+      type: 'agent.recovery.fired',
+      at: ctx.clock.now(),
+      rung,
+      iteration: ctx.iteration,
+      tokens,
+      count: recoveries,
+    });
     if (rung === 3) {
       const offered = (request.tools ?? []).some((tool) => 'name' in tool && tool.name === STUCK_TOOL_NAME);
       if (!offered) return null;
       const text = `The conversation keeps outgrowing the context window after compaction. Ask the human with ${STUCK_TOOL_NAME}: "${LADDER_QUESTION}"`;
-      return { ...request, messages: withUserText(request.messages, text), tool_choice: { type: 'tool', name: STUCK_TOOL_NAME } };
+      return {
+        ...request,
+        messages: withUserText(request.messages, text),
+        tool_choice: { type: 'tool', name: STUCK_TOOL_NAME },
+      };
     }
     // R1 with too short a transcript to keep ten messages of falls through to a deep prune.
-    const messages = (await compact(ctx, request, next, rung === 2, 'threshold')) ?? (rung === 1 ? await compact(ctx, request, next, true, 'threshold') : null);
+    const messages =
+      (await compact(ctx, request, next, rung === 2, 'threshold')) ??
+      (rung === 1 ? await compact(ctx, request, next, true, 'threshold') : null);
     return messages === null ? null : { ...request, messages };
   };
 
@@ -157,7 +191,12 @@ export function contextCompaction({
     async aroundModelCall(ctx, request, next): Promise<ModelCallResult> {
       let sent = request;
       const { messages } = request;
-      if (reuse !== null && reuse.from === messages && reuse.length === messages.length && reuse.last === messages.at(-1)) {
+      if (
+        reuse !== null &&
+        reuse.from === messages &&
+        reuse.length === messages.length &&
+        reuse.last === messages.at(-1)
+      ) {
         const { tool_choice: choice } = reuse.to;
         sent = { ...request, messages: reuse.to.messages, ...(choice === undefined ? {} : { tool_choice: choice }) };
       } else if (recoveries < maxRecoveries) {
@@ -176,7 +215,13 @@ export function contextCompaction({
         sent = { ...sent, messages: compacted };
         result = await next(sent);
         if (result.kind === 'error' && classifyModelError(result.error) === 'too_large') {
-          return { kind: 'stop', outcome: { kind: 'failed', reason: `model call failed, request too large even after compaction (circuit breaker): ${describeModelError(result.error)}` } };
+          return {
+            kind: 'stop',
+            outcome: {
+              kind: 'failed',
+              reason: `model call failed, request too large even after compaction (circuit breaker): ${describeModelError(result.error)}`,
+            },
+          };
         }
       }
       return sent !== request && result.kind === 'reply' ? { ...result, messages: sent.messages } : result;

@@ -14,7 +14,10 @@ import { classify, errorClassification } from './error-classification.js';
 const TOOL: Tool = { name: 'fetch_thing', input_schema: { type: 'object' } };
 
 /** A host whose one tool returns the scripted executions in order, then fails the test. */
-function scriptedHost(script: readonly ToolExecution[], traits: ToolTraits = { sideEffecting: false, concurrencySafe: true }) {
+function scriptedHost(
+  script: readonly ToolExecution[],
+  traits: ToolTraits = { sideEffecting: false, concurrencySafe: true },
+) {
   let executions = 0;
   const host: ToolHost = {
     definitions: [TOOL],
@@ -29,7 +32,12 @@ function scriptedHost(script: readonly ToolExecution[], traits: ToolTraits = { s
   return { host, executions: () => executions };
 }
 
-const ok = (content = '{"ok":true}', latencyMs = 10): ToolExecution => ({ kind: 'ok', content, latencyMs, fault: null });
+const ok = (content = '{"ok":true}', latencyMs = 10): ToolExecution => ({
+  kind: 'ok',
+  content,
+  latencyMs,
+  fault: null,
+});
 const err = (error: ToolError, latencyMs = 10): ToolExecution => ({ kind: 'error', error, latencyMs, fault: null });
 const timeout = (): ToolError => new ToolError('timeout', 'fetch_thing: request timed out after 10000 ms');
 
@@ -45,7 +53,13 @@ async function runOneCall(script: readonly ToolExecution[], traits?: ToolTraits)
   const { host, executions } = scriptedHost(script, traits);
   const model = new ScriptedModel([{ calls: [{ name: 'fetch_thing', input: { id: 7 } }] }, { text: 'finished' }]);
   const events: AgentEvent[] = [];
-  const loop = new BudgetedAgentLoop({ model, tools: host, guards: [errorClassification()], clock: new VirtualClock(), onEvent: (e) => events.push(e) });
+  const loop = new BudgetedAgentLoop({
+    model,
+    tools: host,
+    guards: [errorClassification()],
+    clock: new VirtualClock(),
+    onEvent: (e) => events.push(e),
+  });
   const result = await loop.run('Fetch thing 7.');
   const reply = result.messages[2];
   const toolResult =
@@ -55,9 +69,17 @@ async function runOneCall(script: readonly ToolExecution[], traits?: ToolTraits)
   return { result, events, executions: executions(), toolResult };
 }
 
-const retryDelays = (events: readonly AgentEvent[]): number[] => events.flatMap((e) => (e.type === 'agent.tool.retry' ? [e.delayMs] : []));
+const retryDelays = (events: readonly AgentEvent[]): number[] =>
+  events.flatMap((e) => (e.type === 'agent.tool.retry' ? [e.delayMs] : []));
 const modelTime = (events: readonly AgentEvent[]): number =>
-  events.reduce((sum, e) => sum + (e.type === 'agent.model.call' ? modelLatencyMs({ input_tokens: e.inputTokens, output_tokens: e.outputTokens }) : 0), 0);
+  events.reduce(
+    (sum, e) =>
+      sum +
+      (e.type === 'agent.model.call'
+        ? modelLatencyMs({ input_tokens: e.inputTokens, output_tokens: e.outputTokens })
+        : 0),
+    0,
+  );
 
 describe('classify', () => {
   it('reads retryability off the error code', () => {
@@ -72,11 +94,20 @@ describe('classify', () => {
 
 describe('errorClassification', () => {
   it('retries a transient failure of an idempotent tool 3 times with 1 s, 2 s, 4 s of virtual backoff', async () => {
-    const { result, events, executions, toolResult } = await runOneCall([err(timeout(), 10), err(timeout(), 20), err(timeout(), 30), ok('{"v":1}', 40)]);
+    const { result, events, executions, toolResult } = await runOneCall([
+      err(timeout(), 10),
+      err(timeout(), 20),
+      err(timeout(), 30),
+      ok('{"v":1}', 40),
+    ]);
 
     expect(executions).toBe(4);
     expect(retryDelays(events)).toEqual([1000, 2000, 4000]);
-    expect(events.filter((e) => e.type === 'agent.tool.retry').map((e) => (e.type === 'agent.tool.retry' ? [e.attempt, e.code] : []))).toEqual([
+    expect(
+      events
+        .filter((e) => e.type === 'agent.tool.retry')
+        .map((e) => (e.type === 'agent.tool.retry' ? [e.attempt, e.code] : [])),
+    ).toEqual([
       [1, 'timeout'],
       [2, 'timeout'],
       [3, 'timeout'],
@@ -89,7 +120,10 @@ describe('errorClassification', () => {
   });
 
   it('waits the retry-after of a 429 when it is longer than the backoff', async () => {
-    const rateLimited = new ToolError('rate_limited', 'fetch_thing: HTTP 429 Too Many Requests', { status: 429, retryAfterMs: 5000 });
+    const rateLimited = new ToolError('rate_limited', 'fetch_thing: HTTP 429 Too Many Requests', {
+      status: 429,
+      retryAfterMs: 5000,
+    });
     const { result, events, executions, toolResult } = await runOneCall([err(rateLimited, 50), ok('{"v":2}', 10)]);
 
     expect(executions).toBe(2);
@@ -104,11 +138,16 @@ describe('errorClassification', () => {
     expect(executions).toBe(1);
     expect(retryDelays(events)).toEqual([]);
     expect(toolResult?.is_error).toBe(true);
-    expect(toolResult?.content).toBe("Error: Permanent failure: Not found (HTTP 404): no thing with id '7'. Do not retry with the same arguments.");
+    expect(toolResult?.content).toBe(
+      "Error: Permanent failure: Not found (HTTP 404): no thing with id '7'. Do not retry with the same arguments.",
+    );
   });
 
   it('never retries a side-effecting tool and warns that the operation may have been applied', async () => {
-    const { events, executions, toolResult } = await runOneCall([err(timeout()), ok()], { sideEffecting: true, concurrencySafe: false });
+    const { events, executions, toolResult } = await runOneCall([err(timeout()), ok()], {
+      sideEffecting: true,
+      concurrencySafe: false,
+    });
 
     expect(executions).toBe(1);
     expect(retryDelays(events)).toEqual([]);
@@ -118,19 +157,29 @@ describe('errorClassification', () => {
   });
 
   it('after exhausting the retries tells the model the failure may succeed if retried', async () => {
-    const { events, executions, toolResult } = await runOneCall([err(timeout()), err(timeout()), err(timeout()), err(timeout()), ok()]);
+    const { events, executions, toolResult } = await runOneCall([
+      err(timeout()),
+      err(timeout()),
+      err(timeout()),
+      err(timeout()),
+      ok(),
+    ]);
 
     expect(executions).toBe(4);
     expect(retryDelays(events)).toEqual([1000, 2000, 4000]);
     expect(toolResult?.is_error).toBe(true);
-    expect(toolResult?.content).toBe('Error: Network timeout: fetch_thing: request timed out after 10000 ms. May succeed if retried.');
+    expect(toolResult?.content).toBe(
+      'Error: Network timeout: fetch_thing: request timed out after 10000 ms. May succeed if retried.',
+    );
   });
 
   it('treats an ok execution whose body is not valid JSON as a transient malformed response and retries it', async () => {
     const { events, executions, toolResult } = await runOneCall([ok('{"id":"u_10'), ok('{"id":"u_1042"}')]);
 
     expect(executions).toBe(2);
-    expect(events.flatMap((e) => (e.type === 'agent.tool.retry' ? [[e.code, e.delayMs]] : []))).toEqual([['malformed_response', 1000]]);
+    expect(events.flatMap((e) => (e.type === 'agent.tool.retry' ? [[e.code, e.delayMs]] : []))).toEqual([
+      ['malformed_response', 1000],
+    ]);
     expect(toolResult).toEqual({ type: 'tool_result', tool_use_id: 'toolu_script_0_0', content: '{"id":"u_1042"}' });
   });
 
@@ -140,6 +189,8 @@ describe('errorClassification', () => {
 
     expect(executions).toBe(4);
     expect(toolResult?.is_error).toBe(true);
-    expect(toolResult?.content).toBe('Error: Malformed response: fetch_thing returned a body that is not valid JSON. May succeed if retried.');
+    expect(toolResult?.content).toBe(
+      'Error: Malformed response: fetch_thing returned a body that is not valid JSON. May succeed if retried.',
+    );
   });
 });

@@ -60,7 +60,10 @@ function malformedError(tool: string): ToolError {
  * @example
  * errorClassification({ maxRetries: 3, backoffMs: [1000, 2000, 4000] })
  */
-export function errorClassification({ maxRetries = 3, backoffMs = [1000, 2000, 4000] }: ErrorClassificationOptions = {}): Guard {
+export function errorClassification({
+  maxRetries = 3,
+  backoffMs = [1000, 2000, 4000],
+}: ErrorClassificationOptions = {}): Guard {
   return {
     name: 'classify',
     aroundExecution(ctx, next) {
@@ -68,7 +71,10 @@ export function errorClassification({ maxRetries = 3, backoffMs = [1000, 2000, 4
       let execution = checkBody(next(), tool);
       for (let attempt = 1; attempt <= maxRetries; attempt++) {
         if (execution.kind !== 'error' || ctx.traits.sideEffecting || classify(execution.error) !== 'transient') break;
-        const delayMs = Math.max(backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] ?? 0, execution.error.retryAfterMs ?? 0);
+        const delayMs = Math.max(
+          backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] ?? 0,
+          execution.error.retryAfterMs ?? 0,
+        );
         ctx.emit({ type: 'agent.tool.retry', at: ctx.clock.now(), tool, attempt, delayMs, code: execution.error.code });
         ctx.clock.sleep(delayMs);
         execution = checkBody(next(), tool);

@@ -6,7 +6,11 @@ import type { AgentEvent } from '../events.js';
 import { recordingHost } from '../recording-host.test-helpers.js';
 import { iterationBudget, MORE_ITERATIONS_TOOL_NAME } from './iteration-budget.js';
 
-const LOOKUP: Tool = { name: 'lookup', description: 'Look something up.', input_schema: { type: 'object', properties: { q: { type: 'number' } } } };
+const LOOKUP: Tool = {
+  name: 'lookup',
+  description: 'Look something up.',
+  input_schema: { type: 'object', properties: { q: { type: 'number' } } },
+};
 const lookup = (q: number): ScriptedTurn => ({ calls: [{ name: 'lookup', input: { q } }] });
 const askMore: ScriptedTurn = { calls: [{ name: MORE_ITERATIONS_TOOL_NAME, input: { reason: 'two sources left' } }] };
 
@@ -14,7 +18,12 @@ function run(turns: readonly ScriptedTurn[], options = { initial: 3, extension: 
   const model = new ScriptedModel(turns);
   const host = recordingHost([LOOKUP]);
   const events: AgentEvent[] = [];
-  const loop = new BudgetedAgentLoop({ model, tools: host, guards: [iterationBudget(options)], onEvent: (event) => events.push(event) });
+  const loop = new BudgetedAgentLoop({
+    model,
+    tools: host,
+    guards: [iterationBudget(options)],
+    onEvent: (event) => events.push(event),
+  });
   return { model, host, events, result: loop.run('Look things up.') };
 }
 
@@ -25,13 +34,26 @@ describe('iterationBudget', () => {
     const { model, result } = run([lookup(1), lookup(2), lookup(3), lookup(4)]);
     expect((await result).outcome).toEqual({ kind: 'max_iterations', iterations: 3 });
     expect(model.requests).toHaveLength(3);
-    expect(model.requests[0]?.tools?.map((tool) => ('name' in tool ? tool.name : ''))).toEqual(['lookup', MORE_ITERATIONS_TOOL_NAME]);
+    expect(model.requests[0]?.tools?.map((tool) => ('name' in tool ? tool.name : ''))).toEqual([
+      'lookup',
+      MORE_ITERATIONS_TOOL_NAME,
+    ]);
     expect(lastUserJson(model, 1)).not.toContain('left in this run');
-    expect(lastUserJson(model, 2)).toContain('You have 1 model call left in this run. If you need more to finish, call request_more_iterations');
+    expect(lastUserJson(model, 2)).toContain(
+      'You have 1 model call left in this run. If you need more to finish, call request_more_iterations',
+    );
   });
 
   it('grants the extension on request, up to the hard cap, and refuses beyond it', async () => {
-    const { model, host, events, result } = run([lookup(1), askMore, lookup(2), askMore, askMore, lookup(3), { text: 'never reached' }]);
+    const { model, host, events, result } = run([
+      lookup(1),
+      askMore,
+      lookup(2),
+      askMore,
+      askMore,
+      lookup(3),
+      { text: 'never reached' },
+    ]);
     expect((await result).outcome).toEqual({ kind: 'max_iterations', iterations: 6 });
     expect(model.requests).toHaveLength(6);
     expect(host.executed).toEqual(['lookup', 'lookup', 'lookup']);

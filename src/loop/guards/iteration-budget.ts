@@ -34,31 +34,52 @@ export interface IterationBudgetOptions {
  * @example
  * iterationBudget({ initial: 10, extension: 10, cap: 25 })
  */
-export function iterationBudget({ initial = 10, extension = 10, cap = 25, warnAt = 2 }: IterationBudgetOptions = {}): Guard {
+export function iterationBudget({
+  initial = 10,
+  extension = 10,
+  cap = 25,
+  warnAt = 2,
+}: IterationBudgetOptions = {}): Guard {
   let limit = Math.min(initial, cap);
   let warnedFor = -1;
   return {
     name: 'iterations',
     tools: [MORE_ITERATIONS_TOOL],
     beforeModelCall(ctx) {
-      return ctx.iteration >= limit ? { kind: 'stop', outcome: { kind: 'max_iterations', iterations: ctx.iteration } } : undefined;
+      return ctx.iteration >= limit
+        ? { kind: 'stop', outcome: { kind: 'max_iterations', iterations: ctx.iteration } }
+        : undefined;
     },
     beforeToolCall(call, ctx) {
       if (call.name !== MORE_ITERATIONS_TOOL_NAME) return undefined;
       const granted = Math.min(extension, cap - limit);
       if (granted <= 0) {
-        return { kind: 'answer', content: `No more turns can be granted: the hard cap of ${cap} model calls is reached. Finish with what you have.`, isError: true };
+        return {
+          kind: 'answer',
+          content: `No more turns can be granted: the hard cap of ${cap} model calls is reached. Finish with what you have.`,
+          isError: true,
+        };
       }
       limit += granted;
       ctx.emit({ type: 'agent.iterations.extended', at: ctx.clock.now(), granted, limit });
-      return { kind: 'answer', content: `Granted ${granted} more turns: the limit is now ${limit} model calls (${limit - ctx.iteration} left).`, isError: false };
+      return {
+        kind: 'answer',
+        content: `Granted ${granted} more turns: the limit is now ${limit} model calls (${limit - ctx.iteration} left).`,
+        isError: false,
+      };
     },
     afterToolBatch(ctx) {
       const left = limit - ctx.iteration;
       if (left > warnAt || warnedFor === limit) return undefined;
       warnedFor = limit;
-      const ask = limit < cap ? ` If you need more to finish, call ${MORE_ITERATIONS_TOOL_NAME} with your reason.` : ' No more can be granted.';
-      return { kind: 'intervene', message: `You have ${left} model call${left === 1 ? '' : 's'} left in this run.${ask}` };
+      const ask =
+        limit < cap
+          ? ` If you need more to finish, call ${MORE_ITERATIONS_TOOL_NAME} with your reason.`
+          : ' No more can be granted.';
+      return {
+        kind: 'intervene',
+        message: `You have ${left} model call${left === 1 ? '' : 's'} left in this run.${ask}`,
+      };
     },
   };
 }

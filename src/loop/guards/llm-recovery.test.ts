@@ -1,4 +1,9 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk/core/error';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from '@anthropic-ai/sdk/core/error';
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../clock/virtual-clock.js';
@@ -37,39 +42,78 @@ interface Run {
   readonly clock: VirtualClock;
 }
 
-async function run(faults: readonly (ModelFaultKind | null)[], options: LlmRecoveryOptions | null = {}, turns = TWO_TURNS, retryAfterMs = 10_000): Promise<Run> {
+async function run(
+  faults: readonly (ModelFaultKind | null)[],
+  options: LlmRecoveryOptions | null = {},
+  turns = TWO_TURNS,
+  retryAfterMs = 10_000,
+): Promise<Run> {
   const scripted = new ScriptedModel(turns);
   const source = scriptedModelFaults(faults, { retryAfterMs, timeoutMs: 600_000 });
   const clock = new VirtualClock();
   const events: AgentEvent[] = [];
   const guards: Guard[] = options === null ? [] : [llmRecovery({ streamKey: KEY, ...options })];
-  const loop = new BudgetedAgentLoop({ model: new FaultyModel(scripted, source), tools: host, guards, clock, onEvent: (e) => events.push(e) });
+  const loop = new BudgetedAgentLoop({
+    model: new FaultyModel(scripted, source),
+    tools: host,
+    guards,
+    clock,
+    onEvent: (e) => events.push(e),
+  });
   const result = await loop.run('go');
   return { result, events, answered: scripted.requests, sent: source.requests, clock };
 }
 
 const retries = (events: readonly AgentEvent[]) => events.flatMap((e) => (e.type === 'agent.model.retry' ? [e] : []));
-const fallbacks = (events: readonly AgentEvent[]) => events.flatMap((e) => (e.type === 'agent.model.fallback' ? [e] : []));
+const fallbacks = (events: readonly AgentEvent[]) =>
+  events.flatMap((e) => (e.type === 'agent.model.fallback' ? [e] : []));
 /** The backoff the guard draws for its `index`-th retry of the run (0-based), base in ms. */
-const jittered = (base: number, index: number) => Math.round(base * (1 + 0.25 * (2 * stream(KEY, 'recover:jitter', index).next() - 1)));
+const jittered = (base: number, index: number) =>
+  Math.round(base * (1 + 0.25 * (2 * stream(KEY, 'recover:jitter', index).next() - 1)));
 /** Virtual time of the model calls that were answered. */
 const modelTime = (events: readonly AgentEvent[]) =>
-  events.reduce((sum, e) => sum + (e.type === 'agent.model.call' ? modelLatencyMs({ input_tokens: e.inputTokens, output_tokens: e.outputTokens }) : 0), 0);
+  events.reduce(
+    (sum, e) =>
+      sum +
+      (e.type === 'agent.model.call'
+        ? modelLatencyMs({ input_tokens: e.inputTokens, output_tokens: e.outputTokens })
+        : 0),
+    0,
+  );
 
 describe('classifyModelError', () => {
-  const classOf = (kind: ModelFaultKind) => classifyModelError(sdkError(modelFaultResponse(kind, { model: DEFAULT_MODEL_ID, messages: [] }, { retryAfterMs: 1000, timeoutMs: 1000 }, 'req')));
+  const classOf = (kind: ModelFaultKind) =>
+    classifyModelError(
+      sdkError(
+        modelFaultResponse(
+          kind,
+          { model: DEFAULT_MODEL_ID, messages: [] },
+          { retryAfterMs: 1000, timeoutMs: 1000 },
+          'req',
+        ),
+      ),
+    );
 
   it("reads each injected fault by the SDK's own error class", () => {
     expect(classOf('unauthorized')).toBe('auth');
     expect(classOf('rate_limit')).toBe('rate_limit');
-    for (const kind of ['server_error', 'overloaded', 'connection_error', 'timeout'] as const) expect(classOf(kind)).toBe('transient');
+    for (const kind of ['server_error', 'overloaded', 'connection_error', 'timeout'] as const)
+      expect(classOf(kind)).toBe('transient');
     expect(classOf('unknown_model')).toBe('unknown_model');
     expect(classOf('request_too_large')).toBe('too_large');
   });
 
   it('treats billing, permission and spend limits as auth, and everything unknown as other', () => {
     const generate = (status: number, type: string, errorCode?: string) =>
-      APIError.generate(status, { type: 'error', error: { type, message: 'm', ...(errorCode === undefined ? {} : { details: { error_code: errorCode } }) } }, undefined, new Headers());
+      APIError.generate(
+        status,
+        {
+          type: 'error',
+          error: { type, message: 'm', ...(errorCode === undefined ? {} : { details: { error_code: errorCode } }) },
+        },
+        undefined,
+        new Headers(),
+      );
     expect(classifyModelError(generate(402, 'billing_error'))).toBe('auth');
     expect(classifyModelError(generate(403, 'permission_error'))).toBe('auth');
     expect(classifyModelError(generate(400, 'billing_error'))).toBe('auth');
@@ -88,9 +132,23 @@ describe('llmRecovery', () => {
     const { result, events, answered, sent, clock } = await run(['overloaded', 'server_error', null]);
 
     expect(result.outcome).toEqual({ kind: 'completed', finalText: 'done' });
-    expect(retries(events).map(({ attempt, delayMs, errorClass, status, model }) => ({ attempt, delayMs, errorClass, status, model }))).toEqual([
+    expect(
+      retries(events).map(({ attempt, delayMs, errorClass, status, model }) => ({
+        attempt,
+        delayMs,
+        errorClass,
+        status,
+        model,
+      })),
+    ).toEqual([
       { attempt: 1, delayMs: jittered(1000, 0), errorClass: 'OverloadedError', status: 529, model: DEFAULT_MODEL_ID },
-      { attempt: 2, delayMs: jittered(2000, 1), errorClass: 'InternalServerError', status: 500, model: DEFAULT_MODEL_ID },
+      {
+        attempt: 2,
+        delayMs: jittered(2000, 1),
+        errorClass: 'InternalServerError',
+        status: 500,
+        model: DEFAULT_MODEL_ID,
+      },
     ]);
     expect(jittered(1000, 0)).toBeGreaterThanOrEqual(750);
     expect(jittered(1000, 0)).toBeLessThanOrEqual(1250);
@@ -116,7 +174,15 @@ describe('llmRecovery', () => {
   });
 
   it('after maxRetries retries switches to the fallback model for good, with fresh retries', async () => {
-    const { result, events, sent } = await run(['overloaded', 'overloaded', 'overloaded', 'timeout', 'connection_error', null, null]);
+    const { result, events, sent } = await run([
+      'overloaded',
+      'overloaded',
+      'overloaded',
+      'timeout',
+      'connection_error',
+      null,
+      null,
+    ]);
 
     expect(result.outcome.kind).toBe('completed');
     expect(retries(events).map((e) => [e.model, e.attempt, e.errorClass])).toEqual([
@@ -126,17 +192,33 @@ describe('llmRecovery', () => {
       [FALLBACK, 1, 'APIConnectionError'],
     ]);
     expect(fallbacks(events)).toEqual([
-      { type: 'agent.model.fallback', at: expect.any(Number), from: DEFAULT_MODEL_ID, to: FALLBACK, reason: '4 attempts: APIConnectionTimeoutError: Request timed out.' },
+      {
+        type: 'agent.model.fallback',
+        at: expect.any(Number),
+        from: DEFAULT_MODEL_ID,
+        to: FALLBACK,
+        reason: '4 attempts: APIConnectionTimeoutError: Request timed out.',
+      },
     ]);
     // The turn's 5th and 6th requests went to the fallback, and so did the next turn's.
-    expect(sent.map((request) => request.model)).toEqual([DEFAULT_MODEL_ID, DEFAULT_MODEL_ID, DEFAULT_MODEL_ID, DEFAULT_MODEL_ID, FALLBACK, FALLBACK, FALLBACK]);
+    expect(sent.map((request) => request.model)).toEqual([
+      DEFAULT_MODEL_ID,
+      DEFAULT_MODEL_ID,
+      DEFAULT_MODEL_ID,
+      DEFAULT_MODEL_ID,
+      FALLBACK,
+      FALLBACK,
+      FALLBACK,
+    ]);
   });
 
   it('falls back at once for an unknown model', async () => {
     const { result, events, sent } = await run(['unknown_model', null, null]);
     expect(result.outcome.kind).toBe('completed');
     expect(retries(events)).toEqual([]);
-    expect(fallbacks(events).map((e) => e.reason)).toEqual(['unknown model: NotFoundError (HTTP 404 not_found_error): model: claude-sonnet-5-5']);
+    expect(fallbacks(events).map((e) => e.reason)).toEqual([
+      'unknown model: NotFoundError (HTTP 404 not_found_error): model: claude-sonnet-5-5',
+    ]);
     expect(sent.map((request) => request.model)).toEqual([DEFAULT_MODEL_ID, FALLBACK, FALLBACK]);
   });
 
@@ -144,7 +226,8 @@ describe('llmRecovery', () => {
     const { result, events, sent } = await run(['unauthorized']);
     expect(result.outcome).toEqual({
       kind: 'failed',
-      reason: 'model call failed, not retried (authentication, permission or billing): AuthenticationError (HTTP 401 authentication_error): invalid x-api-key',
+      reason:
+        'model call failed, not retried (authentication, permission or billing): AuthenticationError (HTTP 401 authentication_error): invalid x-api-key',
     });
     expect(sent).toHaveLength(1);
     expect(retries(events)).toEqual([]);
@@ -153,26 +236,44 @@ describe('llmRecovery', () => {
 
   it('does not retry a request too large: it leaves the 413 to compaction outside it, or to the loop', async () => {
     const { result, sent } = await run(['request_too_large']);
-    expect(result.outcome).toEqual({ kind: 'failed', reason: 'model call failed: ContentTooLargeError (HTTP 413 request_too_large): Request exceeds the maximum allowed number of bytes.' });
+    expect(result.outcome).toEqual({
+      kind: 'failed',
+      reason:
+        'model call failed: ContentTooLargeError (HTTP 413 request_too_large): Request exceeds the maximum allowed number of bytes.',
+    });
     expect(sent).toHaveLength(1);
   });
 
   it('ends the run failed when the fallback fails too, carrying the conversation so far', async () => {
-    const faults: ModelFaultKind[] = [...Array<ModelFaultKind>(4).fill('overloaded'), ...Array<ModelFaultKind>(4).fill('server_error')];
+    const faults: ModelFaultKind[] = [
+      ...Array<ModelFaultKind>(4).fill('overloaded'),
+      ...Array<ModelFaultKind>(4).fill('server_error'),
+    ];
     const { result, events, sent } = await run([null, ...faults]);
 
-    expect(result.outcome).toEqual({ kind: 'failed', reason: `model call failed after 4 attempts on ${FALLBACK}: InternalServerError (HTTP 500 api_error): Internal server error` });
+    expect(result.outcome).toEqual({
+      kind: 'failed',
+      reason: `model call failed after 4 attempts on ${FALLBACK}: InternalServerError (HTTP 500 api_error): Internal server error`,
+    });
     expect(sent).toHaveLength(9);
     expect(retries(events)).toHaveLength(6);
     expect(fallbacks(events)).toHaveLength(1);
     // The first turn's call and its result are all there; nothing of the failed turn is.
     expect(result.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
-    expect(events.find((e) => e.type === 'agent_run.failed')).toMatchObject({ reason: expect.stringContaining('after 4 attempts') });
+    expect(events.find((e) => e.type === 'agent_run.failed')).toMatchObject({
+      reason: expect.stringContaining('after 4 attempts'),
+    });
   });
 
   it('without a fallback model gives up after maxRetries retries', async () => {
-    const { result, sent } = await run(['overloaded', 'overloaded', 'overloaded'], { fallbackModel: null, maxRetries: 2 });
-    expect(result.outcome).toEqual({ kind: 'failed', reason: `model call failed after 3 attempts on ${DEFAULT_MODEL_ID}: OverloadedError (HTTP 529 overloaded_error): Overloaded` });
+    const { result, sent } = await run(['overloaded', 'overloaded', 'overloaded'], {
+      fallbackModel: null,
+      maxRetries: 2,
+    });
+    expect(result.outcome).toEqual({
+      kind: 'failed',
+      reason: `model call failed after 3 attempts on ${DEFAULT_MODEL_ID}: OverloadedError (HTTP 529 overloaded_error): Overloaded`,
+    });
     expect(sent).toHaveLength(3);
   });
 
@@ -180,9 +281,19 @@ describe('llmRecovery', () => {
     // max_tokens 0: a request the API refuses with a 400, which no retry would change.
     const model = new FaultyModel(new ScriptedModel(TWO_TURNS), scriptedModelFaults([]));
     const events: AgentEvent[] = [];
-    const loop = new BudgetedAgentLoop({ model, tools: host, guards: [llmRecovery({ streamKey: KEY })], onEvent: (e) => events.push(e), maxTokens: 0 });
+    const loop = new BudgetedAgentLoop({
+      model,
+      tools: host,
+      guards: [llmRecovery({ streamKey: KEY })],
+      onEvent: (e) => events.push(e),
+      maxTokens: 0,
+    });
     const result = await loop.run('go');
-    expect(result.outcome).toEqual({ kind: 'failed', reason: 'model call failed: BadRequestError (HTTP 400 invalid_request_error): max_tokens: Input should be a positive integer' });
+    expect(result.outcome).toEqual({
+      kind: 'failed',
+      reason:
+        'model call failed: BadRequestError (HTTP 400 invalid_request_error): max_tokens: Input should be a positive integer',
+    });
     expect(retries(events)).toEqual([]);
   });
 
@@ -190,7 +301,10 @@ describe('llmRecovery', () => {
     const controller = new AbortController();
     const guard = llmRecovery({ streamKey: KEY });
     const loop = new BudgetedAgentLoop({
-      model: { name: 'aborting', create: () => (controller.abort('user pressed ctrl-c'), Promise.reject(new APIUserAbortError())) },
+      model: {
+        name: 'aborting',
+        create: () => (controller.abort('user pressed ctrl-c'), Promise.reject(new APIUserAbortError())),
+      },
       tools: host,
       guards: [guard],
       signal: controller.signal,
@@ -218,7 +332,10 @@ describe('llmRecovery', () => {
 describe('without the recovery guard', () => {
   it('a model error ends the run failed, naming the error', async () => {
     const { result, events, sent } = await run([null, 'overloaded'], null);
-    expect(result.outcome).toEqual({ kind: 'failed', reason: 'model call failed: OverloadedError (HTTP 529 overloaded_error): Overloaded' });
+    expect(result.outcome).toEqual({
+      kind: 'failed',
+      reason: 'model call failed: OverloadedError (HTTP 529 overloaded_error): Overloaded',
+    });
     expect(sent).toHaveLength(2);
     expect(events.filter((e) => e.type === 'agent_run.failed')).toHaveLength(1);
     expect(describeModelError(new APIConnectionTimeoutError())).toBe('APIConnectionTimeoutError: Request timed out.');

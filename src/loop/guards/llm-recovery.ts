@@ -67,7 +67,8 @@ export function llmRecovery({
         const what = describeModelError(error);
         // A 413 is for context management (outside this guard) to answer; retrying the same request cannot help.
         if (errorClass === 'other' || errorClass === 'too_large') return result;
-        if (errorClass === 'auth') return failed(`model call failed, not retried (authentication, permission or billing): ${what}`);
+        if (errorClass === 'auth')
+          return failed(`model call failed, not retried (authentication, permission or billing): ${what}`);
 
         const retry = errorClass !== 'unknown_model' && attempt < maxRetries;
         if (retry) {
@@ -75,7 +76,15 @@ export function llmRecovery({
           const asked = errorClass === 'rate_limit' ? retryAfterMs(error) : null;
           const delayMs = asked === null ? backoff(attempt) : Math.min(asked, retryAfterCapMs);
           retries += 1;
-          ctx.emit({ type: 'agent.model.retry', at: ctx.clock.now(), model: request.model, attempt, delayMs, errorClass: errorClassName(error), status: errorStatus(error) });
+          ctx.emit({
+            type: 'agent.model.retry',
+            at: ctx.clock.now(),
+            model: request.model,
+            attempt,
+            delayMs,
+            errorClass: errorClassName(error),
+            status: errorStatus(error),
+          });
           ctx.clock.sleep(delayMs);
           continue;
         }
@@ -84,7 +93,13 @@ export function llmRecovery({
           return failed(`model call failed after ${tried} on ${request.model}: ${what}`);
         }
         fallbackActive = true;
-        ctx.emit({ type: 'agent.model.fallback', at: ctx.clock.now(), from: request.model, to: fallbackModel, reason: `${tried}: ${what}` });
+        ctx.emit({
+          type: 'agent.model.fallback',
+          at: ctx.clock.now(),
+          from: request.model,
+          to: fallbackModel,
+          reason: `${tried}: ${what}`,
+        });
         request = { ...original, model: fallbackModel };
         attempt = 0;
       }

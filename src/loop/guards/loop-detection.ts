@@ -58,7 +58,10 @@ function fruitless(result: ToolResultBlockParam | undefined): boolean {
 const fruitlessResults = new WeakMap<ToolResultBlockParam, boolean>();
 
 function emptyResult(result: ToolResultBlockParam): boolean {
-  const text = typeof result.content === 'string' ? result.content : (result.content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
+  const text =
+    typeof result.content === 'string'
+      ? result.content
+      : (result.content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
   if (text.toLowerCase().startsWith('error')) return true;
   // Only a text with an empty list in it can be one; most results are read no further.
   if (!text.includes('[]')) return false;
@@ -88,7 +91,8 @@ function recentCalls(messages: readonly MessageParam[], limit: number): RecentCa
     if (message.role !== 'assistant' || typeof message.content === 'string') continue;
     for (let j = message.content.length - 1; j >= 0 && calls.length < limit; j--) {
       const block = message.content[j]!;
-      if (block.type === 'tool_use') calls.push({ call: block as ToolUseBlock, fruitless: fruitless(resultFor(messages[i + 1], block.id)) });
+      if (block.type === 'tool_use')
+        calls.push({ call: block as ToolUseBlock, fruitless: fruitless(resultFor(messages[i + 1], block.id)) });
     }
   }
   return calls.reverse();
@@ -131,7 +135,8 @@ export function findThrash(recent: readonly RecentCall[], identical: number, pat
     if (count >= identical) return { kind: 'identical', tool, count, window: calls.length };
   }
   for (const [tool, count] of toolCount) {
-    if (count >= pattern && (sameTool.get(tool)?.size ?? 0) > 1) return { kind: 'pattern', tool, count, window: calls.length };
+    if (count >= pattern && (sameTool.get(tool)?.size ?? 0) > 1)
+      return { kind: 'pattern', tool, count, window: calls.length };
   }
   return null;
 }
@@ -161,7 +166,9 @@ export function loopDetection({ window = 6, identical = 3, pattern = 4 }: LoopDe
       if (!forcing) return request;
       forcing = false;
       const tools = request.tools ?? [];
-      return tools.some((tool) => 'name' in tool && tool.name === STUCK_TOOL_NAME) ? request : { ...request, tools: [...tools, STUCK_TOOL] };
+      return tools.some((tool) => 'name' in tool && tool.name === STUCK_TOOL_NAME)
+        ? request
+        : { ...request, tools: [...tools, STUCK_TOOL] };
     },
     beforeToolCall: escalate.beforeToolCall!,
     afterToolBatch(ctx: LoopContext): BatchDecision | undefined {

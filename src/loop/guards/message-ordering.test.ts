@@ -87,10 +87,20 @@ describe('orderingFixup', () => {
   ];
 
   it('repairs a resumed history before the first call, once: the loop adopts it and only appends after', async () => {
-    const model = new ScriptedModel([{ calls: [{ name: 'get_user', input: {} }] }, { calls: [{ name: 'get_user', input: { id: 2 } }] }, { text: 'done' }]);
+    const model = new ScriptedModel([
+      { calls: [{ name: 'get_user', input: {} }] },
+      { calls: [{ name: 'get_user', input: { id: 2 } }] },
+      { text: 'done' },
+    ]);
     const events: AgentEvent[] = [];
     const history = structuredClone(broken);
-    const run = await new BudgetedAgentLoop({ model, tools: recordingHost(TOOLS), guards: [orderingFixup()], history, onEvent: (event) => events.push(event) }).run('continue');
+    const run = await new BudgetedAgentLoop({
+      model,
+      tools: recordingHost(TOOLS),
+      guards: [orderingFixup()],
+      history,
+      onEvent: (event) => events.push(event),
+    }).run('continue');
 
     expect(run.outcome.kind).toBe('completed');
     expect(events.filter((event) => event.type === 'agent.messages.fixed')).toEqual([
@@ -107,7 +117,9 @@ describe('orderingFixup', () => {
 
   it('without it, the same history goes out as it is', async () => {
     const model = new ScriptedModel([{ text: 'done' }]);
-    await new BudgetedAgentLoop({ model, tools: recordingHost(TOOLS), history: structuredClone(broken) }).run('continue');
+    await new BudgetedAgentLoop({ model, tools: recordingHost(TOOLS), history: structuredClone(broken) }).run(
+      'continue',
+    );
     expect(model.requests[0]!.messages).toHaveLength(5);
   });
 });

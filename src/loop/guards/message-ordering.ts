@@ -1,4 +1,9 @@
-import type { ContentBlockParam, MessageParam, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  ContentBlockParam,
+  MessageParam,
+  ToolResultBlockParam,
+  ToolUseBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
 import type { ModelRequest } from '../../model/model-client.js';
 import { memoByToolList } from '../../model/tool-list-memo.js';
 import type { Guard } from '../guard.js';
@@ -19,7 +24,11 @@ type Draft = { role: MessageParam['role']; content: ContentBlockParam[] };
 const asMessages = (drafts: Draft[]): MessageParam[] => drafts as MessageParam[];
 
 const blocksOf = (message: MessageParam): ContentBlockParam[] =>
-  typeof message.content === 'string' ? (message.content === '' ? [] : [{ type: 'text', text: message.content }]) : [...message.content];
+  typeof message.content === 'string'
+    ? message.content === ''
+      ? []
+      : [{ type: 'text', text: message.content }]
+    : [...message.content];
 
 const isEmptyText = (block: ContentBlockParam): boolean => block.type === 'text' && block.text === '';
 
@@ -45,7 +54,10 @@ function merge(messages: readonly MessageParam[]): { messages: MessageParam[]; m
  * offered, or reusing an id) are stripped, with any result they had. Calls in a user message and results
  * in an assistant message have no place at all.
  */
-function pair(messages: readonly MessageParam[], offered: ReadonlySet<string>): { messages: MessageParam[]; droppedResults: number; strippedCalls: number } {
+function pair(
+  messages: readonly MessageParam[],
+  offered: ReadonlySet<string>,
+): { messages: MessageParam[]; droppedResults: number; strippedCalls: number } {
   let droppedResults = 0;
   let strippedCalls = 0;
   const out: Draft[] = messages.map((message) => ({ role: message.role, content: blocksOf(message) }));
@@ -53,7 +65,11 @@ function pair(messages: readonly MessageParam[], offered: ReadonlySet<string>): 
   for (let i = 0; i < out.length; i++) {
     const message = out[i]!;
     if (message.role === 'user') {
-      const asked = new Set(i > 0 && out[i - 1]!.role === 'assistant' ? out[i - 1]!.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : [])) : []);
+      const asked = new Set(
+        i > 0 && out[i - 1]!.role === 'assistant'
+          ? out[i - 1]!.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []))
+          : [],
+      );
       const answered = new Set<string>();
       const results: ToolResultBlockParam[] = [];
       const rest: ContentBlockParam[] = [];
@@ -69,7 +85,11 @@ function pair(messages: readonly MessageParam[], offered: ReadonlySet<string>): 
       continue;
     }
     const next = out[i + 1];
-    const answeredNext = new Set(next?.role === 'user' ? next.content.flatMap((block) => (block.type === 'tool_result' ? [block.tool_use_id] : [])) : []);
+    const answeredNext = new Set(
+      next?.role === 'user'
+        ? next.content.flatMap((block) => (block.type === 'tool_result' ? [block.tool_use_id] : []))
+        : [],
+    );
     const keep = (block: ContentBlockParam): boolean => {
       if (block.type === 'tool_result') {
         droppedResults += 1;
@@ -120,7 +140,11 @@ export function fixMessageOrder(messages: readonly MessageParam[], offered: Read
 
 /** A message's blocks as they are, for reading only (no copy; a string is one text block). */
 const blocksIn = (message: MessageParam): readonly ContentBlockParam[] =>
-  typeof message.content === 'string' ? (message.content === '' ? [] : [{ type: 'text', text: message.content }]) : message.content;
+  typeof message.content === 'string'
+    ? message.content === ''
+      ? []
+      : [{ type: 'text', text: message.content }]
+    : message.content;
 
 /*
  * The ids of a message's tool calls, and of the calls its results answer. Plain loops:
@@ -176,7 +200,9 @@ function wellPlaced(messages: readonly MessageParam[], i: number, offered: Reado
 }
 
 const NO_TOOLS: NonNullable<ModelRequest['tools']> = [];
-const offeredNamesOf = memoByToolList((tools): ReadonlySet<string> => new Set(tools.flatMap((tool) => ('name' in tool ? [tool.name] : []))));
+const offeredNamesOf = memoByToolList(
+  (tools): ReadonlySet<string> => new Set(tools.flatMap((tool) => ('name' in tool ? [tool.name] : []))),
+);
 const offeredNames = (request: ModelRequest): ReadonlySet<string> => offeredNamesOf(request.tools ?? NO_TOOLS);
 
 /**
@@ -198,14 +224,21 @@ export function orderingFixup(): Guard {
       while (same < known.length && same < messages.length && known[same] === messages[same]) same += 1;
       const offered = offeredNames(request);
       let ordered = true;
-      for (let i = Math.max(0, same - 1); i < messages.length && ordered; i++) ordered = wellPlaced(messages, i, offered);
+      for (let i = Math.max(0, same - 1); i < messages.length && ordered; i++)
+        ordered = wellPlaced(messages, i, offered);
       if (ordered) {
         known.length = same;
         for (let i = same; i < messages.length; i++) known.push(messages[i]!);
         return request;
       }
       const fix = fixMessageOrder(messages, offered);
-      ctx.emit({ type: 'agent.messages.fixed', at: ctx.clock.now(), merged: fix.merged, droppedResults: fix.droppedResults, strippedCalls: fix.strippedCalls });
+      ctx.emit({
+        type: 'agent.messages.fixed',
+        at: ctx.clock.now(),
+        merged: fix.merged,
+        droppedResults: fix.droppedResults,
+        strippedCalls: fix.strippedCalls,
+      });
       known.length = 0;
       known.push(...fix.messages);
       return { ...request, messages: fix.messages };

@@ -8,7 +8,11 @@ import type { AgentEvent } from '../events.js';
 import { recordingHost } from '../recording-host.test-helpers.js';
 import { outputLimitRecovery, RESUME_MESSAGE } from './output-limit-recovery.js';
 
-const WRITE: Tool = { name: 'write', description: 'Write a document.', input_schema: { type: 'object', properties: { body: { type: 'string' } } } };
+const WRITE: Tool = {
+  name: 'write',
+  description: 'Write a document.',
+  input_schema: { type: 'object', properties: { body: { type: 'string' } } },
+};
 
 /** The scripted model behind the API's output limit: replies longer than max_tokens are cut. */
 class LimitedModel implements ModelClient {
@@ -23,13 +27,22 @@ class LimitedModel implements ModelClient {
 }
 
 /** A write whose arguments are about `tokens` tokens long. */
-const longWrite = (tokens: number): ScriptedTurn => ({ text: 'Writing it.', calls: [{ name: 'write', input: { body: 'x'.repeat(tokens * 4) } }] });
+const longWrite = (tokens: number): ScriptedTurn => ({
+  text: 'Writing it.',
+  calls: [{ name: 'write', input: { body: 'x'.repeat(tokens * 4) } }],
+});
 
 function run(turns: readonly ScriptedTurn[], guards = [outputLimitRecovery({ raisedMaxTokens: 4000 })]) {
   const model = new LimitedModel(turns);
   const host = recordingHost([WRITE]);
   const events: AgentEvent[] = [];
-  const loop = new BudgetedAgentLoop({ model, tools: host, guards, maxTokens: 1000, onEvent: (event) => events.push(event) });
+  const loop = new BudgetedAgentLoop({
+    model,
+    tools: host,
+    guards,
+    maxTokens: 1000,
+    onEvent: (event) => events.push(event),
+  });
   return { model, host, events, result: loop.run('Write the report.') };
 }
 
@@ -64,7 +77,9 @@ describe('outputLimitRecovery', () => {
     expect(outcome.outcome).toEqual({ kind: 'completed', finalText: 'Done.' });
     expect(model.inner.requests.map((request) => request.max_tokens)).toEqual([1000, 4000, 4000]);
     expect(host.executed).toEqual(['write']);
-    expect(events.filter((event) => event.type === 'agent.output_limit')).toEqual([{ type: 'agent.output_limit', at: 0, action: 'raise', maxTokens: 4000 }]);
+    expect(events.filter((event) => event.type === 'agent.output_limit')).toEqual([
+      { type: 'agent.output_limit', at: 0, action: 'raise', maxTokens: 4000 },
+    ]);
     // Both attempts are paid for: 1000 tokens cut off, then the whole reply.
     expect(outcome.metrics.outputTokens).toBeGreaterThan(3000);
     // The discarded reply is not in the transcript: one assistant turn per answered call.
@@ -76,8 +91,16 @@ describe('outputLimitRecovery', () => {
     const { model, host, events, result } = run([huge, huge, huge, huge, huge, huge, { text: 'Gave up.' }]);
     const outcome = await result;
     expect(host.executed).toEqual([]);
-    expect(events.filter((event) => event.type === 'agent.output_limit').map((event) => event.action)).toEqual(['raise', 'resume', 'resume', 'resume', 'give_up']);
-    const resumed = model.inner.requests.filter((request) => JSON.stringify(request.messages.at(-1)).includes(RESUME_MESSAGE));
+    expect(events.filter((event) => event.type === 'agent.output_limit').map((event) => event.action)).toEqual([
+      'raise',
+      'resume',
+      'resume',
+      'resume',
+      'give_up',
+    ]);
+    const resumed = model.inner.requests.filter((request) =>
+      JSON.stringify(request.messages.at(-1)).includes(RESUME_MESSAGE),
+    );
     expect(resumed).toHaveLength(3);
     // The fourth cut-off after the raise is let through without its cut-off call, which ends the run.
     expect(outcome.outcome).toEqual({ kind: 'completed', finalText: 'Writing it.' });

@@ -3,7 +3,8 @@ import { cutOffToolCall } from '../../model/output-limit.js';
 import type { Guard } from '../guard.js';
 
 /** The message DESIGN.md gives for a reply cut off again after the budget was raised. */
-export const RESUME_MESSAGE = 'Resume directly — no apology, no recap of what you were doing. Pick up mid-thought. Break remaining work into smaller pieces.';
+export const RESUME_MESSAGE =
+  'Resume directly — no apology, no recap of what you were doing. Pick up mid-thought. Break remaining work into smaller pieces.';
 
 export interface OutputLimitRecoveryOptions {
   /** The output budget after the first cut-off (e.g. 8k → 64k). @default 64000 */
@@ -18,7 +19,8 @@ function withoutCutOffCall(reply: Message): Message {
   if (cut === null) return reply;
   const content = reply.content.filter((block) => block !== cut);
   // An assistant turn may not be empty; say what happened where the call was.
-  if (content.length === 0) content.push({ type: 'text', text: `(output cut off while writing a ${cut.name} call)`, citations: null });
+  if (content.length === 0)
+    content.push({ type: 'text', text: `(output cut off while writing a ${cut.name} call)`, citations: null });
   return { ...reply, content };
 }
 
@@ -26,7 +28,11 @@ function withoutCutOffCall(reply: Message): Message {
 function addUsage(discarded: Message, kept: Message): Message {
   return {
     ...kept,
-    usage: { ...kept.usage, input_tokens: discarded.usage.input_tokens + kept.usage.input_tokens, output_tokens: discarded.usage.output_tokens + kept.usage.output_tokens },
+    usage: {
+      ...kept.usage,
+      input_tokens: discarded.usage.input_tokens + kept.usage.input_tokens,
+      output_tokens: discarded.usage.output_tokens + kept.usage.output_tokens,
+    },
   };
 }
 
@@ -40,16 +46,26 @@ function addUsage(discarded: Message, kept: Message): Message {
  * @example
  * outputLimitRecovery({ raisedMaxTokens: 64_000, maxResumes: 3 })
  */
-export function outputLimitRecovery({ raisedMaxTokens = 64_000, maxResumes = 3 }: OutputLimitRecoveryOptions = {}): Guard {
+export function outputLimitRecovery({
+  raisedMaxTokens = 64_000,
+  maxResumes = 3,
+}: OutputLimitRecoveryOptions = {}): Guard {
   let raised = false;
   let resumes = 0;
-  const raise = (request: ModelRequest): ModelRequest => (raised && request.max_tokens < raisedMaxTokens ? { ...request, max_tokens: raisedMaxTokens } : request);
+  const raise = (request: ModelRequest): ModelRequest =>
+    raised && request.max_tokens < raisedMaxTokens ? { ...request, max_tokens: raisedMaxTokens } : request;
   return {
     name: 'output',
     prepareRequest: raise,
     async aroundModelCall(ctx, request, next) {
       const first = await next(request);
-      if (raised || first.kind !== 'reply' || first.message.stop_reason !== 'max_tokens' || request.max_tokens >= raisedMaxTokens) return first;
+      if (
+        raised ||
+        first.kind !== 'reply' ||
+        first.message.stop_reason !== 'max_tokens' ||
+        request.max_tokens >= raisedMaxTokens
+      )
+        return first;
       raised = true;
       ctx.emit({ type: 'agent.output_limit', at: ctx.clock.now(), action: 'raise', maxTokens: raisedMaxTokens });
       const second = await next(raise(request));
@@ -64,7 +80,12 @@ export function outputLimitRecovery({ raisedMaxTokens = 64_000, maxResumes = 3 }
         return kept === reply ? undefined : { kind: 'replace', reply: kept };
       }
       resumes += 1;
-      ctx.emit({ type: 'agent.output_limit', at: ctx.clock.now(), action: 'resume', maxTokens: raised ? raisedMaxTokens : reply.usage.output_tokens });
+      ctx.emit({
+        type: 'agent.output_limit',
+        at: ctx.clock.now(),
+        action: 'resume',
+        maxTokens: raised ? raisedMaxTokens : reply.usage.output_tokens,
+      });
       return { kind: 'continue', reply: withoutCutOffCall(reply), message: RESUME_MESSAGE };
     },
   };

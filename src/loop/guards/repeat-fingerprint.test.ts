@@ -38,7 +38,9 @@ function toolResults(result: RunResult): ToolResultBlockParam[] {
 describe('callFingerprint', () => {
   it('does not depend on key order, at any depth', () => {
     expect(callFingerprint('lookup', { a: 1, b: 2 })).toBe(callFingerprint('lookup', { b: 2, a: 1 }));
-    expect(callFingerprint('lookup', { o: { x: 1, y: [1, { p: 1, q: 2 }] } })).toBe(callFingerprint('lookup', { o: { y: [1, { q: 2, p: 1 }], x: 1 } }));
+    expect(callFingerprint('lookup', { o: { x: 1, y: [1, { p: 1, q: 2 }] } })).toBe(
+      callFingerprint('lookup', { o: { y: [1, { q: 2, p: 1 }], x: 1 } }),
+    );
   });
 
   it('is a sha256 hex digest that differs by tool name or by argument value', () => {
@@ -56,21 +58,41 @@ describe('repeatFingerprint', () => {
     const model = new ScriptedModel([call('lookup', { a: 1, b: 2 }), call('lookup', { b: 2, a: 1 }), { text: 'done' }]);
     const host = countingHost();
     const events: AgentEvent[] = [];
-    const result = await new BudgetedAgentLoop({ model, tools: host, guards: [repeatFingerprint({ window: 2 })], onEvent: (e) => events.push(e) }).run('go');
+    const result = await new BudgetedAgentLoop({
+      model,
+      tools: host,
+      guards: [repeatFingerprint({ window: 2 })],
+      onEvent: (e) => events.push(e),
+    }).run('go');
 
     expect(result.outcome).toEqual({ kind: 'completed', finalText: 'done' });
     expect(host.executed).toHaveLength(1);
     expect(result.metrics.toolCalls).toBe(2);
     expect(result.metrics.toolExecutions).toBe(1);
     const second = toolResults(result)[1];
-    expect(second).toEqual({ type: 'tool_result', tool_use_id: 'toolu_script_1_0', content: REFLECTION_MESSAGE, is_error: true });
+    expect(second).toEqual({
+      type: 'tool_result',
+      tool_use_id: 'toolu_script_1_0',
+      content: REFLECTION_MESSAGE,
+      is_error: true,
+    });
     expect(events.filter((e) => e.type === 'agent.repeat.blocked')).toEqual([
-      { type: 'agent.repeat.blocked', at: expect.any(Number), tool: 'lookup', fingerprint: callFingerprint('lookup', { a: 1, b: 2 }) },
+      {
+        type: 'agent.repeat.blocked',
+        at: expect.any(Number),
+        tool: 'lookup',
+        fingerprint: callFingerprint('lookup', { a: 1, b: 2 }),
+      },
     ]);
   });
 
   it('blocks a call identical to the one two calls back (window 2)', async () => {
-    const model = new ScriptedModel([call('lookup', { a: 1 }), call('other', { a: 1 }), call('lookup', { a: 1 }), { text: 'done' }]);
+    const model = new ScriptedModel([
+      call('lookup', { a: 1 }),
+      call('other', { a: 1 }),
+      call('lookup', { a: 1 }),
+      { text: 'done' },
+    ]);
     const host = countingHost();
     const result = await new BudgetedAgentLoop({ model, tools: host, guards: [repeatFingerprint()] }).run('go');
 
@@ -89,15 +111,27 @@ describe('repeatFingerprint', () => {
       { text: 'done' },
     ]);
     const host = countingHost();
-    const result = await new BudgetedAgentLoop({ model, tools: host, guards: [repeatFingerprint({ window: 2 })] }).run('go');
+    const result = await new BudgetedAgentLoop({ model, tools: host, guards: [repeatFingerprint({ window: 2 })] }).run(
+      'go',
+    );
 
     expect(host.executed.map((e) => e.input)).toEqual([{ a: 1 }, { a: 2 }, { a: 3 }, { a: 1 }]);
-    expect(toolResults(result).map((block) => block.content)).toEqual(['{"ok":true}', '{"ok":true}', '{"ok":true}', '{"ok":true}']);
+    expect(toolResults(result).map((block) => block.content)).toEqual([
+      '{"ok":true}',
+      '{"ok":true}',
+      '{"ok":true}',
+      '{"ok":true}',
+    ]);
   });
 
   it('compares calls within one turn as well as across turns', async () => {
     const model = new ScriptedModel([
-      { calls: [{ name: 'lookup', input: { a: 1 } }, { name: 'lookup', input: { a: 1 } }] },
+      {
+        calls: [
+          { name: 'lookup', input: { a: 1 } },
+          { name: 'lookup', input: { a: 1 } },
+        ],
+      },
       { text: 'done' },
     ]);
     const host = countingHost();
@@ -113,11 +147,22 @@ describe('repeatFingerprint', () => {
   it('reads the last calls from the transcript, so a fresh guard (a resumed run) still knows them', async () => {
     const history = [
       { role: 'user' as const, content: 'look it up' },
-      { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'toolu_before_crash', name: 'lookup', input: { q: 1 } }] },
-      { role: 'user' as const, content: [{ type: 'tool_result' as const, tool_use_id: 'toolu_before_crash', content: '{"ok":true}' }] },
+      {
+        role: 'assistant' as const,
+        content: [{ type: 'tool_use' as const, id: 'toolu_before_crash', name: 'lookup', input: { q: 1 } }],
+      },
+      {
+        role: 'user' as const,
+        content: [{ type: 'tool_result' as const, tool_use_id: 'toolu_before_crash', content: '{"ok":true}' }],
+      },
     ];
     const host = countingHost();
-    const result = await new BudgetedAgentLoop({ model: new ScriptedModel([call('lookup', { q: 1 }), { text: 'done' }]), tools: host, guards: [repeatFingerprint()], history }).run('go on');
+    const result = await new BudgetedAgentLoop({
+      model: new ScriptedModel([call('lookup', { q: 1 }), { text: 'done' }]),
+      tools: host,
+      guards: [repeatFingerprint()],
+      history,
+    }).run('go on');
     expect(host.executed).toEqual([]);
     expect(toolResults(result).at(-1)?.content).toBe(REFLECTION_MESSAGE);
   });
@@ -132,12 +177,13 @@ describe('repeatFingerprint', () => {
       { text: 'done' },
     ]);
     const host = countingHost();
-    const result = await new BudgetedAgentLoop({ model, tools: host, guards: [repeatFingerprint({ window: 2 })] }).run('go');
+    const result = await new BudgetedAgentLoop({ model, tools: host, guards: [repeatFingerprint({ window: 2 })] }).run(
+      'go',
+    );
     expect(host.executed.map((entry) => entry.name)).toEqual(['lookup', 'other']);
     expect(toolResults(result).map((block) => block.is_error === true)).toEqual([false, false, true, true]);
   });
 });
-
 
 describe('repeatFingerprint compares inputs as the calls texts would', () => {
   /** Puts `inputs` to a fresh guard as calls of `lookup`, one turn each; whether each was blocked. */
@@ -162,7 +208,12 @@ describe('repeatFingerprint compares inputs as the calls texts would', () => {
   it('blocks the same object sent again and an equal one in another key order, not a different one', () => {
     const record = Object.freeze({ id: 'u_1', tags: Object.freeze(['a', 'b']) });
     expect(blocked([record, record])).toEqual([false, true]);
-    expect(blocked([{ a: 1, b: { c: 2, d: 3 } }, { b: { d: 3, c: 2 }, a: 1 }])).toEqual([false, true]);
+    expect(
+      blocked([
+        { a: 1, b: { c: 2, d: 3 } },
+        { b: { d: 3, c: 2 }, a: 1 },
+      ]),
+    ).toEqual([false, true]);
     expect(blocked([record, { ...record, tags: ['a', 'c'] }])).toEqual([false, false]);
   });
 });

@@ -17,7 +17,9 @@ export const REFLECTION_MESSAGE =
  * building a Hash object per call. Read through the namespace, so older Node 20 loads.
  */
 const sha256Hex: (text: string) => string =
-  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'hex')
+    : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 /**
  * Digests remembered by their text: a blocked call is one the run made before, so its
@@ -51,7 +53,12 @@ function sameArguments(a: unknown, b: unknown): boolean {
  * is the same call. Walked in place, not gathered into a list first: a list per call
  * (grown from empty) was most of what the guard allocated.
  */
-function repeatsRecent(messages: readonly MessageParam[], call: ToolUseBlock, window: number, inputOf: (block: { readonly id: string; readonly input: unknown }) => unknown): boolean {
+function repeatsRecent(
+  messages: readonly MessageParam[],
+  call: ToolUseBlock,
+  window: number,
+  inputOf: (block: { readonly id: string; readonly input: unknown }) => unknown,
+): boolean {
   let compared = 0;
   let reached = false;
   for (let i = messages.length - 1; i >= 0 && compared < window; i--) {
@@ -103,7 +110,12 @@ export function repeatFingerprint({ window = 2 }: RepeatFingerprintOptions = {})
       // Its arguments as read, kept by reference: tool handlers never write their input (ToolSpec.run).
       inputs.push(call.input);
       if (!repeated) return undefined;
-      ctx.emit({ type: 'agent.repeat.blocked', at: ctx.clock.now(), tool: call.name, fingerprint: callFingerprint(call.name, call.input) });
+      ctx.emit({
+        type: 'agent.repeat.blocked',
+        at: ctx.clock.now(),
+        tool: call.name,
+        fingerprint: callFingerprint(call.name, call.input),
+      });
       return { kind: 'answer', content: REFLECTION_MESSAGE, isError: true };
     },
   };

@@ -9,12 +9,14 @@ export const APPEND_JOURNAL_TOOL = 'append_run_journal_entry';
 const JOURNAL_TOOLS: readonly Tool[] = [
   {
     name: GET_JOURNAL_TOOL,
-    description: 'Read the whole run journal: the objective, current state, next action, and the verified findings, decisions, artifacts, open questions and blockers recorded so far.',
+    description:
+      'Read the whole run journal: the objective, current state, next action, and the verified findings, decisions, artifacts, open questions and blockers recorded so far.',
     input_schema: { type: 'object', properties: {} },
   },
   {
     name: UPDATE_JOURNAL_TOOL,
-    description: 'Set the objective, the current state or the next action for whoever continues the run. Fields left out keep their value.',
+    description:
+      'Set the objective, the current state or the next action for whoever continues the run. Fields left out keep their value.',
     input_schema: {
       type: 'object',
       properties: Object.fromEntries(JOURNAL_FIELDS.map((field) => [field, { type: 'string' }])),
@@ -54,12 +56,16 @@ export function runJournal({ journal, digestChars = 500 }: RunJournalOptions): G
     prepareRequest(request) {
       if (journal.isEmpty) return request;
       const digest = journal.digest(digestChars);
-      const system = typeof request.system === 'string' || request.system === undefined ? `${request.system ?? ''}\n\n${digest}`.trim() : [...request.system, { type: 'text' as const, text: digest }];
+      const system =
+        typeof request.system === 'string' || request.system === undefined
+          ? `${request.system ?? ''}\n\n${digest}`.trim()
+          : [...request.system, { type: 'text' as const, text: digest }];
       return { ...request, system };
     },
     beforeToolCall(call) {
       const input = call.input as Record<string, unknown>;
-      if (call.name === GET_JOURNAL_TOOL) return { kind: 'answer', content: JSON.stringify(journal.toRecord()), isError: false };
+      if (call.name === GET_JOURNAL_TOOL)
+        return { kind: 'answer', content: JSON.stringify(journal.toRecord()), isError: false };
       if (call.name === UPDATE_JOURNAL_TOOL) {
         const fields: Partial<Record<JournalField, string>> = {};
         for (const field of JOURNAL_FIELDS) if (typeof input[field] === 'string') fields[field] = input[field];
@@ -69,7 +75,11 @@ export function runJournal({ journal, digestChars = 500 }: RunJournalOptions): G
       if (call.name === APPEND_JOURNAL_TOOL) {
         const section = JOURNAL_SECTIONS.find((name) => name === input['section']);
         if (section === undefined || typeof input['text'] !== 'string') {
-          return { kind: 'answer', content: `Error: ${APPEND_JOURNAL_TOOL} needs a section (${JOURNAL_SECTIONS.join(', ')}) and a text.`, isError: true };
+          return {
+            kind: 'answer',
+            content: `Error: ${APPEND_JOURNAL_TOOL} needs a section (${JOURNAL_SECTIONS.join(', ')}) and a text.`,
+            isError: true,
+          };
         }
         journal.append(section, input['text']);
         return { kind: 'answer', content: `Recorded in ${section}.`, isError: false };

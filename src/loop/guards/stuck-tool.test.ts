@@ -24,7 +24,11 @@ describe('stuckTool', () => {
     const tools = model.requests[0]?.tools ?? [];
     expect(tools.map((tool) => ('name' in tool ? tool.name : ''))).toEqual(['lookup', 'request_human_help']);
     const help = tools[1];
-    expect(help !== undefined && 'input_schema' in help ? help.input_schema.required : undefined).toEqual(['summary', 'attempted_approaches', 'specific_question']);
+    expect(help !== undefined && 'input_schema' in help ? help.input_schema.required : undefined).toEqual([
+      'summary',
+      'attempted_approaches',
+      'specific_question',
+    ]);
     expect(help !== undefined && 'description' in help ? help.description : '').toContain(
       'Calling this is preferable to making more guesses or repeated tool calls.',
     );
@@ -38,19 +42,31 @@ describe('stuckTool', () => {
     ]);
     const tools = host();
     const events: AgentEvent[] = [];
-    const result = await new BudgetedAgentLoop({ model, tools, guards: [stuckTool()], onEvent: (e) => events.push(e) }).run('go');
+    const result = await new BudgetedAgentLoop({
+      model,
+      tools,
+      guards: [stuckTool()],
+      onEvent: (e) => events.push(e),
+    }).run('go');
 
     expect(result.outcome).toEqual({ kind: 'escalated', payload: PAYLOAD });
     expect(tools.executed).toEqual(['lookup']);
     expect(model.requests).toHaveLength(2);
     expect(result.metrics.modelCalls).toBe(2);
-    expect(events.filter((e) => e.type === 'agent.guardrail.escalated')).toEqual([{ type: 'agent.guardrail.escalated', at: expect.any(Number), payload: PAYLOAD }]);
+    expect(events.filter((e) => e.type === 'agent.guardrail.escalated')).toEqual([
+      { type: 'agent.guardrail.escalated', at: expect.any(Number), payload: PAYLOAD },
+    ]);
     expect(events.at(-1)).toEqual({ type: 'agent_run.completed', at: result.metrics.virtualMs, outcome: 'escalated' });
   });
 
   it('stops before later calls of the same turn run', async () => {
     const model = new ScriptedModel([
-      { calls: [{ name: STUCK_TOOL_NAME, input: PAYLOAD }, { name: 'lookup', input: {} }] },
+      {
+        calls: [
+          { name: STUCK_TOOL_NAME, input: PAYLOAD },
+          { name: 'lookup', input: {} },
+        ],
+      },
       { text: 'never sent' },
     ]);
     const tools = host();

@@ -5,7 +5,11 @@ import { BudgetedAgentLoop } from '../budgeted-agent-loop.js';
 import { recordingHost } from '../recording-host.test-helpers.js';
 import { SOFT_LIMIT_MESSAGE, timeLimits } from './time-limits.js';
 
-const LOOKUP: Tool = { name: 'lookup', description: 'Look something up.', input_schema: { type: 'object', properties: { q: { type: 'number' } } } };
+const LOOKUP: Tool = {
+  name: 'lookup',
+  description: 'Look something up.',
+  input_schema: { type: 'object', properties: { q: { type: 'number' } } },
+};
 const lookup = (q: number): ScriptedTurn => ({ calls: [{ name: 'lookup', input: { q } }] });
 // Each turn of this script costs ~0.75 s of virtual time: the tool results land at 742, 1486, 2231, ... ms.
 const turns = [lookup(1), lookup(2), lookup(3), lookup(4), lookup(5), { text: 'Summary: looked up 1-3.' }];
@@ -13,7 +17,9 @@ const turns = [lookup(1), lookup(2), lookup(3), lookup(4), lookup(5), { text: 'S
 async function run(softMs: number | null, hardMs: number | null) {
   const model = new ScriptedModel(turns);
   const host = recordingHost([LOOKUP]);
-  const result = await new BudgetedAgentLoop({ model, tools: host, guards: [timeLimits({ softMs, hardMs })] }).run('Look things up.');
+  const result = await new BudgetedAgentLoop({ model, tools: host, guards: [timeLimits({ softMs, hardMs })] }).run(
+    'Look things up.',
+  );
   return { model, host, result };
 }
 
@@ -21,9 +27,19 @@ describe('timeLimits', () => {
   it('past the soft limit takes one last turn without tools and ends timed_out with its text', async () => {
     const { model, host, result } = await run(2000, null);
     expect(host.executed).toEqual(['lookup', 'lookup', 'lookup']);
-    expect(model.requests.map((request) => request.tool_choice?.type ?? 'auto')).toEqual(['auto', 'auto', 'auto', 'none']);
+    expect(model.requests.map((request) => request.tool_choice?.type ?? 'auto')).toEqual([
+      'auto',
+      'auto',
+      'auto',
+      'none',
+    ]);
     expect(JSON.stringify(model.requests[3]?.messages.at(-1))).toContain(SOFT_LIMIT_MESSAGE);
-    expect(result.outcome).toEqual({ kind: 'timed_out', limit: 'soft', finalText: '', elapsedMs: result.metrics.virtualMs });
+    expect(result.outcome).toEqual({
+      kind: 'timed_out',
+      limit: 'soft',
+      finalText: '',
+      elapsedMs: result.metrics.virtualMs,
+    });
   });
 
   it('past the hard limit stops after the tool batch, keeping its results, without another model call', async () => {

@@ -1,6 +1,7 @@
 import type { Guard, LoopContext } from '../guard.js';
 
-export const SOFT_LIMIT_MESSAGE = "Time is nearly up. Do not call any more tools: summarize what you've done, what is left, and anything a person picking this up must know.";
+export const SOFT_LIMIT_MESSAGE =
+  "Time is nearly up. Do not call any more tools: summarize what you've done, what is left, and anything a person picking this up must know.";
 
 export interface TimeLimitsOptions {
   /** Virtual ms after which the model gets one last turn to summarize; null: none. */
@@ -21,7 +22,12 @@ export interface TimeLimitsOptions {
 export function timeLimits({ softMs, hardMs }: TimeLimitsOptions): Guard {
   let softFired = false;
   const hardStop = (ctx: LoopContext) =>
-    hardMs !== null && ctx.clock.now() >= hardMs ? ({ kind: 'stop', outcome: { kind: 'timed_out', limit: 'hard', finalText: null, elapsedMs: ctx.clock.now() } } as const) : undefined;
+    hardMs !== null && ctx.clock.now() >= hardMs
+      ? ({
+          kind: 'stop',
+          outcome: { kind: 'timed_out', limit: 'hard', finalText: null, elapsedMs: ctx.clock.now() },
+        } as const)
+      : undefined;
   return {
     name: 'time',
     beforeModelCall(ctx) {

@@ -6,7 +6,11 @@ import type { AgentEvent } from '../events.js';
 import { recordingHost } from '../recording-host.test-helpers.js';
 import { toolBudget } from './tool-budget.js';
 
-const LOOKUP: Tool = { name: 'lookup', description: 'Look something up.', input_schema: { type: 'object', properties: { q: { type: 'number' } } } };
+const LOOKUP: Tool = {
+  name: 'lookup',
+  description: 'Look something up.',
+  input_schema: { type: 'object', properties: { q: { type: 'number' } } },
+};
 
 const okHost = () => recordingHost([LOOKUP]);
 
@@ -26,11 +30,20 @@ describe('toolBudget', () => {
     const model = new ScriptedModel([call(1), call(2), call(3), { text: 'I learned that q=1..3 are ok.' }]);
     const host = okHost();
     const events: AgentEvent[] = [];
-    const loop = new BudgetedAgentLoop({ model, tools: host, guards: [toolBudget({ maxToolCalls: 3 })], onEvent: (e) => events.push(e) });
+    const loop = new BudgetedAgentLoop({
+      model,
+      tools: host,
+      guards: [toolBudget({ maxToolCalls: 3 })],
+      onEvent: (e) => events.push(e),
+    });
 
     const result = await loop.run('Look things up.');
 
-    expect(result.outcome).toEqual({ kind: 'budget_exhausted', finalText: 'I learned that q=1..3 are ok.', toolCalls: 3 });
+    expect(result.outcome).toEqual({
+      kind: 'budget_exhausted',
+      finalText: 'I learned that q=1..3 are ok.',
+      toolCalls: 3,
+    });
     expect(model.requests).toHaveLength(4);
     expect(result.metrics.modelCalls).toBe(4);
     expect(result.metrics.toolCalls).toBe(3);
@@ -46,7 +59,10 @@ describe('toolBudget', () => {
     );
     // The third tool result is still delivered, in the same user message as the notice.
     const last = fourth?.messages.at(-1);
-    expect(Array.isArray(last?.content) ? last.content.map((block) => block.type) : last?.content).toEqual(['tool_result', 'text']);
+    expect(Array.isArray(last?.content) ? last.content.map((block) => block.type) : last?.content).toEqual([
+      'tool_result',
+      'text',
+    ]);
 
     expect(events.filter((e) => e.type === 'agent.budget.exhausted')).toEqual([
       { type: 'agent.budget.exhausted', at: expect.any(Number), toolCalls: 3, limit: 3 },
@@ -68,13 +84,25 @@ describe('toolBudget', () => {
   });
 
   it('runs the calls of a turn up to the ceiling and answers the rest without running them', async () => {
-    const model = new ScriptedModel([call(1), { calls: [2, 3, 4].map((q) => ({ name: 'lookup', input: { q } })) }, { text: 'Done.' }]);
+    const model = new ScriptedModel([
+      call(1),
+      { calls: [2, 3, 4].map((q) => ({ name: 'lookup', input: { q } })) },
+      { text: 'Done.' },
+    ]);
     const host = okHost();
-    const result = await new BudgetedAgentLoop({ model, tools: host, guards: [toolBudget({ maxToolCalls: 3 })] }).run('Look things up.');
+    const result = await new BudgetedAgentLoop({ model, tools: host, guards: [toolBudget({ maxToolCalls: 3 })] }).run(
+      'Look things up.',
+    );
 
     expect(host.executed).toHaveLength(3);
-    const results = model.requests[2]!.messages.at(-1)!.content as Array<{ type: string; content?: unknown; is_error?: boolean }>;
-    expect(results.filter((block) => block.type === 'tool_result').map((block) => [block.content, block.is_error === true])).toEqual([
+    const results = model.requests[2]!.messages.at(-1)!.content as Array<{
+      type: string;
+      content?: unknown;
+      is_error?: boolean;
+    }>;
+    expect(
+      results.filter((block) => block.type === 'tool_result').map((block) => [block.content, block.is_error === true]),
+    ).toEqual([
       ['{"ok":true}', false],
       ['{"ok":true}', false],
       ['Not run: the tool budget (3 calls) is used up.', true],

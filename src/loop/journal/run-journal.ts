@@ -7,7 +7,9 @@ export const JOURNAL_FIELDS = ['objective', 'current_state', 'handoff_next_actio
 export type JournalField = (typeof JOURNAL_FIELDS)[number];
 
 /** The journal as written into results (fixed key order). */
-export type JournalRecord = { readonly [F in JournalField]: string } & { readonly [S in JournalSection]: readonly string[] };
+export type JournalRecord = { readonly [F in JournalField]: string } & {
+  readonly [S in JournalSection]: readonly string[];
+};
 
 /**
  * What a run has established, kept outside the transcript by the journal tools, so that
@@ -17,7 +19,13 @@ export type JournalRecord = { readonly [F in JournalField]: string } & { readonl
  */
 export class RunJournal {
   readonly #fields: Record<JournalField, string> = { objective: '', current_state: '', handoff_next_action: '' };
-  readonly #sections: Record<JournalSection, string[]> = { verified_findings: [], decisions: [], artifacts: [], open_questions: [], blockers: [] };
+  readonly #sections: Record<JournalSection, string[]> = {
+    verified_findings: [],
+    decisions: [],
+    artifacts: [],
+    open_questions: [],
+    blockers: [],
+  };
   #version = 0;
   #rendered: { readonly version: number; readonly text: string } | null = null;
 
@@ -35,11 +43,17 @@ export class RunJournal {
   }
 
   get isEmpty(): boolean {
-    return JOURNAL_FIELDS.every((field) => this.#fields[field] === '') && JOURNAL_SECTIONS.every((section) => this.#sections[section].length === 0);
+    return (
+      JOURNAL_FIELDS.every((field) => this.#fields[field] === '') &&
+      JOURNAL_SECTIONS.every((section) => this.#sections[section].length === 0)
+    );
   }
 
   toRecord(): JournalRecord {
-    return { ...this.#fields, ...Object.fromEntries(JOURNAL_SECTIONS.map((section) => [section, [...this.#sections[section]]])) } as JournalRecord;
+    return {
+      ...this.#fields,
+      ...Object.fromEntries(JOURNAL_SECTIONS.map((section) => [section, [...this.#sections[section]]])),
+    } as JournalRecord;
   }
 
   /** The whole journal as plain text: one line per field, one `- ` line per entry. */

@@ -21,7 +21,18 @@ export function simulatedChatFetch(options: SimulatedChatOptions): typeof fetch 
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!new URL(url).pathname.endsWith('/chat/completions') || init?.method !== 'POST') {
-      return jsonResponse(404, { error: { message: `Invalid URL (${init?.method ?? 'GET'} ${new URL(url).pathname})`, type: 'invalid_request_error', param: null, code: null } }, { 'content-type': 'application/json' });
+      return jsonResponse(
+        404,
+        {
+          error: {
+            message: `Invalid URL (${init?.method ?? 'GET'} ${new URL(url).pathname})`,
+            type: 'invalid_request_error',
+            param: null,
+            code: null,
+          },
+        },
+        { 'content-type': 'application/json' },
+      );
     }
     let chat: ChatRequest;
     try {
@@ -29,9 +40,13 @@ export function simulatedChatFetch(options: SimulatedChatOptions): typeof fetch 
     } catch {
       return wireResponse(invalidChatRequest('We could not parse the JSON body of your request.'));
     }
-    if (!Array.isArray(chat.messages) || typeof chat.model !== 'string') return wireResponse(invalidChatRequest("'model' and 'messages' are required"));
+    if (!Array.isArray(chat.messages) || typeof chat.model !== 'string')
+      return wireResponse(invalidChatRequest("'model' and 'messages' are required"));
     const answer = answerChat(chat, options);
     if (answer.kind === 'error') return wireResponse(answer.response);
-    return jsonResponse(200, answer.completion, { 'content-type': 'application/json', 'x-request-id': `req_${answer.completion.id}` });
+    return jsonResponse(200, answer.completion, {
+      'content-type': 'application/json',
+      'x-request-id': `req_${answer.completion.id}`,
+    });
   };
 }

@@ -2,7 +2,11 @@ import type { ModelRequest } from '../model-client.js';
 import { describe, expect, it } from 'vitest';
 import { fromChatRequest, toChatRequest, UnsupportedAtChatEdge } from './chat-request.js';
 
-const tool = { name: 'get_user', description: 'Fetch a user.', input_schema: { type: 'object' as const, properties: { user_id: { type: 'string' } } } };
+const tool = {
+  name: 'get_user',
+  description: 'Fetch a user.',
+  input_schema: { type: 'object' as const, properties: { user_id: { type: 'string' } } },
+};
 
 const request: ModelRequest = {
   model: 'm',
@@ -24,7 +28,12 @@ const request: ModelRequest = {
       role: 'user',
       content: [
         { type: 'tool_result', tool_use_id: 'call_1', content: '{"id":"u_1"}' },
-        { type: 'tool_result', tool_use_id: 'call_2', content: 'Permanent failure: not found. Do not retry with the same arguments.', is_error: true },
+        {
+          type: 'tool_result',
+          tool_use_id: 'call_2',
+          content: 'Permanent failure: not found. Do not retry with the same arguments.',
+          is_error: true,
+        },
         { type: 'text', text: 'Tool budget: 3 calls left.' },
       ],
     },
@@ -37,7 +46,12 @@ describe('toChatRequest', () => {
       model: 'm',
       max_completion_tokens: 512,
       tool_choice: 'auto',
-      tools: [{ type: 'function', function: { name: 'get_user', description: 'Fetch a user.', parameters: tool.input_schema } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'get_user', description: 'Fetch a user.', parameters: tool.input_schema },
+        },
+      ],
       messages: [
         { role: 'system', content: 'Be brief.' },
         { role: 'user', content: 'Fetch u_1.' },
@@ -46,12 +60,20 @@ describe('toChatRequest', () => {
           content: [{ type: 'text', text: 'Fetching.' }],
           tool_calls: [
             { id: 'call_1', type: 'function', function: { name: 'get_user', arguments: '{"user_id":"u_1"}' } },
-            { id: 'call_2', type: 'function', function: { name: 'get_user', arguments: '```json\n{"user_id": "u_2"}\n```' } },
+            {
+              id: 'call_2',
+              type: 'function',
+              function: { name: 'get_user', arguments: '```json\n{"user_id": "u_2"}\n```' },
+            },
           ],
         },
         { role: 'tool', tool_call_id: 'call_1', content: '{"id":"u_1"}' },
         // A tool message has no error flag: the words must say it.
-        { role: 'tool', tool_call_id: 'call_2', content: 'Error: Permanent failure: not found. Do not retry with the same arguments.' },
+        {
+          role: 'tool',
+          tool_call_id: 'call_2',
+          content: 'Error: Permanent failure: not found. Do not retry with the same arguments.',
+        },
         { role: 'user', content: [{ type: 'text', text: 'Tool budget: 3 calls left.' }] },
       ],
     });
@@ -65,11 +87,19 @@ describe('toChatRequest', () => {
     expect(choice({ type: 'none' })).toEqual(['none', undefined]);
     expect(choice({ type: 'auto' })).toEqual(['auto', undefined]);
     expect(choice({ type: 'any' })).toEqual(['required', undefined]);
-    expect(choice({ type: 'tool', name: 'get_user', disable_parallel_tool_use: true })).toEqual([{ type: 'function', function: { name: 'get_user' } }, false]);
+    expect(choice({ type: 'tool', name: 'get_user', disable_parallel_tool_use: true })).toEqual([
+      { type: 'function', function: { name: 'get_user' } },
+      false,
+    ]);
   });
 
   it('refuses a block Chat Completions cannot carry, naming it', () => {
-    const image: ModelRequest = { ...request, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://x.invalid/a.png' } }] }] };
+    const image: ModelRequest = {
+      ...request,
+      messages: [
+        { role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://x.invalid/a.png' } }] },
+      ],
+    };
     expect(() => toChatRequest(image)).toThrow(UnsupportedAtChatEdge);
     expect(() => toChatRequest(image)).toThrow(/a user 'image' block/);
   });
@@ -98,7 +128,11 @@ describe('fromChatRequest', () => {
           role: 'user',
           content: [
             { type: 'tool_result', tool_use_id: 'call_1', content: '{"id":"u_1"}' },
-            { type: 'tool_result', tool_use_id: 'call_2', content: 'Error: Permanent failure: not found. Do not retry with the same arguments.' },
+            {
+              type: 'tool_result',
+              tool_use_id: 'call_2',
+              content: 'Error: Permanent failure: not found. Do not retry with the same arguments.',
+            },
             { type: 'text', text: 'Tool budget: 3 calls left.' },
           ],
         },
@@ -112,9 +146,15 @@ describe('fromChatRequest', () => {
     const again = fromChatRequest({ ...chat, messages: [...chat.messages] });
     first.messages.forEach((message, i) => expect(again.messages[i]).toBe(message));
     // A changed member of a group is a new group.
-    const changed = fromChatRequest({ ...chat, messages: [...chat.messages.slice(0, -1), { role: 'user', content: 'other' }] });
+    const changed = fromChatRequest({
+      ...chat,
+      messages: [...chat.messages.slice(0, -1), { role: 'user', content: 'other' }],
+    });
     expect(changed.messages.at(-1)).not.toBe(first.messages.at(-1));
-    expect(changed.messages.at(-1)).toEqual({ role: 'user', content: [first.messages.at(-1)!.content[0], first.messages.at(-1)!.content[1], { type: 'text', text: 'other' }] });
+    expect(changed.messages.at(-1)).toEqual({
+      role: 'user',
+      content: [first.messages.at(-1)!.content[0], first.messages.at(-1)!.content[1], { type: 'text', text: 'other' }],
+    });
   });
 
   it('reads results that no user text follows as a user turn of their own, and a max_tokens request without max_completion_tokens', () => {
@@ -123,12 +163,22 @@ describe('fromChatRequest', () => {
       max_tokens: 64,
       messages: [
         { role: 'user', content: 'go' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'get_user', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c', type: 'function', function: { name: 'get_user', arguments: '{}' } }],
+        },
         { role: 'tool', tool_call_id: 'c', content: 'ok' },
       ],
     });
     expect(back.max_tokens).toBe(64);
-    expect(back.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c', content: 'ok' }] });
-    expect(back.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'tool_use', id: 'c', name: 'get_user', input: '{}' }] });
+    expect(back.messages.at(-1)).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'c', content: 'ok' }],
+    });
+    expect(back.messages[1]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'c', name: 'get_user', input: '{}' }],
+    });
   });
 });

@@ -1,4 +1,12 @@
-import type { ContentBlockParam, MessageParam, TextBlockParam, Tool, ToolChoice, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  ContentBlockParam,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+  ToolChoice,
+  ToolResultBlockParam,
+  ToolUseBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
 import type {
   ChatCompletionContentPartText,
   ChatCompletionCreateParamsNonStreaming,
@@ -67,7 +75,8 @@ function translateMessage(message: MessageParam): ChatCompletionMessageParam[] {
     const out: ChatCompletionMessageParam[] = [];
     const parts: ChatCompletionContentPartText[] = [];
     for (const block of message.content) {
-      if (block.type === 'tool_result') out.push({ role: 'tool', tool_call_id: block.tool_use_id, content: toolMessageText(block) });
+      if (block.type === 'tool_result')
+        out.push({ role: 'tool', tool_call_id: block.tool_use_id, content: toolMessageText(block) });
       else if (block.type === 'text') parts.push({ type: 'text', text: block.text });
       else throw new UnsupportedAtChatEdge(`a user '${block.type}' block`);
     }
@@ -80,10 +89,17 @@ function translateMessage(message: MessageParam): ChatCompletionMessageParam[] {
   const calls: ChatCompletionMessageFunctionToolCall[] = [];
   for (const block of blocksOf(message)) {
     if (block.type === 'text') parts.push({ type: 'text', text: block.text });
-    else if (block.type === 'tool_use') calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: argumentsText(block.input) } });
+    else if (block.type === 'tool_use')
+      calls.push({
+        id: block.id,
+        type: 'function',
+        function: { name: block.name, arguments: argumentsText(block.input) },
+      });
     else throw new UnsupportedAtChatEdge(`an assistant '${block.type}' block`);
   }
-  return [{ role: 'assistant', content: parts.length > 0 ? parts : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) }];
+  return [
+    { role: 'assistant', content: parts.length > 0 ? parts : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) },
+  ];
 }
 
 type AnyTool = ModelRequest['tools'] extends readonly (infer T)[] | undefined ? T : never;
@@ -95,7 +111,11 @@ function chatTool(tool: AnyTool): ChatCompletionFunctionTool {
     const custom = tool as Tool;
     chat = {
       type: 'function',
-      function: { name: custom.name, ...(custom.description === undefined ? {} : { description: custom.description }), parameters: custom.input_schema as Record<string, unknown> },
+      function: {
+        name: custom.name,
+        ...(custom.description === undefined ? {} : { description: custom.description }),
+        parameters: custom.input_schema as Record<string, unknown>,
+      },
     };
     chatOfTool.set(tool, chat);
   }
@@ -119,7 +139,11 @@ function chatToolChoice(choice: ToolChoice): ChatCompletionToolChoiceOption {
 export function toChatRequest(request: ModelRequest): ChatRequest {
   const messages: ChatCompletionMessageParam[] = [];
   const { system } = request;
-  if (system !== undefined) messages.push({ role: 'system', content: typeof system === 'string' ? system : system.map((block) => block.text).join('\n\n') });
+  if (system !== undefined)
+    messages.push({
+      role: 'system',
+      content: typeof system === 'string' ? system : system.map((block) => block.text).join('\n\n'),
+    });
   for (const message of request.messages) messages.push(...chatMessages(message));
   const choice = request.tool_choice;
   return {
@@ -128,18 +152,27 @@ export function toChatRequest(request: ModelRequest): ChatRequest {
     max_completion_tokens: request.max_tokens,
     ...(request.tools === undefined ? {} : { tools: request.tools.map(chatTool) }),
     ...(choice === undefined ? {} : { tool_choice: chatToolChoice(choice) }),
-    ...(choice !== undefined && choice.type !== 'none' && choice.disable_parallel_tool_use === true ? { parallel_tool_calls: false } : {}),
+    ...(choice !== undefined && choice.type !== 'none' && choice.disable_parallel_tool_use === true
+      ? { parallel_tool_calls: false }
+      : {}),
     ...(request.stop_sequences === undefined ? {} : { stop: request.stop_sequences }),
   };
 }
 
-function partsText(content: string | readonly { readonly type: string; readonly text?: string }[] | null | undefined): TextBlockParam[] {
+function partsText(
+  content: string | readonly { readonly type: string; readonly text?: string }[] | null | undefined,
+): TextBlockParam[] {
   if (content === null || content === undefined) return [];
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
-  return content.flatMap((part) => (part.type === 'text' && typeof part.text === 'string' ? [{ type: 'text' as const, text: part.text }] : []));
+  return content.flatMap((part) =>
+    part.type === 'text' && typeof part.text === 'string' ? [{ type: 'text' as const, text: part.text }] : [],
+  );
 }
 
-function anthropicToolChoice(choice: ChatCompletionToolChoiceOption, parallel: boolean | undefined): ToolChoice | undefined {
+function anthropicToolChoice(
+  choice: ChatCompletionToolChoiceOption,
+  parallel: boolean | undefined,
+): ToolChoice | undefined {
   const single = parallel === false ? { disable_parallel_tool_use: true } : {};
   if (choice === 'none') return { type: 'none' };
   if (choice === 'auto') return { type: 'auto', ...single };
@@ -151,7 +184,10 @@ function anthropicToolChoice(choice: ChatCompletionToolChoiceOption, parallel: b
 /** One Messages turn's worth of Chat messages: a run of tool messages and the user message right after them, or one message. */
 type Group = readonly ChatCompletionMessageParam[];
 
-const messageOfGroup = new WeakMap<ChatCompletionMessageParam, { readonly group: Group; readonly message: MessageParam }>();
+const messageOfGroup = new WeakMap<
+  ChatCompletionMessageParam,
+  { readonly group: Group; readonly message: MessageParam }
+>();
 const toolOfChat = new WeakMap<ChatCompletionFunctionTool, Tool>();
 
 function groups(messages: readonly ChatCompletionMessageParam[]): Group[] {
@@ -178,7 +214,14 @@ function groups(messages: readonly ChatCompletionMessageParam[]): Group[] {
 function translateGroup(group: Group): MessageParam {
   const results: ToolResultBlockParam[] = [];
   for (const message of group) {
-    if (message.role === 'tool') results.push({ type: 'tool_result', tool_use_id: message.tool_call_id, content: partsText(message.content).map((part) => part.text).join('') });
+    if (message.role === 'tool')
+      results.push({
+        type: 'tool_result',
+        tool_use_id: message.tool_call_id,
+        content: partsText(message.content)
+          .map((part) => part.text)
+          .join(''),
+      });
   }
   const last = group.at(-1)!;
   switch (last.role) {
@@ -189,7 +232,9 @@ function translateGroup(group: Group): MessageParam {
       return { role: 'user', content: typeof last.content === 'string' ? last.content : partsText(last.content) };
     case 'assistant': {
       const calls = (last.tool_calls ?? []).flatMap((call): ToolUseBlockParam[] =>
-        call.type === 'function' ? [{ type: 'tool_use', id: call.id, name: call.function.name, input: call.function.arguments }] : [],
+        call.type === 'function'
+          ? [{ type: 'tool_use', id: call.id, name: call.function.name, input: call.function.arguments }]
+          : [],
       );
       if (typeof last.content === 'string' && calls.length === 0) return { role: 'assistant', content: last.content };
       return { role: 'assistant', content: [...partsText(last.content), ...calls] };
@@ -201,7 +246,12 @@ function translateGroup(group: Group): MessageParam {
 
 function messageOf(group: Group): MessageParam {
   const cached = messageOfGroup.get(group[0]!);
-  if (cached !== undefined && cached.group.length === group.length && cached.group.every((member, i) => member === group[i])) return cached.message;
+  if (
+    cached !== undefined &&
+    cached.group.length === group.length &&
+    cached.group.every((member, i) => member === group[i])
+  )
+    return cached.message;
   const message = translateGroup(group);
   messageOfGroup.set(group[0]!, { group, message });
   return message;
@@ -211,7 +261,11 @@ function toolOf(tool: ChatCompletionFunctionTool): Tool {
   let translated = toolOfChat.get(tool);
   if (translated === undefined) {
     const { name, description, parameters } = tool.function;
-    translated = { name, ...(description === undefined ? {} : { description }), input_schema: (parameters ?? { type: 'object' }) as Tool['input_schema'] };
+    translated = {
+      name,
+      ...(description === undefined ? {} : { description }),
+      input_schema: (parameters ?? { type: 'object' }) as Tool['input_schema'],
+    };
     toolOfChat.set(tool, translated);
   }
   return translated;
@@ -223,9 +277,18 @@ function toolOf(tool: ChatCompletionFunctionTool): Tool {
  * after them become one user turn; tool arguments stay the text that was sent.
  */
 export function fromChatRequest(chat: ChatRequest): ModelRequest {
-  const system = chat.messages.flatMap((message) => (message.role === 'system' || message.role === 'developer' ? [partsText(message.content).map((part) => part.text).join('')] : []));
+  const system = chat.messages.flatMap((message) =>
+    message.role === 'system' || message.role === 'developer'
+      ? [
+          partsText(message.content)
+            .map((part) => part.text)
+            .join(''),
+        ]
+      : [],
+  );
   const messages = groups(chat.messages).map(messageOf);
-  const choice = chat.tool_choice === undefined ? undefined : anthropicToolChoice(chat.tool_choice, chat.parallel_tool_calls);
+  const choice =
+    chat.tool_choice === undefined ? undefined : anthropicToolChoice(chat.tool_choice, chat.parallel_tool_calls);
   const stop = typeof chat.stop === 'string' ? [chat.stop] : chat.stop;
   return {
     model: chat.model,

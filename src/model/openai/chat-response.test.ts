@@ -16,15 +16,35 @@ describe('chat completions and Messages replies', () => {
       object: 'chat.completion',
       created: 0,
       model: 'm',
-      choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: 'Fetching.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_user', arguments: '{"user_id":"u_1"}' } }] } }],
-      usage: { prompt_tokens: reply.usage.input_tokens, completion_tokens: reply.usage.output_tokens, total_tokens: reply.usage.input_tokens + reply.usage.output_tokens },
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            content: 'Fetching.',
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'get_user', arguments: '{"user_id":"u_1"}' } },
+            ],
+          },
+        },
+      ],
+      usage: {
+        prompt_tokens: reply.usage.input_tokens,
+        completion_tokens: reply.usage.output_tokens,
+        total_tokens: reply.usage.input_tokens + reply.usage.output_tokens,
+      },
     });
     const back = fromChatCompletion(completion);
     expect(back.content).toEqual([
       { type: 'text', text: 'Fetching.', citations: null },
       { type: 'tool_use', id: 'call_1', name: 'get_user', input: '{"user_id":"u_1"}', caller: { type: 'direct' } },
     ]);
-    expect(back).toMatchObject({ id: 'chatcmpl-msg_1', stop_reason: 'tool_use', usage: { input_tokens: reply.usage.input_tokens, output_tokens: reply.usage.output_tokens } });
+    expect(back).toMatchObject({
+      id: 'chatcmpl-msg_1',
+      stop_reason: 'tool_use',
+      usage: { input_tokens: reply.usage.input_tokens, output_tokens: reply.usage.output_tokens },
+    });
   });
 
   it('maps finish_reason to stop_reason both ways', () => {
@@ -36,11 +56,20 @@ describe('chat completions and Messages replies', () => {
       const completion = toChatCompletion(text);
       return fromChatCompletion({ ...completion, choices: [{ ...completion.choices[0]!, finish_reason }] }).stop_reason;
     };
-    expect([finish('stop'), finish('length'), finish('tool_calls'), finish('content_filter')]).toEqual(['end_turn', 'max_tokens', 'tool_use', 'refusal']);
+    expect([finish('stop'), finish('length'), finish('tool_calls'), finish('content_filter')]).toEqual([
+      'end_turn',
+      'max_tokens',
+      'tool_use',
+      'refusal',
+    ]);
   });
 
   it('a reply without text has no text block, and a completion without choices is an error', () => {
-    const completion = toChatCompletion(assistantMessage('msg_3', request, [{ type: 'tool_use', id: 'c', name: 't', input: {}, caller: { type: 'direct' } }]));
+    const completion = toChatCompletion(
+      assistantMessage('msg_3', request, [
+        { type: 'tool_use', id: 'c', name: 't', input: {}, caller: { type: 'direct' } },
+      ]),
+    );
     expect(completion.choices[0]?.message.content).toBeNull();
     expect(fromChatCompletion(completion).content.map((block) => block.type)).toEqual(['tool_use']);
     expect(() => fromChatCompletion({ ...completion, choices: [] })).toThrow(/has no choices/);

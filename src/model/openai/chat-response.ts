@@ -35,7 +35,14 @@ export function toChatCompletion(message: Message): ChatCompletion {
   for (const block of message.content) {
     if (block.type === 'text') text += block.text;
     else if (block.type === 'tool_use') {
-      calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: typeof block.input === 'string' ? block.input : JSON.stringify(block.input ?? {}) } });
+      calls.push({
+        id: block.id,
+        type: 'function',
+        function: {
+          name: block.name,
+          arguments: typeof block.input === 'string' ? block.input : JSON.stringify(block.input ?? {}),
+        },
+      });
     }
   }
   return {
@@ -47,12 +54,21 @@ export function toChatCompletion(message: Message): ChatCompletion {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: text === '' ? null : text, refusal: null, ...(calls.length > 0 ? { tool_calls: calls } : {}) },
+        message: {
+          role: 'assistant',
+          content: text === '' ? null : text,
+          refusal: null,
+          ...(calls.length > 0 ? { tool_calls: calls } : {}),
+        },
         finish_reason: message.stop_reason === null ? 'stop' : FINISH_OF_STOP[message.stop_reason],
         logprobs: null,
       },
     ],
-    usage: { prompt_tokens: message.usage.input_tokens, completion_tokens: message.usage.output_tokens, total_tokens: message.usage.input_tokens + message.usage.output_tokens },
+    usage: {
+      prompt_tokens: message.usage.input_tokens,
+      completion_tokens: message.usage.output_tokens,
+      total_tokens: message.usage.input_tokens + message.usage.output_tokens,
+    },
   };
 }
 
@@ -64,10 +80,17 @@ export function fromChatCompletion(completion: ChatCompletion): Message {
   const choice = completion.choices[0];
   if (choice === undefined) throw new Error(`chat completion ${completion.id} has no choices`);
   const content: ContentBlock[] = [];
-  if (typeof choice.message.content === 'string' && choice.message.content !== '') content.push({ type: 'text', text: choice.message.content, citations: null });
+  if (typeof choice.message.content === 'string' && choice.message.content !== '')
+    content.push({ type: 'text', text: choice.message.content, citations: null });
   for (const call of choice.message.tool_calls ?? []) {
     if (call.type !== 'function') continue;
-    content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: call.function.arguments, caller: { type: 'direct' } });
+    content.push({
+      type: 'tool_use',
+      id: call.id,
+      name: call.function.name,
+      input: call.function.arguments,
+      caller: { type: 'direct' },
+    });
   }
   const usage = completion.usage;
   return {

@@ -41,7 +41,10 @@ export class OpenAICompatibleModelClient implements ModelClient {
   async create(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): Promise<Message> {
     const chat = toChatRequest(request);
     try {
-      const completion = await this.#client.chat.completions.create(chat, options.signal === undefined ? {} : { signal: options.signal });
+      const completion = await this.#client.chat.completions.create(
+        chat,
+        options.signal === undefined ? {} : { signal: options.signal },
+      );
       return fromChatCompletion(completion);
     } catch (error) {
       throw toAnthropicError(error);

@@ -17,7 +17,9 @@ export interface SimulatedChatOptions {
 }
 
 /** A Chat Completions call answered: the completion, or the error the server sends. */
-export type ChatAnswer = { readonly kind: 'completion'; readonly completion: ChatCompletion } | { readonly kind: 'error'; readonly response: ChatErrorResponse };
+export type ChatAnswer =
+  | { readonly kind: 'completion'; readonly completion: ChatCompletion }
+  | { readonly kind: 'error'; readonly response: ChatErrorResponse };
 
 /**
  * The simulated model as a Chat Completions server, shared by the HTTP endpoint and the
@@ -31,7 +33,8 @@ export function answerChat(chat: ChatRequest, options: SimulatedChatOptions): Ch
   try {
     request = fromChatRequest(chat);
   } catch (error) {
-    if (error instanceof UnsupportedAtChatEdge) return { kind: 'error', response: invalidChatRequest(`unsupported at this endpoint: ${error.message}`) };
+    if (error instanceof UnsupportedAtChatEdge)
+      return { kind: 'error', response: invalidChatRequest(`unsupported at this endpoint: ${error.message}`) };
     throw error;
   }
   const fault = options.faults?.next(request) ?? null;

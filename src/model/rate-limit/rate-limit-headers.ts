@@ -20,10 +20,26 @@ interface LimitPair {
 
 /** Requests first: it is the limit the task names; tokens run out the same way. */
 const LIMIT_PAIRS: readonly LimitPair[] = [
-  { remaining: 'anthropic-ratelimit-requests-remaining', reset: 'anthropic-ratelimit-requests-reset', resetFormat: 'timestamp' },
-  { remaining: 'anthropic-ratelimit-tokens-remaining', reset: 'anthropic-ratelimit-tokens-reset', resetFormat: 'timestamp' },
-  { remaining: 'anthropic-ratelimit-input-tokens-remaining', reset: 'anthropic-ratelimit-input-tokens-reset', resetFormat: 'timestamp' },
-  { remaining: 'anthropic-ratelimit-output-tokens-remaining', reset: 'anthropic-ratelimit-output-tokens-reset', resetFormat: 'timestamp' },
+  {
+    remaining: 'anthropic-ratelimit-requests-remaining',
+    reset: 'anthropic-ratelimit-requests-reset',
+    resetFormat: 'timestamp',
+  },
+  {
+    remaining: 'anthropic-ratelimit-tokens-remaining',
+    reset: 'anthropic-ratelimit-tokens-reset',
+    resetFormat: 'timestamp',
+  },
+  {
+    remaining: 'anthropic-ratelimit-input-tokens-remaining',
+    reset: 'anthropic-ratelimit-input-tokens-reset',
+    resetFormat: 'timestamp',
+  },
+  {
+    remaining: 'anthropic-ratelimit-output-tokens-remaining',
+    reset: 'anthropic-ratelimit-output-tokens-reset',
+    resetFormat: 'timestamp',
+  },
   { remaining: 'x-ratelimit-remaining-requests', reset: 'x-ratelimit-reset-requests', resetFormat: 'duration' },
   { remaining: 'x-ratelimit-remaining-tokens', reset: 'x-ratelimit-reset-tokens', resetFormat: 'duration' },
 ];
@@ -47,7 +63,8 @@ export function parseResetDuration(text: string): number | undefined {
 /** `retry-after-ms`, else `retry-after` in seconds or as an HTTP date, as epoch ms. */
 function retryAfter(headers: Headers, nowMs: number): RateLimitHold | undefined {
   const ms = headers.get('retry-after-ms');
-  if (ms !== null && Number.isFinite(Number(ms)) && ms.trim() !== '') return { untilMs: nowMs + Math.max(0, Number(ms)), header: 'retry-after-ms' };
+  if (ms !== null && Number.isFinite(Number(ms)) && ms.trim() !== '')
+    return { untilMs: nowMs + Math.max(0, Number(ms)), header: 'retry-after-ms' };
   const after = headers.get('retry-after');
   if (after === null || after.trim() === '') return undefined;
   const seconds = Number(after);
@@ -61,7 +78,8 @@ function exhausted(headers: Headers, pair: LimitPair, nowMs: number): RateLimitH
   const reset = headers.get(pair.reset);
   if (remaining === null || reset === null || remaining.trim() === '' || Number(remaining) > 0) return undefined;
   if (!Number.isFinite(Number(remaining))) return undefined;
-  const untilMs = pair.resetFormat === 'timestamp' ? Date.parse(reset) : nowMs + (parseResetDuration(reset) ?? Number.NaN);
+  const untilMs =
+    pair.resetFormat === 'timestamp' ? Date.parse(reset) : nowMs + (parseResetDuration(reset) ?? Number.NaN);
   return Number.isNaN(untilMs) ? undefined : { untilMs, header: `${pair.remaining}: 0` };
 }
 

@@ -44,7 +44,12 @@ describe('RequestLimiter', () => {
   it('holds new requests until the reset once a response says none remain', async () => {
     const { time, nowMs, sleep } = fakeTime();
     const holds: string[] = [];
-    const limiter = new RequestLimiter({ concurrency: 4, nowMs, sleep, onHold: (hold) => holds.push(`${hold.header} ${hold.waitMs}`) });
+    const limiter = new RequestLimiter({
+      concurrency: 4,
+      nowMs,
+      sleep,
+      onHold: (hold) => holds.push(`${hold.header} ${hold.waitMs}`),
+    });
     (await limiter.acquire())();
     expect(time.sleeps).toEqual([]);
     limiter.observe(new Headers({ 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '2s' }));
@@ -78,7 +83,12 @@ describe('RequestLimiter', () => {
   it('caps one hold at maxHoldMs, so a far reset cannot stall the sweep silently', async () => {
     const { time, nowMs, sleep } = fakeTime(0);
     const limiter = new RequestLimiter({ nowMs, sleep, maxHoldMs: 30_000 });
-    limiter.observe(new Headers({ 'anthropic-ratelimit-requests-remaining': '0', 'anthropic-ratelimit-requests-reset': new Date(3_600_000).toISOString() }));
+    limiter.observe(
+      new Headers({
+        'anthropic-ratelimit-requests-remaining': '0',
+        'anthropic-ratelimit-requests-reset': new Date(3_600_000).toISOString(),
+      }),
+    );
     (await limiter.acquire())();
     expect(time.sleeps).toEqual([30_000]);
   });
@@ -93,7 +103,10 @@ describe('rateLimitedFetch', () => {
     const { time, nowMs, sleep } = fakeTime();
     const limiter = new RequestLimiter({ concurrency: 1, nowMs, sleep });
     const sent: number[] = [];
-    const answers = [new Response('{}', { status: 429, headers: { 'retry-after': '3' } }), new Response('{}', { status: 200 })];
+    const answers = [
+      new Response('{}', { status: 429, headers: { 'retry-after': '3' } }),
+      new Response('{}', { status: 200 }),
+    ];
     const fetch = rateLimitedFetch(limiter, async () => {
       sent.push(time.now);
       return answers.shift()!;

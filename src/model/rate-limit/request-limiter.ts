@@ -41,7 +41,8 @@ export class RequestLimiter {
 
   constructor(options: RequestLimiterOptions = {}) {
     this.concurrency = options.concurrency ?? 4;
-    if (!Number.isSafeInteger(this.concurrency) || this.concurrency < 1) throw new RangeError(`concurrency must be a whole number of at least 1, got ${this.concurrency}`);
+    if (!Number.isSafeInteger(this.concurrency) || this.concurrency < 1)
+      throw new RangeError(`concurrency must be a whole number of at least 1, got ${this.concurrency}`);
     this.#maxHoldMs = options.maxHoldMs ?? 120_000;
     this.#nowMs = options.nowMs ?? realTime.nowMs;
     this.#sleep = options.sleep ?? realTime.sleep;

@@ -20,7 +20,13 @@ export function contextLimitResponse(request: ModelRequest, contextWindow: numbe
   return {
     kind: 'http',
     status: 413,
-    body: { type: 'error', error: { type: 'request_too_large', message: `prompt is too long: ${tokens} tokens > ${contextWindow} maximum for ${request.model}` } },
+    body: {
+      type: 'error',
+      error: {
+        type: 'request_too_large',
+        message: `prompt is too long: ${tokens} tokens > ${contextWindow} maximum for ${request.model}`,
+      },
+    },
     headers: { 'content-type': 'application/json', 'request-id': 'req_sim_too_large' },
   };
 }

@@ -11,8 +11,17 @@ function jsonResponse(status: number, body: unknown, headers: Readonly<Record<st
   return new Response(JSON.stringify(body), { status, headers });
 }
 
-function errorResponse(status: number, type: string, message: string, details?: Readonly<Record<string, unknown>>): Response {
-  return jsonResponse(status, { type: 'error', error: { type, message, ...(details === undefined ? {} : { details }) } }, { 'content-type': 'application/json', 'request-id': 'req_sim_error' });
+function errorResponse(
+  status: number,
+  type: string,
+  message: string,
+  details?: Readonly<Record<string, unknown>>,
+): Response {
+  return jsonResponse(
+    status,
+    { type: 'error', error: { type, message, ...(details === undefined ? {} : { details }) } },
+    { 'content-type': 'application/json', 'request-id': 'req_sim_error' },
+  );
 }
 
 /**
@@ -43,12 +52,20 @@ function wireResponse(response: ModelFaultResponse): Response {
  * events and then an `event: error` frame. The model sees the request without `stream`:
  * its reply cannot depend on how it is delivered.
  */
-export function simulatedFetch(model: SimulatedModel, faults?: ModelFaultSource, contextWindow?: ContextWindowOf): typeof fetch {
+export function simulatedFetch(
+  model: SimulatedModel,
+  faults?: ModelFaultSource,
+  contextWindow?: ContextWindowOf,
+): typeof fetch {
   const threads = new MessageThreads();
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!new URL(url).pathname.endsWith('/v1/messages') || init?.method !== 'POST') {
-      return errorResponse(404, 'not_found_error', `the simulated endpoint serves POST /v1/messages, not ${init?.method ?? 'GET'} ${url}`);
+      return errorResponse(
+        404,
+        'not_found_error',
+        `the simulated endpoint serves POST /v1/messages, not ${init?.method ?? 'GET'} ${url}`,
+      );
     }
     let request: ModelRequest;
     try {
@@ -62,7 +79,8 @@ export function simulatedFetch(model: SimulatedModel, faults?: ModelFaultSource,
     const streamed = (request as { stream?: unknown }).stream === true;
     if (streamed) delete (request as { stream?: unknown }).stream;
     const thread = threads.read(request as unknown as Parameters<MessageThreads['read']>[0]);
-    if (thread.kind === 'error') return errorResponse(thread.status, 'not_found_error', thread.message, { error_code: thread.errorCode });
+    if (thread.kind === 'error')
+      return errorResponse(thread.status, 'not_found_error', thread.message, { error_code: thread.errorCode });
     if (thread.kind === 'threaded') request = thread.body as unknown as ModelRequest;
     const fault = faults?.next({ model: request.model, messages: request.messages, stream: streamed }) ?? null;
     if (fault !== null && fault.response.kind !== 'stream_cut') return wireResponse(fault.response);
@@ -75,8 +93,18 @@ export function simulatedFetch(model: SimulatedModel, faults?: ModelFaultSource,
     if (thread.kind === 'threaded' && fault?.response.kind !== 'stream_cut') threads.hold(request, message);
     if (streamed) {
       const events = messageStreamEvents(message);
-      const frames = fault?.response.kind === 'stream_cut' ? sseFrames(eventsBeforeCut(events), fault.response.body) : sseFrames(events);
-      return new Response(sseBody(frames), { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_${message.id}` } });
+      const frames =
+        fault?.response.kind === 'stream_cut'
+          ? sseFrames(eventsBeforeCut(events), fault.response.body)
+          : sseFrames(events);
+      return new Response(sseBody(frames), {
+        status: 200,
+        headers: {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          'request-id': `req_${message.id}`,
+        },
+      });
     }
     return jsonResponse(200, message, { 'content-type': 'application/json', 'request-id': `req_${message.id}` });
   };

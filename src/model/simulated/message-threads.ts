@@ -1,7 +1,9 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 
 /** The `thread` field of a Messages request on the message-threads beta, as the SDK's tool runner sends it. */
-export type ThreadField = { readonly type: 'create' } | { readonly type: 'continue'; readonly previous_message_id: string };
+export type ThreadField =
+  | { readonly type: 'create' }
+  | { readonly type: 'continue'; readonly previous_message_id: string };
 
 /** A request body as it arrives, before the thread is read: `messages` may be only the delta. */
 interface ThreadedBody {
@@ -26,7 +28,10 @@ export type ThreadRead =
  * is untouched.
  */
 export class MessageThreads {
-  readonly #held = new Map<string, { readonly messages: readonly MessageParam[]; readonly createOnly: Readonly<Record<string, unknown>> }>();
+  readonly #held = new Map<
+    string,
+    { readonly messages: readonly MessageParam[]; readonly createOnly: Readonly<Record<string, unknown>> }
+  >();
 
   /** The full request a threaded request stands for. */
   read(body: ThreadedBody): ThreadRead {
@@ -35,13 +40,28 @@ export class MessageThreads {
     if (thread === undefined) return { kind: 'unthreaded' };
     if (thread.type === 'create') return { kind: 'threaded', body: { ...rest, messages: [...body.messages] } };
     const held = this.#held.get(thread.previous_message_id);
-    if (held === undefined) return { kind: 'error', status: 404, errorCode: 'thread_not_found', message: `thread: no message ${thread.previous_message_id}` };
+    if (held === undefined)
+      return {
+        kind: 'error',
+        status: 404,
+        errorCode: 'thread_not_found',
+        message: `thread: no message ${thread.previous_message_id}`,
+      };
     return { kind: 'threaded', body: { ...rest, ...held.createOnly, messages: [...held.messages, ...body.messages] } };
   }
 
   /** Hold the conversation that `reply` ended (and its create-only fields), for a `continue` from it. */
-  hold(request: { readonly messages: readonly MessageParam[]; readonly system?: unknown; readonly tools?: unknown }, reply: { readonly id: string; readonly content: MessageParam['content'] }): void {
-    const createOnly = { ...(request.system === undefined ? {} : { system: request.system }), ...(request.tools === undefined ? {} : { tools: request.tools }) };
-    this.#held.set(reply.id, { messages: [...request.messages, { role: 'assistant', content: reply.content }], createOnly });
+  hold(
+    request: { readonly messages: readonly MessageParam[]; readonly system?: unknown; readonly tools?: unknown },
+    reply: { readonly id: string; readonly content: MessageParam['content'] },
+  ): void {
+    const createOnly = {
+      ...(request.system === undefined ? {} : { system: request.system }),
+      ...(request.tools === undefined ? {} : { tools: request.tools }),
+    };
+    this.#held.set(reply.id, {
+      messages: [...request.messages, { role: 'assistant', content: reply.content }],
+      createOnly,
+    });
   }
 }

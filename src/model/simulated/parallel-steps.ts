@@ -10,7 +10,9 @@ import type { PlanStep } from '../../scenarios/schema.js';
 const runs = new WeakMap<readonly PlanStep[], readonly (readonly number[])[]>();
 
 function independentRuns(steps: readonly PlanStep[]): readonly (readonly number[])[] {
-  const needs = steps.map((step) => new Set(referencesIn(step.args, 'args').map((reference) => parseReference(reference.text)?.step ?? '')));
+  const needs = steps.map(
+    (step) => new Set(referencesIn(step.args, 'args').map((reference) => parseReference(reference.text)?.step ?? '')),
+  );
   // Frozen: parallelSteps hands these arrays out as they are when they fit within `max`.
   return steps.map((first, from) => {
     if (first.verify !== undefined) return Object.freeze([from]);

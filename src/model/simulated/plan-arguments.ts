@@ -16,7 +16,9 @@ export interface ArgumentContext {
 /** Salvage the complete `"key": value` pairs of a cut-off JSON object, as a hurried reader would. */
 function salvage(text: string): Record<string, Json> {
   const record: Record<string, Json> = {};
-  for (const match of text.matchAll(/"([A-Za-z_][\w]*)"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null)\s*[,}]/g)) {
+  for (const match of text.matchAll(
+    /"([A-Za-z_][\w]*)"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null)\s*[,}]/g,
+  )) {
     const [, key, raw] = match;
     if (key !== undefined && raw !== undefined) record[key] = JSON.parse(raw) as Json;
   }
@@ -74,7 +76,8 @@ class ArgumentFilling {
     for (const name of Object.keys(value)) {
       const item = this.resolve((value as Record<string, unknown>)[name]);
       // An own property, as Object.fromEntries would make it: assigning `__proto__` would set the prototype instead.
-      if (name === '__proto__') Object.defineProperty(resolved, name, { value: item, enumerable: true, writable: true, configurable: true });
+      if (name === '__proto__')
+        Object.defineProperty(resolved, name, { value: item, enumerable: true, writable: true, configurable: true });
       else resolved[name] = item;
     }
     return resolved;
@@ -104,7 +107,9 @@ export function stepsReferenced(step: number, plan: Plan): readonly number[] {
   let found = referencedSteps.get(planStep);
   if (found === undefined) {
     const ids = referencesIn(planStep.args, 'args').map((reference) => parseReference(reference.text)?.step);
-    found = [...new Set(ids.map((id) => plan.steps.findIndex((other) => other.id === id)).filter((index) => index >= 0))];
+    found = [
+      ...new Set(ids.map((id) => plan.steps.findIndex((other) => other.id === id)).filter((index) => index >= 0)),
+    ];
     referencedSteps.set(planStep, found);
   }
   return found;
@@ -116,5 +121,7 @@ export function stepsReferenced(step: number, plan: Plan): readonly number[] {
  */
 export function forgottenInput(step: number, input: Pick<ArgumentContext, 'plan' | 'state'>): number {
   const { stepResults, stepMalformed } = input.state;
-  return stepsReferenced(step, input.plan).find((s) => stepResults[s] === undefined && stepMalformed[s] === undefined) ?? -1;
+  return (
+    stepsReferenced(step, input.plan).find((s) => stepResults[s] === undefined && stepMalformed[s] === undefined) ?? -1
+  );
 }

@@ -10,7 +10,13 @@ import type { CallView, TranscriptState } from './transcript-reader.js';
 /** What the model does this turn. */
 export type Action =
   /** One tool call, and `more` made in the same turn (independent steps called together). */
-  | { readonly kind: 'call'; readonly tool: string; readonly input: Record<string, unknown>; readonly note: string; readonly more?: readonly PlannedCall[] }
+  | {
+      readonly kind: 'call';
+      readonly tool: string;
+      readonly input: Record<string, unknown>;
+      readonly note: string;
+      readonly more?: readonly PlannedCall[];
+    }
   | { readonly kind: 'final'; readonly text: string };
 
 export interface PlannedCall {
@@ -43,7 +49,12 @@ function callStep(step: number, input: PolicyInput, variant = false): Action {
   const missing = variant ? -1 : forgottenInput(step, input);
   if (missing !== -1) {
     const again = input.plan.steps[missing]!;
-    return { kind: 'call', tool: again.tool, input: resolveArgs(again.args, input), note: `I no longer have the result of the '${again.id}' step in front of me, so I will fetch it again before going on.` };
+    return {
+      kind: 'call',
+      tool: again.tool,
+      input: resolveArgs(again.args, input),
+      note: `I no longer have the result of the '${again.id}' step in front of me, so I will fetch it again before going on.`,
+    };
   }
   const args = variant && planStep.variants.length > 0 ? input.rng.pick(planStep.variants) : planStep.args;
   const note = variant
@@ -97,13 +108,23 @@ function detour(input: PolicyInput, failed?: CallView): Action {
       args = resolveArgs(call.args, input);
     }
   }
-  return { kind: 'call', tool: call.tool, input: args, note: 'Before going further I want to double-check the data I have; something about the last result seems off, so I will look it up another way.' };
+  return {
+    kind: 'call',
+    tool: call.tool,
+    input: args,
+    note: 'Before going further I want to double-check the data I have; something about the last result seems off, so I will look it up another way.',
+  };
 }
 
 function verify(step: number, input: PolicyInput): Action {
   const check = input.plan.steps[step]?.verify;
   if (check === undefined) return callStep(step, input);
-  return { kind: 'call', tool: check.tool, input: resolveArgs(check.args, input), note: 'That call reported an error, but the write may have gone through. I will read the outbox back to check before writing anything again.' };
+  return {
+    kind: 'call',
+    tool: check.tool,
+    input: resolveArgs(check.args, input),
+    note: 'That call reported an error, but the write may have gone through. I will read the outbox back to check before writing anything again.',
+  };
 }
 
 function repeat(last: CallView, input: PolicyInput): Action {
@@ -111,10 +132,20 @@ function repeat(last: CallView, input: PolicyInput): Action {
   // again writes out the arguments it means, as its plan gives them.
   if (last.garbled && last.step >= 0) {
     const again = callStep(last.step, input);
-    if (again.kind === 'call') return { ...again, note: `The ${last.name} call did not go through as I wrote it. I will send it again with its arguments as plain JSON.` };
+    if (again.kind === 'call')
+      return {
+        ...again,
+        note: `The ${last.name} call did not go through as I wrote it. I will send it again with its arguments as plain JSON.`,
+      };
   }
-  const what = last.result.kind === 'error' ? `failed ("${last.result.text.slice(0, 60)}")` : 'did not give me what I need';
-  return { kind: 'call', tool: last.name, input: last.input, note: `The ${last.name} call ${what}. This could be temporary, so I will try the same call again.` };
+  const what =
+    last.result.kind === 'error' ? `failed ("${last.result.text.slice(0, 60)}")` : 'did not give me what I need';
+  return {
+    kind: 'call',
+    tool: last.name,
+    input: last.input,
+    note: `The ${last.name} call ${what}. This could be temporary, so I will try the same call again.`,
+  };
 }
 
 function askForHelp(input: PolicyInput): Action {
@@ -138,7 +169,9 @@ const JOURNAL_APPEND_TOOL = 'append_run_journal_entry';
 /** A verified finding as the model writes it into a run journal: the call and the short facts of its result. */
 function journalEntry(call: CallView): string | null {
   if (call.result.kind !== 'good') return null;
-  return formatCall({ kind: 'succeeded', name: call.name, input: call.input, facts: factsOf(call.result.value) }).slice(2);
+  return formatCall({ kind: 'succeeded', name: call.name, input: call.input, facts: factsOf(call.result.value) }).slice(
+    2,
+  );
 }
 
 /**
@@ -151,7 +184,12 @@ function recordFinding(last: CallView, input: PolicyInput): Action | null {
   const needed = plan.steps.some((_, later) => later > last.step && stepsReferenced(later, plan).includes(last.step));
   const entry = journalEntry(last);
   if (!needed || entry === null || state.journaled.includes(entry)) return null;
-  return { kind: 'call', tool: JOURNAL_APPEND_TOOL, input: { section: 'verified_findings', text: entry }, note: 'I will record this finding in the run journal so that it is not lost.' };
+  return {
+    kind: 'call',
+    tool: JOURNAL_APPEND_TOOL,
+    input: { section: 'verified_findings', text: entry },
+    note: 'I will record this finding in the run journal so that it is not lost.',
+  };
 }
 
 const MORE_TURNS_TOOL = 'request_more_iterations';
@@ -212,7 +250,10 @@ function finalAnswer(input: PolicyInput): Action {
     return { kind: 'final', text: plan.final };
   }
   const step = plan.steps[state.nextStep];
-  return { kind: 'final', text: `I could not complete the task: ${step?.tool ?? 'a step'} kept failing, so the work is unfinished.` };
+  return {
+    kind: 'final',
+    text: `I could not complete the task: ${step?.tool ?? 'a step'} kept failing, so the work is unfinished.`,
+  };
 }
 
 /**
@@ -257,7 +298,10 @@ export function decide(input: PolicyInput): Action {
   const canAskHelp = offered.has(HELP_TOOL);
 
   const warning = loopWarning(state.lastUserText);
-  if (warning !== null && rng.chance(warning.kind === 'nudge' ? persona.loop_warning.nudge : persona.loop_warning.directive)) {
+  if (
+    warning !== null &&
+    rng.chance(warning.kind === 'nudge' ? persona.loop_warning.nudge : persona.loop_warning.directive)
+  ) {
     return heedWarning(warning, last, failures, input);
   }
 
@@ -280,13 +324,16 @@ export function decide(input: PolicyInput): Action {
     case 'malformed':
       if (rng.chance(persona.malformed.proceed_on_invented)) {
         // Carrying on: the next step is built from whatever could be read of the result.
-        return last.step + 1 >= plan.steps.length ? { kind: 'final', text: plan.final } : callStep(last.step + 1, input);
+        return last.step + 1 >= plan.steps.length
+          ? { kind: 'final', text: plan.final }
+          : callStep(last.step + 1, input);
       }
       return rng.chance(persona.detour.after_malformed) ? detour(input) : repeat(last, input);
     case 'error':
     case 'empty':
     case 'missing': {
-      if (canAskHelp && failures >= persona.help.after_failures && rng.chance(persona.help.probability)) return askForHelp(input);
+      if (canAskHelp && failures >= persona.help.after_failures && rng.chance(persona.help.probability))
+        return askForHelp(input);
       // Now and then an agent thinks of another way in by itself (only where the plan knows one).
       if ((plan.steps[last.step]?.alternatives.length ?? 0) > 0 && rng.chance(persona.alternatives.spontaneous)) {
         const other = alternative(input);
@@ -296,7 +343,8 @@ export function decide(input: PolicyInput): Action {
       if (rng.chance(Math.min(max, base + perFailure * Math.max(0, failures - 1)))) return finalAnswer(input);
       const verifiable = plan.steps[last.step]?.verify !== undefined;
       const warned = last.result.kind === 'error' && last.result.mayHaveApplied;
-      if (verifiable && rng.chance(warned ? persona.verify.when_warned : persona.verify.after_error)) return verify(last.step, input);
+      if (verifiable && rng.chance(warned ? persona.verify.when_warned : persona.verify.after_error))
+        return verify(last.step, input);
       if (rng.chance(persona.detour.after_error)) return detour(input, last);
       return retry(last, input);
     }

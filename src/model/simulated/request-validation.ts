@@ -6,7 +6,8 @@ import { extendsPrefix, TranscriptReadings } from '../transcript-prefix.js';
 import { appended } from './appended.js';
 
 const blocksOf = (message: MessageParam): readonly ContentBlockParam[] => {
-  if (typeof message.content === 'string') return message.content === '' ? [] : [{ type: 'text', text: message.content }];
+  if (typeof message.content === 'string')
+    return message.content === '' ? [] : [{ type: 'text', text: message.content }];
   return Array.isArray(message.content) ? message.content : [];
 };
 
@@ -38,7 +39,8 @@ class Pairing {
 
   /** The problem with message `i`, or null; `last` allows the final assistant prefill to be empty. */
   step(message: MessageParam, i: number, last: boolean, tools: ReadonlySet<string>): string | null {
-    if (message.role !== 'user' && message.role !== 'assistant') return `messages.${i}.role: Input should be 'user' or 'assistant'`;
+    if (message.role !== 'user' && message.role !== 'assistant')
+      return `messages.${i}.role: Input should be 'user' or 'assistant'`;
     if (i === 0 && message.role !== 'user') return 'messages: first message must use the "user" role';
     const blocks = blocksOf(message);
     if (blocks.length === 0 && !(last && message.role === 'assistant')) {
@@ -60,17 +62,22 @@ class Pairing {
     }
     for (let j = 0; j < blocks.length; j++) {
       const block = blocks[j]!;
-      if (block.type === 'text' && block.text === '') return `messages.${i}.content.${j}.text: text content blocks must be non-empty`;
+      if (block.type === 'text' && block.text === '')
+        return `messages.${i}.content.${j}.text: text content blocks must be non-empty`;
       if (block.type === 'tool_use') {
-        if (this.role !== 'assistant') return `messages.${i}.content.${j}: tool_use blocks may only appear in assistant messages`;
-        if (!tools.has(block.name)) return `messages.${i}.content.${j}.name: tool '${block.name}' is not one of the request's tools`;
+        if (this.role !== 'assistant')
+          return `messages.${i}.content.${j}: tool_use blocks may only appear in assistant messages`;
+        if (!tools.has(block.name))
+          return `messages.${i}.content.${j}.name: tool '${block.name}' is not one of the request's tools`;
         this.asked = appended(this.asked, block.id);
       } else if (block.type === 'tool_result') {
-        if (this.role !== 'user') return `messages.${i}.content.${j}: tool_result blocks may only appear in user messages`;
+        if (this.role !== 'user')
+          return `messages.${i}.content.${j}: tool_result blocks may only appear in user messages`;
         if (!this.asked.includes(block.tool_use_id) || this.answered.includes(block.tool_use_id)) {
           return `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${block.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
         }
-        if (this.other) return `messages.${i}.content.${j}: \`tool_result\` blocks must come first in the content of a user message, before any other block`;
+        if (this.other)
+          return `messages.${i}.content.${j}: \`tool_result\` blocks must come first in the content of a user message, before any other block`;
         this.answered = appended(this.answered, block.tool_use_id);
       } else {
         this.other = true;
@@ -132,15 +139,18 @@ const readToolNames = memoByToolList((list) => {
  */
 export function requestProblem(request: ModelRequest): string | null {
   if (typeof request.model !== 'string' || request.model === '') return 'model: Field required';
-  if (!Number.isInteger(request.max_tokens) || request.max_tokens < 1) return 'max_tokens: Input should be a positive integer';
+  if (!Number.isInteger(request.max_tokens) || request.max_tokens < 1)
+    return 'max_tokens: Input should be a positive integer';
   const { messages } = request;
   if (!Array.isArray(messages) || messages.length === 0) return 'messages: at least one message is required';
 
   const { names: tools, key: toolKey, problem: toolsProblem } = readToolNames(request.tools ?? NO_TOOLS);
   if (toolsProblem !== null) return toolsProblem;
   const choice = request.tool_choice;
-  if (choice?.type === 'tool' && !tools.has(choice.name)) return `tool_choice.name: Tool '${choice.name}' not found in tools`;
-  if ((choice?.type === 'tool' || choice?.type === 'any') && tools.size === 0) return 'tool_choice: tool_choice may only be specified while providing tools';
+  if (choice?.type === 'tool' && !tools.has(choice.name))
+    return `tool_choice.name: Tool '${choice.name}' not found in tools`;
+  if ((choice?.type === 'tool' || choice?.type === 'any') && tools.size === 0)
+    return 'tool_choice: tool_choice may only be specified while providing tools';
 
   const entry = checked.get(messages);
   const resume = resumable(entry, messages, toolKey);

@@ -12,7 +12,12 @@ export type ResultView =
   /** A well-formed answer that says it found nothing ("No results found"). */
   | { readonly kind: 'empty'; readonly text: string }
   | { readonly kind: 'malformed'; readonly text: string }
-  | { readonly kind: 'error'; readonly text: string; readonly hint: 'permanent' | 'transient' | 'none'; readonly mayHaveApplied: boolean }
+  | {
+      readonly kind: 'error';
+      readonly text: string;
+      readonly hint: 'permanent' | 'transient' | 'none';
+      readonly mayHaveApplied: boolean;
+    }
   | { readonly kind: 'reflection' }
   | { readonly kind: 'missing' };
 

@@ -11,10 +11,17 @@ const scenario = loadScenario('fetch-transform-write');
 const TOOLS: Tool[] = scenario.tools.map((tool) => tool.definition);
 const HELP_TOOLS: Tool[] = [...TOOLS, ...(stuckTool().tools ?? [])];
 const USER = { id: 'u_1042', name: 'Ada  Lovelace', email: 'Ada.Lovelace@Example.COM' };
-const TRANSFORMED = { id: 'u_1042', display_name: 'Ada Lovelace', email: 'ada.lovelace@example.com', email_domain: 'example.com', initials: 'AL' };
+const TRANSFORMED = {
+  id: 'u_1042',
+  display_name: 'Ada Lovelace',
+  email: 'ada.lovelace@example.com',
+  email_domain: 'example.com',
+  initials: 'AL',
+};
 
 const key = (runSeed: number): StreamKey => ({ sweepSeed: 1, scenario: scenario.id, runSeed });
-const model = (runSeed = 0): SimulatedModel => new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key(runSeed) });
+const model = (runSeed = 0): SimulatedModel =>
+  new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key(runSeed) });
 
 function request(messages: MessageParam[], extra: Partial<ModelRequest> = {}): ModelRequest {
   return { model: 'claude-sonnet-4-5', max_tokens: 1024, system: scenario.system, messages, tools: TOOLS, ...extra };
@@ -25,13 +32,18 @@ function exchange(name: string, input: Record<string, unknown>, content: string,
   const id = `toolu_t${nextId++}`;
   return [
     { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] },
-    { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }] },
+    {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }],
+    },
   ];
 }
 
 const start: MessageParam = { role: 'user', content: scenario.prompt };
-const toolUses = (content: readonly ContentBlock[]): ToolUseBlock[] => content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
-const isTextOnly = (content: readonly ContentBlock[]): boolean => content.length > 0 && content.every((block) => block.type === 'text');
+const toolUses = (content: readonly ContentBlock[]): ToolUseBlock[] =>
+  content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+const isTextOnly = (content: readonly ContentBlock[]): boolean =>
+  content.length > 0 && content.every((block) => block.type === 'text');
 
 /** A transcript half-way through, where the persona has real choices to make. */
 const midway: MessageParam[] = [
@@ -56,7 +68,9 @@ describe('SimulatedModel', () => {
     const reply = model().respond(request([start]));
     expect(reply.stop_reason).toBe('tool_use');
     expect(reply.content[0]?.type).toBe('text');
-    expect(toolUses(reply.content).map((use) => [use.id, use.name, use.input])).toEqual([['toolu_sim_0', 'get_user', { user_id: 'u_1042' }]]);
+    expect(toolUses(reply.content).map((use) => [use.id, use.name, use.input])).toEqual([
+      ['toolu_sim_0', 'get_user', { user_id: 'u_1042' }],
+    ]);
   });
 
   it('computes usage with the shared token estimator', () => {
@@ -81,20 +95,36 @@ describe('SimulatedModel', () => {
     const content = last !== undefined && typeof last.content !== 'string' ? last.content : [];
     const messages: MessageParam[] = [
       ...midway.slice(0, -1),
-      { role: 'user', content: [...content, { type: 'text', text: 'Tool budget exhausted (15 calls). Summarize what you have learned and return a final answer.' }] },
+      {
+        role: 'user',
+        content: [
+          ...content,
+          {
+            type: 'text',
+            text: 'Tool budget exhausted (15 calls). Summarize what you have learned and return a final answer.',
+          },
+        ],
+      },
     ];
     for (const runSeed of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]) {
       const reply = model(runSeed).respond(request(messages));
       expect(isTextOnly(reply.content)).toBe(true);
     }
     // Control: the same transcript without the notice gets tool calls from some seeds.
-    const withTools = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].filter((runSeed) => toolUses(model(runSeed).respond(request(midway)).content).length > 0);
+    const withTools = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].filter(
+      (runSeed) => toolUses(model(runSeed).respond(request(midway)).content).length > 0,
+    );
     expect(withTools.length).toBeGreaterThan(0);
   });
 
   it('calls request_human_help with a structured payload when tool_choice forces it', () => {
-    const messages = [start, ...exchange('get_user', { user_id: 'u_1042' }, 'Error: get_user: request timed out after 10000 ms', true)];
-    const reply = model().respond(request(messages, { tools: HELP_TOOLS, tool_choice: { type: 'tool', name: STUCK_TOOL_NAME } }));
+    const messages = [
+      start,
+      ...exchange('get_user', { user_id: 'u_1042' }, 'Error: get_user: request timed out after 10000 ms', true),
+    ];
+    const reply = model().respond(
+      request(messages, { tools: HELP_TOOLS, tool_choice: { type: 'tool', name: STUCK_TOOL_NAME } }),
+    );
     const uses = toolUses(reply.content);
     expect(uses).toHaveLength(1);
     expect(uses[0]?.name).toBe(STUCK_TOOL_NAME);
@@ -130,9 +160,13 @@ describe("the persona's reading of words", () => {
     return same / SEEDS;
   }
 
-  const failedFetch = (text: string): MessageParam[] => [start, ...exchange('get_user', { user_id: 'u_1042' }, text, true)];
+  const failedFetch = (text: string): MessageParam[] => [
+    start,
+    ...exchange('get_user', { user_id: 'u_1042' }, text, true),
+  ];
   const PLAIN = "Error: no user with id 'u_1042'";
-  const PERMANENT = "Error: Permanent failure: Not found (HTTP 404): no user with id 'u_1042'. Do not retry with the same arguments.";
+  const PERMANENT =
+    "Error: Permanent failure: Not found (HTTP 404): no user with id 'u_1042'. Do not retry with the same arguments.";
 
   it('retries a plainly failed call with the same arguments often enough to measure', () => {
     const plain = sameArgumentShare(failedFetch(PLAIN), 'get_user', { user_id: 'u_1042' });
@@ -158,7 +192,9 @@ describe("the persona's reading of words", () => {
     ];
     const plain = sameArgumentShare(failedWrite("Error: 'value' must be an object"), 'write_result', writeArgs);
     const permanent = sameArgumentShare(
-      failedWrite("Error: Permanent failure: Invalid arguments (HTTP 400): 'value' must be an object. Do not retry with the same arguments."),
+      failedWrite(
+        "Error: Permanent failure: Invalid arguments (HTTP 400): 'value' must be an object. Do not retry with the same arguments.",
+      ),
       'write_result',
       writeArgs,
     );

@@ -31,12 +31,14 @@ function turnIndex(request: ModelRequest): number {
   if (first?.role !== 'user') return turn;
   let text = '';
   if (typeof first.content === 'string') text = first.content;
-  else for (const block of first.content) if (block.type === 'text') text += block.text + '\n';
+  else for (const block of first.content) if (block.type === 'text') text += `${block.text}\n`;
   return turn + (readRecollection(text, first)?.coveredTurns ?? 0);
 }
 
 const NO_TOOLS: NonNullable<ModelRequest['tools']> = [];
-const offeredNames = memoByToolList((tools): ReadonlySet<string> => new Set(tools.map((tool) => ('name' in tool ? tool.name : ''))));
+const offeredNames = memoByToolList(
+  (tools): ReadonlySet<string> => new Set(tools.map((tool) => ('name' in tool ? tool.name : ''))),
+);
 
 /** Every call's `caller`, shared: nothing reads more of it than its type, and it cannot be changed. */
 const DIRECT: ToolUseBlock['caller'] = Object.freeze({ type: 'direct' });
@@ -65,7 +67,10 @@ export class SimulatedModel implements ModelClient {
     const turn = turnIndex(request);
     if (isSummaryRequest(request)) {
       const summary: ContentBlock[] = [{ type: 'text', text: summaryText(request), citations: null }];
-      return cutAtOutputLimit(assistantMessage(`msg_sim_${streamKey.runSeed}_${turn}_summary`, request, summary), request.max_tokens);
+      return cutAtOutputLimit(
+        assistantMessage(`msg_sim_${streamKey.runSeed}_${turn}_summary`, request, summary),
+        request.max_tokens,
+      );
     }
     const rng = stream(streamKey, 'model', turn);
     const offered = offeredNames(request.tools ?? NO_TOOLS);
@@ -88,10 +93,21 @@ export class SimulatedModel implements ModelClient {
       ];
       // Pushed, not spread into the literal: a spread goes through the iterator protocol on every reply.
       const { more } = action;
-      if (more !== undefined) for (let i = 0; i < more.length; i++) content.push({ type: 'tool_use', id: `toolu_sim_${turn}_${i + 1}`, name: more[i]!.tool, input: more[i]!.input, caller: DIRECT });
+      if (more !== undefined)
+        for (let i = 0; i < more.length; i++)
+          content.push({
+            type: 'tool_use',
+            id: `toolu_sim_${turn}_${i + 1}`,
+            name: more[i]!.tool,
+            input: more[i]!.input,
+            caller: DIRECT,
+          });
     }
     // The API stops writing at max_tokens, whatever the model meant to say.
-    return cutAtOutputLimit(assistantMessage(`msg_sim_${streamKey.runSeed}_${turn}`, request, content), request.max_tokens);
+    return cutAtOutputLimit(
+      assistantMessage(`msg_sim_${streamKey.runSeed}_${turn}`, request, content),
+      request.max_tokens,
+    );
   }
 
   /**

@@ -12,7 +12,11 @@ const TASK_CHARS = 600;
 const ERROR_CHARS = 120;
 const REFLECTION_CUE = 'you just called the same tool with identical arguments';
 /** Notes kept with the run-journal tools; the journal itself is shown after a summary, not summarised. */
-const JOURNAL_TOOLS: ReadonlySet<string> = new Set(['get_run_journal', 'update_run_journal', 'append_run_journal_entry']);
+const JOURNAL_TOOLS: ReadonlySet<string> = new Set([
+  'get_run_journal',
+  'update_run_journal',
+  'append_run_journal_entry',
+]);
 
 function textOf(message: MessageParam | undefined): string {
   if (message === undefined) return '';
@@ -42,7 +46,8 @@ export function isSummaryRequest(request: ModelRequest): boolean {
 function recall(name: string, input: Record<string, unknown>, text: string, isError: boolean): RecalledCall | null {
   const lower = text.toLowerCase();
   if (lower.startsWith(REFLECTION_CUE)) return null;
-  if (isError || lower.startsWith('error')) return { kind: 'failed', name, input, error: text.split('\n')[0]!.slice(0, ERROR_CHARS) };
+  if (isError || lower.startsWith('error'))
+    return { kind: 'failed', name, input, error: text.split('\n')[0]!.slice(0, ERROR_CHARS) };
   try {
     return { kind: 'succeeded', name, input, facts: factsOf(JSON.parse(text) as Json) };
   } catch {
@@ -50,7 +55,8 @@ function recall(name: string, input: Record<string, unknown>, text: string, isEr
   }
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A deterministic summary of the conversation in a summarisation request, holding only
@@ -89,12 +95,18 @@ export function summaryText(request: ModelRequest): string {
     turns += 1;
     const after = messages[i + 1];
     const results = new Map<string, ToolResultBlockParam>();
-    if (after?.role === 'user' && typeof after.content !== 'string') for (const block of after.content) if (block.type === 'tool_result') results.set(block.tool_use_id, block);
+    if (after?.role === 'user' && typeof after.content !== 'string')
+      for (const block of after.content) if (block.type === 'tool_result') results.set(block.tool_use_id, block);
     for (const block of message.content) {
       if (block.type !== 'tool_use' || JOURNAL_TOOLS.has(block.name)) continue;
       const result = results.get(block.id);
       if (result === undefined) continue;
-      const recalled = recall(block.name, isRecord(block.input) ? block.input : {}, resultText(result), result.is_error === true);
+      const recalled = recall(
+        block.name,
+        isRecord(block.input) ? block.input : {},
+        resultText(result),
+        result.is_error === true,
+      );
       if (recalled !== null) calls.push(recalled);
     }
   }

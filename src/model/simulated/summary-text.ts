@@ -48,7 +48,9 @@ export function factsOf(value: Json): Json {
 /** Lines of a summary's call list. */
 export function formatCall(call: RecalledCall): string {
   const head = `- ${call.name} ${canonicalJson(call.input as Json)}`;
-  return call.kind === 'succeeded' ? `${head} succeeded: ${canonicalJson(call.facts)}` : `${head} failed: ${call.error}`;
+  return call.kind === 'succeeded'
+    ? `${head} succeeded: ${canonicalJson(call.facts)}`
+    : `${head} failed: ${call.error}`;
 }
 
 /** The whole summary text, before any output limit cuts it. */
@@ -88,7 +90,8 @@ function parseJson(text: string): Json | undefined {
   }
 }
 
-const isObject = (value: Json | undefined): value is { [key: string]: Json } => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: Json | undefined): value is { [key: string]: Json } =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** One call line, or null for anything else (a line the output limit cut is not a call). */
 export function parseCall(line: string): RecalledCall | null {
@@ -126,7 +129,8 @@ const recollections = new WeakMap<object, Recollection | null>();
  * the text alone: a pure memo, bounded by its characters.
  */
 const marksRecollection = textMemo(
-  (text) => text.includes(SUMMARY_HEADER) || DROPPED.test(text) || text.includes(PIN_CLOSE) || text.includes(JOURNAL_HEADING),
+  (text) =>
+    text.includes(SUMMARY_HEADER) || DROPPED.test(text) || text.includes(PIN_CLOSE) || text.includes(JOURNAL_HEADING),
   1_000_000,
 );
 

@@ -9,7 +9,13 @@ const { plan, prompt } = loadScenario('fetch-transform-write');
 const STEPS = plan.steps;
 
 const USER = { id: 'u_1042', name: 'Ada  Lovelace', email: 'Ada.Lovelace@Example.COM' };
-const TRANSFORMED = { id: 'u_1042', display_name: 'Ada Lovelace', email: 'ada.lovelace@example.com', email_domain: 'example.com', initials: 'AL' };
+const TRANSFORMED = {
+  id: 'u_1042',
+  display_name: 'Ada Lovelace',
+  email: 'ada.lovelace@example.com',
+  email_domain: 'example.com',
+  initials: 'AL',
+};
 
 let nextId = 0;
 
@@ -17,8 +23,17 @@ let nextId = 0;
 function exchange(name: string, input: Record<string, unknown>, content: string, isError = false): MessageParam[] {
   const id = `toolu_${nextId++}`;
   return [
-    { role: 'assistant', content: [{ type: 'text', text: 'calling' }, { type: 'tool_use', id, name, input }] },
-    { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'calling' },
+        { type: 'tool_use', id, name, input },
+      ],
+    },
+    {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }],
+    },
   ];
 }
 
@@ -68,7 +83,12 @@ describe('readTranscript', () => {
         ...exchange('get_user', { user_id: 'u_1042' }, 'Error: get_user: request timed out after 10000 ms', true),
         ...exchange('get_user', { user_id: '1042' }, "Error: no user with id '1042'", true),
         ...fetched(),
-        ...exchange('transform_record', { record: USER }, 'Error: transform_record: HTTP 503 Service Unavailable', true),
+        ...exchange(
+          'transform_record',
+          { record: USER },
+          'Error: transform_record: HTTP 503 Service Unavailable',
+          true,
+        ),
       ],
       STEPS,
     );
@@ -95,16 +115,34 @@ describe('readTranscript', () => {
   });
 
   it('a verify read that found the write completes the side-effecting step', () => {
-    const failedWrite = exchange('write_result', { key: 'u_1042', value: TRANSFORMED }, 'Error: Connection reset: socket hang up. The operation may have been applied; check before retrying.', true);
+    const failedWrite = exchange(
+      'write_result',
+      { key: 'u_1042', value: TRANSFORMED },
+      'Error: Connection reset: socket hang up. The operation may have been applied; check before retrying.',
+      true,
+    );
     const before = [start, ...fetched(), ...transformed(), ...failedWrite];
     expect(readTranscript(before, STEPS).nextStep).toBe(2);
     expect(readTranscript(before, STEPS).failuresAt).toEqual([0, 0, 1]);
 
-    const found = readTranscript([...before, ...exchange('read_result', { key: 'u_1042' }, JSON.stringify({ key: 'u_1042', found: true, value: TRANSFORMED, writes: 1 }))], STEPS);
+    const found = readTranscript(
+      [
+        ...before,
+        ...exchange(
+          'read_result',
+          { key: 'u_1042' },
+          JSON.stringify({ key: 'u_1042', found: true, value: TRANSFORMED, writes: 1 }),
+        ),
+      ],
+      STEPS,
+    );
     expect(found.calls.at(-1)?.role).toBe('verify');
     expect(found.nextStep).toBe(3);
 
-    const notFound = readTranscript([...before, ...exchange('read_result', { key: 'u_1042' }, '{"key":"u_1042","found":false}')], STEPS);
+    const notFound = readTranscript(
+      [...before, ...exchange('read_result', { key: 'u_1042' }, '{"key":"u_1042","found":false}')],
+      STEPS,
+    );
     expect(notFound.calls.at(-1)?.role).toBe('verify');
     expect(notFound.nextStep).toBe(2);
   });
@@ -112,8 +150,17 @@ describe('readTranscript', () => {
   it('a call without a result in the transcript is missing, and text after results is the last user text', () => {
     const messages: MessageParam[] = [
       start,
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'lost', name: 'get_user', input: { user_id: 'u_1042' } }] },
-      { role: 'user', content: [{ type: 'text', text: 'Tool budget exhausted ' }, { type: 'text', text: '(15 calls).' }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'lost', name: 'get_user', input: { user_id: 'u_1042' } }],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Tool budget exhausted ' },
+          { type: 'text', text: '(15 calls).' },
+        ],
+      },
     ];
     const state = readTranscript(messages, STEPS);
     expect(state.calls[0]?.result).toEqual({ kind: 'missing' });
@@ -123,7 +170,8 @@ describe('readTranscript', () => {
 
 describe('readTranscript with steps that share a tool', () => {
   const BATCH = loadScenario('batch-user-digest').plan.steps;
-  const user = (id: string) => exchange('get_user', { user_id: id }, JSON.stringify({ id, email: `${id}@example.org` }));
+  const user = (id: string) =>
+    exchange('get_user', { user_id: id }, JSON.stringify({ id, email: `${id}@example.org` }));
 
   it('tells the steps apart by their arguments', () => {
     const state = readTranscript([start, ...user('u_3001'), ...user('u_3002')], BATCH);
@@ -132,7 +180,11 @@ describe('readTranscript with steps that share a tool', () => {
       [1, 'plan'],
     ]);
     expect(state.nextStep).toBe(2);
-    expect(state.stepResults.slice(0, 3)).toEqual([{ id: 'u_3001', email: 'u_3001@example.org' }, { id: 'u_3002', email: 'u_3002@example.org' }, undefined]);
+    expect(state.stepResults.slice(0, 3)).toEqual([
+      { id: 'u_3001', email: 'u_3001@example.org' },
+      { id: 'u_3002', email: 'u_3002@example.org' },
+      undefined,
+    ]);
   });
 
   it('reads a re-read of a done step as a detour, not as the next step', () => {
@@ -146,7 +198,12 @@ describe('readTranscript with steps that share a tool', () => {
   });
 
   it('counts a failure against the step the arguments name', () => {
-    const failed = exchange('get_user', { user_id: 'u_3002' }, 'Error: get_user: request timed out after 10000 ms', true);
+    const failed = exchange(
+      'get_user',
+      { user_id: 'u_3002' },
+      'Error: get_user: request timed out after 10000 ms',
+      true,
+    );
     expect(readTranscript([start, ...user('u_3001'), ...failed], BATCH).failuresAt).toEqual([0, 1, 0, 0, 0]);
   });
 });
@@ -155,16 +212,26 @@ describe('viewResult', () => {
   it('reads a well-formed result that says it found nothing as empty, not good', () => {
     const text = JSON.stringify({ query: 'q', results: [], message: 'No results found for this query.' });
     expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: text })).toEqual({ kind: 'empty', text });
-    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: '{"query":"q","matches":[]}' })).toMatchObject({ kind: 'good' });
+    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: '{"query":"q","matches":[]}' })).toMatchObject({
+      kind: 'good',
+    });
   });
 
   it('recognises the repeat guard reflection message', () => {
-    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: REFLECTION_MESSAGE, is_error: true })).toEqual({ kind: 'reflection' });
+    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: REFLECTION_MESSAGE, is_error: true })).toEqual({
+      kind: 'reflection',
+    });
   });
 
   it('reads the permanent hint', () => {
-    const text = "Error: Permanent failure: Not found (HTTP 404): no user with id 'x'. Do not retry with the same arguments.";
-    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: text, is_error: true })).toEqual({ kind: 'error', text, hint: 'permanent', mayHaveApplied: false });
+    const text =
+      "Error: Permanent failure: Not found (HTTP 404): no user with id 'x'. Do not retry with the same arguments.";
+    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: text, is_error: true })).toEqual({
+      kind: 'error',
+      text,
+      hint: 'permanent',
+      mayHaveApplied: false,
+    });
   });
 
   it('reads the transient hint, also from text blocks', () => {
@@ -177,19 +244,41 @@ describe('viewResult', () => {
       ],
       is_error: true,
     });
-    expect(view).toEqual({ kind: 'error', text: 'Error: Network timeout: get_user: request timed out. May succeed if retried.', hint: 'transient', mayHaveApplied: false });
+    expect(view).toEqual({
+      kind: 'error',
+      text: 'Error: Network timeout: get_user: request timed out. May succeed if retried.',
+      hint: 'transient',
+      mayHaveApplied: false,
+    });
   });
 
   it('reads that a write may have been applied', () => {
-    const text = 'Error: Connection reset: write_result: socket hang up. The operation may have been applied; check before retrying.';
-    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: text, is_error: true })).toEqual({ kind: 'error', text, hint: 'none', mayHaveApplied: true });
+    const text =
+      'Error: Connection reset: write_result: socket hang up. The operation may have been applied; check before retrying.';
+    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: text, is_error: true })).toEqual({
+      kind: 'error',
+      text,
+      hint: 'none',
+      mayHaveApplied: true,
+    });
   });
 
   it('takes an error without hints as a plain error, a JSON body as good, anything else as malformed', () => {
-    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: "Error: Tool 'x' failed: boom", is_error: true })).toMatchObject({ kind: 'error', hint: 'none' });
-    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: 'error: no is_error flag' })).toMatchObject({ kind: 'error', hint: 'none' });
-    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: '{"a":[1,2]}' })).toEqual({ kind: 'good', value: { a: [1, 2] } });
-    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: '{"a":[1,' })).toEqual({ kind: 'malformed', text: '{"a":[1,' });
+    expect(
+      viewResult({ type: 'tool_result', tool_use_id: 't', content: "Error: Tool 'x' failed: boom", is_error: true }),
+    ).toMatchObject({ kind: 'error', hint: 'none' });
+    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: 'error: no is_error flag' })).toMatchObject({
+      kind: 'error',
+      hint: 'none',
+    });
+    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: '{"a":[1,2]}' })).toEqual({
+      kind: 'good',
+      value: { a: [1, 2] },
+    });
+    expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: '{"a":[1,' })).toEqual({
+      kind: 'malformed',
+      text: '{"a":[1,',
+    });
     expect(viewResult(undefined)).toEqual({ kind: 'missing' });
   });
 
@@ -199,7 +288,12 @@ describe('viewResult', () => {
     expect(viewResult({ type: 'tool_result', tool_use_id: 'u', content: text })).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
     // The same words flagged as an error are not the remembered good reading.
-    expect(viewResult({ type: 'tool_result', tool_use_id: 'v', content: text, is_error: true })).toEqual({ kind: 'error', text, hint: 'none', mayHaveApplied: false });
+    expect(viewResult({ type: 'tool_result', tool_use_id: 'v', content: text, is_error: true })).toEqual({
+      kind: 'error',
+      text,
+      hint: 'none',
+      mayHaveApplied: false,
+    });
     expect(viewResult({ type: 'tool_result', tool_use_id: 'w', content: text })).toBe(first);
   });
 });
@@ -233,7 +327,10 @@ describe('readTranscript remembers nothing the transcript does not say', () => {
     const [call, goodResult] = fetched() as [MessageParam, MessageParam];
     expect(readTranscript([start, call, goodResult], STEPS).nextStep).toBe(1);
     const useId = (call.content as Array<{ type: string; id?: string }>)[1]!.id!;
-    const failed: MessageParam = { role: 'user', content: [{ type: 'tool_result', tool_use_id: useId, content: 'Error: HTTP 503', is_error: true }] };
+    const failed: MessageParam = {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: useId, content: 'Error: HTTP 503', is_error: true }],
+    };
     expect(readTranscript([start, call, failed], STEPS).nextStep).toBe(0);
   });
 });
@@ -242,8 +339,24 @@ describe('readTranscript: several calls in one turn', () => {
   const { plan: research } = loadScenario('research-8-sources');
   const source = (id: string) => JSON.stringify({ id, title: `Source ${id}`, text: 'words' });
   const turn = (calls: Array<{ id: string; source: string; content: string; isError?: boolean }>): MessageParam[] => [
-    { role: 'assistant', content: calls.map((call) => ({ type: 'tool_use' as const, id: call.id, name: 'read_source', input: { source_id: call.source } })) },
-    { role: 'user', content: calls.map((call) => ({ type: 'tool_result' as const, tool_use_id: call.id, content: call.content, ...(call.isError ? { is_error: true } : {}) })) },
+    {
+      role: 'assistant',
+      content: calls.map((call) => ({
+        type: 'tool_use' as const,
+        id: call.id,
+        name: 'read_source',
+        input: { source_id: call.source },
+      })),
+    },
+    {
+      role: 'user',
+      content: calls.map((call) => ({
+        type: 'tool_result' as const,
+        tool_use_id: call.id,
+        content: call.content,
+        ...(call.isError ? { is_error: true } : {}),
+      })),
+    },
   ];
 
   it('keeps a later step that worked, but stays at an earlier one that failed, then skips past the kept one', () => {
@@ -257,7 +370,10 @@ describe('readTranscript: several calls in one turn', () => {
     expect(after.stepResults.slice(0, 3).map((value) => value !== undefined)).toEqual([true, false, true]);
     expect(after.failuresAt.slice(0, 3)).toEqual([0, 1, 0]);
 
-    const retried = readTranscript([start, ...batch, ...turn([{ id: 'r2', source: 'src_02', content: source('src_02') }])], research.steps);
+    const retried = readTranscript(
+      [start, ...batch, ...turn([{ id: 'r2', source: 'src_02', content: source('src_02') }])],
+      research.steps,
+    );
     expect(retried.nextStep).toBe(3);
   });
 });
@@ -265,14 +381,20 @@ describe('readTranscript: several calls in one turn', () => {
 describe('readTranscript resumes a live transcript', () => {
   it('reads a live transcript the way the loop edits it exactly as a fresh copy of each request', () => {
     const [call, goodResult] = fetched() as [MessageParam, MessageParam];
-    const [retry, timeout] = exchange('transform_record', { record: USER }, 'Error: request timed out', true) as [MessageParam, MessageParam];
+    const [retry, timeout] = exchange('transform_record', { record: USER }, 'Error: request timed out', true) as [
+      MessageParam,
+      MessageParam,
+    ];
     const live: MessageParam[] = [start];
     const check = () => expect(readTranscript(live, STEPS)).toEqual(readTranscript(structuredClone(live), STEPS));
     check();
     live.push(call, goodResult);
     check();
     // A guard replaces the last message with one that adds a note; the same request is then sent again.
-    live[live.length - 1] = { role: 'user', content: [...(goodResult.content as []), { type: 'text', text: 'Tool budget exhausted (1 calls).' }] };
+    live[live.length - 1] = {
+      role: 'user',
+      content: [...(goodResult.content as []), { type: 'text', text: 'Tool budget exhausted (1 calls).' }],
+    };
     check();
     check();
     live.push(retry, timeout);

@@ -54,7 +54,15 @@ const initialStates = new WeakMap<readonly PlanStep[], FoldState>();
 function initialState(steps: readonly PlanStep[]): FoldState {
   let state = initialStates.get(steps);
   if (state === undefined) {
-    state = { calls: [], stepResults: steps.map(() => undefined), stepMalformed: steps.map(() => undefined), failuresAt: steps.map(() => 0), nextStep: 0, detourRun: 0, journaled: [] };
+    state = {
+      calls: [],
+      stepResults: steps.map(() => undefined),
+      stepMalformed: steps.map(() => undefined),
+      failuresAt: steps.map(() => 0),
+      nextStep: 0,
+      detourRun: 0,
+      journaled: [],
+    };
     initialStates.set(steps, state);
   }
   return state;
@@ -88,7 +96,11 @@ function draftOf(state: FoldState): Draft {
 }
 
 /** The run-journal tools: keeping notes, not a step of the task nor a detour from it. */
-const JOURNAL_TOOLS: ReadonlySet<string> = new Set(['get_run_journal', 'update_run_journal', 'append_run_journal_entry']);
+const JOURNAL_TOOLS: ReadonlySet<string> = new Set([
+  'get_run_journal',
+  'update_run_journal',
+  'append_run_journal_entry',
+]);
 
 /**
  * An earlier step the model has no reading of at all (it moved past it, but neither a
@@ -109,7 +121,15 @@ function forgottenStep(draft: Draft, steps: readonly PlanStep[], name: string, i
  * turn that worked is kept, and skipped once the model gets past the failed one. Returns
  * whether the turn is held after this call.
  */
-function foldCall(draft: Draft, steps: readonly PlanStep[], name: string, input: Record<string, unknown>, result: ResultView, held = false, garbled = false): boolean {
+function foldCall(
+  draft: Draft,
+  steps: readonly PlanStep[],
+  name: string,
+  input: Record<string, unknown>,
+  result: ResultView,
+  held = false,
+  garbled = false,
+): boolean {
   const { nextStep } = draft;
   let step = stepServed(steps, nextStep, name, input);
   let role: CallView['role'] = step === -1 ? 'detour' : 'plan';
@@ -130,8 +150,17 @@ function foldCall(draft: Draft, steps: readonly PlanStep[], name: string, input:
   }
   const holds = held || (role === 'plan' && result.kind !== 'good');
   // Only ever moves after a turn of several calls: one call per turn reaches a step at nextStep.
-  while (!holds && draft.nextStep < steps.length && draft.stepResults[draft.nextStep] !== undefined && draft.nextStep > step) draft.nextStep += 1;
-  if (step >= 0 && (result.kind === 'error' || result.kind === 'reflection' || result.kind === 'malformed' || result.kind === 'empty')) {
+  while (
+    !holds &&
+    draft.nextStep < steps.length &&
+    draft.stepResults[draft.nextStep] !== undefined &&
+    draft.nextStep > step
+  )
+    draft.nextStep += 1;
+  if (
+    step >= 0 &&
+    (result.kind === 'error' || result.kind === 'reflection' || result.kind === 'malformed' || result.kind === 'empty')
+  ) {
     draft.failuresAt[step] = (draft.failuresAt[step] ?? 0) + 1;
   }
   draft.detourRun = role === 'detour' ? draft.detourRun + 1 : 0;
@@ -152,7 +181,12 @@ function resultFor(blocks: readonly ContentBlockParam[], id: string): ToolResult
 }
 
 /** One assistant turn and the results that answer it (the next message), folded into the state. */
-function foldTurn(state: FoldState, assistant: MessageParam, after: MessageParam | undefined, steps: readonly PlanStep[]): FoldState {
+function foldTurn(
+  state: FoldState,
+  assistant: MessageParam,
+  after: MessageParam | undefined,
+  steps: readonly PlanStep[],
+): FoldState {
   if (typeof assistant.content === 'string') return state;
   const results = after?.role === 'user' && typeof after.content !== 'string' ? after.content : [];
   const draft = draftOf(state);
@@ -186,7 +220,7 @@ function recalledState(message: MessageParam, steps: readonly PlanStep[]): FoldS
   if (cached !== undefined && cached.steps === steps) return cached.state;
   let text = '';
   if (typeof message.content === 'string') text = message.content;
-  else for (const block of message.content) if (block.type === 'text') text += block.text + '\n';
+  else for (const block of message.content) if (block.type === 'text') text += `${block.text}\n`;
   const recollection = readRecollection(text, message);
   if (recollection === null) return null;
   const draft = draftOf(initialState(steps));

@@ -39,7 +39,8 @@ export class StreamAccumulator {
         const block = snapshot.content[event.index];
         if (block === undefined) throw new Error(`stream: delta for block ${event.index}, which has not started`);
         if (event.delta.type === 'text_delta' && block.type === 'text') block.text += event.delta.text;
-        else if (event.delta.type === 'input_json_delta') this.#json.set(event.index, (this.#json.get(event.index) ?? '') + event.delta.partial_json);
+        else if (event.delta.type === 'input_json_delta')
+          this.#json.set(event.index, (this.#json.get(event.index) ?? '') + event.delta.partial_json);
         return null;
       }
       case 'content_block_stop': {
@@ -59,10 +60,13 @@ export class StreamAccumulator {
         snapshot.usage.output_tokens = event.usage.output_tokens;
         // Whole-message totals, sent when they apply: overwrite, never add.
         if (event.usage.input_tokens != null) snapshot.usage.input_tokens = event.usage.input_tokens;
-        if (event.usage.cache_creation_input_tokens != null) snapshot.usage.cache_creation_input_tokens = event.usage.cache_creation_input_tokens;
-        if (event.usage.cache_read_input_tokens != null) snapshot.usage.cache_read_input_tokens = event.usage.cache_read_input_tokens;
+        if (event.usage.cache_creation_input_tokens != null)
+          snapshot.usage.cache_creation_input_tokens = event.usage.cache_creation_input_tokens;
+        if (event.usage.cache_read_input_tokens != null)
+          snapshot.usage.cache_read_input_tokens = event.usage.cache_read_input_tokens;
         if (event.usage.server_tool_use != null) snapshot.usage.server_tool_use = event.usage.server_tool_use;
-        if (event.usage.output_tokens_details != null) snapshot.usage.output_tokens_details = event.usage.output_tokens_details;
+        if (event.usage.output_tokens_details != null)
+          snapshot.usage.output_tokens_details = event.usage.output_tokens_details;
         return null;
       case 'message_stop':
         this.#done = true;

@@ -35,18 +35,33 @@ function startedBlock(block: ContentBlock): ContentBlock {
  * sse-frames.ts; the SDK drops it.) Accumulating the events gives back the message,
  * field for field.
  */
-export function messageStreamEvents(message: Message, { textChunkChars = 24, jsonChunkChars = 16 }: StreamEventOptions = {}): RawMessageStreamEvent[] {
+export function messageStreamEvents(
+  message: Message,
+  { textChunkChars = 24, jsonChunkChars = 16 }: StreamEventOptions = {},
+): RawMessageStreamEvent[] {
   const { content, stop_reason, stop_sequence, stop_details, container, usage } = message;
   const events: RawMessageStreamEvent[] = [
-    { type: 'message_start', message: { ...message, content: [], stop_reason: null, stop_sequence: null, stop_details: null, usage: { ...usage, output_tokens: Math.min(1, usage.output_tokens) } } },
+    {
+      type: 'message_start',
+      message: {
+        ...message,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        stop_details: null,
+        usage: { ...usage, output_tokens: Math.min(1, usage.output_tokens) },
+      },
+    },
   ];
   content.forEach((block, index) => {
     events.push({ type: 'content_block_start', index, content_block: startedBlock(block) });
     if (block.type === 'text') {
-      for (const text of chunks(block.text, textChunkChars)) events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
+      for (const text of chunks(block.text, textChunkChars))
+        events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
     } else if (block.type === 'tool_use' && typeof block.input !== 'string') {
       const json = JSON.stringify(block.input ?? {});
-      for (const partial_json of ['', ...chunks(json, jsonChunkChars)]) events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
+      for (const partial_json of ['', ...chunks(json, jsonChunkChars)])
+        events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
     }
     events.push({ type: 'content_block_stop', index });
   });

@@ -8,11 +8,19 @@ import { messageStreamEvents } from './stream-events.js';
  * OpenAI-compatible edge or the scripted model, still gives the loop one shape to read).
  * Handed through, not wrapped: each layer of async generator costs every event a promise.
  */
-export function streamOf(model: ModelClient, request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): AsyncIterable<RawMessageStreamEvent> {
+export function streamOf(
+  model: ModelClient,
+  request: ModelRequest,
+  options: { readonly signal?: AbortSignal } = {},
+): AsyncIterable<RawMessageStreamEvent> {
   return model.stream !== undefined ? model.stream(request, options) : replayed(model, request, options);
 }
 
-async function* replayed(model: ModelClient, request: ModelRequest, options: { readonly signal?: AbortSignal }): AsyncGenerator<RawMessageStreamEvent> {
+async function* replayed(
+  model: ModelClient,
+  request: ModelRequest,
+  options: { readonly signal?: AbortSignal },
+): AsyncGenerator<RawMessageStreamEvent> {
   yield* messageStreamEvents(await model.create(request, options));
 }
 
@@ -22,7 +30,10 @@ export function eventStream(events: readonly RawMessageStreamEvent[]): AsyncIter
     [Symbol.asyncIterator]() {
       let next = 0;
       return {
-        next: () => Promise.resolve(next < events.length ? { done: false, value: events[next++]! } : { done: true, value: undefined }),
+        next: () =>
+          Promise.resolve(
+            next < events.length ? { done: false, value: events[next++]! } : { done: true, value: undefined },
+          ),
       };
     },
   };

@@ -11,12 +11,26 @@ export interface HeatCell {
 }
 
 /** The success heatmap's cells: rate with its Wilson interval (right outcome where the scenario is impossible). */
-export function successCell(scenario: string, arm: string, rate: { readonly rate: number; readonly low: number; readonly high: number }): HeatCell {
-  return { scenario, arm, value: rate.rate, label: `${pct(rate.rate)}\n[${(rate.low * 100).toFixed(1)}, ${(rate.high * 100).toFixed(1)}]` };
+export function successCell(
+  scenario: string,
+  arm: string,
+  rate: { readonly rate: number; readonly low: number; readonly high: number },
+): HeatCell {
+  return {
+    scenario,
+    arm,
+    value: rate.rate,
+    label: `${pct(rate.rate)}\n[${(rate.low * 100).toFixed(1)}, ${(rate.high * 100).toFixed(1)}]`,
+  };
 }
 
 /** The p95 heatmap's cells: p95 tool calls with its order-statistic interval. */
-export function p95Cell(scenario: string, arm: string, p95: number, interval: { readonly low: number; readonly high: number }): HeatCell {
+export function p95Cell(
+  scenario: string,
+  arm: string,
+  p95: number,
+  interval: { readonly low: number; readonly high: number },
+): HeatCell {
   return { scenario, arm, value: p95, label: `${num(p95)}\n[${num(interval.low)}, ${num(interval.high)}]` };
 }
 
@@ -31,26 +45,66 @@ export interface HeatmapOptions {
  * Scenario × arm, one coloured cell each, labelled with the value and its 95% interval:
  * the whole ablation at a glance.
  */
-export function heatmap(cells: readonly HeatCell[], scenarios: readonly string[], arms: readonly string[], options: HeatmapOptions): TopLevelSpec {
+export function heatmap(
+  cells: readonly HeatCell[],
+  scenarios: readonly string[],
+  arms: readonly string[],
+  options: HeatmapOptions,
+): TopLevelSpec {
   const max = Math.max(1, ...cells.map((cell) => cell.value));
   const color =
     options.kind === 'rate'
-      ? { scale: { domain: [0, 1], scheme: 'blues' }, legend: { format: '%', title: null, orient: 'bottom', direction: 'horizontal', gradientLength: 220 } }
-      : { scale: { type: 'symlog', domain: [0, max], scheme: 'orangered' }, legend: { title: null, orient: 'bottom', direction: 'horizontal', gradientLength: 220, values: [0, 1, 10, 100, 1000, 10_000].filter((tick) => tick <= max) } };
+      ? {
+          scale: { domain: [0, 1], scheme: 'blues' },
+          legend: { format: '%', title: null, orient: 'bottom', direction: 'horizontal', gradientLength: 220 },
+        }
+      : {
+          scale: { type: 'symlog', domain: [0, max], scheme: 'orangered' },
+          legend: {
+            title: null,
+            orient: 'bottom',
+            direction: 'horizontal',
+            gradientLength: 220,
+            values: [0, 1, 10, 100, 1000, 10_000].filter((tick) => tick <= max),
+          },
+        };
   // Dark cells get white text: the darker part of either scheme (symlog puts v at log1p(v) / log1p(max)).
-  const dark = options.kind === 'rate' ? 'datum.value > 0.6' : `datum.value > ${Number(Math.expm1(0.6 * Math.log1p(max)).toFixed(2))}`;
-  const x = { field: 'arm', type: 'nominal', sort: [...arms], title: null, axis: { orient: 'top', labelAngle: -30, labelAlign: 'left', labelLimit: 140, domain: false, ticks: false } } as const;
-  const y = { field: 'scenario', type: 'nominal', sort: [...scenarios], title: null, axis: { labelLimit: 320, domain: false, ticks: false } } as const;
+  const dark =
+    options.kind === 'rate'
+      ? 'datum.value > 0.6'
+      : `datum.value > ${Number(Math.expm1(0.6 * Math.log1p(max)).toFixed(2))}`;
+  const x = {
+    field: 'arm',
+    type: 'nominal',
+    sort: [...arms],
+    title: null,
+    axis: { orient: 'top', labelAngle: -30, labelAlign: 'left', labelLimit: 140, domain: false, ticks: false },
+  } as const;
+  const y = {
+    field: 'scenario',
+    type: 'nominal',
+    sort: [...scenarios],
+    title: null,
+    axis: { labelLimit: 320, domain: false, ticks: false },
+  } as const;
   return {
     title: { text: options.title, subtitle: options.subtitle },
     data: { values: cells },
     width: { step: 84 },
     height: { step: 46 },
     layer: [
-      { mark: { type: 'rect', stroke: 'white', strokeWidth: 2 }, encoding: { x, y, color: { field: 'value', type: 'quantitative', ...color } } },
+      {
+        mark: { type: 'rect', stroke: 'white', strokeWidth: 2 },
+        encoding: { x, y, color: { field: 'value', type: 'quantitative', ...color } },
+      },
       {
         mark: { type: 'text', fontSize: 11, lineBreak: '\n', lineHeight: 14 },
-        encoding: { x, y, text: { field: 'label' }, color: { condition: { test: dark, value: 'white' }, value: '#0f172a' } },
+        encoding: {
+          x,
+          y,
+          text: { field: 'label' },
+          color: { condition: { test: dark, value: 'white' }, value: '#0f172a' },
+        },
       },
     ],
   } as TopLevelSpec;

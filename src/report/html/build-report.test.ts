@@ -10,19 +10,45 @@ import type { ReportInput } from './report-input.js';
 const EVIL = '<img src=x onerror=alert(1)>';
 
 /** A cell of `n` runs with a long tail (capped at `cap` calls), from a fixed sequence. */
-function fakeCell(scenario: string, arm: string, n: number, cap: number, successes: number, impossible: boolean): { runs: SweepCell; cell: CellSummary } {
+function fakeCell(
+  scenario: string,
+  arm: string,
+  n: number,
+  cap: number,
+  successes: number,
+  impossible: boolean,
+): { runs: SweepCell; cell: CellSummary } {
   const calls = Float64Array.from({ length: n }, (_, i) => Math.min(cap, Math.round(3 + 400 / (1 + ((i * 7919) % n)))));
   const tokens = calls.map((c) => 600 * c + 60 * c * c);
   const escalated = impossible ? Math.floor(n / 3) : 0;
   const right = wilson(successes + escalated, n);
   return {
-    runs: { scenario, arm, impossible, trials: n, successes, escalated, toolCalls: calls, inputTokens: tokens, outputTokens: calls.map((c) => 50 * c) },
+    runs: {
+      scenario,
+      arm,
+      impossible,
+      trials: n,
+      successes,
+      escalated,
+      toolCalls: calls,
+      inputTokens: tokens,
+      outputTokens: calls.map((c) => 50 * c),
+    },
     cell: {
-      scenario, arm, runs: n, success: wilson(successes, n), right_outcome: right,
+      scenario,
+      arm,
+      runs: n,
+      success: wilson(successes, n),
+      right_outcome: right,
       verdicts: { success: successes, escalated, failure: n - successes - escalated, harmful: 0 },
       outcomes: { completed: n, budget_exhausted: 0, escalated: 0, max_iterations: 0, cancelled: 0, failed: 0 },
-      tool_calls: describeValues(calls), tool_executions: describeValues(calls), model_calls: describeValues(calls), input_tokens: describeValues(tokens),
-      output_tokens: describeValues(calls.map((c) => 50 * c)), virtual_ms: describeValues(calls.map((c) => 1000 * c)), duplicate_side_effects: 0,
+      tool_calls: describeValues(calls),
+      tool_executions: describeValues(calls),
+      model_calls: describeValues(calls),
+      input_tokens: describeValues(tokens),
+      output_tokens: describeValues(calls.map((c) => 50 * c)),
+      virtual_ms: describeValues(calls.map((c) => 1000 * c)),
+      duplicate_side_effects: 0,
     },
   };
 }
@@ -35,13 +61,39 @@ function fakeInput(): ReportInput {
     fakeCell(EVIL, 'article', 400, 15, 0, true),
   ];
   const summary: SweepSummary = {
-    spiralbench: '0.1.0', sweep_seed: 0, seeds: { base: 1, count: 400 }, model: 'simulated', shard: null,
-    scenarios: [{ id: 'fetch-transform-write', hash: 'h1', tool_budget: 15, impossible: false }, { id: EVIL, hash: 'h2', tool_budget: 15, impossible: true }],
-    arms: [{ name: 'none', guards: [] }, { name: 'article', guards: [{ guard: 'budget', maxToolCalls: 'task-class' }] }],
+    spiralbench: '0.1.0',
+    sweep_seed: 0,
+    seeds: { base: 1, count: 400 },
+    model: 'simulated',
+    shard: null,
+    scenarios: [
+      { id: 'fetch-transform-write', hash: 'h1', tool_budget: 15, impossible: false },
+      { id: EVIL, hash: 'h2', tool_budget: 15, impossible: true },
+    ],
+    arms: [
+      { name: 'none', guards: [] },
+      { name: 'article', guards: [{ guard: 'budget', maxToolCalls: 'task-class' }] },
+    ],
     cells: made.map((m) => m.cell),
-    pass_hat_k: [{ arm: 'none', k: { '1': 0.5 } }, { arm: 'article', k: { '1': 0.4 } }],
+    pass_hat_k: [
+      { arm: 'none', k: { '1': 0.5 } },
+      { arm: 'article', k: { '1': 0.4 } },
+    ],
   };
-  return { name: 'fake', summary, meta: undefined, traces: undefined, runs: { path: 'fake', runsFile: 'fake/runs.jsonl', runs: 1600, cells: made.map((m) => m.runs), models: ['simulated'], hasSummary: true } };
+  return {
+    name: 'fake',
+    summary,
+    meta: undefined,
+    traces: undefined,
+    runs: {
+      path: 'fake',
+      runsFile: 'fake/runs.jsonl',
+      runs: 1600,
+      cells: made.map((m) => m.runs),
+      models: ['simulated'],
+      hasSummary: true,
+    },
+  };
 }
 
 describe('buildReport', () => {
@@ -67,8 +119,12 @@ describe('buildReport', () => {
   it('escapes a hostile scenario name everywhere, and says what is missing without traces and meta.json', async () => {
     const { html, timelines, traced } = await buildReport(fakeInput());
     expect(html).not.toContain('<img');
-    expect([...html.matchAll(/<script\b[^>]*>/g)].every((match) => match[0].includes('type="application/json"'))).toBe(true);
-    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;<span class="tag">impossible: the right outcome is to escalate</span>');
+    expect([...html.matchAll(/<script\b[^>]*>/g)].every((match) => match[0].includes('type="application/json"'))).toBe(
+      true,
+    );
+    expect(html).toContain(
+      '&lt;img src=x onerror=alert(1)&gt;<span class="tag">impossible: the right outcome is to escalate</span>',
+    );
     expect(html).toContain('This sweep has no <code>traces.jsonl</code>');
     expect(html).toContain('<dt>sweep finished</dt><dd><span class="muted">not recorded (no meta.json)</span></dd>');
     expect([timelines, traced]).toEqual([0, undefined]);

@@ -2,7 +2,13 @@ import type { Distribution } from '../../stats/descriptive.js';
 import { heatmap, p95Cell, successCell } from './ablation-chart.js';
 import { distributionChart, tailChart, type RunMarker } from './distribution-chart.js';
 import { distributions } from './distribution-data.js';
-import { DEFAULT_DRILL_DOWN_LIMITS, drillDownRuns, drillDownSection, type DrillDownLimits, type DrillDownRun } from './drill-down-section.js';
+import {
+  DEFAULT_DRILL_DOWN_LIMITS,
+  drillDownRuns,
+  drillDownSection,
+  type DrillDownLimits,
+  type DrillDownRun,
+} from './drill-down-section.js';
 import { prioritiseTraces } from './drill-down-select.js';
 import { html, type SafeHtml } from './escape.js';
 import { whole } from './format.js';
@@ -31,14 +37,18 @@ const section = (id: string, title: string, intro: SafeHtml | string, body: Safe
  * drill-down and provenance, every chart rendered to SVG here. Everything comes from the
  * saved results (no clock, no randomness), so the same results give the same bytes.
  */
-export async function buildReport(input: ReportInput, limits: DrillDownLimits = DEFAULT_DRILL_DOWN_LIMITS): Promise<BuiltReport> {
+export async function buildReport(
+  input: ReportInput,
+  limits: DrillDownLimits = DEFAULT_DRILL_DOWN_LIMITS,
+): Promise<BuiltReport> {
   const { summary } = input;
   const arms = summary.arms.map((arm) => arm.name);
   const scenarioIds = summary.scenarios.map((scenario) => scenario.id);
   const scenarioAnchor = (index: number) => `scenario-${index + 1}`;
   const top = headline(summary);
   const dists = distributions(input.runs);
-  const drill: DrillDownRun[] | undefined = input.traces === undefined ? undefined : drillDownRuns(prioritiseTraces(input.traces), limits);
+  const drill: DrillDownRun[] | undefined =
+    input.traces === undefined ? undefined : drillDownRuns(prioritiseTraces(input.traces), limits);
 
   const charts: RenderedChart[] = [];
   const chart = async (label: string, spec: Parameters<typeof renderChart>[2]) => {
@@ -59,13 +69,29 @@ export async function buildReport(input: ReportInput, limits: DrillDownLimits = 
   const distributionBlocks: SafeHtml[] = [];
   for (const [index, dist] of dists.entries()) {
     const cells = summary.cells.filter((cell) => cell.scenario === dist.scenario);
-    const stats = (pick: 'tool_calls' | 'input_tokens') => new Map<string, Distribution>(cells.map((cell) => [cell.arm, cell[pick]]));
+    const stats = (pick: 'tool_calls' | 'input_tokens') =>
+      new Map<string, Distribution>(cells.map((cell) => [cell.arm, cell[pick]]));
     const markers: RunMarker[] = (drill ?? [])
       .filter((run) => run.anchor !== undefined && run.trace.scenario === dist.scenario)
-      .map((run) => ({ arm: run.trace.arm, toolCalls: run.trace.record.tool_calls, inputTokens: run.trace.record.input_tokens, href: `#${run.anchor}`, label: `${run.anchor}: seed ${run.trace.seed}, ${run.trace.record.verdict}` }));
-    const calls = await chart(`${dist.scenario}: tool calls per run by arm`, distributionChart('toolCalls', dist.cells, stats('tool_calls'), markers, arms));
-    const tail = await chart(`${dist.scenario}: share of runs above each tool-call count`, tailChart('toolCalls', dist.cells, arms));
-    const tokens = await chart(`${dist.scenario}: input tokens per run by arm`, distributionChart('inputTokens', dist.cells, stats('input_tokens'), markers, arms));
+      .map((run) => ({
+        arm: run.trace.arm,
+        toolCalls: run.trace.record.tool_calls,
+        inputTokens: run.trace.record.input_tokens,
+        href: `#${run.anchor}`,
+        label: `${run.anchor}: seed ${run.trace.seed}, ${run.trace.record.verdict}`,
+      }));
+    const calls = await chart(
+      `${dist.scenario}: tool calls per run by arm`,
+      distributionChart('toolCalls', dist.cells, stats('tool_calls'), markers, arms),
+    );
+    const tail = await chart(
+      `${dist.scenario}: share of runs above each tool-call count`,
+      tailChart('toolCalls', dist.cells, arms),
+    );
+    const tokens = await chart(
+      `${dist.scenario}: input tokens per run by arm`,
+      distributionChart('inputTokens', dist.cells, stats('input_tokens'), markers, arms),
+    );
     const legend = markers.length === 0 ? '' : ' ▼ marks a traced run: click it to open its timeline.';
     distributionBlocks.push(html`<div class="scenario" id="dist-${index + 1}"><h3>${dist.scenario}</h3>
 ${figure(calls, `Tool calls per run, one row per arm, on one log axis. Bars: share of the arm's runs in each bin (square-root scale, so a thin tail still shows). Solid line: median; dashed: p95.${legend}`)}
@@ -75,24 +101,50 @@ ${figure(tokens, `Input tokens per run. Every model call resends the transcript,
   }
 
   // 3. Ablation.
-  const impossible = new Set(summary.scenarios.filter((scenario) => scenario.impossible).map((scenario) => scenario.id));
-  const p95Intervals = new Map(dists.flatMap((dist) => dist.cells.map((cell) => [JSON.stringify([dist.scenario, cell.arm]), cell.toolCalls.p95Interval] as const)));
+  const impossible = new Set(
+    summary.scenarios.filter((scenario) => scenario.impossible).map((scenario) => scenario.id),
+  );
+  const p95Intervals = new Map(
+    dists.flatMap((dist) =>
+      dist.cells.map((cell) => [JSON.stringify([dist.scenario, cell.arm]), cell.toolCalls.p95Interval] as const),
+    ),
+  );
   const successMap = await chart(
     'success rate by scenario and arm',
     heatmap(
-      summary.cells.map((cell) => successCell(cell.scenario, cell.arm, impossible.has(cell.scenario) ? cell.right_outcome : cell.success)),
+      summary.cells.map((cell) =>
+        successCell(cell.scenario, cell.arm, impossible.has(cell.scenario) ? cell.right_outcome : cell.success),
+      ),
       scenarioIds,
       arms,
-      { title: 'Success rate', subtitle: `95% Wilson interval in brackets${impossible.size > 0 ? ' · impossible scenarios: the right outcome (escalated)' : ''}`, kind: 'rate' },
+      {
+        title: 'Success rate',
+        subtitle: `95% Wilson interval in brackets${impossible.size > 0 ? ' · impossible scenarios: the right outcome (escalated)' : ''}`,
+        kind: 'rate',
+      },
     ),
   );
   const p95Map = await chart(
     'p95 tool calls by scenario and arm',
     heatmap(
-      summary.cells.map((cell) => p95Cell(cell.scenario, cell.arm, cell.tool_calls.p95, p95Intervals.get(JSON.stringify([cell.scenario, cell.arm])) ?? { low: cell.tool_calls.p95, high: cell.tool_calls.p95 })),
+      summary.cells.map((cell) =>
+        p95Cell(
+          cell.scenario,
+          cell.arm,
+          cell.tool_calls.p95,
+          p95Intervals.get(JSON.stringify([cell.scenario, cell.arm])) ?? {
+            low: cell.tool_calls.p95,
+            high: cell.tool_calls.p95,
+          },
+        ),
+      ),
       scenarioIds,
       arms,
-      { title: 'p95 tool calls', subtitle: '95% interval of the p95 in brackets (order statistics); darker is a fatter tail', kind: 'count' },
+      {
+        title: 'p95 tool calls',
+        subtitle: '95% interval of the p95 in brackets (order statistics); darker is a fatter tail',
+        kind: 'count',
+      },
     ),
   );
   const passHatK = html`<h3>pass^k</h3><p class="muted">How reliably an arm gets the right outcome k times in a row, each scenario one task (τ-bench).</p>
@@ -111,16 +163,49 @@ ${summary.live === undefined ? '' : html`<p><strong>${summary.live.note}</strong
 </header>`;
 
   const body = [
-    section('headline', 'Headline: what each safeguard buys', 'For each scenario, the arms side by side: how often the run really succeeded (judged on the world), how many tool calls and tokens it took, what it would cost, and how the runs ended.', [...headlineBlocks, headlineNotes(top, summary.model)]),
-    section('distributions', 'Distributions', 'Where the runs fall, not just their median: without safeguards a long, fat tail of spiralling runs; with them a tight cluster.', distributionBlocks),
-    section('ablation', 'Ablation', 'Every arm on every scenario at once: the success rate, and the p95 of tool calls, each with its 95% interval.', [figure(successMap), figure(p95Map), passHatK]),
-    section('drill-down', 'Drill-down: selected runs', 'The worst runs by tool calls, and samples of failures, harmful runs and escalations, each with its whole timeline on virtual time and the command that replays it byte for byte.', drillDownSection(drill, limits)),
-    section('provenance', 'Provenance', 'Where these numbers came from. The date is the sweep’s own (meta.json), not when this report was made.', provenanceSection(summary, input.meta)),
+    section(
+      'headline',
+      'Headline: what each safeguard buys',
+      'For each scenario, the arms side by side: how often the run really succeeded (judged on the world), how many tool calls and tokens it took, what it would cost, and how the runs ended.',
+      [...headlineBlocks, headlineNotes(top, summary.model)],
+    ),
+    section(
+      'distributions',
+      'Distributions',
+      'Where the runs fall, not just their median: without safeguards a long, fat tail of spiralling runs; with them a tight cluster.',
+      distributionBlocks,
+    ),
+    section(
+      'ablation',
+      'Ablation',
+      'Every arm on every scenario at once: the success rate, and the p95 of tool calls, each with its 95% interval.',
+      [figure(successMap), figure(p95Map), passHatK],
+    ),
+    section(
+      'drill-down',
+      'Drill-down: selected runs',
+      'The worst runs by tool calls, and samples of failures, harmful runs and escalations, each with its whole timeline on virtual time and the command that replays it byte for byte.',
+      drillDownSection(drill, limits),
+    ),
+    section(
+      'provenance',
+      'Provenance',
+      'Where these numbers came from. The date is the sweep’s own (meta.json), not when this report was made.',
+      provenanceSection(summary, input.meta),
+    ),
   ];
 
   const toc: TocEntry[] = [
-    { id: 'headline', title: 'Headline', children: top.scenarios.map((scenario, index) => ({ id: scenarioAnchor(index), title: scenario.id })) },
-    { id: 'distributions', title: 'Distributions', children: dists.map((dist, index) => ({ id: `dist-${index + 1}`, title: dist.scenario })) },
+    {
+      id: 'headline',
+      title: 'Headline',
+      children: top.scenarios.map((scenario, index) => ({ id: scenarioAnchor(index), title: scenario.id })),
+    },
+    {
+      id: 'distributions',
+      title: 'Distributions',
+      children: dists.map((dist, index) => ({ id: `dist-${index + 1}`, title: dist.scenario })),
+    },
     { id: 'ablation', title: 'Ablation' },
     { id: 'drill-down', title: `Drill-down${drill === undefined ? '' : ` (${timelines})`}` },
     { id: 'provenance', title: 'Provenance' },

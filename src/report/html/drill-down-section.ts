@@ -13,7 +13,11 @@ export interface DrillDownLimits {
   readonly maxListed: number;
 }
 
-export const DEFAULT_DRILL_DOWN_LIMITS: DrillDownLimits = Object.freeze({ maxTimelines: 40, maxChars: 1_500_000, maxListed: 150 });
+export const DEFAULT_DRILL_DOWN_LIMITS: DrillDownLimits = Object.freeze({
+  maxTimelines: 40,
+  maxChars: 1_500_000,
+  maxListed: 150,
+});
 
 /** A traced run as the report shows it: with a timeline (and its anchor) or as a replay command only. */
 export interface DrillDownRun {
@@ -28,11 +32,15 @@ export interface DrillDownRun {
  * rest are listed with their replay commands. The page stays small however many runs
  * were traced.
  */
-export function drillDownRuns(prioritised: readonly TraceLine[], limits: DrillDownLimits = DEFAULT_DRILL_DOWN_LIMITS): DrillDownRun[] {
+export function drillDownRuns(
+  prioritised: readonly TraceLine[],
+  limits: DrillDownLimits = DEFAULT_DRILL_DOWN_LIMITS,
+): DrillDownRun[] {
   let chars = 0;
   let shown = 0;
   return prioritised.map((trace) => {
-    if (shown >= limits.maxTimelines || chars >= limits.maxChars) return { trace, anchor: undefined, timeline: undefined };
+    if (shown >= limits.maxTimelines || chars >= limits.maxChars)
+      return { trace, anchor: undefined, timeline: undefined };
     const anchor = `run-${shown + 1}`;
     const timeline = renderTimeline(trace, anchor);
     chars += timeline.toString().length;
@@ -55,11 +63,15 @@ function runRow(run: DrillDownRun): SafeHtml {
 const HEAD = html`<thead><tr><th>timeline</th><th>scenario</th><th>arm</th><th class="num">seed</th><th>picked for</th><th>verdict</th><th class="num">tool calls</th><th class="num">input tokens</th><th>reproduce</th></tr></thead>`;
 
 /** The drill-down: a table of the traced runs, linked to their timelines, then the timelines. */
-export function drillDownSection(runs: readonly DrillDownRun[] | undefined, limits: DrillDownLimits = DEFAULT_DRILL_DOWN_LIMITS): SafeHtml {
+export function drillDownSection(
+  runs: readonly DrillDownRun[] | undefined,
+  limits: DrillDownLimits = DEFAULT_DRILL_DOWN_LIMITS,
+): SafeHtml {
   if (runs === undefined) {
     return html`<p class="note">This sweep has no <code>traces.jsonl</code> (sweeps made before traces were saved, and sweeps against a real model, have none), so there is no drill-down. Any run of a simulated sweep replays exactly: <code class="cmd">spiralbench replay --scenario &lt;id&gt; --arm &lt;arm&gt; --seed &lt;n&gt;</code></p>`;
   }
-  if (runs.length === 0) return html`<p class="note">The sweep's <code>traces.jsonl</code> is empty: no run was selected for tracing.</p>`;
+  if (runs.length === 0)
+    return html`<p class="note">The sweep's <code>traces.jsonl</code> is empty: no run was selected for tracing.</p>`;
   const shown = runs.filter((run) => run.anchor !== undefined);
   const rest = runs.filter((run) => run.anchor === undefined);
   const listed = rest.slice(0, limits.maxListed);

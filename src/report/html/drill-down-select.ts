@@ -4,7 +4,9 @@ import type { TraceLine } from './report-input.js';
 const REASON_PRIORITY = ['worst_tool_calls', 'harmful', 'failure', 'escalated'] as const;
 
 function priority(trace: TraceLine): number {
-  const ranks = trace.reasons.map((reason) => REASON_PRIORITY.indexOf(reason as (typeof REASON_PRIORITY)[number])).filter((rank) => rank >= 0);
+  const ranks = trace.reasons
+    .map((reason) => REASON_PRIORITY.indexOf(reason as (typeof REASON_PRIORITY)[number]))
+    .filter((rank) => rank >= 0);
   return ranks.length === 0 ? REASON_PRIORITY.length : Math.min(...ranks);
 }
 

@@ -23,7 +23,9 @@ describe('html', () => {
 
   it('keeps markup built with html or marked trusted, joins arrays and renders nothing for null, undefined and false', () => {
     const items = ['<a>', 'b'].map((item) => html`<li>${item}</li>`);
-    expect(html`<ul>${items}</ul>${null}${undefined}${false}${0}${trusted('<br>')}`.toString()).toBe('<ul><li>&lt;a&gt;</li><li>b</li></ul>0<br>');
+    expect(html`<ul>${items}</ul>${null}${undefined}${false}${0}${trusted('<br>')}`.toString()).toBe(
+      '<ul><li>&lt;a&gt;</li><li>b</li></ul>0<br>',
+    );
   });
 });
 

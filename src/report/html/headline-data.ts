@@ -59,17 +59,22 @@ export function headline(summary: SweepSummary): Headline {
     const rateOf = (cell: CellSummary) => (scenario.impossible ? cell.right_outcome : cell.success);
     const rows = cells.map((cell): HeadlineRow => {
       const rate = rateOf(cell);
-      const costPerRun = price === undefined ? undefined : costOf(price.price, cell.input_tokens.mean, cell.output_tokens.mean);
+      const costPerRun =
+        price === undefined ? undefined : costOf(price.price, cell.input_tokens.mean, cell.output_tokens.mean);
       return {
         arm: cell.arm,
         runs: cell.runs,
         rate,
-        vsBaseline: baselineCell === undefined || cell === baselineCell || cell.runs === 0 || baselineCell.runs === 0 ? null : newcombeDifference(rateOf(baselineCell), rate),
+        vsBaseline:
+          baselineCell === undefined || cell === baselineCell || cell.runs === 0 || baselineCell.runs === 0
+            ? null
+            : newcombeDifference(rateOf(baselineCell), rate),
         toolCalls: cell.tool_calls,
         inputTokens: cell.input_tokens,
         outputTokens: cell.output_tokens,
         costPerRun,
-        costPerSuccess: costPerRun === undefined || rate.successes === 0 ? undefined : (costPerRun * cell.runs) / rate.successes,
+        costPerSuccess:
+          costPerRun === undefined || rate.successes === 0 ? undefined : (costPerRun * cell.runs) / rate.successes,
         outcomes: nonZero(cell.outcomes),
         verdicts: nonZero(cell.verdicts),
         duplicateSideEffects: cell.duplicate_side_effects,

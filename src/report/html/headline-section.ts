@@ -1,6 +1,16 @@
 import { formatDollars } from '../prices.js';
 import { html, type SafeHtml } from './escape.js';
-import { isSignificant, medP95Max, num, pct, pointsWithInterval, rateWithInterval, signedPoints, whole, words } from './format.js';
+import {
+  isSignificant,
+  medP95Max,
+  num,
+  pct,
+  pointsWithInterval,
+  rateWithInterval,
+  signedPoints,
+  whole,
+  words,
+} from './format.js';
 import type { Headline, HeadlineRow, HeadlineScenario } from './headline-data.js';
 import { figure } from './page.js';
 import { armColors } from './palette.js';
@@ -25,13 +35,21 @@ function lede(scenario: HeadlineScenario): SafeHtml {
   const rateWord = scenario.impossible ? 'right outcome' : 'success';
   const parts: SafeHtml[] = [];
   if (best !== undefined) {
-    const delta = best.vsBaseline === null ? '' : html` (${pointsWithInterval(best.vsBaseline)} vs ${scenario.baseline}${isSignificant(best.vsBaseline) ? '' : ', not significant'})`;
+    const delta =
+      best.vsBaseline === null
+        ? ''
+        : html` (${pointsWithInterval(best.vsBaseline)} vs ${scenario.baseline}${isSignificant(best.vsBaseline) ? '' : ', not significant'})`;
     parts.push(html`Highest ${rateWord}: <b>${best.arm}</b> at ${rateWithInterval(best.rate)}${delta}.`);
   }
   if (tightest !== undefined && base !== undefined && tightest !== base) {
-    parts.push(html` Tightest tail: <b>${tightest.arm}</b>, p95 ${num(tightest.toolCalls.p95)} tool calls (worst ${num(tightest.toolCalls.max)}) against ${num(base.toolCalls.p95)} (worst ${num(base.toolCalls.max)}) for ${base.arm}.`);
+    parts.push(
+      html` Tightest tail: <b>${tightest.arm}</b>, p95 ${num(tightest.toolCalls.p95)} tool calls (worst ${num(tightest.toolCalls.max)}) against ${num(base.toolCalls.p95)} (worst ${num(base.toolCalls.max)}) for ${base.arm}.`,
+    );
   }
-  if (cheapest?.costPerSuccess !== undefined) parts.push(html` Cheapest per ${rateWord}: <b>${cheapest.arm}</b>, ${formatDollars(cheapest.costPerSuccess)} (estimate).`);
+  if (cheapest?.costPerSuccess !== undefined)
+    parts.push(
+      html` Cheapest per ${rateWord}: <b>${cheapest.arm}</b>, ${formatDollars(cheapest.costPerSuccess)} (estimate).`,
+    );
   return html`<p class="lede">${parts}</p>`;
 }
 
@@ -56,11 +74,18 @@ function row(entry: HeadlineRow, scenario: HeadlineScenario, color: string, best
 
 function runsPerArm(scenario: HeadlineScenario): string {
   const counts = [...new Set(scenario.rows.map((entry) => entry.runs))];
-  return counts.length === 1 ? `${whole(counts[0]!)} runs per arm` : `${whole(Math.min(...counts))} to ${whole(Math.max(...counts))} runs per arm`;
+  return counts.length === 1
+    ? `${whole(counts[0]!)} runs per arm`
+    : `${whole(Math.min(...counts))} to ${whole(Math.max(...counts))} runs per arm`;
 }
 
 /** One scenario's headline: the sentence, the chart, the table. */
-export function headlineScenario(scenario: HeadlineScenario, anchor: string, chart: RenderedChart, arms: readonly string[]): SafeHtml {
+export function headlineScenario(
+  scenario: HeadlineScenario,
+  anchor: string,
+  chart: RenderedChart,
+  arms: readonly string[],
+): SafeHtml {
   const colors = armColors(arms);
   const best = Math.max(...scenario.rows.map((entry) => entry.rate.rate));
   const rateHead = html`${scenario.impossible ? 'right outcome' : 'success'}<br><span class="ci">[95% CI]</span>`;

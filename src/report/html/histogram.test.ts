@@ -4,7 +4,9 @@ import { countEdges, histogram, logEdges, sortedCopy, survival } from './histogr
 describe('countEdges', () => {
   it('has a bin per count up to 10, then round edges, the last at or above the maximum', () => {
     expect(countEdges(14)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15]);
-    expect(countEdges(250)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250]);
+    expect(countEdges(250)).toEqual([
+      0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250,
+    ]);
     expect(countEdges(0)).toEqual([0]);
   });
 });

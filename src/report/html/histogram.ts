@@ -93,7 +93,10 @@ export function histogram(sorted: ArrayLike<number>, edges: readonly number[], o
  * The share of runs with a value of at least x, at each x given (the survival function,
  * 1 − CDF, up to the largest value): how fat the tail is, readable on a log scale.
  */
-export function survival(sorted: ArrayLike<number>, points: readonly number[]): Array<{ readonly at: number; readonly share: number }> {
+export function survival(
+  sorted: ArrayLike<number>,
+  points: readonly number[],
+): Array<{ readonly at: number; readonly share: number }> {
   const out: Array<{ at: number; share: number }> = [];
   const n = sorted.length;
   let below = 0;

@@ -13,7 +13,8 @@ export interface TocEntry {
  * No script may run and nothing may be fetched: the page is text, inline styles and
  * inline SVG. Even if a string escaped the escaping, the browser would refuse to run it.
  */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 const STYLE = `
 :root { --ink: #0f172a; --muted: #64748b; --line: #e2e8f0; --soft: #f8fafc; --accent: #2563eb; }
@@ -105,7 +106,12 @@ function tocList(entries: readonly TocEntry[]): SafeHtml {
 }
 
 /** The whole document: one file, styles inline, no script, nothing fetched. */
-export function page(options: { readonly title: string; readonly toc: readonly TocEntry[]; readonly header: SafeHtml; readonly body: readonly SafeHtml[] }): string {
+export function page(options: {
+  readonly title: string;
+  readonly toc: readonly TocEntry[];
+  readonly header: SafeHtml;
+  readonly body: readonly SafeHtml[];
+}): string {
   return `<!doctype html>\n${html`<html lang="en">
 <head>
 <meta charset="utf-8">

@@ -1,5 +1,18 @@
 /** Arm colours, in arm order: the same arm has the same colour in every chart. */
-const ARM_PALETTE = ['#64748b', '#2563eb', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#0891b2', '#db2777', '#65a30d', '#ea580c', '#4f46e5', '#0d9488'] as const;
+const ARM_PALETTE = [
+  '#64748b',
+  '#2563eb',
+  '#f59e0b',
+  '#10b981',
+  '#ef4444',
+  '#8b5cf6',
+  '#0891b2',
+  '#db2777',
+  '#65a30d',
+  '#ea580c',
+  '#4f46e5',
+  '#0d9488',
+] as const;
 
 /** A colour per arm, for a Vega-Lite scale's `range` (cycling past twelve arms). */
 export function armColors(arms: readonly string[]): string[] {

@@ -13,10 +13,26 @@ const CONFIG: Config = {
   aria: false,
   padding: 6,
   view: { stroke: null },
-  axis: { labelFontSize: 11, titleFontSize: 11, titleFontWeight: 600, labelColor: '#475569', titleColor: '#334155', gridColor: '#eef2f7', domainColor: '#cbd5e1', tickColor: '#cbd5e1' },
+  axis: {
+    labelFontSize: 11,
+    titleFontSize: 11,
+    titleFontWeight: 600,
+    labelColor: '#475569',
+    titleColor: '#334155',
+    gridColor: '#eef2f7',
+    domainColor: '#cbd5e1',
+    tickColor: '#cbd5e1',
+  },
   header: { labelFontSize: 11, labelColor: '#334155', titleFontSize: 11 },
   legend: { labelFontSize: 11, titleFontSize: 11, titleFontWeight: 600, labelColor: '#475569', titleColor: '#334155' },
-  title: { fontSize: 13, fontWeight: 600, anchor: 'start', color: '#0f172a', subtitleColor: '#64748b', subtitleFontSize: 11 },
+  title: {
+    fontSize: 13,
+    fontWeight: 600,
+    anchor: 'start',
+    color: '#0f172a',
+    subtitleColor: '#64748b',
+    subtitleFontSize: 11,
+  },
 };
 
 /** A chart of the report: its SVG, rendered in Node, and the Vega-Lite spec it came from. */
@@ -84,7 +100,8 @@ export function roundGeometry(svg: string): string {
  */
 export function prefixIds(svg: string, prefix: string): string {
   const ids = new Map<string, string>();
-  for (const match of svg.matchAll(/\sid="([^"]+)"/g)) if (!ids.has(match[1]!)) ids.set(match[1]!, `${prefix}${ids.size + 1}`);
+  for (const match of svg.matchAll(/\sid="([^"]+)"/g))
+    if (!ids.has(match[1]!)) ids.set(match[1]!, `${prefix}${ids.size + 1}`);
   if (ids.size === 0) return svg;
   return svg.replace(/(\sid="|url\(#|href="#)([^")]+)/g, (whole, lead: string, name: string) => {
     const renamed = ids.get(name);

@@ -21,8 +21,12 @@ const summarySchema = z.looseObject({
   seeds: z.object({ base: count, count }),
   model: z.string(),
   shard: z.object({ index: count, count }).nullable(),
-  scenarios: z.array(z.looseObject({ id: z.string().min(1), hash: z.string(), tool_budget: z.number(), impossible: z.boolean() })).min(1),
-  arms: z.array(z.looseObject({ name: z.string().min(1), guards: z.array(z.looseObject({ guard: z.string() })) })).min(1),
+  scenarios: z
+    .array(z.looseObject({ id: z.string().min(1), hash: z.string(), tool_budget: z.number(), impossible: z.boolean() }))
+    .min(1),
+  arms: z
+    .array(z.looseObject({ name: z.string().min(1), guards: z.array(z.looseObject({ guard: z.string() })) }))
+    .min(1),
   cells: z
     .array(
       z.looseObject({
@@ -105,7 +109,21 @@ export interface TraceLine {
   readonly sweep_seed: number;
   readonly reasons: readonly (TraceReason | string)[];
   readonly replay: string;
-  readonly record: Pick<RunRecord, 'outcome' | 'verdict' | 'verdict_reason' | 'tool_calls' | 'tool_executions' | 'tool_retries' | 'model_calls' | 'input_tokens' | 'output_tokens' | 'virtual_ms' | 'duplicate_side_effects' | 'escalation'> & {
+  readonly record: Pick<
+    RunRecord,
+    | 'outcome'
+    | 'verdict'
+    | 'verdict_reason'
+    | 'tool_calls'
+    | 'tool_executions'
+    | 'tool_retries'
+    | 'model_calls'
+    | 'input_tokens'
+    | 'output_tokens'
+    | 'virtual_ms'
+    | 'duplicate_side_effects'
+    | 'escalation'
+  > & {
     readonly faults: Readonly<Record<string, number>>;
   };
   readonly prompt: string;
@@ -128,7 +146,9 @@ export interface ReportInput {
 }
 
 function zodProblems(source: string, error: z.ZodError): InputProblem[] {
-  return error.issues.slice(0, 10).map((issue) => ({ source, field: issue.path.map(String).join('.'), expected: issue.message }));
+  return error.issues
+    .slice(0, 10)
+    .map((issue) => ({ source, field: issue.path.map(String).join('.'), expected: issue.message }));
 }
 
 function readJson(file: string): unknown {
@@ -151,11 +171,19 @@ export interface SweepHeader {
 export function readSweepHeader(sweepDir: string): SweepHeader {
   const dir = resolve(sweepDir);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw UserInputError.single(sweepDir, '', 'a sweep folder (written by `spiralbench run --out <dir>`); no folder is there');
+    throw UserInputError.single(
+      sweepDir,
+      '',
+      'a sweep folder (written by `spiralbench run --out <dir>`); no folder is there',
+    );
   }
   const summaryFile = join(dir, 'summary.json');
   if (!existsSync(summaryFile)) {
-    throw UserInputError.single(sweepDir, '', 'a finished sweep folder holding summary.json; an interrupted sweep has none (run it again, or `spiralbench merge` its shards)');
+    throw UserInputError.single(
+      sweepDir,
+      '',
+      'a finished sweep folder holding summary.json; an interrupted sweep has none (run it again, or `spiralbench merge` its shards)',
+    );
   }
   const summary = summarySchema.safeParse(readJson(summaryFile));
   if (!summary.success) throw new UserInputError(zodProblems(summaryFile, summary.error));

@@ -13,8 +13,19 @@ function trace(overrides: Partial<TraceLine> = {}): TraceLine {
     reasons: ['failure'],
     replay: `spiralbench replay --scenario ${EVIL} --arm none --seed 6`,
     record: {
-      outcome: 'completed', verdict: 'failure', verdict_reason: 'nothing was written to the outbox', tool_calls: 1, tool_executions: 1, tool_retries: 0,
-      model_calls: 2, input_tokens: 1300, output_tokens: 90, virtual_ms: 12_000, duplicate_side_effects: 0, escalation: null, faults: { timeout: 1, rate_limit: 0 },
+      outcome: 'completed',
+      verdict: 'failure',
+      verdict_reason: 'nothing was written to the outbox',
+      tool_calls: 1,
+      tool_executions: 1,
+      tool_retries: 0,
+      model_calls: 2,
+      input_tokens: 1300,
+      output_tokens: 90,
+      virtual_ms: 12_000,
+      duplicate_side_effects: 0,
+      escalation: null,
+      faults: { timeout: 1, rate_limit: 0 },
     },
     prompt: 'Fetch the user record.',
     events: [
@@ -25,7 +36,15 @@ function trace(overrides: Partial<TraceLine> = {}): TraceLine {
       { type: 'agent.tool.retry', at: 11_470, tool: 'get_user', attempt: 1, delayMs: 1000, code: 'timeout' },
       { type: 'agent.tool.result', at: 12_000, id: 't0', tool: 'get_user', isError: true, content: `Error: ${EVIL}` },
       { type: 'agent.future.event', at: 12_000, before: 9000, after: 3000 },
-      { type: 'agent.model.retry', at: 12_500, model: 'simulated', attempt: 1, delayMs: 500, errorClass: 'RateLimitError', status: 429 },
+      {
+        type: 'agent.model.retry',
+        at: 12_500,
+        model: 'simulated',
+        attempt: 1,
+        delayMs: 500,
+        errorClass: 'RateLimitError',
+        status: 429,
+      },
       { type: 'agent.model.call', at: 13_000, iteration: 2, inputTokens: 706, outputTokens: 38 },
       { type: 'agent_run.completed', at: 13_000, outcome: 'completed' },
     ],
@@ -60,14 +79,31 @@ describe('renderTimeline', () => {
   });
 
   it('shows an event type it does not know with its fields', () => {
-    expect(renderTimeline(trace(), 'run-1').toString()).toContain('agent.future.event <code>{&quot;before&quot;:9000,&quot;after&quot;:3000}</code>');
+    expect(renderTimeline(trace(), 'run-1').toString()).toContain(
+      'agent.future.event <code>{&quot;before&quot;:9000,&quot;after&quot;:3000}</code>',
+    );
   });
 
   it('marks where the middle of a long run was left out, and lines the tail calls up with the last texts', () => {
-    const head = Array.from({ length: 300 }, (_, i) => ({ type: 'agent.model.call', at: i, iteration: i + 1, inputTokens: 1, outputTokens: 1 }));
-    const tail = Array.from({ length: 100 }, (_, i) => ({ type: 'agent.model.call', at: 1000 + i, iteration: 901 + i, inputTokens: 1, outputTokens: 1 }));
+    const head = Array.from({ length: 300 }, (_, i) => ({
+      type: 'agent.model.call',
+      at: i,
+      iteration: i + 1,
+      inputTokens: 1,
+      outputTokens: 1,
+    }));
+    const tail = Array.from({ length: 100 }, (_, i) => ({
+      type: 'agent.model.call',
+      at: 1000 + i,
+      iteration: 901 + i,
+      inputTokens: 1,
+      outputTokens: 1,
+    }));
     const texts = Array.from({ length: 1000 }, (_, i) => `text ${i + 1}`);
-    const text = renderTimeline(trace({ events: [...head, ...tail], assistant_texts: texts, events_omitted: 600 }), 'run-2').toString();
+    const text = renderTimeline(
+      trace({ events: [...head, ...tail], assistant_texts: texts, events_omitted: 600 }),
+      'run-2',
+    ).toString();
     expect(text).toContain('600 events of the middle of this run are not saved');
     expect(text).toMatch(/call 300 .*<q>text 300<\/q>/);
     expect(text).toMatch(/call 901 .*<q>text 901<\/q>/);

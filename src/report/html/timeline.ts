@@ -15,7 +15,7 @@ export function clip(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}… (${whole(flat.length)} chars)`;
 }
 
-const json = (value: unknown) => (value === undefined ? '' : JSON.stringify(value) ?? '');
+const json = (value: unknown) => (value === undefined ? '' : (JSON.stringify(value) ?? ''));
 
 /** One row of a timeline: when, what kind, and what happened. */
 interface Row {
@@ -25,7 +25,9 @@ interface Row {
   readonly indent?: boolean;
 }
 
-type Renderers = { readonly [K in AgentEventType]: (event: Extract<AgentEvent, { type: K }>, said: string | undefined) => Row };
+type Renderers = {
+  readonly [K in AgentEventType]: (event: Extract<AgentEvent, { type: K }>, said: string | undefined) => Row;
+};
 
 // One renderer per event type: a new AgentEvent type fails the type check here until it has one.
 const RENDERERS: Renderers = {
@@ -40,36 +42,111 @@ const RENDERERS: Renderers = {
     label: 'retry',
     body: html`model call failed (${event.errorClass}${event.status === null ? ', no response' : html`, HTTP ${event.status}`}): retry ${event.attempt} of ${event.model} after ${seconds(event.delayMs)}`,
   }),
-  'agent.model.fallback': (event) => ({ kind: 'guard', label: 'fallback', body: html`model calls move from ${event.from} to ${event.to}: ${event.reason}` }),
-  'agent.tool.call': (event) => ({ kind: 'call', label: 'tool', indent: true, body: html`<b>${event.tool}</b> <code>${clip(json(event.input), LIMITS.input)}</code>` }),
-  'agent.tool.early_start': (event) => ({ kind: 'call', label: 'early', indent: true, body: html`${event.tool} started as its block ended, ${seconds(event.leadMs)} before the reply did` }),
-  'agent.tool.fault': (event) => ({ kind: 'fault', label: 'fault', indent: true, body: html`injected <b>${words(event.fault)}</b> on ${event.tool}` }),
-  'agent.tool.retry': (event) => ({ kind: 'retry', label: 'retry', indent: true, body: html`${event.tool}: automatic retry ${event.attempt} after ${words(String(event.code))}, waited ${seconds(event.delayMs)}` }),
+  'agent.model.fallback': (event) => ({
+    kind: 'guard',
+    label: 'fallback',
+    body: html`model calls move from ${event.from} to ${event.to}: ${event.reason}`,
+  }),
+  'agent.tool.call': (event) => ({
+    kind: 'call',
+    label: 'tool',
+    indent: true,
+    body: html`<b>${event.tool}</b> <code>${clip(json(event.input), LIMITS.input)}</code>`,
+  }),
+  'agent.tool.early_start': (event) => ({
+    kind: 'call',
+    label: 'early',
+    indent: true,
+    body: html`${event.tool} started as its block ended, ${seconds(event.leadMs)} before the reply did`,
+  }),
+  'agent.tool.fault': (event) => ({
+    kind: 'fault',
+    label: 'fault',
+    indent: true,
+    body: html`injected <b>${words(event.fault)}</b> on ${event.tool}`,
+  }),
+  'agent.tool.retry': (event) => ({
+    kind: 'retry',
+    label: 'retry',
+    indent: true,
+    body: html`${event.tool}: automatic retry ${event.attempt} after ${words(String(event.code))}, waited ${seconds(event.delayMs)}`,
+  }),
   'agent.tool.result': (event) => ({
     kind: event.isError ? 'error' : 'ok',
     label: event.isError ? 'error' : 'result',
     indent: true,
     body: html`${event.tool}: <code>${clip(String(event.content), LIMITS.result)}</code>`,
   }),
-  'agent.repeat.blocked': (event) => ({ kind: 'guard', label: 'guard', indent: true, body: html`repeat blocked: ${event.tool} with the same arguments as a recent call` }),
-  'agent.budget.exhausted': (event) => ({ kind: 'guard', label: 'guard', body: html`tool budget exhausted: ${event.toolCalls} of ${event.limit} calls; tools withdrawn for a final answer` }),
-  'agent.guardrail.escalated': (event) => ({ kind: 'escalate', label: 'escalate', body: html`asked a human: <code>${clip(json(event.payload), LIMITS.payload)}</code>` }),
-  'agent.loop.detected': (event) => ({ kind: 'guard', label: 'guard', body: html`${event.kind} thrash on ${event.tool}: tier ${event.tier} (${event.level})` }),
-  'agent.tool.arguments': (event) => ({ kind: event.strategy === 'failed' ? 'error' : 'guard', label: 'args', indent: true, body: html`${event.tool}: arguments read by <b>${event.strategy}</b>` }),
-  'agent.messages.fixed': (event) => ({ kind: 'guard', label: 'guard', body: html`transcript fixed: ${event.merged} merged, ${event.droppedResults} orphan results dropped, ${event.strippedCalls} orphan calls stripped` }),
-  'agent.output_limit': (event) => ({ kind: 'guard', label: 'guard', body: html`reply cut by the output limit: ${event.action} (max_tokens ${whole(event.maxTokens)})` }),
-  'agent.iterations.extended': (event) => ({ kind: 'guard', label: 'guard', body: html`iterations extended by ${event.granted}, now ${event.limit}` }),
-  'agent_run.resumed': (event) => ({ kind: 'run', label: 'resume', body: html`run resumed from its last checkpoint (${words(event.boundary)})` }),
-  'agent.tool.replayed': (event) => ({ kind: 'ok', label: 'replay', indent: true, body: html`${event.tool}: completed before the interruption; answered from the store, not run again` }),
+  'agent.repeat.blocked': (event) => ({
+    kind: 'guard',
+    label: 'guard',
+    indent: true,
+    body: html`repeat blocked: ${event.tool} with the same arguments as a recent call`,
+  }),
+  'agent.budget.exhausted': (event) => ({
+    kind: 'guard',
+    label: 'guard',
+    body: html`tool budget exhausted: ${event.toolCalls} of ${event.limit} calls; tools withdrawn for a final answer`,
+  }),
+  'agent.guardrail.escalated': (event) => ({
+    kind: 'escalate',
+    label: 'escalate',
+    body: html`asked a human: <code>${clip(json(event.payload), LIMITS.payload)}</code>`,
+  }),
+  'agent.loop.detected': (event) => ({
+    kind: 'guard',
+    label: 'guard',
+    body: html`${event.kind} thrash on ${event.tool}: tier ${event.tier} (${event.level})`,
+  }),
+  'agent.tool.arguments': (event) => ({
+    kind: event.strategy === 'failed' ? 'error' : 'guard',
+    label: 'args',
+    indent: true,
+    body: html`${event.tool}: arguments read by <b>${event.strategy}</b>`,
+  }),
+  'agent.messages.fixed': (event) => ({
+    kind: 'guard',
+    label: 'guard',
+    body: html`transcript fixed: ${event.merged} merged, ${event.droppedResults} orphan results dropped, ${event.strippedCalls} orphan calls stripped`,
+  }),
+  'agent.output_limit': (event) => ({
+    kind: 'guard',
+    label: 'guard',
+    body: html`reply cut by the output limit: ${event.action} (max_tokens ${whole(event.maxTokens)})`,
+  }),
+  'agent.iterations.extended': (event) => ({
+    kind: 'guard',
+    label: 'guard',
+    body: html`iterations extended by ${event.granted}, now ${event.limit}`,
+  }),
+  'agent_run.resumed': (event) => ({
+    kind: 'run',
+    label: 'resume',
+    body: html`run resumed from its last checkpoint (${words(event.boundary)})`,
+  }),
+  'agent.tool.replayed': (event) => ({
+    kind: 'ok',
+    label: 'replay',
+    indent: true,
+    body: html`${event.tool}: completed before the interruption; answered from the store, not run again`,
+  }),
   'agent.compaction.run': (event) => ({
     kind: 'guard',
     label: 'compact',
     body: html`${event.deep ? 'deep prune' : 'compaction'} (${event.trigger === 'too_large' ? 'after a 413' : 'over the threshold'}): ${event.beforeMessages} → ${event.afterMessages} messages, ${whole(event.beforeTokens)} → ${whole(event.afterTokens)} tokens, ${event.summary === 'model' ? html`summary by ${event.summaryModel}` : 'truncated (the summary call failed)'}, ${event.pinned} pinned`,
   }),
-  'agent.recovery.fired': (event) => ({ kind: 'guard', label: 'guard', body: html`context recovery R${event.rung} (${event.count} so far) at ${whole(event.tokens)} tokens` }),
+  'agent.recovery.fired': (event) => ({
+    kind: 'guard',
+    label: 'guard',
+    body: html`context recovery R${event.rung} (${event.count} so far) at ${whole(event.tokens)} tokens`,
+  }),
   'agent_run.cancelled': (event) => ({ kind: 'error', label: 'cancelled', body: html`run cancelled: ${event.reason}` }),
   'agent_run.failed': (event) => ({ kind: 'error', label: 'failed', body: html`run failed: ${event.reason}` }),
-  'agent_run.completed': (event) => ({ kind: 'run', label: 'end', body: html`run ended: <b>${words(String(event.outcome))}</b>` }),
+  'agent_run.completed': (event) => ({
+    kind: 'run',
+    label: 'end',
+    body: html`run ended: <b>${words(String(event.outcome))}</b>`,
+  }),
 };
 
 function renderEvent(event: TraceEvent, said: string | undefined): Row {
@@ -77,7 +154,11 @@ function renderEvent(event: TraceEvent, said: string | undefined): Row {
   if (render !== undefined) return render(event as never, said);
   // An event this version does not know (a newer sweep's compaction, say): shown as it is.
   const { type, at: _at, ...fields } = event;
-  return { kind: 'other', label: type.replace(/^agent[._]/, '').split('.')[0] ?? 'event', body: html`${type} <code>${clip(json(fields), LIMITS.payload)}</code>` };
+  return {
+    kind: 'other',
+    label: type.replace(/^agent[._]/, '').split('.')[0] ?? 'event',
+    body: html`${type} <code>${clip(json(fields), LIMITS.payload)}</code>`,
+  };
 }
 
 /**
@@ -88,24 +169,36 @@ function renderEvent(event: TraceEvent, said: string | undefined): Row {
  */
 function timelineRows(trace: TraceLine): SafeHtml[] {
   const omittedAt = trace.events_omitted > 0 ? Math.max(0, trace.events.length - TAIL_EVENTS) : -1;
-  const tailModelCalls = omittedAt < 0 ? 0 : trace.events.slice(omittedAt).filter((event) => event.type === 'agent.model.call').length;
+  const tailModelCalls =
+    omittedAt < 0 ? 0 : trace.events.slice(omittedAt).filter((event) => event.type === 'agent.model.call').length;
   let headCall = 0;
   let tailCall = 0;
   const rows: SafeHtml[] = [];
   trace.events.forEach((event, index) => {
-    if (index === omittedAt) rows.push(html`<li class="ev ev-gap"><span class="t"></span><span class="k">…</span><span class="d">${whole(trace.events_omitted)} events of the middle of this run are not saved; replay it to see them all</span></li>`);
+    if (index === omittedAt)
+      rows.push(
+        html`<li class="ev ev-gap"><span class="t"></span><span class="k">…</span><span class="d">${whole(trace.events_omitted)} events of the middle of this run are not saved; replay it to see them all</span></li>`,
+      );
     let said: string | undefined;
     if (event.type === 'agent.model.call') {
-      if (omittedAt >= 0 && index >= omittedAt) said = trace.assistant_texts[trace.assistant_texts.length - tailModelCalls + tailCall++];
+      if (omittedAt >= 0 && index >= omittedAt)
+        said = trace.assistant_texts[trace.assistant_texts.length - tailModelCalls + tailCall++];
       else said = trace.assistant_texts[headCall++];
     }
     const row = renderEvent(event, said);
-    rows.push(html`<li class="ev ev-${row.kind}${row.indent === true ? ' in' : ''}"><span class="t">${seconds(event.at)}</span><span class="k">${row.label}</span><span class="d">${row.body}</span></li>`);
+    rows.push(
+      html`<li class="ev ev-${row.kind}${row.indent === true ? ' in' : ''}"><span class="t">${seconds(event.at)}</span><span class="k">${row.label}</span><span class="d">${row.body}</span></li>`,
+    );
   });
   return rows;
 }
 
-const REASON_WORDS: Readonly<Record<string, string>> = { worst_tool_calls: 'most tool calls', failure: 'failure', escalated: 'escalation', harmful: 'harmful' };
+const REASON_WORDS: Readonly<Record<string, string>> = {
+  worst_tool_calls: 'most tool calls',
+  failure: 'failure',
+  escalated: 'escalation',
+  harmful: 'harmful',
+};
 
 /** Why a run was picked, in words. */
 export function reasonWords(reasons: readonly string[]): string {
@@ -131,7 +224,10 @@ export function verdictBadge(verdict: string): SafeHtml {
 export function renderTimeline(trace: TraceLine, anchor: string): SafeHtml {
   const { record } = trace;
   const faults = Object.entries(record.faults).filter(([, n]) => n > 0);
-  const escalation = record.escalation === null || record.escalation === undefined ? '' : html`<p><b>Escalation payload:</b> <code>${clip(json(record.escalation), LIMITS.payload)}</code></p>`;
+  const escalation =
+    record.escalation === null || record.escalation === undefined
+      ? ''
+      : html`<p><b>Escalation payload:</b> <code>${clip(json(record.escalation), LIMITS.payload)}</code></p>`;
   return html`<article class="run" id="${anchor}">
 <header><h3>${trace.scenario} · ${trace.arm} · seed ${trace.seed}</h3>${verdictBadge(record.verdict)}<span class="muted">picked for: ${reasonWords(trace.reasons)}</span><a class="up" href="#drill-down">↑ all traced runs</a></header>
 <p class="verdict"><b>Verdict: ${record.verdict}</b> — ${record.verdict_reason} <span class="muted">(loop outcome: ${words(record.outcome)})</span></p>

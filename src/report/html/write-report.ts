@@ -57,12 +57,16 @@ export async function writeReport(sweepDir: string, options: WriteReportOptions 
   const htmlTarget = nothingAsked ? defaultHtmlPath(sweepDir) : options.html;
   const header = readSweepHeader(sweepDir);
   const notes: string[] = [];
-  if (header.meta === undefined) notes.push(`${header.dir} has no meta.json: the sweep's date, Node version and commit are not in the report`);
+  if (header.meta === undefined)
+    notes.push(`${header.dir} has no meta.json: the sweep's date, Node version and commit are not in the report`);
 
   let result: WriteReportResult = { notes };
   if (options.markdown !== undefined) {
     const date = header.meta === undefined ? {} : { date: `sweep finished ${sweepDate(header.meta.finished_at)}` };
-    result = { ...result, markdownPath: write(options.markdown, renderMarkdownSummary(header.summary, { name: header.name, ...date })) };
+    result = {
+      ...result,
+      markdownPath: write(options.markdown, renderMarkdownSummary(header.summary, { name: header.name, ...date })),
+    };
   }
   if (options.csv !== undefined) result = { ...result, csvPath: write(options.csv, renderHeadlineCsv(header.summary)) };
   if (htmlTarget !== undefined) {

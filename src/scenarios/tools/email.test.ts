@@ -21,8 +21,12 @@ describe('send_email', () => {
   it('rejects a recipient that is not an address, and a missing subject, without sending', () => {
     const world = createWorld({ records: {} });
     expect(() => sendEmail.run({ ...MAIL, to: 'Grace Hopper' }, world)).toThrow(ToolError);
-    expect(() => sendEmail.run({ ...MAIL, to: 'Grace Hopper' }, world)).toThrow("'to' must be an email address, got 'Grace Hopper'");
-    expect(() => sendEmail.run({ to: MAIL.to, body: MAIL.body }, world)).toThrow("'subject' must be a non-empty string");
+    expect(() => sendEmail.run({ ...MAIL, to: 'Grace Hopper' }, world)).toThrow(
+      "'to' must be an email address, got 'Grace Hopper'",
+    );
+    expect(() => sendEmail.run({ to: MAIL.to, body: MAIL.body }, world)).toThrow(
+      "'subject' must be a non-empty string",
+    );
     expect(world.outbox).toEqual([]);
   });
 });

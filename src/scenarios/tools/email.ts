@@ -4,7 +4,8 @@ import { requireString, type ToolSpec } from './tool-spec.js';
 export const sendEmail: ToolSpec = {
   definition: {
     name: 'send_email',
-    description: 'Send an email from the support mailbox. The email leaves at once and cannot be recalled; each call sends one email.',
+    description:
+      'Send an email from the support mailbox. The email leaves at once and cannot be recalled; each call sends one email.',
     input_schema: {
       type: 'object',
       properties: {

@@ -32,15 +32,25 @@ describe('order reads', () => {
         { id: 'o_2', status: 'paid', total: 15.5 },
       ],
     });
-    expect(listOrders.run({ customer_id: 'c_1', status: 'paid' }, world())).toEqual({ customer_id: 'c_1', orders: [{ id: 'o_2', status: 'paid', total: 15.5 }] });
-    expect(() => listOrders.run({ customer_id: 'c_1', status: 3 }, world())).toThrow("'status' must be a string when given");
+    expect(listOrders.run({ customer_id: 'c_1', status: 'paid' }, world())).toEqual({
+      customer_id: 'c_1',
+      orders: [{ id: 'o_2', status: 'paid', total: 15.5 }],
+    });
+    expect(() => listOrders.run({ customer_id: 'c_1', status: 3 }, world())).toThrow(
+      "'status' must be a string when given",
+    );
   });
 
   it('get_inventory and list_inventory read the stock by SKU and by warehouse', () => {
     expect(getInventory.run({ sku: 'SKU-3' }, world())).toMatchObject({ available: 7 });
     expect(() => getInventory.run({ sku: 'SKU-9' }, world())).toThrow("no product with SKU 'SKU-9'");
-    expect(listInventory.run({ warehouse: 'W1', name_contains: 'MUG' }, world())).toEqual({ warehouse: 'W1', products: [{ sku: 'SKU-1', name: 'Ceramic mug' }] });
-    expect(listInventory.run({ warehouse: 'W1' }, world())).toMatchObject({ products: [{ sku: 'SKU-1' }, { sku: 'SKU-2' }] });
+    expect(listInventory.run({ warehouse: 'W1', name_contains: 'MUG' }, world())).toEqual({
+      warehouse: 'W1',
+      products: [{ sku: 'SKU-1', name: 'Ceramic mug' }],
+    });
+    expect(listInventory.run({ warehouse: 'W1' }, world())).toMatchObject({
+      products: [{ sku: 'SKU-1' }, { sku: 'SKU-2' }],
+    });
   });
 });
 
@@ -50,14 +60,26 @@ describe('create_refund and list_refunds', () => {
     expect(listRefunds.sideEffecting).toBe(false);
     const w = world();
     expect(listRefunds.run({ order_id: 'o_1' }, w)).toEqual({ order_id: 'o_1', found: false, count: 0, refunds: [] });
-    expect(createRefund.run({ order_id: 'o_1', amount: 40 }, w)).toEqual({ ok: true, order_id: 'o_1', refund_id: 'rf_0001', amount: 40 });
+    expect(createRefund.run({ order_id: 'o_1', amount: 40 }, w)).toEqual({
+      ok: true,
+      order_id: 'o_1',
+      refund_id: 'rf_0001',
+      amount: 40,
+    });
     expect(w.outbox).toEqual([{ key: 'o_1', value: { refund: 40, currency: 'EUR' } }]);
-    expect(listRefunds.run({ order_id: 'o_1' }, w)).toEqual({ order_id: 'o_1', found: true, count: 1, refunds: [{ refund: 40, currency: 'EUR' }] });
+    expect(listRefunds.run({ order_id: 'o_1' }, w)).toEqual({
+      order_id: 'o_1',
+      found: true,
+      count: 1,
+      refunds: [{ refund: 40, currency: 'EUR' }],
+    });
   });
 
   it('refuses an amount above the order total or not a number, and an unknown order, without side effect', () => {
     const w = world();
-    expect(() => createRefund.run({ order_id: 'o_1', amount: 40.01 }, w)).toThrow("'amount' must be a number above 0 and at most the order total (40)");
+    expect(() => createRefund.run({ order_id: 'o_1', amount: 40.01 }, w)).toThrow(
+      "'amount' must be a number above 0 and at most the order total (40)",
+    );
     expect(() => createRefund.run({ order_id: 'o_1', amount: 'unknown' }, w)).toThrow(/'amount' must be a number/);
     expect(() => createRefund.run({ order_id: 'o_9', amount: 1 }, w)).toThrow("no order with id 'o_9'");
     expect(w.outbox).toEqual([]);

@@ -83,7 +83,8 @@ export const getInventory: ToolSpec = {
 export const listInventory: ToolSpec = {
   definition: {
     name: 'list_inventory',
-    description: 'List the products (SKU and name) a warehouse stocks, optionally only those whose name contains a word. Stock levels come from get_inventory.',
+    description:
+      'List the products (SKU and name) a warehouse stocks, optionally only those whose name contains a word. Stock levels come from get_inventory.',
     input_schema: {
       type: 'object',
       properties: {
@@ -112,7 +113,8 @@ export const listInventory: ToolSpec = {
 export const createRefund: ToolSpec = {
   definition: {
     name: 'create_refund',
-    description: "Refund an amount of an order to the customer's original payment method. The money moves at once; each call creates one refund.",
+    description:
+      "Refund an amount of an order to the customer's original payment method. The money moves at once; each call creates one refund.",
     input_schema: {
       type: 'object',
       properties: {
@@ -131,7 +133,8 @@ export const createRefund: ToolSpec = {
     if (!isRecord(order)) throw notFound(`no order with id '${id}'`);
     const amount = input['amount'];
     const total = typeof order['total'] === 'number' ? order['total'] : 0;
-    if (typeof amount !== 'number' || !(amount > 0) || amount > total) throw invalidInput(`'amount' must be a number above 0 and at most the order total (${total})`);
+    if (typeof amount !== 'number' || !(amount > 0) || amount > total)
+      throw invalidInput(`'amount' must be a number above 0 and at most the order total (${total})`);
     world.outbox.push({ key: id, value: { refund: amount, currency: order['currency'] ?? null } });
     return { ok: true, order_id: id, refund_id: `rf_${String(world.outbox.length).padStart(4, '0')}`, amount };
   },

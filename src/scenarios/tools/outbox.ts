@@ -64,7 +64,8 @@ export const ANSWER_KEY = 'answer';
 export const submitAnswer: ToolSpec = {
   definition: {
     name: 'submit_answer',
-    description: 'Submit the final answer to the person who asked. The answer is delivered at once; each call delivers one answer.',
+    description:
+      'Submit the final answer to the person who asked. The answer is delivered at once; each call delivers one answer.',
     input_schema: {
       type: 'object',
       properties: { answer: { type: 'string', description: 'The answer, as short as it can be while complete.' } },

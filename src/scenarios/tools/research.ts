@@ -17,7 +17,8 @@ function matchesAll(query: string, text: string): boolean {
 export const readSource: ToolSpec = {
   definition: {
     name: 'read_source',
-    description: 'Read one source document from the research library by id. Returns its title, author, year, key finding and full text.',
+    description:
+      'Read one source document from the research library by id. Returns its title, author, year, key finding and full text.',
     input_schema: {
       type: 'object',
       properties: { source_id: { type: 'string', description: 'The source id, e.g. "src_01".' } },
@@ -38,7 +39,8 @@ export const readSource: ToolSpec = {
 export const searchSources: ToolSpec = {
   definition: {
     name: 'search_sources',
-    description: 'Search the research library. Returns up to 5 sources (id and title) whose title or text contains every word of the query.',
+    description:
+      'Search the research library. Returns up to 5 sources (id and title) whose title or text contains every word of the query.',
     input_schema: {
       type: 'object',
       properties: { query: { type: 'string', description: 'Keywords.' } },
@@ -53,7 +55,8 @@ export const searchSources: ToolSpec = {
     const matches: Json[] = [];
     for (const [id, source] of Object.entries(collection(world, 'sources'))) {
       if (matches.length === 5) break;
-      if (isRecord(source) && matchesAll(query, `${String(source['title'])} ${String(source['text'])}`)) matches.push({ id, title: source['title'] ?? null });
+      if (isRecord(source) && matchesAll(query, `${String(source['title'])} ${String(source['text'])}`))
+        matches.push({ id, title: source['title'] ?? null });
     }
     return { query, matches };
   },
@@ -62,7 +65,8 @@ export const searchSources: ToolSpec = {
 export const searchKnowledgeBase: ToolSpec = {
   definition: {
     name: 'search_knowledge_base',
-    description: 'Search the internal knowledge base. Returns up to 3 articles (id, title, answer) that contain every word of the query.',
+    description:
+      'Search the internal knowledge base. Returns up to 3 articles (id, title, answer) that contain every word of the query.',
     input_schema: {
       type: 'object',
       properties: { query: { type: 'string', description: 'Keywords or a question.' } },
