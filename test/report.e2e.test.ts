@@ -1,14 +1,27 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from './cli-helpers.js';
+import { browserRequired, findBrowser } from './find-browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+const BROWSER = findBrowser();
+if (BROWSER.kind === 'missing') {
+  if (browserRequired()) throw new Error(`the HTML report's browser tests need a browser under CI: ${BROWSER.hint}`);
+  console.log(`skipping the HTML report's browser tests: ${BROWSER.hint}`);
+}
 /** The flags a root, offline machine needs (see .ci/run, which installs Debian's chromium). */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const REPORTS = fileURLToPath(new URL('../reports/', import.meta.url));
 const EVIL_SCENARIO = '<img src=x onerror=alert(1)>';
 const EVIL_ARM = '</script><script>alert(2)</script>';
@@ -31,14 +44,20 @@ function hostileCopy(from: string, to: string): void {
     }
     return out as T;
   };
-  const summary = JSON.parse(readFileSync(join(from, 'summary.json'), 'utf8')) as Record<string, Array<Record<string, unknown>>>;
+  const summary = JSON.parse(readFileSync(join(from, 'summary.json'), 'utf8')) as Record<
+    string,
+    Array<Record<string, unknown>>
+  >;
   summary['scenarios'] = summary['scenarios']!.map((row) => rename(row, ['id']));
   summary['arms'] = summary['arms']!.map((row) => rename(row, ['name']));
   summary['cells'] = summary['cells']!.map((row) => rename(row, ['scenario', 'arm']));
   summary['pass_hat_k'] = summary['pass_hat_k']!.map((row) => rename(row, ['arm']));
   writeFileSync(join(to, 'summary.json'), JSON.stringify(summary));
   const lines = (file: string, map: (row: Record<string, unknown>) => Record<string, unknown>) => {
-    const rows = readFileSync(join(from, file), 'utf8').trim().split('\n').map((line) => map(JSON.parse(line) as Record<string, unknown>));
+    const rows = readFileSync(join(from, file), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => map(JSON.parse(line) as Record<string, unknown>));
     writeFileSync(join(to, file), `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
   };
   lines('runs.jsonl', (row) => rename(row, ['scenario', 'arm']));
@@ -46,7 +65,9 @@ function hostileCopy(from: string, to: string): void {
     ...rename(row, ['scenario', 'arm']),
     record: rename(row['record'] as Record<string, unknown>, ['scenario', 'arm']),
     replay: String(row['replay']).replace(SCENARIO, EVIL_SCENARIO).replace('--arm all ', `--arm ${EVIL_ARM} `),
-    assistant_texts: (row['assistant_texts'] as string[]).map((text, i) => (i === 0 ? `${text} <script>alert(3)</script>` : text)),
+    assistant_texts: (row['assistant_texts'] as string[]).map((text, i) =>
+      i === 0 ? `${text} <script>alert(3)</script>` : text,
+    ),
   }));
 }
 
@@ -60,7 +81,19 @@ function report(dir: string, out: string, ...flags: string[]) {
 beforeAll(() => {
   root = tempDir('spiralbench-report-');
   sweep = join(root, 'ablation');
-  const run = cli(['run', '--scenario', SCENARIO, '--arms', 'ablation', '--seeds', '40', '--workers', '2', '--out', sweep]);
+  const run = cli([
+    'run',
+    '--scenario',
+    SCENARIO,
+    '--arms',
+    'ablation',
+    '--seeds',
+    '40',
+    '--workers',
+    '2',
+    '--out',
+    sweep,
+  ]);
   expect(run.status, run.stderr).toBe(0);
   arms = (JSON.parse(readFileSync(join(sweep, 'summary.json'), 'utf8')) as { arms: unknown[] }).arms.length;
   expect(arms).toBeGreaterThanOrEqual(10);
@@ -71,10 +104,23 @@ beforeAll(() => {
 describe('spiralbench report', () => {
   it('writes the HTML report, the Markdown headline and the CSV, and says where', () => {
     const out = join(root, 'out');
-    const result = report(sweep, join(out, 'report.html'), '--markdown', join(out, 'summary.md'), '--csv', join(out, 'headline.csv'));
-    expect(result.stdout).toMatch(/^html: .*report\.html \(\d+ KiB, 6 charts, \d+ of \d+ traced runs with a timeline\)\nmarkdown: .*summary\.md\ncsv: .*headline\.csv\n$/);
+    const result = report(
+      sweep,
+      join(out, 'report.html'),
+      '--markdown',
+      join(out, 'summary.md'),
+      '--csv',
+      join(out, 'headline.csv'),
+    );
+    expect(result.stdout).toMatch(
+      /^html: .*report\.html \(\d+ KiB, 6 charts, \d+ of \d+ traced runs with a timeline\)\nmarkdown: .*summary\.md\ncsv: .*headline\.csv\n$/,
+    );
     const markdown = readFileSync(join(out, 'summary.md'), 'utf8');
-    expect(markdown).toMatch(new RegExp(`^## spiralbench report: ablation\n\n${(arms * 40).toLocaleString('en-US')} runs · model simulated · sweep seed 0 · run seeds 1\\.\\.40 · sweep finished \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\n`));
+    expect(markdown).toMatch(
+      new RegExp(
+        `^## spiralbench report: ablation\n\n${(arms * 40).toLocaleString('en-US')} runs · model simulated · sweep seed 0 · run seeds 1\\.\\.40 · sweep finished \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\n`,
+      ),
+    );
     expect(markdown).toMatch(/^\| none \| 40 \| \d+\.\d% \[\d+\.\d, \d+\.\d\] \| — \| /m);
     expect(readFileSync(join(out, 'headline.csv'), 'utf8').trim().split('\n')).toHaveLength(arms + 1);
   });
@@ -113,7 +159,10 @@ describe('spiralbench report', () => {
     // report's work is reading, binning and rendering, whatever the runs say.
     const big = join(root, 'big');
     mkdirSync(big);
-    const runs = readFileSync(join(sweep, 'runs.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const runs = readFileSync(join(sweep, 'runs.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const byArm = (arm: string) => runs.filter((run) => run['arm'] === arm);
     const chunks: string[] = [];
     for (const arm of ['none', 'all']) {
@@ -131,7 +180,7 @@ describe('spiralbench report', () => {
   }, 60_000);
 });
 
-describe('the HTML report in headless Chromium, offline', () => {
+describe.skipIf(BROWSER.kind === 'missing')('the HTML report in headless Chromium, offline', () => {
   let context: BrowserContext;
   let page: Page;
   let problems: string[] = [];
@@ -139,16 +188,18 @@ describe('the HTML report in headless Chromium, offline', () => {
   let dialogs: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does`);
+    if (BROWSER.kind === 'missing') return;
     context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'spiralbench-chromium-')), {
-      executablePath: CHROMIUM,
+      executablePath: BROWSER.path,
       headless: true,
       args: CHROMIUM_ARGS,
       viewport: { width: 1440, height: 900 },
       offline: true,
     });
     // Nothing may leave the page: a request for anything but the report itself is refused and recorded.
-    await context.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
+    await context.route('**/*', (route) =>
+      route.request().url().startsWith('file:') ? route.continue() : route.abort(),
+    );
     page = context.pages()[0] ?? (await context.newPage());
     page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -183,9 +234,20 @@ describe('the HTML report in headless Chromium, offline', () => {
         const box = svg?.getBoundingClientRect();
         type Spec = { $schema?: string; data?: { values?: unknown[] }; hconcat?: Spec[]; layer?: Spec[]; spec?: Spec };
         // Data rows anywhere in the spec: at the top, or in concatenated views.
-        const rows = (s: Spec | undefined): number => (s === undefined ? 0 : (s.data?.values?.length ?? 0) + [...(s.hconcat ?? []), ...(s.layer ?? [])].reduce((sum, sub) => sum + rows(sub), 0) + rows(s.spec));
+        const rows = (s: Spec | undefined): number =>
+          s === undefined
+            ? 0
+            : (s.data?.values?.length ?? 0) +
+              [...(s.hconcat ?? []), ...(s.layer ?? [])].reduce((sum, sub) => sum + rows(sub), 0) +
+              rows(s.spec);
         const parsed = spec === null ? undefined : (JSON.parse(spec.textContent ?? '') as Spec);
-        return { width: box?.width ?? 0, height: box?.height ?? 0, marks: svg?.querySelectorAll('path, text, line').length ?? 0, schema: parsed?.$schema, values: rows(parsed) };
+        return {
+          width: box?.width ?? 0,
+          height: box?.height ?? 0,
+          marks: svg?.querySelectorAll('path, text, line').length ?? 0,
+          schema: parsed?.$schema,
+          values: rows(parsed),
+        };
       }),
     );
     // One scenario: headline, two distributions and the tail; then two heatmaps.
@@ -209,8 +271,13 @@ describe('the HTML report in headless Chromium, offline', () => {
   it('resolves every in-page link, from the table of contents, the drill-down table and the charts', async () => {
     await open(join(root, 'browser.html'));
     const targets = await page.evaluate(() => {
-      const hrefs = [...document.querySelectorAll('a')].map((a) => a.getAttribute('href') ?? a.getAttribute('xlink:href') ?? '');
-      return hrefs.map((href) => ({ href, found: href.startsWith('#') && document.getElementById(href.slice(1)) !== null }));
+      const hrefs = [...document.querySelectorAll('a')].map(
+        (a) => a.getAttribute('href') ?? a.getAttribute('xlink:href') ?? '',
+      );
+      return hrefs.map((href) => ({
+        href,
+        found: href.startsWith('#') && document.getElementById(href.slice(1)) !== null,
+      }));
     });
     expect(targets.length).toBeGreaterThan(20);
     expect(targets.filter((target) => !target.found)).toEqual([]);
@@ -218,7 +285,9 @@ describe('the HTML report in headless Chromium, offline', () => {
     await page.locator('#drill-down table a[href="#run-1"]').click();
     expect(new URL(page.url()).hash).toBe('#run-1');
     await expect.poll(() => page.locator('#run-1').isVisible()).toBe(true);
-    expect(await page.locator('#run-1 code.cmd').textContent()).toMatch(/^spiralbench replay --scenario fetch-transform-write --arm \S+ --seed \d+$/);
+    expect(await page.locator('#run-1 code.cmd').textContent()).toMatch(
+      /^spiralbench replay --scenario fetch-transform-write --arm \S+ --seed \d+$/,
+    );
     expect(await page.locator('#run-1 ol.timeline li.ev-model').count()).toBeGreaterThan(0);
 
     // A run marked in a distribution chart opens its timeline.
@@ -242,7 +311,9 @@ describe('the HTML report in headless Chromium, offline', () => {
     expect(await page.locator('#scenario-1 table tbody').textContent()).toContain(EVIL_ARM);
     expect(await page.locator('body').textContent()).toContain('<script>alert(3)</script>');
     // The specs still parse: the hostile arm name did not close their script elements.
-    const specs = await page.$$eval('script.vega-lite-spec', (scripts) => scripts.map((script) => JSON.stringify(JSON.parse(script.textContent ?? ''))));
+    const specs = await page.$$eval('script.vega-lite-spec', (scripts) =>
+      scripts.map((script) => JSON.stringify(JSON.parse(script.textContent ?? ''))),
+    );
     expect(specs).toHaveLength(6);
     expect(specs.filter((spec) => spec.includes(EVIL_ARM)).length).toBeGreaterThan(0);
     expect(problems).toEqual([]);
