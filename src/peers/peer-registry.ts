@@ -10,7 +10,7 @@ export interface PeerEntry {
   /** What `--arms` calls it. */
   readonly arm: `peer:${PeerName}`;
   readonly title: string;
-  /** npm packages with the version ranges that run on Node 20 (the ones package.json names as optional). */
+  /** npm packages with the version ranges that run on Node 20 (package.json lists them as optional peer dependencies). */
   readonly packages: ReadonlyArray<{ readonly name: string; readonly range: string }>;
   readonly defaults: PeerSetting;
   /** Whether it can replay a scenario history with tool blocks in it (only the Anthropic shapes can, as given). */
