@@ -41,12 +41,22 @@ describe('peer registry', () => {
     );
     const { readFileSync } = await import('node:fs');
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      optionalDependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+      devDependencies: Record<string, string>;
       dependencies: Record<string, string>;
     };
     for (const peer of PEERS)
-      for (const { name, range } of peer.packages)
-        expect(pkg.optionalDependencies[name] ?? pkg.dependencies[name], name).toBe(range);
+      for (const { name, range } of peer.packages) {
+        if (pkg.dependencies[name] !== undefined) {
+          expect(pkg.dependencies[name], name).toBe(range);
+          continue;
+        }
+        // Optional for users (never downloaded with spiralbench), installed for development.
+        expect(pkg.peerDependencies[name], name).toBe(range);
+        expect(pkg.peerDependenciesMeta[name]?.optional, name).toBe(true);
+        expect(pkg.devDependencies[name], name).toBe(range);
+      }
   });
 
   it('finds installed packages in node_modules up the tree, and not made-up ones', () => {
