@@ -167,6 +167,21 @@ describe('a real sweep whose model never answers stops early, exit code 4', () =
   });
 });
 
+describe('a user and password in --base-url', () => {
+  it('are refused before anything runs (fetch would send no request to such a URL), exit code 2', async () => {
+    provider = await startFakeProvider({ scenario: 'lookup-readonly' });
+    const withPassword = provider.url.replace('http://', 'http://proxy-user:FAKE-URL-PASSWORD-42@');
+    const out = join(tempDir(), 'userinfo');
+    const run = await cliAsync(realRun(out, withPassword, ['-a', 'none', '-n', '1']), { ANTHROPIC_API_KEY: KEY });
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(
+      /^error: --base-url: a URL without user:password@ \(the value is not repeated here\): Node's fetch sends no request to such a URL/m,
+    );
+    expect(run.stderr).not.toContain('FAKE-URL-PASSWORD');
+    expect(existsSync(join(out, 'runs.jsonl'))).toBe(false);
+  });
+});
+
 describe('a simulated sweep never stops early', () => {
   it('runs to the end with exit 0 when every model call fails by design (its faults are the experiment)', () => {
     const dir = tempDir();
