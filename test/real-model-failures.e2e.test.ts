@@ -182,6 +182,19 @@ describe('a user and password in --base-url', () => {
   });
 });
 
+describe('replay says why a failed run failed', () => {
+  it('prints the failure reason of the record under the outcome, and none for a run that did not fail', () => {
+    const failed = cli(['replay', '--scenario', 'model-outage', '--arm', 'none', '--seed', '1']);
+    expect(failed.status, failed.stderr).toBe(0);
+    const lines = failed.stdout.split('\n');
+    const outcome = lines.findIndex((line) => line.startsWith('outcome: failed'));
+    expect(lines[outcome + 1]).toBe('failure_reason: OverloadedError (HTTP 529): Overloaded');
+    const passed = cli(['replay', '--scenario', 'lookup-readonly', '--arm', 'none', '--seed', '1']);
+    expect(passed.stdout).toMatch(/^outcome: /m);
+    expect(passed.stdout).not.toContain('failure_reason');
+  });
+});
+
 describe('a simulated sweep never stops early', () => {
   it('runs to the end with exit 0 when every model call fails by design (its faults are the experiment)', () => {
     const dir = tempDir();
