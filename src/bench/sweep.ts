@@ -203,7 +203,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     options.onProgress?.(done, total);
     const { onRecord } = options;
     if (onRecord !== undefined)
-      for (const line of result.jsonl.split('\n')) if (line !== '') onRecord(JSON.parse(line));
+      for (const line of result.jsonl.split('\n')) if (line !== '') onRecord(JSON.parse(line) as RunRecord);
   };
 
   const stopped = () => options.signal?.aborted === true;
