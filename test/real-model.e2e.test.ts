@@ -237,3 +237,31 @@ describe('the cost estimate before a real sweep', () => {
     );
   });
 });
+
+describe('what a real sweep prints on stderr', () => {
+  it("prints the SDK's deprecation warning for an old model id once for the sweep, not once a request", async () => {
+    provider = await startFakeProvider({ scenario: 'lookup-readonly' });
+    const run = await cliAsync(
+      [
+        'run',
+        '-s',
+        'lookup-readonly',
+        '-a',
+        'none,article',
+        '-n',
+        '3',
+        '--model',
+        'claude-sonnet-4-5',
+        '--base-url',
+        provider.url,
+        '--yes',
+        '-o',
+        join(tempDir(), 'deprecated'),
+      ],
+      { ANTHROPIC_API_KEY: ANTHROPIC_KEY },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(provider.requests.length).toBeGreaterThan(6);
+    expect(run.stderr.match(/The model 'claude-sonnet-4-5' is deprecated/g)).toHaveLength(1);
+  });
+});

@@ -17,6 +17,7 @@ import { judge, type Verdict } from '../scenarios/judge.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { createWorld, type World } from '../scenarios/world.js';
 import { buildGuards, type Arm } from './arms.js';
+import { failureField } from './failure-reason.js';
 import {
   emptyFaultCounts,
   isCountedEvent,
@@ -225,6 +226,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     cost_usd: Math.round(metrics.costUsd * 1e6) / 1e6,
     // Appended only to live records: a virtual record's bytes stay as they were.
     ...(ended === undefined ? {} : { live: ended.record }),
+    ...failureField(outcome),
   };
   return { record, result, verdict, world: finalWorld, ...(ended === undefined ? {} : { live: ended.tools }) };
 }

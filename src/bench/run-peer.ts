@@ -18,6 +18,7 @@ import { createWorld } from '../scenarios/world.js';
 import type { Arm } from './arms.js';
 import { emptyFaultCounts, recordedModelFaults, zeroEventCounts, type RunRecord } from './run-record.js';
 import type { RunOutput } from './run-one.js';
+import { failureField } from './failure-reason.js';
 import { createScenarioToolHost } from './scenario-tool-host.js';
 import { RefetchCounter } from './refetch-counter.js';
 import type { AgentEvent } from '../loop/events.js';
@@ -74,7 +75,7 @@ export async function runPeer({ sweepSeed, scenario, arm, seed, onEvent }: PeerR
       openaiBaseURL: 'http://simulated.invalid/v1',
     });
   } catch (error) {
-    outcome = { kind: 'failed', reason: errorReason(entry.name, error) };
+    outcome = { kind: 'failed', reason: errorReason(entry.name, error), error };
   }
   const verdict = judge(scenario.check, world, false);
   const counts = meter.counts;
@@ -104,6 +105,7 @@ export async function runPeer({ sweepSeed, scenario, arm, seed, onEvent }: PeerR
     refetch_calls: refetches.count,
     journal: null,
     cost_usd: Math.round(counts.costUsd * 1e6) / 1e6,
+    ...failureField(outcome),
   };
   const metrics = {
     toolCalls: counts.toolCalls,

@@ -4,6 +4,7 @@ import type { AgentEventType } from '../loop/events.js';
 import type { JournalRecord } from '../loop/journal/run-journal.js';
 import type { OutcomeKind } from '../loop/outcome.js';
 import type { VerdictKind } from '../scenarios/judge.js';
+import type { FailureReason } from './failure-reason.js';
 import type { LiveRecord } from './live-session.js';
 
 /** Guard event types counted on every record, in this order (new ones go at the end). */
@@ -65,6 +66,11 @@ export interface RunRecord {
   readonly cost_usd: number;
   /** Live runs only (absent from virtual records): how the run ran in real time. */
   readonly live?: LiveRecord;
+  /**
+   * Failed runs only, when an error ended them (absent from every other record, which so
+   * keeps its bytes): the error's class, HTTP status and message.
+   */
+  readonly failure_reason?: FailureReason;
 }
 
 /** A zero count per name, in the order given. */

@@ -23,6 +23,7 @@ import {
 } from './sweep-progress.js';
 import { captureTrace, type Trace } from './traces.js';
 import { modelLabel, type ModelChoice } from './run-one.js';
+import type { RunRecord } from './run-record.js';
 import type { LiveLabel } from './live-session.js';
 import { planChunks, type Shard, type SweepDefinition } from './sweep-plan.js';
 
@@ -54,6 +55,8 @@ export interface SweepOptions {
   /** Folder for runs.jsonl, runs.csv and summary.json; nothing is written without it. */
   readonly outDir?: string;
   readonly onProgress?: (done: number, total: number) => void;
+  /** Sees each run's record once it is written, in sweep order (a real sweep's health check reads them). */
+  readonly onRecord?: (record: RunRecord) => void;
   /** Continue the interrupted sweep in `outDir` (its progress.json) instead of starting over. @default false */
   readonly resume?: boolean;
   /** Stop cleanly: no new chunks start, the ones in flight finish and are written, then SweepInterrupted is thrown. */
@@ -198,6 +201,9 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     writer?.append(result);
     done += result.runs;
     options.onProgress?.(done, total);
+    const { onRecord } = options;
+    if (onRecord !== undefined)
+      for (const line of result.jsonl.split('\n')) if (line !== '') onRecord(JSON.parse(line) as RunRecord);
   };
 
   const stopped = () => options.signal?.aborted === true;

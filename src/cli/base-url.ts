@@ -5,9 +5,9 @@ import { UserInputError } from '../user-input-error.js';
 export interface BaseUrl {
   /** As given, for the client. */
   readonly href: string;
-  /** Origin and path only: a user, password or query (some proxies take a key there) is never printed. */
+  /** Origin and path only: a query (some proxies take a key there) is never printed. */
   readonly display: string;
-  /** Parts of the URL that may be credentials, scrubbed from errors like the key. */
+  /** Parts of the URL that may be credentials (its query), scrubbed from errors like the key. */
   readonly secrets: readonly string[];
   /** Loopback or a private network address: the user's own server. */
   readonly local: boolean;
@@ -24,7 +24,10 @@ function isLocalHost(hostname: string): boolean {
 }
 
 /**
- * Checks a base URL flag: http or https, with a host.
+ * Checks a base URL flag: http or https, with a host, and no user or password. Those are
+ * refused rather than moved to a header: Node's fetch will not send a request to a URL
+ * that holds them, and the `Authorization: Basic` header they stand for is the one both
+ * SDKs fill with the API key (`Bearer <key>`), so one of the two credentials would be lost.
  *
  * @example
  * parseBaseUrl('http://localhost:11434/v1').local // true
@@ -43,8 +46,15 @@ export function parseBaseUrl(text: string, source = '--base-url'): BaseUrl {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw UserInputError.single(source, '', `an http:// or https:// URL, got a ${url.protocol} URL`);
   }
+  if (url.username !== '' || url.password !== '') {
+    throw UserInputError.single(
+      source,
+      '',
+      "a URL without user:password@ (the value is not repeated here): Node's fetch sends no request to such a URL, and the Authorization header a password would go in carries the API key. Give a gateway's credential as the API key (ANTHROPIC_API_KEY or OPENAI_API_KEY) or in the URL's query",
+    );
+  }
   // Both spellings are secrets: a server may echo either. A malformed escape stays as written.
-  const secrets = [url.username, url.password, url.search.slice(1)]
+  const secrets = [url.search.slice(1)]
     .flatMap((part) => [part, decodedOrRaw(part)])
     .filter((part, i, all) => part !== '' && all.indexOf(part) === i);
   const display = `${url.origin}${url.pathname === '/' ? '' : url.pathname}`;

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { formatProblem, UserInputError } from '../user-input-error.js';
 import { CheckFailed, EXIT_CHECK_FAILED } from './check-failed.js';
 import { EXIT_INTERRUPTED, RunInterrupted } from './run-interrupted.js';
+import { EXIT_MODEL_UNREACHABLE, ModelUnreachable } from './model-unreachable.js';
 import { VERSION } from '../version.js';
 import { registerBench } from './commands/bench.js';
 import { registerCompare } from './commands/compare.js';
@@ -59,6 +60,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof RunInterrupted) {
       process.stderr.write(`${error.message}\n`);
       return EXIT_INTERRUPTED;
+    }
+    if (error instanceof ModelUnreachable) {
+      process.stderr.write(`spiralbench: ${error.message}\n`);
+      return EXIT_MODEL_UNREACHABLE;
     }
     if (error instanceof CheckFailed) {
       process.stderr.write(`${error.message}\n`);

@@ -3,8 +3,13 @@ import type { Arm } from '../bench/arms.js';
 import { estimateSweepCost } from '../bench/cost-estimate.js';
 import type { Shard } from '../bench/sweep-plan.js';
 import type { Scenario } from '../scenarios/loader.js';
+import { describeFailure } from '../bench/failure-reason.js';
+import type { RunRecord } from '../bench/run-record.js';
+import { SweepHealth, type NeverAnswered } from '../bench/sweep-health.js';
 import { confirmSpend, describeRealSweep, spendDecision } from './cost-confirmation.js';
 import type { RealModelTarget } from './model-choice.js';
+import { ModelUnreachable } from './model-unreachable.js';
+import type { SweepStop } from './sweep-until-interrupted.js';
 import { modelSpec } from '../model/model-table.js';
 
 export interface RealSweepPlan {
@@ -64,4 +69,51 @@ export async function prepareRealSweep(plan: RealSweepPlan): Promise<void> {
       }
     },
   });
+}
+
+/** What watches a real sweep for a model that never answers (see SweepHealth). */
+export interface RealSweepWatch {
+  /** For the sweep's `onRecord`: reads each record as it is written. */
+  readonly onRecord: (record: RunRecord) => void;
+  /** Aborted once the first runs say the model never answers; the sweep then throws ModelUnreachable. */
+  readonly stop: SweepStop;
+  /**
+   * After a sweep that ran to its end: throws ModelUnreachable when no run of its first
+   * ones got a reply (a sweep too short to stop early, or whose last runs were in flight).
+   */
+  finished(): void;
+}
+
+/**
+ * Stops a real sweep early, like a Ctrl-C (the runs in flight are written, `--resume`
+ * continues), once its first runs all failed before a single reply: a wrong URL, key or
+ * model id must not cost a whole sweep of failed runs and a silent exit 0.
+ */
+export function watchRealSweep(outDir: string): RealSweepWatch {
+  const health = new SweepHealth();
+  const stopping = new AbortController();
+  let early: NeverAnswered | null = null;
+  const sentence = ({ runs, reason }: NeverAnswered) =>
+    `the real model never answered: ${runs === 1 ? 'its only run' : `${early === null ? 'all' : 'the first'} ${runs} runs`} failed before a single reply — ${describeFailure(reason)}`;
+  return {
+    onRecord(record) {
+      if (early !== null) return;
+      early = health.observe(record);
+      if (early !== null) stopping.abort();
+    },
+    stop: {
+      signal: stopping.signal,
+      error: ({ done, total, resume }) =>
+        new ModelUnreachable(
+          `${sentence(early!)}; ${done} of ${total} runs are written to ${outDir}; resume with: ${resume}`,
+        ),
+    },
+    finished() {
+      const end = early ?? health.finish();
+      if (end === null) return;
+      throw new ModelUnreachable(
+        `${sentence(end)}; the sweep is complete in ${outDir}: run it again once the model answers`,
+      );
+    },
+  };
 }

@@ -2,11 +2,23 @@ import { runSweep, SweepInterrupted, type SweepOptions, type SweepSummary } from
 import { argvForRecord } from './base-url.js';
 import { RunInterrupted } from './run-interrupted.js';
 
+/** A reason of the caller's own to stop the sweep, as cleanly as a Ctrl-C does. */
+export interface SweepStop {
+  /** Aborted to stop: no new run starts; the ones in flight finish and are written. */
+  readonly signal: AbortSignal;
+  /** What to throw once stopped, told how far the sweep got and the command that resumes it. */
+  readonly error: (stopped: { readonly done: number; readonly total: number; readonly resume: string }) => Error;
+}
+
 /**
  * The sweep, stopped cleanly by the first Ctrl-C (the runs in flight finish and are
  * written); the handler is then gone, so a second Ctrl-C stops the process at once.
+ * `stop` stops it the same way, for a reason of the caller's.
  */
-export async function sweepUntilInterrupted(options: Omit<SweepOptions, 'signal'>): Promise<SweepSummary> {
+export async function sweepUntilInterrupted({
+  stop,
+  ...options
+}: Omit<SweepOptions, 'signal'> & { readonly stop?: SweepStop }): Promise<SweepSummary> {
   const interrupt = new AbortController();
   const onSigint = () => {
     process.stderr.write('\nstopping after the runs in flight (Ctrl-C again to stop now)...\n');
@@ -14,7 +26,8 @@ export async function sweepUntilInterrupted(options: Omit<SweepOptions, 'signal'
   };
   process.once('SIGINT', onSigint);
   try {
-    return await runSweep({ ...options, signal: interrupt.signal });
+    const signal = stop === undefined ? interrupt.signal : AbortSignal.any([interrupt.signal, stop.signal]);
+    return await runSweep({ ...options, signal });
   } catch (error) {
     if (!(error instanceof SweepInterrupted)) throw error;
     const again = [
@@ -24,6 +37,7 @@ export async function sweepUntilInterrupted(options: Omit<SweepOptions, 'signal'
     ]
       .map(shellWord)
       .join(' ');
+    if (stop?.signal.aborted === true) throw stop.error({ done: error.done, total: error.total, resume: again });
     throw new RunInterrupted(
       `interrupted: ${error.done} of ${error.total} runs are written to ${options.outDir}.\nResume with: ${again}`,
     );

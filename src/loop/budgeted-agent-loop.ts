@@ -208,7 +208,11 @@ export class BudgetedAgentLoop {
       if (call.kind === 'error') {
         // An abort surfaces as the client's rejection; it is still the user's cancellation.
         if (signal?.aborted) return cancelled();
-        return finish({ kind: 'failed', reason: `model call failed: ${describeModelError(call.error)}` });
+        return finish({
+          kind: 'failed',
+          reason: `model call failed: ${describeModelError(call.error)}`,
+          error: call.error,
+        });
       }
       if (call.messages !== undefined && call.messages !== messages)
         messages.splice(0, messages.length, ...call.messages);

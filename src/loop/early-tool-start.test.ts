@@ -171,6 +171,7 @@ describe('a stream cut mid-reply', () => {
     const result = await new BudgetedAgentLoop({ model, tools: host, stream: {} }).run('go');
     expect(result.outcome).toEqual({
       kind: 'failed',
+      error: expect.any(Error),
       reason: 'model call failed: APIError (stream error overloaded_error): Overloaded',
     });
   });

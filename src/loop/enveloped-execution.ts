@@ -41,7 +41,7 @@ export function runEnveloped(
     report = executeToolCall(call, host, hooks, ctx);
   } catch (error) {
     if (error instanceof UnknownToolError)
-      return { kind: 'stop', outcome: { kind: 'failed', reason: `configuration error: ${error.message}` } };
+      return { kind: 'stop', outcome: { kind: 'failed', reason: `configuration error: ${error.message}`, error } };
     throw error;
   }
   durability?.completeToolCall(call.id, report.block, clock.now());

@@ -14,7 +14,12 @@ export type RunOutcome =
       readonly finalText: string | null;
       readonly elapsedMs: number;
     }
-  | { readonly kind: 'failed'; readonly reason: string }
+  | {
+      readonly kind: 'failed';
+      readonly reason: string;
+      /** The error that ended the run (a model call's, a tool host's), when one did: results record its class, status and message. */
+      readonly error?: unknown;
+    }
   /** A resume halted for a person: a side-effecting call may have run before the crash, or the system prompt changed. */
   | { readonly kind: 'waiting_on_human'; readonly reason: string };
 

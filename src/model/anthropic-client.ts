@@ -19,6 +19,29 @@ function plainMessage(message: Message): Message {
   return { id, type, role, model, content, stop_reason, stop_sequence, stop_details, container, diagnostics, usage };
 }
 
+/** SDK warnings this process has printed: the SDK repeats its deprecation notice on every request. */
+const printedWarnings = new Set<string>();
+
+/**
+ * `send()` with the SDK's console warnings printed once per process. The SDK warns
+ * synchronously as `messages.create` is called (an old model id is deprecated), so
+ * console.warn is swapped only for that call: no other code can run in between.
+ */
+function warningsOnce<T>(send: () => T): T {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    const text = args.map(String).join(' ');
+    if (printedWarnings.has(text)) return;
+    printedWarnings.add(text);
+    warn(...args);
+  };
+  try {
+    return send();
+  } finally {
+    console.warn = warn;
+  }
+}
+
 /**
  * A ModelClient over the real `@anthropic-ai/sdk` client. Built with `maxRetries: 0`:
  * the SDK must not retry underneath the guards being measured.
@@ -38,9 +61,8 @@ export class AnthropicModelClient implements ModelClient {
   }
 
   async create(request: ModelRequest, options: { readonly signal?: AbortSignal } = {}): Promise<Message> {
-    const message = await this.#client.messages.create(
-      request,
-      options.signal === undefined ? {} : { signal: options.signal },
+    const message = await warningsOnce(() =>
+      this.#client.messages.create(request, options.signal === undefined ? {} : { signal: options.signal }),
     );
     return plainMessage(message);
   }
@@ -53,9 +75,11 @@ export class AnthropicModelClient implements ModelClient {
     request: ModelRequest,
     options: { readonly signal?: AbortSignal } = {},
   ): AsyncGenerator<RawMessageStreamEvent> {
-    const events = await this.#client.messages.create(
-      { ...request, stream: true },
-      options.signal === undefined ? {} : { signal: options.signal },
+    const events = await warningsOnce(() =>
+      this.#client.messages.create(
+        { ...request, stream: true },
+        options.signal === undefined ? {} : { signal: options.signal },
+      ),
     );
     for await (const event of events) yield event;
   }

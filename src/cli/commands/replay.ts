@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
+import { describeFailure } from '../../bench/failure-reason.js';
 import { runOne } from '../../bench/run-one.js';
 import { replayCommand } from '../../bench/traces.js';
 import type { AgentEvent } from '../../loop/events.js';
@@ -60,6 +61,9 @@ export function registerReplay(program: Command): void {
           world,
           footer: [
             `outcome: ${record.outcome}${result.outcome.kind === 'completed' || result.outcome.kind === 'budget_exhausted' ? ` — final answer: ${result.outcome.finalText}` : result.outcome.kind === 'failed' ? ` — ${result.outcome.reason}` : ''}`,
+            ...(record.failure_reason === undefined
+              ? []
+              : [`failure_reason: ${describeFailure(record.failure_reason)}`]),
             `verdict: ${verdict.verdict} — ${verdict.reason}`,
             `tool calls ${record.tool_calls} · tool executions ${record.tool_executions} · model calls ${record.model_calls} · tokens ${record.input_tokens} in / ${record.output_tokens} out · ${(record.virtual_ms / 1000).toFixed(1)} s virtual`,
             `faults: ${

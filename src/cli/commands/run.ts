@@ -17,11 +17,13 @@ import { sweepUntilInterrupted } from '../sweep-until-interrupted.js';
 import { writeSweepMeta } from '../sweep-meta.js';
 import { DEFAULT_REAL_CONCURRENCY, selectModel } from '../model-choice.js';
 import { DEFAULT_MAX_COST_USD } from '../cost-confirmation.js';
-import { prepareRealSweep } from '../real-sweep.js';
+import { prepareRealSweep, watchRealSweep } from '../real-sweep.js';
 import { commaList, nonNegativeInt, nonNegativeNumber, positiveInt } from '../parse.js';
 import { LiveSession, LIVE_NOTE } from '../../bench/live-session.js';
 import type { ModelChoice } from '../../bench/run-one.js';
 import { sweepProgress } from '../progress.js';
+import { UNANSWERED_RUNS_TO_STOP } from '../../bench/sweep-health.js';
+import { EXIT_MODEL_UNREACHABLE } from '../model-unreachable.js';
 
 interface RunFlags {
   readonly scenario: string[];
@@ -167,6 +169,10 @@ export function registerRun(program: Command): void {
         "uninterrupted sweep's.",
         '',
         'Every run replays byte-for-byte: spiralbench replay --scenario <id> --arm <arm> --seed <n>',
+        '',
+        `Exit code ${EXIT_MODEL_UNREACHABLE}: a real model (--model) never answered. When the first ${UNANSWERED_RUNS_TO_STOP} runs all fail before a`,
+        'single reply (nothing listening, key or model id refused, every call an error), the sweep stops:',
+        'the runs written so far are kept, and stderr names the error and the --resume command.',
       ].join('\n'),
     )
     .action(async (flags: RunFlags) => {
@@ -222,6 +228,8 @@ export function registerRun(program: Command): void {
       const total = scenarios.length * arms.length * flags.seeds;
       const startedAt = wallClock.iso();
       const started = wallClock.ms();
+      // A real model that never answers stops the sweep early (exit 4); a simulated one's faults are the experiment.
+      const watch = real === undefined ? undefined : watchRealSweep(outDir);
       const summary = await sweepUntilInterrupted({
         scenarios,
         arms,
@@ -236,6 +244,7 @@ export function registerRun(program: Command): void {
         outDir,
         resume: flags.resume,
         ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
+        ...(watch === undefined ? {} : { onRecord: watch.onRecord, stop: watch.stop }),
       }).finally(() => (model.kind === 'live' ? model.session.close() : undefined));
       // Wall time and memory go to stderr: stdout stays the same bytes for the same sweep.
       const seconds = (wallClock.ms() - started) / 1000;
@@ -258,6 +267,7 @@ export function registerRun(program: Command): void {
       process.stderr.write(
         `${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${how}) · peak memory ${peakMb.toFixed(0)} MB\n`,
       );
+      watch?.finished();
       if (flags.report !== undefined) {
         const written = await writeReport(
           outDir,

@@ -270,6 +270,7 @@ describe('contextCompaction', () => {
     expect(call).toBe(9);
     expect(result.outcome).toEqual({
       kind: 'failed',
+      error: expect.any(Error),
       reason:
         'model call failed, request too large even after compaction (circuit breaker): ContentTooLargeError (HTTP 413 request_too_large): Request exceeds the maximum allowed number of bytes.',
     });

@@ -220,6 +220,7 @@ export function contextCompaction({
             outcome: {
               kind: 'failed',
               reason: `model call failed, request too large even after compaction (circuit breaker): ${describeModelError(result.error)}`,
+              error: result.error,
             },
           };
         }

@@ -226,6 +226,7 @@ describe('llmRecovery', () => {
     const { result, events, sent } = await run(['unauthorized']);
     expect(result.outcome).toEqual({
       kind: 'failed',
+      error: expect.any(Error),
       reason:
         'model call failed, not retried (authentication, permission or billing): AuthenticationError (HTTP 401 authentication_error): invalid x-api-key',
     });
@@ -238,6 +239,7 @@ describe('llmRecovery', () => {
     const { result, sent } = await run(['request_too_large']);
     expect(result.outcome).toEqual({
       kind: 'failed',
+      error: expect.any(Error),
       reason:
         'model call failed: ContentTooLargeError (HTTP 413 request_too_large): Request exceeds the maximum allowed number of bytes.',
     });
@@ -253,6 +255,7 @@ describe('llmRecovery', () => {
 
     expect(result.outcome).toEqual({
       kind: 'failed',
+      error: expect.any(Error),
       reason: `model call failed after 4 attempts on ${FALLBACK}: InternalServerError (HTTP 500 api_error): Internal server error`,
     });
     expect(sent).toHaveLength(9);
@@ -272,6 +275,7 @@ describe('llmRecovery', () => {
     });
     expect(result.outcome).toEqual({
       kind: 'failed',
+      error: expect.any(Error),
       reason: `model call failed after 3 attempts on ${DEFAULT_MODEL_ID}: OverloadedError (HTTP 529 overloaded_error): Overloaded`,
     });
     expect(sent).toHaveLength(3);
@@ -291,6 +295,7 @@ describe('llmRecovery', () => {
     const result = await loop.run('go');
     expect(result.outcome).toEqual({
       kind: 'failed',
+      error: expect.any(Error),
       reason:
         'model call failed: BadRequestError (HTTP 400 invalid_request_error): max_tokens: Input should be a positive integer',
     });
@@ -334,6 +339,7 @@ describe('without the recovery guard', () => {
     const { result, events, sent } = await run([null, 'overloaded'], null);
     expect(result.outcome).toEqual({
       kind: 'failed',
+      error: expect.any(Error),
       reason: 'model call failed: OverloadedError (HTTP 529 overloaded_error): Overloaded',
     });
     expect(sent).toHaveLength(2);

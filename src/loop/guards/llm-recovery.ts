@@ -52,7 +52,10 @@ export function llmRecovery({
     const u = stream(streamKey, 'recover:jitter', retries).next();
     return Math.round(base * (1 + jitter * (2 * u - 1)));
   };
-  const failed = (reason: string): ModelCallResult => ({ kind: 'stop', outcome: { kind: 'failed', reason } });
+  const failed = (reason: string, error: unknown): ModelCallResult => ({
+    kind: 'stop',
+    outcome: { kind: 'failed', reason, error },
+  });
 
   return {
     name: 'recover',
@@ -68,7 +71,7 @@ export function llmRecovery({
         // A 413 is for context management (outside this guard) to answer; retrying the same request cannot help.
         if (errorClass === 'other' || errorClass === 'too_large') return result;
         if (errorClass === 'auth')
-          return failed(`model call failed, not retried (authentication, permission or billing): ${what}`);
+          return failed(`model call failed, not retried (authentication, permission or billing): ${what}`, error);
 
         const retry = errorClass !== 'unknown_model' && attempt < maxRetries;
         if (retry) {
@@ -90,7 +93,7 @@ export function llmRecovery({
         }
         const tried = errorClass === 'unknown_model' ? 'unknown model' : `${attempt + 1} attempts`;
         if (fallbackModel === null || fallbackActive || request.model === fallbackModel) {
-          return failed(`model call failed after ${tried} on ${request.model}: ${what}`);
+          return failed(`model call failed after ${tried} on ${request.model}: ${what}`, error);
         }
         fallbackActive = true;
         ctx.emit({

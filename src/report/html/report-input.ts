@@ -77,6 +77,9 @@ const traceRecordSchema = z.looseObject({
   duplicate_side_effects: count,
   faults: z.record(z.string(), count),
   escalation: z.unknown(),
+  failure_reason: z
+    .object({ error_class: z.string(), status: z.number().int().nullable(), message: z.string() })
+    .optional(),
 });
 
 const traceSchema = z.looseObject({
@@ -123,6 +126,7 @@ export interface TraceLine {
     | 'virtual_ms'
     | 'duplicate_side_effects'
     | 'escalation'
+    | 'failure_reason'
   > & {
     readonly faults: Readonly<Record<string, number>>;
   };

@@ -78,6 +78,32 @@ describe('renderTimeline', () => {
     );
   });
 
+  it("says why a failed run failed, from its record's failure_reason, escaped", () => {
+    const failed = trace({
+      record: {
+        ...trace().record,
+        outcome: 'failed',
+        failure_reason: { error_class: 'AuthenticationError', status: 401, message: `invalid key ${EVIL}` },
+      },
+    });
+    const text = renderTimeline(failed, 'run-1').toString();
+    expect(text).toContain(
+      '<p class="failure"><b>Failed on:</b> AuthenticationError (HTTP 401): invalid key &lt;img src=x onerror=alert(1)&gt;</p>',
+    );
+    expect(text).not.toContain('<img');
+    const refused = trace({
+      record: {
+        ...trace().record,
+        outcome: 'failed',
+        failure_reason: { error_class: 'APIConnectionError', status: null, message: 'Connection error.' },
+      },
+    });
+    expect(renderTimeline(refused, 'run-1').toString()).toContain(
+      '<b>Failed on:</b> APIConnectionError (no HTTP status): Connection error.</p>',
+    );
+    expect(renderTimeline(trace(), 'run-1').toString()).not.toContain('Failed on');
+  });
+
   it('shows an event type it does not know with its fields', () => {
     expect(renderTimeline(trace(), 'run-1').toString()).toContain(
       'agent.future.event <code>{&quot;before&quot;:9000,&quot;after&quot;:3000}</code>',

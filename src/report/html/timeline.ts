@@ -216,6 +216,13 @@ export function verdictBadge(verdict: string): SafeHtml {
   return html`<span class="badge v-${/^[a-z_]+$/.test(verdict) ? verdict : 'other'}">${verdict}</span>`;
 }
 
+/** Why a failed run failed, from its record; nothing for a run that did not fail on an error. */
+function failureLine(reason: TraceLine['record']['failure_reason']): SafeHtml | '' {
+  if (reason === undefined) return '';
+  const status = reason.status === null ? 'no HTTP status' : `HTTP ${reason.status}`;
+  return html`<p class="failure"><b>Failed on:</b> ${reason.error_class} (${status}): ${clip(reason.message, LIMITS.payload)}</p>`;
+}
+
 /**
  * One run's drill-down: what was asked, every model call, tool call, injected fault,
  * retry and guard event on virtual time, the world's outbox, the verdict and why, and
@@ -230,7 +237,7 @@ export function renderTimeline(trace: TraceLine, anchor: string): SafeHtml {
       : html`<p><b>Escalation payload:</b> <code>${clip(json(record.escalation), LIMITS.payload)}</code></p>`;
   return html`<article class="run" id="${anchor}">
 <header><h3>${trace.scenario} · ${trace.arm} · seed ${trace.seed}</h3>${verdictBadge(record.verdict)}<span class="muted">picked for: ${reasonWords(trace.reasons)}</span><a class="up" href="#drill-down">↑ all traced runs</a></header>
-<p class="verdict"><b>Verdict: ${record.verdict}</b> — ${record.verdict_reason} <span class="muted">(loop outcome: ${words(record.outcome)})</span></p>
+<p class="verdict"><b>Verdict: ${record.verdict}</b> — ${record.verdict_reason} <span class="muted">(loop outcome: ${words(record.outcome)})</span></p>${failureLine(record.failure_reason)}
 <p class="facts">${whole(record.tool_calls)} tool calls · ${whole(record.tool_executions)} executions (${whole(record.tool_retries)} automatic retries) · ${whole(record.model_calls)} model calls · ${whole(record.input_tokens)} input / ${whole(record.output_tokens)} output tokens · ${seconds(record.virtual_ms)} virtual · ${whole(record.duplicate_side_effects)} duplicate writes · faults injected: ${faults.length === 0 ? 'none' : faults.map(([kind, n]) => `${words(kind)} ${n}`).join(', ')}</p>
 <p class="replay">Reproduce: ${commandHtml(trace.replay)}</p>
 <details><summary>Prompt</summary><pre>${clip(trace.prompt, LIMITS.prompt)}</pre></details>
