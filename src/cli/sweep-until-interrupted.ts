@@ -19,7 +19,7 @@ export async function sweepUntilInterrupted(options: Omit<SweepOptions, 'signal'
     if (!(error instanceof SweepInterrupted)) throw error;
     const again = [
       'spiralbench',
-      ...argvForRecord(process.argv.slice(2)).filter((arg) => arg !== '--resume'),
+      ...argvForRecord(process.argv.slice(2)).filter((arg) => arg !== '--resume' && arg !== '--discard'),
       '--resume',
     ]
       .map(shellWord)
