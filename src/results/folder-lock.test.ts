@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../user-input-error.js';
-import { acquireFolderLock, refuseIfLocked } from './folder-lock.js';
+import { acquireFolderLock, processAlive, refuseIfLocked } from './folder-lock.js';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'spiralbench-lock-'));
 /** A pid no process has any more (spawned, exited and reaped). */
@@ -70,5 +70,34 @@ describe('acquireFolderLock', () => {
     writeFileSync(lock.path, JSON.stringify({ pid: 1, host: hostname() }));
     lock.release();
     expect(existsSync(lock.path)).toBe(true);
+  });
+});
+
+describe.skipIf(!existsSync('/proc/self/stat'))('processAlive', () => {
+  it('is true for a running process, false for one that exited, and false for a zombie its parent has not reaped', async () => {
+    expect(processAlive(process.pid)).toBe(true);
+    expect(processAlive(deadPid())).toBe(false);
+    // A parent that starts a child which exits at once, then blocks its own event loop: the child stays a zombie.
+    const parent = spawn(
+      process.execPath,
+      [
+        '-e',
+        "const c = require('node:child_process').spawn('true'); console.log(c.pid); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20000);",
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    try {
+      const pid = Number(
+        await new Promise<string>((resolve) => parent.stdout.once('data', (data: Buffer) => resolve(data.toString()))),
+      );
+      const state = () => {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      };
+      while (state() !== 'Z') await new Promise((resolve) => setImmediate(resolve));
+      expect(processAlive(pid)).toBe(false);
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 });

@@ -110,11 +110,22 @@ function readLock(path: string): LockState {
 function isAlive(holder: LockHolder, path: string): boolean {
   if (holder.host !== hostname()) return true;
   if (holder.pid === process.pid) return held.has(path);
+  return processAlive(holder.pid);
+}
+
+/** Whether a process of this machine is running: it answers signal 0 and, where /proc tells, is no zombie. */
+export function processAlive(pid: number): boolean {
   try {
-    process.kill(holder.pid, 0);
-    return true;
+    process.kill(pid, 0);
   } catch (error) {
     // EPERM: the process exists but belongs to another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // A killed process whose parent has not reaped it yet still answers signal 0.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
   }
 }

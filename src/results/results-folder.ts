@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserInputError } from '../user-input-error.js';
-import { acquireFolderLock, type FolderLock } from './folder-lock.js';
+import { acquireFolderLock, processAlive, type FolderLock } from './folder-lock.js';
 import type { StoredProgress, StoredSweepIdentity } from './progress-schema.js';
 import { readProgress } from './results-reader.js';
 import { PROGRESS_FILE, RESULTS_FILES, RUNS_FILE, SUMMARY_FILE } from './results-files.js';
@@ -148,11 +148,5 @@ function removeDeadTemps(dir: string): void {
 }
 
 function alive(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return pid !== process.pid && processAlive(pid);
 }
