@@ -170,7 +170,20 @@ describe('spiralbench report', () => {
       for (let seed = 1; seed <= 50_000; seed++) chunks.push(JSON.stringify({ ...pool[seed % pool.length], seed }));
     }
     writeFileSync(join(big, 'runs.jsonl'), `${chunks.join('\n')}\n`);
-    for (const file of ['summary.json', 'traces.jsonl', 'meta.json']) cpSync(join(sweep, file), join(big, file));
+    // The summary must count the runs that are there: a report refuses a folder whose runs do not add up.
+    const summary = JSON.parse(readFileSync(join(sweep, 'summary.json'), 'utf8')) as {
+      seeds: { base: number; count: number };
+      arms: Array<{ name: string }>;
+      cells: Array<{ arm: string; runs: number }>;
+      pass_hat_k: Array<{ arm: string }>;
+    };
+    const kept = (arm: string) => arm === 'none' || arm === 'all';
+    summary.seeds = { base: 1, count: 50_000 };
+    summary.arms = summary.arms.filter((arm) => kept(arm.name));
+    summary.cells = summary.cells.filter((cell) => kept(cell.arm)).map((cell) => ({ ...cell, runs: 50_000 }));
+    summary.pass_hat_k = summary.pass_hat_k.filter((entry) => kept(entry.arm));
+    writeFileSync(join(big, 'summary.json'), JSON.stringify(summary, null, 2));
+    for (const file of ['traces.jsonl', 'meta.json']) cpSync(join(sweep, file), join(big, file));
     const out = join(root, 'big.html');
     const started = performance.now();
     report(big, out);

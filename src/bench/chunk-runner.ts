@@ -2,7 +2,7 @@ import type { Scenario } from '../scenarios/loader.js';
 import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { runOne, type ModelChoice } from './run-one.js';
 import type { RunRecord } from './run-record.js';
-import { csvRows } from './run-csv.js';
+import { csvRows } from '../results/run-csv.js';
 import { loadScenarioAt } from './scenario-source.js';
 import type { Chunk, SweepDefinition } from './sweep-plan.js';
 

@@ -4,7 +4,7 @@ import { CheckpointStore } from '../durability/checkpoint-store.js';
 import type { Scenario } from '../scenarios/loader.js';
 import type { Arm } from './arms.js';
 import { crashAndResume, type CrashResumeRecord, type ResumeMode } from './crash-resume.js';
-import { writeFileAtomic } from './results-writer.js';
+import { writeFileAtomic } from '../results/atomic-write.js';
 
 export interface CrashResumeOptions {
   readonly scenarios: readonly Scenario[];

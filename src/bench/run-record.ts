@@ -4,30 +4,11 @@ import type { AgentEventType } from '../loop/events.js';
 import type { JournalRecord } from '../loop/journal/run-journal.js';
 import type { OutcomeKind } from '../loop/outcome.js';
 import type { VerdictKind } from '../scenarios/judge.js';
+import { COUNTED_EVENTS, type CountedEvent } from '../results/counted-events.js';
 import type { FailureReason } from './failure-reason.js';
 import type { LiveRecord } from './live-session.js';
 
-/** Guard event types counted on every record, in this order (new ones go at the end). */
-export const COUNTED_EVENTS = [
-  'agent.tool.retry',
-  'agent.repeat.blocked',
-  'agent.budget.exhausted',
-  'agent.guardrail.escalated',
-  'agent.model.retry',
-  'agent.model.fallback',
-  'agent.loop.detected',
-  'agent.tool.arguments',
-  'agent.messages.fixed',
-  'agent.output_limit',
-  'agent.iterations.extended',
-  'agent_run.started',
-  'agent_run.completed',
-  'agent_run.cancelled',
-  'agent_run.failed',
-  'agent.compaction.run',
-  'agent.recovery.fired',
-] as const satisfies readonly AgentEventType[];
-export type CountedEvent = (typeof COUNTED_EVENTS)[number];
+export { COUNTED_EVENTS, type CountedEvent } from '../results/counted-events.js';
 
 /**
  * One run's result, one line of runs.jsonl. Field order is fixed by construction

@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { Piscina } from 'piscina';
+import { claimResultsFolder, sweepIntent, type ResultsFolder } from '../results/results-folder.js';
+import { readInterruptedRuns } from '../results/results-reader.js';
+import type { StoredSummary } from '../results/summary-schema.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { UserInputError } from '../user-input-error.js';
 import { VERSION } from '../version.js';
@@ -12,15 +13,7 @@ import { CellAccumulator } from './cell-accumulator.js';
 import { runChunk, type ChunkResult, type ChunkTask } from './chunk-runner.js';
 import { runInOrder } from './in-order-runner.js';
 import { PACKED_WIDTH, packRun } from './packed-metrics.js';
-import { ResultsWriter } from './results-writer.js';
-import {
-  checkSameSweep,
-  PROGRESS_FILE,
-  readFinishedRuns,
-  readProgress,
-  type SweepIdentity,
-  type SweepProgress,
-} from './sweep-progress.js';
+import { checkSameSweep, type SweepIdentity } from './sweep-progress.js';
 import { captureTrace, type Trace } from './traces.js';
 import { modelLabel, type ModelChoice } from './run-one.js';
 import type { RunRecord } from './run-record.js';
@@ -59,6 +52,8 @@ export interface SweepOptions {
   readonly onRecord?: (record: RunRecord) => void;
   /** Continue the interrupted sweep in `outDir` (its progress.json) instead of starting over. @default false */
   readonly resume?: boolean;
+  /** Delete an interrupted sweep in `outDir` and start over; without it (or `resume`) one is refused. @default false */
+  readonly discard?: boolean;
   /** Stop cleanly: no new chunks start, the ones in flight finish and are written, then SweepInterrupted is thrown. */
   readonly signal?: AbortSignal;
 }
@@ -74,25 +69,8 @@ export class SweepInterrupted extends Error {
   }
 }
 
-export interface SweepSummary {
-  readonly spiralbench: string;
-  readonly sweep_seed: number;
-  readonly seeds: { readonly base: number; readonly count: number };
-  readonly model: string;
-  readonly shard: Shard | null;
-  readonly scenarios: ReadonlyArray<{
-    readonly id: string;
-    readonly hash: string;
-    readonly tool_budget: number;
-    readonly impossible: boolean;
-  }>;
-  readonly arms: readonly Arm[];
-  readonly cells: readonly CellSummary[];
-  /** pass^k per arm, each scenario one task (τ-bench): how reliably an arm gets the right outcome k times in a row. */
-  readonly pass_hat_k: ReadonlyArray<{ readonly arm: string; readonly k: Readonly<Record<string, number>> }>;
-  /** Live sweeps only: real sockets, real (scaled) time, not byte-reproducible. */
-  readonly live?: LiveLabel;
-}
+/** summary.json, as the results module defines it. */
+export type SweepSummary = StoredSummary;
 
 const PASS_HAT_KS = [1, 2, 4, 8];
 
@@ -142,6 +120,19 @@ export function isImpossible(scenario: Scenario): boolean {
  * depends only on the options, never on the worker count.
  */
 export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
+  const intent = sweepIntent(options.resume === true, options.discard === true);
+  if (options.outDir === undefined && intent === 'resume')
+    throw UserInputError.single('--resume', '', 'a results folder (--out) to resume');
+  // The folder is locked from before its progress is read until the summary is written.
+  const folder = options.outDir === undefined ? undefined : claimResultsFolder(options.outDir, intent);
+  try {
+    return await sweepInto(options, folder);
+  } finally {
+    folder?.release();
+  }
+}
+
+async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefined): Promise<SweepSummary> {
   const model = options.model ?? { kind: 'simulated' };
   const definition: SweepDefinition = {
     scenarios: options.scenarios.map(({ scenario, path }) => ({ id: scenario.id, path })),
@@ -167,7 +158,8 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     shard,
     chunk_size: chunkSize,
   };
-  const resumed = options.resume === true ? interruptedSweep(options.outDir, identity) : undefined;
+  const resumed = folder?.progress === undefined ? undefined : { dir: folder.dir, progress: folder.progress };
+  if (resumed !== undefined) checkSameSweep(resumed.progress, identity, resumed.dir);
 
   const cells = new Map<string, CellAccumulator>();
   const cellOf = (scenarioIndex: number, armIndex: number): CellAccumulator => {
@@ -186,13 +178,12 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     const packed = new Float64Array(PACKED_WIDTH);
     const scenarioIndex = new Map(identity.scenarios.map((scenario, i) => [scenario.id, i]));
     const armIndex = new Map(options.arms.map((arm, i) => [arm.name, i]));
-    await readFinishedRuns(resumed.dir, resumed.progress, (record) => {
+    await readInterruptedRuns(resumed.dir, resumed.progress, (record) => {
       packRun(record, packed, 0);
       cellOf(scenarioIndex.get(record.scenario) ?? -1, armIndex.get(record.arm) ?? -1).addPacked(packed, 1);
     });
   }
-  const writer =
-    options.outDir === undefined ? undefined : new ResultsWriter(options.outDir, identity, resumed?.progress);
+  const writer = folder?.sweepWriter(identity);
   const first = resumed?.progress.chunks_done ?? 0;
   let done = resumed?.progress.runs_done ?? 0;
   const accept = (result: ChunkResult): void => {
@@ -272,24 +263,6 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     writer.close(summary, traces);
   }
   return summary;
-}
-
-/** Where the interrupted sweep in `dir` stopped, after checking it is this sweep. */
-function interruptedSweep(dir: string | undefined, identity: SweepIdentity): { dir: string; progress: SweepProgress } {
-  if (dir === undefined) throw UserInputError.single('--resume', '', 'a results folder (--out) to resume');
-  const progress = readProgress(dir);
-  if (progress === null) {
-    const finished = existsSync(join(dir, 'summary.json'));
-    throw UserInputError.single(
-      join(dir, PROGRESS_FILE),
-      '',
-      finished
-        ? 'an interrupted sweep to resume; the sweep in this folder finished (summary.json is there)'
-        : 'an interrupted sweep to resume; this folder has none',
-    );
-  }
-  checkSameSweep(progress, identity, dir);
-  return { dir, progress };
 }
 
 /**

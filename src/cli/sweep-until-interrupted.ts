@@ -32,7 +32,7 @@ export async function sweepUntilInterrupted({
     if (!(error instanceof SweepInterrupted)) throw error;
     const again = [
       'spiralbench',
-      ...argvForRecord(process.argv.slice(2)).filter((arg) => arg !== '--resume'),
+      ...argvForRecord(process.argv.slice(2)).filter((arg) => arg !== '--resume' && arg !== '--discard'),
       '--resume',
     ]
       .map(shellWord)

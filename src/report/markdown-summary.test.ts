@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SweepSummary } from '../bench/sweep.js';
+import type { StoredSummary } from '../results/summary-schema.js';
 import type { CellSummary } from '../stats/cell-summary.js';
 import { wilson } from '../stats/wilson.js';
 import { renderHeadlineCsv } from './html/headline-csv.js';
@@ -34,7 +34,7 @@ function cell(
   };
 }
 
-const SUMMARY: SweepSummary = {
+const SUMMARY: StoredSummary = {
   spiralbench: '0.1.0',
   sweep_seed: 0,
   seeds: { base: 1, count: 100 },

@@ -1,4 +1,4 @@
-import type { SweepSummary } from '../bench/sweep.js';
+import type { StoredSummary } from '../results/summary-schema.js';
 import { escapeCell } from './compare-markdown.js';
 import { formatDollars } from './prices.js';
 import { headline, type HeadlineRow, type HeadlineScenario } from './html/headline-data.js';
@@ -43,7 +43,7 @@ function rowCells(row: HeadlineRow, scenario: HeadlineScenario, best: number): s
  * @example
  * writeFileSync(process.env.GITHUB_STEP_SUMMARY!, renderMarkdownSummary(summary, { name: 'nightly' }));
  */
-export function renderMarkdownSummary(summary: SweepSummary, options: MarkdownSummaryOptions = {}): string {
+export function renderMarkdownSummary(summary: StoredSummary, options: MarkdownSummaryOptions = {}): string {
   const { scenarios, price } = headline(summary);
   const runs = summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
   const lines = [

@@ -22,6 +22,7 @@ interface ArenaFlags {
   readonly workers: number;
   readonly out: string;
   readonly resume: boolean;
+  readonly discard: boolean;
 }
 
 /** Our three reference arms, then every installed peer framework. */
@@ -57,6 +58,7 @@ export function registerArena(program: Command): void {
       'continue the interrupted arena in --out (same flags): finished runs are kept, the rest are run',
       false,
     )
+    .option('--discard', 'delete the interrupted arena in --out and start over', false)
     .addHelpText(
       'after',
       [
@@ -110,6 +112,7 @@ export function registerArena(program: Command): void {
         workers: flags.workers,
         outDir,
         resume: flags.resume,
+        discard: flags.discard,
         ...(progress === undefined ? {} : { onProgress: progress }),
       });
       const seconds = (wallClock.ms() - started) / 1000;

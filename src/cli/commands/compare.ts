@@ -1,8 +1,9 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_THRESHOLDS } from '../../report/compare.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
+import { writeFileAtomic } from '../../results/atomic-write.js';
 import { UserInputError } from '../../user-input-error.js';
 import { CheckFailed } from '../check-failed.js';
 
@@ -55,6 +56,10 @@ In CI (GitHub Actions), gate a change on a saved baseline:
     run: |
       spiralbench run --scenario fetch-transform-write --arms none,article --seeds 300 --out results/candidate
       spiralbench compare results/baseline results/candidate --fail-on-regression --markdown "$GITHUB_STEP_SUMMARY"
+
+Both sweeps must be whole: a folder still being written, interrupted, cut short, mixed
+with another sweep's runs or of an unknown format version is refused (exit 2), so a gate
+never passes on part of a sweep.
 
 Exit codes: 0 no regression (or no --fail-on-regression), 1 regression found, 2 bad input.`;
 
@@ -109,7 +114,7 @@ export function registerCompare(program: Command): void {
       if (flags.json) process.stdout.write(`${JSON.stringify(result.comparison, null, 2)}\n`);
       else say(result.text);
       if (markdownPath !== undefined) {
-        writeFileSync(markdownPath, result.markdown);
+        writeFileAtomic(markdownPath, result.markdown);
         say(`markdown: ${markdownPath}`);
       }
       // A gate that compared less than the baseline has would pass by not looking.

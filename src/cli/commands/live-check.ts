@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
 import { liveCheck, type LiveCheckResult } from '../../bench/live-check.js';
-import { writeFileAtomic } from '../../bench/results-writer.js';
+import { writeFileAtomic } from '../../results/atomic-write.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
 import { sweepProgress } from '../progress.js';

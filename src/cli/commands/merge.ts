@@ -19,6 +19,9 @@ export function registerMerge(program: Command): void {
         // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, printed as it is
         '  spiralbench run -s fetch-transform-write -a none,article -n 50000 --shard ${{ matrix.shard }}/3 -o results/shard-${{ matrix.shard }}',
         '  spiralbench merge results/shard-1 results/shard-2 results/shard-3 -o results/full',
+        '',
+        'Every shard must be a whole, finished shard of the same sweep. Nothing in the -o folder',
+        'changes until the merged sweep is complete, so a failed merge leaves it as it was.',
       ].join('\n'),
     )
     .action(async (dirs: string[], flags: { readonly out: string }) => {

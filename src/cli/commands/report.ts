@@ -13,7 +13,8 @@ const HELP_AFTER = `
 With no flag, writes the HTML report to reports/<sweep folder name>.html.
 The HTML report is one file that works offline: charts are SVG rendered here (Vega-Lite),
 no script runs in it and nothing is fetched. It reads only the saved results; the same
-results give the same bytes.
+results give the same bytes. A sweep that is not whole (still being written, interrupted,
+cut short) gets no report, and a report file is replaced only once it is fully written.
 
 Examples:
   spiralbench report results/latest

@@ -46,6 +46,7 @@ interface RunFlags {
   readonly check?: string;
   readonly report?: string | true;
   readonly resume: boolean;
+  readonly discard: boolean;
   readonly stream: boolean;
   readonly live: boolean;
   readonly liveTimeoutMs: number;
@@ -133,6 +134,11 @@ export function registerRun(program: Command): void {
       false,
     )
     .option(
+      '--discard',
+      'delete the interrupted sweep in --out and start over (without --resume or --discard, a sweep into such a folder is refused)',
+      false,
+    )
+    .option(
       '--live',
       'live mode: tools served over HTTP on 127.0.0.1 with socket-level faults, the simulated model over HTTP, real time (see docs/live.md)',
       false,
@@ -166,7 +172,7 @@ export function registerRun(program: Command): void {
         'Results are written as the sweep goes. Ctrl-C stops it cleanly (the runs in flight finish and',
         'are written); a second Ctrl-C, or a crash, loses at most the runs in flight. Either way the same',
         'command with --resume continues it, and the finished folder is the same bytes as an',
-        "uninterrupted sweep's.",
+        "uninterrupted sweep's. One sweep writes a folder at a time (it holds spiralbench.lock).",
         '',
         'Every run replays byte-for-byte: spiralbench replay --scenario <id> --arm <arm> --seed <n>',
         '',
@@ -243,6 +249,7 @@ export function registerRun(program: Command): void {
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
         outDir,
         resume: flags.resume,
+        discard: flags.discard,
         ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
         ...(watch === undefined ? {} : { onRecord: watch.onRecord, stop: watch.stop }),
       }).finally(() => (model.kind === 'live' ? model.session.close() : undefined));

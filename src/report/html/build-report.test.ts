@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SweepSummary } from '../../bench/sweep.js';
+import type { StoredSummary } from '../../results/summary-schema.js';
 import type { CellSummary } from '../../stats/cell-summary.js';
 import { describe as describeValues } from '../../stats/descriptive.js';
 import { wilson } from '../../stats/wilson.js';
@@ -60,7 +60,7 @@ function fakeInput(): ReportInput {
     fakeCell(EVIL, 'none', 400, 250, 0, true),
     fakeCell(EVIL, 'article', 400, 15, 0, true),
   ];
-  const summary: SweepSummary = {
+  const summary: StoredSummary = {
     spiralbench: '0.1.0',
     sweep_seed: 0,
     seeds: { base: 1, count: 400 },
@@ -91,7 +91,6 @@ function fakeInput(): ReportInput {
       runs: 1600,
       cells: made.map((m) => m.runs),
       models: ['simulated'],
-      hasSummary: true,
     },
   };
 }

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { SweepSummary } from '../../bench/sweep.js';
+import type { StoredSummary } from '../../results/summary-schema.js';
 import { OUTCOME_KINDS } from '../../loop/outcome.js';
 import { VERDICT_ORDER } from './palette.js';
 import { headline } from './headline-data.js';
@@ -18,7 +18,7 @@ const round = (x: number | undefined, places: number) => (x === undefined ? '' :
  * The headline as CSV, one row per (scenario, arm) cell, numbers unformatted: for a
  * spreadsheet or a notebook.
  */
-export function renderHeadlineCsv(summary: SweepSummary): string {
+export function renderHeadlineCsv(summary: StoredSummary): string {
   const { scenarios, price } = headline(summary);
   const header = [
     'scenario',

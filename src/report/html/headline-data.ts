@@ -1,4 +1,4 @@
-import type { SweepSummary } from '../../bench/sweep.js';
+import type { StoredSummary } from '../../results/summary-schema.js';
 import type { CellSummary } from '../../stats/cell-summary.js';
 import type { Distribution } from '../../stats/descriptive.js';
 import { newcombeDifference, type DifferenceInterval } from '../../stats/newcombe.js';
@@ -48,7 +48,7 @@ const nonZero = (counts: Readonly<Record<string, number>>) => Object.entries(cou
  * rate and interval, its difference from the baseline arm, calls, tokens, estimated cost
  * and what happened. Shared by the HTML report, the Markdown summary and the CSV.
  */
-export function headline(summary: SweepSummary): Headline {
+export function headline(summary: StoredSummary): Headline {
   const price = priceFor(summary.model);
   const armOrder = new Map(summary.arms.map((arm, index) => [arm.name, index]));
   const scenarios = summary.scenarios.map((scenario) => {

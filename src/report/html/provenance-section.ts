@@ -1,4 +1,4 @@
-import type { SweepSummary } from '../../bench/sweep.js';
+import type { StoredSummary } from '../../results/summary-schema.js';
 import { VERSION } from '../../version.js';
 import { html, type HtmlValue, type SafeHtml } from './escape.js';
 import { whole } from './format.js';
@@ -22,7 +22,7 @@ const pair = (term: string, value: HtmlValue) => html`<dt>${term}</dt><dd>${valu
  * guard setting, the scenarios with their hashes, and when the sweep ran (from meta.json,
  * never the time the report was made).
  */
-export function provenanceSection(summary: SweepSummary, meta: SweepMetaFile | undefined): SafeHtml {
+export function provenanceSection(summary: StoredSummary, meta: SweepMetaFile | undefined): SafeHtml {
   const runs = summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
   const missing = html`<span class="muted">not recorded (no meta.json)</span>`;
   return html`<dl class="kv">

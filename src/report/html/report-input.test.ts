@@ -1,57 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { finishedFolder, fixtureFolder, fixtureRun, fixtureSummary } from '../../results/sweep-fixture.test-helpers.js';
 import { UserInputError } from '../../user-input-error.js';
 import { readReportInput, readSweepHeader } from './report-input.js';
 
-const proportion = { successes: 1, trials: 2, rate: 0.5, low: 0.09, high: 0.91 };
-const distribution = { median: 1, p95: 2, max: 2, mean: 1.5 };
-const SUMMARY = {
-  spiralbench: '0.1.0',
-  sweep_seed: 0,
-  seeds: { base: 1, count: 2 },
-  model: 'simulated',
-  shard: null,
-  scenarios: [{ id: 's', hash: 'h', tool_budget: 15, impossible: false }],
-  arms: [{ name: 'none', guards: [] }],
-  cells: [
-    {
-      scenario: 's',
-      arm: 'none',
-      runs: 2,
-      success: proportion,
-      right_outcome: proportion,
-      verdicts: { success: 1, failure: 1 },
-      outcomes: { completed: 2 },
-      tool_calls: distribution,
-      tool_executions: distribution,
-      model_calls: distribution,
-      input_tokens: distribution,
-      output_tokens: distribution,
-      virtual_ms: distribution,
-      duplicate_side_effects: 0,
-    },
-  ],
-  pass_hat_k: [{ arm: 'none', k: { '1': 0.5 } }],
-};
-const run = (seed: number, verdict: string) =>
-  JSON.stringify({
-    scenario: 's',
-    arm: 'none',
-    seed,
-    model: 'simulated',
-    verdict,
-    tool_calls: seed,
-    input_tokens: 100 * seed,
-    output_tokens: 10,
-  });
-
-function sweepDir(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'spiralbench-input-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
+const SUMMARY = fixtureSummary([{ scenario: 's', arm: 'none', runs: 2 }]);
+const runs = [
+  fixtureRun({ scenario: 's', seed: 1, tool_calls: 1 }),
+  fixtureRun({ scenario: 's', seed: 2, tool_calls: 2 }),
+];
 
 function problem(action: () => unknown): string {
   try {
@@ -65,38 +23,32 @@ function problem(action: () => unknown): string {
 
 describe('readReportInput', () => {
   it('reads a finished sweep; meta.json and traces.jsonl are optional', async () => {
-    const dir = sweepDir({
-      'summary.json': JSON.stringify(SUMMARY),
-      'runs.jsonl': `${run(1, 'success')}\n${run(2, 'failure')}\n`,
-    });
-    const input = await readReportInput(dir);
+    const input = await readReportInput(finishedFolder(runs, SUMMARY));
     expect(input.meta).toBeUndefined();
     expect(input.traces).toBeUndefined();
     expect(input.runs.cells[0]?.toolCalls).toEqual(Float64Array.from([1, 2]));
   });
 
   it('refuses a sweep without summary.json, naming what is missing', () => {
-    const dir = sweepDir({ 'runs.jsonl': `${run(1, 'success')}\n` });
+    const dir = fixtureFolder({ 'runs.jsonl': `${JSON.stringify(runs[0])}\n` });
     expect(problem(() => readSweepHeader(dir))).toMatch(
-      /: a finished sweep folder holding summary\.json; an interrupted sweep has none/,
+      /: a finished sweep folder holding summary\.json; this one has none/,
     );
   });
 
   it('names the file and field of a bad summary.json or meta.json', () => {
-    const bad = sweepDir({
-      'summary.json': JSON.stringify({ ...SUMMARY, cells: [{ ...SUMMARY.cells[0], runs: -1 }] }),
-    });
-    expect(problem(() => readSweepHeader(bad))).toMatch(/summary\.json: cells\.0\.runs: Too small/);
-    const meta = sweepDir({ 'summary.json': JSON.stringify(SUMMARY), 'meta.json': JSON.stringify({ node: 'v20' }) });
-    expect(problem(() => readSweepHeader(meta))).toMatch(/meta\.json: spiralbench: /);
+    const bad = finishedFolder(runs, { ...SUMMARY, cells: [{ ...SUMMARY.cells[0]!, runs: -1 }] });
+    expect(problem(() => readSweepHeader(bad))).toMatch(
+      /summary\.json: cells\.0\.runs: a non-negative whole number; got -1/,
+    );
+    const meta = finishedFolder(runs, SUMMARY);
+    writeFileSync(join(meta, 'meta.json'), JSON.stringify({ node: 'v20' }));
+    expect(problem(() => readSweepHeader(meta))).toMatch(/meta\.json: spiralbench: a string; got nothing/);
   });
 
   it('names the line of a bad trace', async () => {
-    const dir = sweepDir({
-      'summary.json': JSON.stringify(SUMMARY),
-      'runs.jsonl': `${run(1, 'success')}\n`,
-      'traces.jsonl': '{"scenario":"s"}\n',
-    });
+    const dir = finishedFolder(runs, SUMMARY);
+    writeFileSync(join(dir, 'traces.jsonl'), '{"scenario":"s"}\n');
     await expect(readReportInput(dir)).rejects.toThrow(/traces\.jsonl:1: arm: /);
   });
 });

@@ -1,9 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { writeFileAtomic } from '../../results/atomic-write.js';
+import { readRuns } from '../../results/results-reader.js';
 import { renderMarkdownSummary } from '../markdown-summary.js';
 import { renderHeadlineCsv } from './headline-csv.js';
 import { sweepDate } from './provenance-section.js';
-import { readReportInput, readSweepHeader } from './report-input.js';
+import { readReportInput, readSweepHeader, type ReportInput } from './report-input.js';
 
 /** What to write; with none of the three, the HTML report goes to `reports/<sweep name>.html`. */
 export interface WriteReportOptions {
@@ -33,6 +35,7 @@ export function defaultHtmlPath(sweepDir: string): string {
   return join('reports', `${readSweepHeader(sweepDir).name}.html`);
 }
 
+/** Writes a report file atomically (a full disk leaves the previous report whole), or to stdout for `-`. */
 function write(path: string, text: string): string {
   if (path === '-') {
     process.stdout.write(text);
@@ -40,14 +43,15 @@ function write(path: string, text: string): string {
   }
   const absolute = resolve(path);
   mkdirSync(dirname(absolute), { recursive: true });
-  writeFileSync(absolute, text);
+  writeFileAtomic(absolute, text);
   return absolute;
 }
 
 /**
  * Writes the reports of a finished sweep folder: the self-contained HTML report, the
  * headline as Markdown (for `$GITHUB_STEP_SUMMARY` or a PR comment) and as CSV. Reads
- * only the saved results; the same results give the same bytes.
+ * only the saved results; the same results give the same bytes. The whole folder is
+ * checked before anything is written: a sweep that is not whole gets no report at all.
  *
  * @example
  * const { htmlPath } = await writeReport('results/latest', { html: 'reports/latest.html' });
@@ -56,6 +60,10 @@ export async function writeReport(sweepDir: string, options: WriteReportOptions 
   const nothingAsked = options.html === undefined && options.markdown === undefined && options.csv === undefined;
   const htmlTarget = nothingAsked ? defaultHtmlPath(sweepDir) : options.html;
   const header = readSweepHeader(sweepDir);
+  // The headline comes from summary.json alone, but a report of a damaged folder would vouch for it.
+  let input: ReportInput | undefined;
+  if (htmlTarget !== undefined) input = await readReportInput(header);
+  else await readRuns(header);
   const notes: string[] = [];
   if (header.meta === undefined)
     notes.push(`${header.dir} has no meta.json: the sweep's date, Node version and commit are not in the report`);
@@ -69,8 +77,7 @@ export async function writeReport(sweepDir: string, options: WriteReportOptions 
     };
   }
   if (options.csv !== undefined) result = { ...result, csvPath: write(options.csv, renderHeadlineCsv(header.summary)) };
-  if (htmlTarget !== undefined) {
-    const input = await readReportInput(sweepDir);
+  if (htmlTarget !== undefined && input !== undefined) {
     if (input.traces === undefined) notes.push(`${header.dir} has no traces.jsonl: the report has no drill-down`);
     // Loaded only for HTML: vega and vega-lite are not needed for the Markdown or the CSV.
     const { buildReport } = await import('./build-report.js');

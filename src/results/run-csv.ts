@@ -1,9 +1,10 @@
 import { stringify } from 'csv-stringify/sync';
 import { FAULT_KINDS } from '../faults/fault-profile.js';
 import { RECORDED_MODEL_FAULT_KINDS } from '../faults/model-faults.js';
-import { COUNTED_EVENTS, type RunRecord } from './run-record.js';
+import { COUNTED_EVENTS } from './counted-events.js';
+import type { StoredRun } from './run-record-schema.js';
 
-/** Flat CSV columns, in the order of RunRecord's fields. */
+/** Flat CSV columns of runs.csv, in the order of the run record's fields. */
 export const CSV_COLUMNS = [
   'sweep_seed',
   'scenario',
@@ -32,7 +33,7 @@ export const CSV_COLUMNS = [
 
 export const CSV_HEADER: string = stringify([CSV_COLUMNS]);
 
-function csvRow(record: RunRecord): unknown[] {
+function csvRow(record: StoredRun): unknown[] {
   return [
     record.sweep_seed,
     record.scenario,
@@ -53,14 +54,14 @@ function csvRow(record: RunRecord): unknown[] {
     ...FAULT_KINDS.map((kind) => record.faults[kind]),
     ...COUNTED_EVENTS.map((type) => record.events[type]),
     record.escalation === null ? '' : JSON.stringify(record.escalation),
-    ...RECORDED_MODEL_FAULT_KINDS.map((kind) => record.model_faults[kind]),
+    ...RECORDED_MODEL_FAULT_KINDS.map((kind) => record.model_faults?.[kind]),
     record.refetch_calls,
-    record.journal === null ? '' : JSON.stringify(record.journal),
+    record.journal === null || record.journal === undefined ? '' : JSON.stringify(record.journal),
     record.cost_usd,
   ];
 }
 
 /** CSV lines (no header) for records, RFC 4180 quoting by csv-stringify. */
-export function csvRows(records: readonly RunRecord[]): string {
+export function csvRows(records: readonly StoredRun[]): string {
   return stringify(records.map(csvRow));
 }

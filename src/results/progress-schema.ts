@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import type { StoredArm } from './summary-schema.js';
+import { count, name, text, whole } from './field-schemas.js';
+
+/** Everything that decides which runs a sweep makes and in what order. */
+export interface StoredSweepIdentity {
+  readonly scenarios: ReadonlyArray<{ readonly id: string; readonly hash: string }>;
+  readonly arms: readonly StoredArm[];
+  readonly seeds: { readonly base: number; readonly count: number };
+  readonly sweep_seed: number;
+  readonly model: string;
+  readonly shard: { readonly index: number; readonly count: number };
+  readonly chunk_size: number;
+}
+
+/**
+ * progress.json: how far a sweep got. Its first `chunks_done` chunks are in runs.jsonl
+ * and runs.csv, which were synced to disk at exactly these sizes before this was written.
+ * Anything past them is a chunk cut short by a crash, and a resume cuts it off.
+ */
+export interface StoredProgress {
+  /** Absent before format versions were written: version 1. */
+  readonly format_version?: number | undefined;
+  readonly spiralbench: string;
+  readonly sweep: StoredSweepIdentity;
+  readonly chunks_done: number;
+  readonly runs_done: number;
+  readonly jsonl_bytes: number;
+  readonly csv_bytes: number;
+}
+
+export const progressSchema: z.ZodType<StoredProgress> = z.object({
+  format_version: whole.optional(),
+  spiralbench: text,
+  // Compared field by field with the resuming sweep's own identity, so kept whole.
+  sweep: z.looseObject({
+    scenarios: z.array(z.looseObject({ id: name, hash: text })),
+    arms: z.array(z.looseObject({ name, guards: z.array(z.looseObject({ guard: name })) })),
+    seeds: z.looseObject({ base: count, count }),
+    sweep_seed: whole,
+    model: text,
+    shard: z.looseObject({ index: count, count }),
+    chunk_size: count,
+  }),
+  chunks_done: count,
+  runs_done: count,
+  jsonl_bytes: count,
+  csv_bytes: count,
+});

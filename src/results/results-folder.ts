@@ -1,0 +1,152 @@
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserInputError } from '../user-input-error.js';
+import { acquireFolderLock, processAlive, type FolderLock } from './folder-lock.js';
+import type { StoredProgress, StoredSweepIdentity } from './progress-schema.js';
+import { readProgress } from './results-reader.js';
+import { PROGRESS_FILE, RESULTS_FILES, RUNS_FILE, SUMMARY_FILE } from './results-files.js';
+import { NODE_FS, type ResultsFs } from './results-fs.js';
+import { ResultsWriter } from './results-writer.js';
+
+/**
+ * What a command means to do with its output folder: start a sweep there, continue the
+ * interrupted one (`--resume`), start over and lose it (`--discard`), or merge shards in.
+ */
+export type FolderIntent = 'sweep' | 'resume' | 'discard' | 'merge';
+
+/** An output folder this process holds the lock of, with what it found there. */
+export interface ResultsFolder {
+  readonly dir: string;
+  /** The interrupted sweep to continue (intent 'resume' only). */
+  readonly progress: StoredProgress | undefined;
+  /** The sweep's writer (intents 'sweep', 'resume', 'discard'). */
+  sweepWriter(identity: StoredSweepIdentity): ResultsWriter;
+  /** The merge's writer (intent 'merge'). */
+  mergeWriter(): ResultsWriter;
+  /** Stops any writer still open (a merge's temporary files go) and gives up the lock. */
+  release(): void;
+}
+
+export interface ClaimOptions {
+  /** Where notes go (a stale lock taken over). @default stderr */
+  readonly note?: (line: string) => void;
+  readonly fs?: ResultsFs;
+}
+
+/** `--resume` and `--discard` contradict each other; the intent of the two flags, or a UserInputError. */
+export function sweepIntent(resume: boolean, discard: boolean): FolderIntent {
+  if (resume && discard)
+    throw UserInputError.single(
+      '--discard',
+      '',
+      'left out with --resume: --resume continues the interrupted sweep, --discard deletes it',
+    );
+  return resume ? 'resume' : discard ? 'discard' : 'sweep';
+}
+
+/**
+ * Takes an output folder for writing: makes it, takes its lock (a folder another live
+ * process writes is refused), clears temporary files a dead writer left, and checks that
+ * the intent loses nothing: a new sweep or a merge is refused where an interrupted
+ * sweep's runs would be lost, naming --resume and --discard.
+ *
+ * @example
+ * const folder = claimResultsFolder('results/latest', sweepIntent(flags.resume, flags.discard));
+ * try { ... folder.sweepWriter(identity) ... } finally { folder.release(); }
+ */
+export function claimResultsFolder(dir: string, intent: FolderIntent, options: ClaimOptions = {}): ResultsFolder {
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw UserInputError.single('--out', '', `a folder; ${dir} is a file`);
+  if (intent === 'resume' && !existsSync(dir))
+    throw UserInputError.single(join(dir, PROGRESS_FILE), '', 'an interrupted sweep to resume; this folder has none');
+  mkdirSync(dir, { recursive: true });
+  const lock = acquireFolderLock(dir, options.note ?? ((line) => process.stderr.write(`${line}\n`)));
+  try {
+    removeDeadTemps(dir);
+    const progress = checkIntent(dir, intent);
+    return heldFolder(dir, intent, progress, lock, options.fs ?? NODE_FS);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+function heldFolder(
+  dir: string,
+  intent: FolderIntent,
+  progress: StoredProgress | undefined,
+  lock: FolderLock,
+  fs: ResultsFs,
+): ResultsFolder {
+  let writer: ResultsWriter | undefined;
+  const open = (made: ResultsWriter) => {
+    if (writer !== undefined) throw new Error(`${dir} already has a writer`);
+    writer = made;
+    return made;
+  };
+  return {
+    dir,
+    progress,
+    sweepWriter: (identity) => {
+      if (intent === 'merge') throw new Error('a merge folder has no sweep writer');
+      return open(ResultsWriter.forSweep(dir, identity, progress, fs));
+    },
+    mergeWriter: () => {
+      if (intent !== 'merge') throw new Error('a sweep folder has no merge writer');
+      return open(ResultsWriter.forMerge(dir, fs));
+    },
+    release: () => {
+      writer?.abandon();
+      lock.release();
+    },
+  };
+}
+
+/** The interrupted sweep to resume, for 'resume'; for the other intents, a refusal where runs would be lost. */
+function checkIntent(dir: string, intent: FolderIntent): StoredProgress | undefined {
+  if (intent === 'discard') return undefined;
+  const progress = readProgress(dir);
+  if (intent === 'resume') {
+    if (progress !== null) return progress;
+    throw UserInputError.single(
+      join(dir, PROGRESS_FILE),
+      '',
+      existsSync(join(dir, SUMMARY_FILE))
+        ? 'an interrupted sweep to resume; the sweep in this folder finished (summary.json is there)'
+        : 'an interrupted sweep to resume; this folder has none',
+    );
+  }
+  const elsewhere =
+    intent === 'merge'
+      ? 'finish it with `spiralbench run` and --resume, or merge into another folder'
+      : 'add --resume to continue it (same flags), or --discard to delete its runs and start over';
+  if (progress !== null && progress.runs_done > 0)
+    throw UserInputError.single(
+      dir,
+      '',
+      `a folder without an interrupted sweep; it holds one with ${progress.runs_done} finished runs, which this would delete: ${elsewhere}`,
+    );
+  // Runs with neither a summary nor a progress file: a sweep that did not finish and cannot be resumed.
+  const runs = join(dir, RUNS_FILE);
+  if (progress === null && !existsSync(join(dir, SUMMARY_FILE)) && existsSync(runs) && statSync(runs).size > 0)
+    throw UserInputError.single(
+      dir,
+      '',
+      `a folder without unfinished runs; its runs.jsonl has runs but no summary.json, which this would delete: ${intent === 'merge' ? 'merge into another folder' : 'add --discard to delete them and start over, or use another --out'}`,
+    );
+  return undefined;
+}
+
+const TEMP = new RegExp(`^(?:${RESULTS_FILES.map((name) => name.replace('.', '\\.')).join('|')})\\.tmp-(\\d+)$`);
+
+/** Temporary files of a writer that died before renaming them (the lock is ours, so no live writer is in here). */
+function removeDeadTemps(dir: string): void {
+  for (const entry of readdirSync(dir)) {
+    const pid = TEMP.exec(entry)?.[1];
+    if (pid !== undefined && !alive(Number(pid))) rmSync(join(dir, entry), { force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  return pid !== process.pid && processAlive(pid);
+}

@@ -1,0 +1,46 @@
+import * as nodeFs from 'node:fs';
+
+/**
+ * The file-system calls results are written with. A port so that a test can make a call
+ * fail the way a full disk does (ENOSPC) and check what is left behind.
+ */
+export type ResultsFs = Pick<
+  typeof nodeFs,
+  'openSync' | 'writeSync' | 'fsyncSync' | 'closeSync' | 'renameSync' | 'rmSync' | 'truncateSync'
+>;
+
+export const NODE_FS: ResultsFs = nodeFs;
+
+/** Writes all of `text` at the end of `fd`; returns the bytes written. */
+export function writeAll(fs: ResultsFs, fd: number, text: string): number {
+  const written = fs.writeSync(fd, text);
+  const length = Buffer.byteLength(text);
+  if (written === length) return written;
+  // A short write (rare on a regular file): the rest, from the byte it stopped at.
+  const bytes = Buffer.from(text);
+  let at = written;
+  while (at < length) at += fs.writeSync(fd, bytes, at, length - at);
+  return length;
+}
+
+/** The temporary name a file is written under before it is renamed into place. */
+export function tempPath(path: string, pid: number = process.pid): string {
+  return `${path}.tmp-${pid}`;
+}
+
+/**
+ * A results file could not be written (a full disk, a read-only folder). What was at
+ * the path before is still there, and no temporary file is left behind.
+ */
+export class ResultsWriteError extends Error {
+  override readonly name = 'ResultsWriteError';
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    super(
+      `could not write ${path} (${cause instanceof Error ? cause.message : String(cause)}); what was there before is unchanged`,
+      { cause },
+    );
+  }
+}

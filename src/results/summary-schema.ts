@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import type { CellSummary } from '../stats/cell-summary.js';
+import { amount, count, counts, finite, flag, name, text, whole } from './field-schemas.js';
+
+/** A safeguard's settings as results hold them: its name, then settings that depend on the guard. */
+export interface StoredGuard {
+  readonly guard: string;
+  readonly [setting: string]: unknown;
+}
+
+/** An arm as results hold it: its guards in order, or the peer framework it runs through. */
+export interface StoredArm {
+  readonly name: string;
+  readonly guards: readonly StoredGuard[];
+  readonly peer?: unknown;
+}
+
+/** How a live sweep ran (real sockets, scaled real time). */
+export interface StoredLiveLabel {
+  readonly mode: 'live';
+  readonly note: string;
+  readonly timeout_ms: number;
+  readonly time_scale: Readonly<Record<string, number>>;
+  readonly model_url: string | null;
+}
+
+/** summary.json: the sweep's definition and per-cell statistics, written once every run is in runs.jsonl. */
+export interface StoredSummary {
+  readonly spiralbench: string;
+  readonly sweep_seed: number;
+  readonly seeds: { readonly base: number; readonly count: number };
+  readonly model: string;
+  readonly shard: { readonly index: number; readonly count: number } | null;
+  readonly scenarios: ReadonlyArray<{
+    readonly id: string;
+    readonly hash: string;
+    readonly tool_budget: number;
+    readonly impossible: boolean;
+  }>;
+  readonly arms: readonly StoredArm[];
+  readonly cells: readonly CellSummary[];
+  /** pass^k per arm, each scenario one task (τ-bench): how reliably an arm gets the right outcome k times in a row. */
+  readonly pass_hat_k: ReadonlyArray<{ readonly arm: string; readonly k: Readonly<Record<string, number>> }>;
+  /** Live sweeps only: real sockets, real (scaled) time, not byte-reproducible. */
+  readonly live?: StoredLiveLabel | undefined;
+}
+
+const proportion = z.object({ successes: count, trials: count, rate: finite, low: finite, high: finite });
+const distribution = z.object({ median: finite, p95: finite, max: finite, mean: finite });
+
+const cellSchema = z.object({
+  scenario: name,
+  arm: name,
+  runs: count,
+  success: proportion,
+  right_outcome: proportion,
+  verdicts: counts,
+  outcomes: counts,
+  tool_calls: distribution,
+  tool_executions: distribution,
+  model_calls: distribution,
+  input_tokens: distribution,
+  output_tokens: distribution,
+  virtual_ms: distribution,
+  duplicate_side_effects: count,
+});
+
+export const liveLabelSchema: z.ZodType<StoredLiveLabel> = z.object({
+  mode: z.literal('live'),
+  note: text,
+  timeout_ms: amount,
+  time_scale: z.record(z.string(), finite),
+  model_url: text.nullable(),
+});
+
+export const summarySchema: z.ZodType<StoredSummary> = z.object({
+  spiralbench: text,
+  sweep_seed: whole,
+  seeds: z.object({ base: count, count }),
+  model: text,
+  shard: z.object({ index: count.min(1), count: count.min(1) }).nullable(),
+  scenarios: z.array(z.object({ id: name, hash: text, tool_budget: amount, impossible: flag })).min(1),
+  // Guard settings are kept whole: the report shows every one of them.
+  arms: z.array(z.looseObject({ name, guards: z.array(z.looseObject({ guard: name })) })).min(1),
+  cells: z.array(cellSchema).min(1),
+  pass_hat_k: z.array(z.object({ arm: text, k: z.record(z.string(), finite) })),
+  live: liveLabelSchema.optional(),
+});

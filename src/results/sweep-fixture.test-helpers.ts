@@ -1,0 +1,98 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { StoredRun } from './run-record-schema.js';
+import type { StoredSummary } from './summary-schema.js';
+
+/** A whole run record, as a sweep writes it; `fields` override any of it. */
+export function fixtureRun(fields: Partial<Record<keyof StoredRun, unknown>> = {}): StoredRun {
+  return {
+    sweep_seed: 0,
+    scenario: 's1',
+    arm: 'none',
+    seed: 1,
+    model: 'simulated',
+    outcome: 'completed',
+    verdict: 'success',
+    verdict_reason: 'the outbox holds exactly the expected writes',
+    tool_calls: 10,
+    tool_executions: 10,
+    tool_retries: 0,
+    model_calls: 11,
+    input_tokens: 1000,
+    output_tokens: 100,
+    virtual_ms: 5000,
+    duplicate_side_effects: 0,
+    faults: { timeout: 1, connection_refused: 0, rate_limit: 0, server_error: 0, malformed_json: 0 },
+    events: { 'agent.tool.retry': 0, 'agent_run.started': 1 },
+    escalation: null,
+    model_faults: { rate_limit: 0 },
+    refetch_calls: 0,
+    journal: null,
+    cost_usd: 0.01,
+    ...fields,
+  } as StoredRun;
+}
+
+const proportion = { successes: 1, trials: 2, rate: 0.5, low: 0.09, high: 0.91 };
+const distribution = { median: 1, p95: 2, max: 2, mean: 1.5 };
+
+/** A summary.json whose cells count `runs` per (scenario, arm), seeds 1..`seeds`. */
+export function fixtureSummary(
+  runs: ReadonlyArray<{ readonly scenario: string; readonly arm: string; readonly runs: number }>,
+  seeds = 10,
+  overrides: Partial<StoredSummary> = {},
+): StoredSummary {
+  const scenarios = [...new Set(runs.map((cell) => cell.scenario))];
+  const arms = [...new Set(runs.map((cell) => cell.arm))];
+  return {
+    spiralbench: '0.1.0',
+    sweep_seed: 0,
+    seeds: { base: 1, count: seeds },
+    model: 'simulated',
+    shard: null,
+    scenarios: scenarios.map((id) => ({ id, hash: 'h', tool_budget: 15, impossible: false })),
+    arms: arms.map((name) => ({ name, guards: [] })),
+    cells: runs.map(({ scenario, arm, runs: count }) => ({
+      scenario,
+      arm,
+      runs: count,
+      success: proportion,
+      right_outcome: proportion,
+      verdicts: { success: count },
+      outcomes: { completed: count },
+      tool_calls: distribution,
+      tool_executions: distribution,
+      model_calls: distribution,
+      input_tokens: distribution,
+      output_tokens: distribution,
+      virtual_ms: distribution,
+      duplicate_side_effects: 0,
+    })),
+    pass_hat_k: arms.map((arm) => ({ arm, k: { '1': 0.5 } })),
+    ...overrides,
+  };
+}
+
+/** A results folder holding exactly `files` (name → text), in a fresh temporary folder. */
+export function fixtureFolder(files: Readonly<Record<string, string>>, root?: string): string {
+  const dir = root === undefined ? mkdtempSync(join(tmpdir(), 'spiralbench-fixture-')) : root;
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+/** A finished sweep folder of `runs`, with the summary that counts them. */
+export function finishedFolder(runs: readonly StoredRun[], summary?: StoredSummary): string {
+  const cells = new Map<string, { scenario: string; arm: string; runs: number }>();
+  for (const run of runs) {
+    const key = `${run.scenario}\u0000${run.arm}`;
+    const cell = cells.get(key) ?? { scenario: run.scenario, arm: run.arm, runs: 0 };
+    cell.runs += 1;
+    cells.set(key, cell);
+  }
+  return fixtureFolder({
+    'runs.jsonl': runs.map((run) => `${JSON.stringify(run)}\n`).join(''),
+    'summary.json': JSON.stringify(summary ?? fixtureSummary([...cells.values()])),
+  });
+}

@@ -1,0 +1,320 @@
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cli, tempDir } from './cli-helpers.js';
+
+// A CI gate, a report or a merge must never pass on partial data, and a sweep must never
+// lose another sweep's runs: every way a results folder can be incomplete, inconsistent or
+// in use is refused with one clear line and exit code 2.
+
+const SWEEP = ['run', '--scenario', 'fetch-transform-write', '--arms', 'none,classify', '--seeds', '300'];
+const RUNS = 600;
+const LOCK = 'spiralbench.lock';
+const RESULTS = ['runs.jsonl', 'runs.csv', 'summary.json', 'traces.jsonl'];
+
+let root = '';
+let finished = '';
+
+const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
+const lines = (dir: string) => read(dir, 'runs.jsonl').split('\n').filter(Boolean);
+
+/** A copy of the finished sweep to tamper with. */
+function copy(name: string): string {
+  const dir = join(root, name);
+  cpSync(finished, dir, { recursive: true });
+  return dir;
+}
+
+/** Runs.jsonl keeping only its first `keep` lines, whole. */
+function cutTo(dir: string, keep: number): void {
+  writeFileSync(join(dir, 'runs.jsonl'), `${lines(dir).slice(0, keep).join('\n')}\n`);
+}
+
+/** Runs `args` in the background; `until` is called on each change in `dir` and returns true to stop watching. */
+function background(
+  args: readonly string[],
+  dir: string,
+  until: (child: ReturnType<typeof spawn>) => boolean,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  mkdirSync(dir, { recursive: true });
+  const { ANTHROPIC_API_KEY: _key, ...env } = process.env;
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (data: Buffer) => (stderr += data.toString()));
+  let done = false;
+  const watcher = watch(dir, () => {
+    if (!done) done = until(child);
+  });
+  return new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      watcher.close();
+      resolve({ code, signal, stderr });
+    }),
+  );
+}
+
+/** How many chunks the sweep writing `dir` has synced (0 while there is no progress.json). */
+function chunksDone(dir: string): number {
+  try {
+    return (JSON.parse(read(dir, 'progress.json')) as { chunks_done: number }).chunks_done;
+  } catch {
+    return 0; // not there yet, or caught between the rename and the read
+  }
+}
+
+/** A sweep into `dir` killed (no clean stop) once its first chunk is on disk. */
+async function interrupted(dir: string): Promise<void> {
+  const killed = await background([...SWEEP, '--workers', '1', '--out', dir], dir, (child) => {
+    if (chunksDone(dir) < 1) return false;
+    child.kill('SIGKILL');
+    return true;
+  });
+  expect(killed.signal).toBe('SIGKILL');
+}
+
+beforeAll(() => {
+  root = tempDir('spiralbench-integrity-');
+  finished = join(root, 'finished');
+  const result = cli([...SWEEP, '--out', finished]);
+  expect(result.status, result.stderr).toBe(0);
+  expect(lines(finished)).toHaveLength(RUNS);
+}, 60_000);
+
+describe('compare and run --check refuse a sweep that is not whole', () => {
+  it('a runs.jsonl cut short at a line boundary: exit 2, not a passing gate', () => {
+    const cut = copy('cut');
+    cutTo(cut, 320);
+    const result = cli(['compare', finished, cut, '--fail-on-regression']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(
+      new RegExp(`^error: ${join(cut, 'runs.jsonl')}: .*600 runs.*summary\\.json.*320`, 'm'),
+    );
+    expect(result.stdout).toBe('');
+  });
+
+  it('a runs.jsonl cut in the middle of a line names the line', () => {
+    const torn = copy('torn');
+    const text = read(torn, 'runs.jsonl');
+    const end = text.indexOf('\n', text.length / 2);
+    writeFileSync(join(torn, 'runs.jsonl'), text.slice(0, end - 30));
+    const at = text.slice(0, end).split('\n').length;
+    const result = cli(['compare', finished, torn, '--fail-on-regression']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`${join(torn, 'runs.jsonl')}:${at}: `);
+  });
+
+  it('an interrupted sweep folder, naming --resume', async () => {
+    const dir = join(root, 'interrupted');
+    await interrupted(dir);
+    const result = cli(['compare', finished, dir, '--fail-on-regression']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^error: .*interrupted.*--resume/m);
+  });
+
+  it('a folder written by a newer spiralbench (unknown format_version)', () => {
+    const future = copy('future');
+    const meta = JSON.parse(read(future, 'meta.json')) as Record<string, unknown>;
+    writeFileSync(join(future, 'meta.json'), JSON.stringify({ ...meta, format_version: 99 }));
+    const result = cli(['compare', future, finished]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/meta\.json: format_version: .*1.*got 99/);
+  });
+
+  it('runs of another sweep in a folder (a different sweep seed than its summary.json)', () => {
+    const mixed = copy('mixed');
+    const replaced = lines(mixed).map((line) => line.replace('"sweep_seed":0,', '"sweep_seed":7,'));
+    writeFileSync(join(mixed, 'runs.jsonl'), `${replaced.join('\n')}\n`);
+    const result = cli(['compare', finished, mixed]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/runs\.jsonl:1: sweep_seed: /);
+  });
+
+  it('run --check against a baseline cut short', () => {
+    const baseline = copy('cut-baseline');
+    cutTo(baseline, 450);
+    const result = cli([...SWEEP, '--out', join(root, 'checked'), '--check', baseline]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/runs\.jsonl: .*600 runs.*450/);
+  });
+});
+
+describe('report refuses a sweep that is not whole', () => {
+  it('a runs.jsonl cut short, for the HTML report and for the Markdown headline alike', () => {
+    const cut = copy('report-cut');
+    cutTo(cut, 599);
+    const html = cli(['report', cut, '--html', join(root, 'cut.html')]);
+    expect(html.status).toBe(2);
+    expect(html.stderr).toMatch(/runs\.jsonl: .*600 runs.*599/);
+    expect(existsSync(join(root, 'cut.html'))).toBe(false);
+    const markdown = cli(['report', cut, '--markdown']);
+    expect(markdown.status).toBe(2);
+    expect(markdown.stdout).toBe('');
+  });
+});
+
+describe('merge refuses shards that are not whole, and leaves no file behind when it does', () => {
+  let shards: string[] = [];
+  beforeAll(() => {
+    shards = [1, 2].map((index) => {
+      const dir = join(root, `shard-${index}`);
+      const result = cli([...SWEEP, '--shard', `${index}/2`, '--out', dir]);
+      expect(result.status, result.stderr).toBe(0);
+      return dir;
+    });
+  }, 60_000);
+
+  it('merges whole shards into the same bytes as the unsharded sweep', () => {
+    const out = join(root, 'merged');
+    const result = cli(['merge', ...shards, '-o', out]);
+    expect(result.status, result.stderr).toBe(0);
+    for (const file of RESULTS) expect(read(out, file), file).toBe(read(finished, file));
+    expect(readdirSync(out).sort()).toEqual(['meta.json', ...RESULTS].sort());
+  });
+
+  it('a shard whose runs.jsonl was cut short', () => {
+    const cut = join(root, 'shard-2-cut');
+    cpSync(shards[1]!, cut, { recursive: true });
+    cutTo(cut, 100);
+    const out = join(root, 'merged-cut');
+    const result = cli(['merge', shards[0]!, cut, '-o', out]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/shard-2-cut\/runs\.jsonl: .*300 runs.*100/);
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+  });
+
+  it('a shard with a bad line: no empty or partial file is left in -o, and what was there survives', () => {
+    const bad = join(root, 'shard-2-bad');
+    cpSync(shards[1]!, bad, { recursive: true });
+    const text = lines(bad);
+    text[200] = '{"not": "a run"}';
+    writeFileSync(join(bad, 'runs.jsonl'), `${text.join('\n')}\n`);
+    const out = copy('merged-over');
+    const before = RESULTS.map((file) => read(out, file));
+    const result = cli(['merge', shards[0]!, bad, '-o', out]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`${join(bad, 'runs.jsonl')}:201: `);
+    expect(RESULTS.map((file) => read(out, file))).toEqual(before);
+    expect(readdirSync(out).filter((file) => file.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('a shard of another sweep', () => {
+    const other = join(root, 'shard-2-other');
+    const result = cli([...SWEEP, '--sweep-seed', '3', '--shard', '2/2', '--out', other]);
+    expect(result.status, result.stderr).toBe(0);
+    const merged = cli(['merge', shards[0]!, other, '-o', join(root, 'merged-other')]);
+    expect(merged.status).toBe(2);
+    expect(merged.stderr).toMatch(/shard-2-other\/summary\.json: a shard of the same sweep/);
+  });
+
+  it('a shard written by a newer spiralbench', () => {
+    const future = join(root, 'shard-2-future');
+    cpSync(shards[1]!, future, { recursive: true });
+    writeFileSync(join(future, 'meta.json'), JSON.stringify({ format_version: 2 }));
+    const merged = cli(['merge', shards[0]!, future, '-o', join(root, 'merged-future')]);
+    expect(merged.status).toBe(2);
+    expect(merged.stderr).toMatch(/shard-2-future\/meta\.json: format_version: /);
+  });
+});
+
+describe('a results folder has one writer at a time', () => {
+  it('a second sweep into a folder in use is refused, and the first finishes whole', async () => {
+    const dir = join(root, 'busy');
+    let second: ReturnType<typeof cli> | undefined;
+    const first = await background([...SWEEP, '--workers', '1', '--out', dir], dir, (child) => {
+      if (chunksDone(dir) < 1) return false;
+      // Frozen, the first sweep is alive and mid-way, whatever the machine's speed.
+      child.kill('SIGSTOP');
+      second = cli([...SWEEP, '--out', dir]);
+      child.kill('SIGCONT');
+      return true;
+    });
+    expect(second?.status).toBe(2);
+    expect(second?.stderr).toMatch(new RegExp(`^error: ${join(dir, LOCK)}: .*in use by process \\d+`, 'm'));
+    expect(first.code, first.stderr).toBe(0);
+    for (const file of RESULTS) expect(read(dir, file), file).toBe(read(finished, file));
+    expect(existsSync(join(dir, LOCK))).toBe(false);
+  });
+
+  it('a lock left by a process that is gone is taken over, with a note', () => {
+    const dir = join(root, 'stale');
+    mkdirSync(dir);
+    const gone = spawnPid();
+    writeFileSync(join(dir, LOCK), `${JSON.stringify({ pid: gone })}\n`);
+    const result = cli([...SWEEP, '--out', dir]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(new RegExp(`note: .*process ${gone}.*no longer running`));
+    expect(read(dir, 'runs.jsonl')).toBe(read(finished, 'runs.jsonl'));
+    expect(existsSync(join(dir, LOCK))).toBe(false);
+  });
+});
+
+/** The pid of a process that has exited (and been reaped: a zombie would still answer as alive). */
+function spawnPid(): number {
+  return spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' }).pid;
+}
+
+describe('an interrupted sweep is never deleted by accident', () => {
+  it('a new sweep without --resume into it is refused, naming --resume and --discard, and leaves it as it was', async () => {
+    const dir = join(root, 'keep');
+    await interrupted(dir);
+    // The killed sweep's lock is stale: taken over and given back, the one change allowed.
+    const contents = () =>
+      readdirSync(dir)
+        .filter((file) => file !== LOCK)
+        .map((file) => [file, read(dir, file)]);
+    const before = contents();
+    const result = cli([...SWEEP, '--out', dir]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^error: .*interrupted sweep.*--resume.*--discard/m);
+    expect(contents()).toEqual(before);
+
+    const resumed = cli([...SWEEP, '--out', dir, '--resume']);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    for (const file of RESULTS) expect(read(dir, file), file).toBe(read(finished, file));
+  });
+
+  it('--discard starts over; it is documented in run --help and refused with --resume', async () => {
+    const dir = join(root, 'discard');
+    await interrupted(dir);
+    const result = cli([...SWEEP, '--out', dir, '--discard']);
+    expect(result.status, result.stderr).toBe(0);
+    for (const file of RESULTS) expect(read(dir, file), file).toBe(read(finished, file));
+    expect(cli(['run', '--help']).stdout).toMatch(/--discard\s+.*interrupted/);
+    const both = cli([...SWEEP, '--out', dir, '--resume', '--discard']);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toMatch(/--discard/);
+  });
+
+  it('a resume over a damaged runs.jsonl names the file and the line', async () => {
+    const dir = join(root, 'damaged');
+    await interrupted(dir);
+    const text = read(dir, 'runs.jsonl');
+    const third = text.split('\n').slice(0, 2).join('\n').length + 1;
+    // Same length, so the synced size in progress.json still falls on a line end.
+    writeFileSync(join(dir, 'runs.jsonl'), `${text.slice(0, third)}X${text.slice(third + 1)}`);
+    const result = cli([...SWEEP, '--out', dir, '--resume']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^error: ${join(dir, 'runs.jsonl')}:3: `, 'm'));
+    expect(result.stderr).not.toMatch(/unexpected error/);
+  });
+
+  it('a folder emptied of its progress but holding runs is not overwritten either', () => {
+    const dir = copy('orphan-runs');
+    rmSync(join(dir, 'summary.json'));
+    truncateSync(join(dir, 'runs.jsonl'), 1000);
+    const result = cli([...SWEEP, '--out', dir]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/--discard/);
+  });
+});
