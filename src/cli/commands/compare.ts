@@ -56,7 +56,7 @@ In CI (GitHub Actions), gate a change on a saved baseline:
       spiralbench run --scenario fetch-transform-write --arms none,article --seeds 300 --out results/candidate
       spiralbench compare results/baseline results/candidate --fail-on-regression --markdown "$GITHUB_STEP_SUMMARY"
 
-Exit codes: 0 no regression (or no --fail-on-regression), 1 regression found, 2 bad input.`;
+Exit codes: 0 no regression (or no --fail-on-regression), 1 regression found, 2 bad input, 3 unexpected error.`;
 
 /** `spiralbench compare <sweepA> <sweepB>`: what changed from A to B, and whether it is a regression. */
 export function registerCompare(program: Command): void {
