@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { formatProblem, UserInputError } from '../user-input-error.js';
 import { CheckFailed } from './check-failed.js';
 import { EXIT, exitCodesHelp } from './exit-codes.js';
+import { reportUnexpected } from './process-handlers.js';
 import { RunInterrupted } from './run-interrupted.js';
 import { VERSION } from '../version.js';
 import { registerBench } from './commands/bench.js';
@@ -72,11 +73,6 @@ export async function main(argv: readonly string[]): Promise<number> {
       );
       return EXIT.usage;
     }
-    const verbose = argv.includes('--verbose');
-    process.stderr.write(
-      `spiralbench: unexpected error: ${error instanceof Error ? (verbose ? error.stack : error.message) : String(error)}\n`,
-    );
-    if (!verbose) process.stderr.write('(run again with --verbose for a stack trace)\n');
-    return EXIT.unexpected;
+    return reportUnexpected(error, argv.includes('--verbose'));
   }
 }
