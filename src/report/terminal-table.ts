@@ -35,7 +35,16 @@ function verdicts(cell: CellSummary): string {
     .join('\n');
 }
 
+/**
+ * A cli-table3 style: cyan headings and grey borders, or none. cli-table3 colours by
+ * default whatever the output is, so every table states its style.
+ */
+export function tableStyle(color: boolean): { head: string[]; border: string[] } {
+  return { head: color ? ['cyan'] : [], border: color ? ['grey'] : [] };
+}
+
 export interface TableOptions {
+  /** ANSI colours for headings and borders; the caller decides (a terminal, NO_COLOR). @default false */
   readonly color?: boolean;
   /** Scenarios whose right outcome is an escalation: their headline is that rate, not success. */
   readonly impossible?: ReadonlySet<string>;
@@ -59,7 +68,7 @@ export function renderCellTables(cells: readonly CellSummary[], options: TableOp
         'outcomes',
         'other verdicts',
       ],
-      style: { head: options.color === false ? [] : ['cyan'], border: options.color === false ? [] : ['grey'] },
+      style: tableStyle(options.color === true),
     });
     for (const cell of rows) {
       table.push([
@@ -88,7 +97,7 @@ export function renderScenarioMatrix(cells: readonly CellSummary[], options: Tab
   const byKey = new Map(cells.map((cell) => [`${cell.scenario}\0${cell.arm}`, cell]));
   const table = new Table({
     head: ['scenario', ...arms.map((arm) => `${arm}\nrate [95% CI]\ncalls med / p95`)],
-    style: { head: options.color === false ? [] : ['cyan'], border: options.color === false ? [] : ['grey'] },
+    style: tableStyle(options.color === true),
   });
   for (const scenario of scenarios) {
     const impossible = options.impossible?.has(scenario) === true;

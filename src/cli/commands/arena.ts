@@ -13,6 +13,7 @@ import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
 import { sweepProgress } from '../progress.js';
 import { writeSweepMeta } from '../sweep-meta.js';
 import { sweepUntilInterrupted } from '../sweep-until-interrupted.js';
+import { colourStdout } from '../terminal-capabilities.js';
 
 interface ArenaFlags {
   readonly scenarios: string[];
@@ -127,7 +128,7 @@ export function registerArena(program: Command): void {
       process.stdout.write(
         `Arena: ${scenarios.map(({ scenario }) => scenario.id).join(', ')} · ${flags.seeds} seeds each (${flags.seed}..${flags.seed + flags.seeds - 1}) · sweep seed ${summary.sweep_seed}\n`,
       );
-      process.stdout.write(`${renderLeaderboard(board, { color: process.stdout.isTTY === true })}\n`);
+      process.stdout.write(`${renderLeaderboard(board, { color: colourStdout() })}\n`);
       process.stdout.write(
         `results: ${outDir}/{runs.jsonl,runs.csv,summary.json} · per scenario: spiralbench report ${flags.out}\n`,
       );

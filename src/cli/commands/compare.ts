@@ -5,6 +5,7 @@ import { DEFAULT_THRESHOLDS } from '../../report/compare.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { UserInputError } from '../../user-input-error.js';
 import { CheckFailed } from '../check-failed.js';
+import { colourStdout } from '../terminal-capabilities.js';
 
 export { compareSweepDirs } from '../../report/compare-sweeps.js';
 
@@ -102,7 +103,7 @@ export function registerCompare(program: Command): void {
         },
         ...(flags.seed === undefined ? {} : { seed: flags.seed }),
         ...(flags.resamples === undefined ? {} : { resamples: flags.resamples }),
-        color: process.stdout.isTTY === true && !flags.json,
+        color: colourStdout() && !flags.json,
       });
       // With --json, stdout is only JSON; everything else goes to stderr.
       const say = (line: string) => (flags.json ? process.stderr : process.stdout).write(`${line}\n`);

@@ -4,6 +4,7 @@ import { mergeShards } from '../../bench/merge-shards.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { renderCellTables } from '../../report/terminal-table.js';
 import { writeSweepMeta } from '../sweep-meta.js';
+import { colourStdout } from '../terminal-capabilities.js';
 
 export function registerMerge(program: Command): void {
   program
@@ -36,7 +37,7 @@ export function registerMerge(program: Command): void {
         wall_seconds: seconds,
         workers: 1,
       });
-      process.stdout.write(`${renderCellTables(summary.cells, { color: process.stdout.isTTY === true })}\n`);
+      process.stdout.write(`${renderCellTables(summary.cells, { color: colourStdout() })}\n`);
       process.stdout.write(`\nmerged ${dirs.length} shard(s) → ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
     });
 }

@@ -22,6 +22,7 @@ import { commaList, nonNegativeInt, nonNegativeNumber, positiveInt } from '../pa
 import { LiveSession, LIVE_NOTE } from '../../bench/live-session.js';
 import type { ModelChoice } from '../../bench/run-one.js';
 import { sweepProgress } from '../progress.js';
+import { colourStdout } from '../terminal-capabilities.js';
 
 interface RunFlags {
   readonly scenario: string[];
@@ -272,13 +273,9 @@ export function registerRun(program: Command): void {
         const impossible = new Set(
           summary.scenarios.filter((scenario) => scenario.impossible).map((scenario) => scenario.id),
         );
-        process.stdout.write(
-          `${renderCellTables(summary.cells, { color: process.stdout.isTTY === true, impossible })}\n\n`,
-        );
+        process.stdout.write(`${renderCellTables(summary.cells, { color: colourStdout(), impossible })}\n\n`);
         if (new Set(summary.cells.map((cell) => cell.scenario)).size > 1) {
-          process.stdout.write(
-            `${renderScenarioMatrix(summary.cells, { color: process.stdout.isTTY === true, impossible })}\n\n`,
-          );
+          process.stdout.write(`${renderScenarioMatrix(summary.cells, { color: colourStdout(), impossible })}\n\n`);
         }
         process.stdout.write(`${renderPassHatK(summary.pass_hat_k)}\n`);
         if (summary.live !== undefined) process.stdout.write(`\n${LIVE_NOTE} · wall ${seconds.toFixed(1)} s\n`);
@@ -289,7 +286,7 @@ export function registerRun(program: Command): void {
       }
       if (baseline !== undefined) {
         // With --json the comparison goes to stderr, so stdout stays one JSON document.
-        const check = await compareSweepDirs(baseline, outDir, { color: !flags.json && process.stdout.isTTY === true });
+        const check = await compareSweepDirs(baseline, outDir, { color: !flags.json && colourStdout() });
         (flags.json ? process.stderr : process.stdout).write(`\n${check.text}\n`);
         if (check.comparison.onlyInA.length > 0) {
           throw new CheckFailed(
