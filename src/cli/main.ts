@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { escapeControl } from '../report/terminal-text.js';
 import { formatProblem, UserInputError } from '../user-input-error.js';
 import { CheckFailed } from './check-failed.js';
 import { EXIT, exitCodesHelp } from './exit-codes.js';
@@ -28,7 +29,7 @@ export function buildProgram(): Command {
     .addHelpText('after', exitCodesHelp())
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+    .configureOutput({ writeErr: (text) => process.stderr.write(escapeControl(text, { newline: true, tab: true })) });
   registerRun(program);
   registerArena(program);
   registerReplay(program);
@@ -57,15 +58,16 @@ export async function main(argv: readonly string[]): Promise<number> {
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     if (error instanceof RunInterrupted) {
-      process.stderr.write(`${error.message}\n`);
+      process.stderr.write(`${escapeControl(error.message, { newline: true })}\n`);
       return EXIT.interrupted;
     }
     if (error instanceof CheckFailed) {
-      process.stderr.write(`${error.message}\n`);
+      process.stderr.write(`${escapeControl(error.message, { newline: true })}\n`);
       return EXIT.regression;
     }
     if (error instanceof UserInputError) {
-      const lines = error.problems.map(formatProblem);
+      // Problems quote the values they refuse: a file name or a flag may hold anything.
+      const lines = error.problems.map((problem) => escapeControl(formatProblem(problem), { newline: true }));
       process.stderr.write(
         lines.length === 1
           ? `error: ${lines[0]}\n`

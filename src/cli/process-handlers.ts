@@ -1,3 +1,4 @@
+import { escapeControl } from '../report/terminal-text.js';
 import { EXIT } from './exit-codes.js';
 
 /** Prints an error nobody expected as one line (its stack with --verbose) and returns the exit code for it. */
@@ -7,7 +8,7 @@ export function reportUnexpected(
   stderr: NodeJS.WritableStream = process.stderr,
 ): number {
   const text = error instanceof Error ? (verbose ? (error.stack ?? error.message) : error.message) : String(error);
-  stderr.write(`spiralbench: unexpected error: ${text}\n`);
+  stderr.write(`spiralbench: unexpected error: ${escapeControl(text, { newline: true, tab: true })}\n`);
   if (!verbose) stderr.write('(run again with --verbose for a stack trace)\n');
   return EXIT.unexpected;
 }
