@@ -17,6 +17,25 @@ describe('the CLI refuses what would lose or misreport results', () => {
     expect(result.stderr).toBe(`error: --out: a folder; ${file} is a file\n`);
   });
 
+  // Each with a later flag that fails too, so a CLI that took the folder still writes nothing there.
+  it.each([
+    ['run', '--scenario', 'lookup-readonly'],
+    ['arena', '--scenarios', 'lookup-readonly'],
+    ['crash-resume', '-s', 'lookup-readonly'],
+  ])('%s: an --out that is empty or the root of the file system', (...command) => {
+    for (const out of ['', '/', '//', '/..']) {
+      const result = cli([...command, '--out', out, '--seeds', '0']);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/^error: option '-o, --out <dir>' argument '.*' is invalid\. expected a folder/);
+    }
+  });
+
+  it('merge: an --out that is the root of the file system', () => {
+    const result = cli(['merge', join(tempDir(), 'none'), '--out', '/']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/expected a folder other than the root of the file system/);
+  });
+
   it('a scenario named twice', () => {
     const result = cli([
       'run',

@@ -14,6 +14,7 @@ import { sweepProgress } from '../progress.js';
 import { writeSweepMeta } from '../sweep-meta.js';
 import { sweepUntilInterrupted } from '../sweep-until-interrupted.js';
 import { colourStdout } from '../terminal-capabilities.js';
+import { outputFolder } from '../output-folder.js';
 
 interface ArenaFlags {
   readonly scenarios: string[];
@@ -51,6 +52,7 @@ export function registerArena(program: Command): void {
     .option(
       '-o, --out <dir>',
       'results folder (runs.jsonl, runs.csv, summary.json, as `run` writes them)',
+      outputFolder,
       'results/arena',
     )
     .option(

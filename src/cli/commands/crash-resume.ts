@@ -7,6 +7,7 @@ import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { UserInputError } from '../../user-input-error.js';
 import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
 import { sweepProgress } from '../progress.js';
+import { outputFolder } from '../output-folder.js';
 
 interface CrashResumeFlags {
   readonly scenario: string[];
@@ -69,7 +70,12 @@ export function registerCrashResume(program: Command): void {
     .option('--seed <base>', 'first run seed', nonNegativeInt, 1)
     .option('--sweep-seed <n>', 'namespace of every random stream', nonNegativeInt, 0)
     .option('--store <kind>', "where checkpoints live: 'memory' or 'file' (checkpoints.sqlite in --out)", 'memory')
-    .option('-o, --out <dir>', 'folder for crash-resume.jsonl and crash-resume-summary.json', 'results/crash-resume')
+    .option(
+      '-o, --out <dir>',
+      'folder for crash-resume.jsonl and crash-resume-summary.json',
+      outputFolder,
+      'results/crash-resume',
+    )
     .addHelpText(
       'after',
       [

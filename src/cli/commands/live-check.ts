@@ -7,6 +7,7 @@ import { writeFileAtomic } from '../../bench/results-writer.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
 import { sweepProgress } from '../progress.js';
+import { outputFolder } from '../output-folder.js';
 
 interface LiveCheckFlags {
   readonly scenario: string;
@@ -38,7 +39,11 @@ export function registerLiveCheck(program: Command): void {
       200,
     )
     .option('--model-url <url>', 'a running `spiralbench serve-model --faults` instead of one started in-process')
-    .option('-o, --out <dir>', 'also write live-check.json (every run, both modes, call by call) to this folder')
+    .option(
+      '-o, --out <dir>',
+      'also write live-check.json (every run, both modes, call by call) to this folder',
+      outputFolder,
+    )
     .option('--json', 'print the result as JSON instead of a table', false)
     .addHelpText(
       'after',

@@ -5,13 +5,14 @@ import { wallClock } from '../../clock/wall-clock.js';
 import { renderCellTables } from '../../report/terminal-table.js';
 import { writeSweepMeta } from '../sweep-meta.js';
 import { colourStdout } from '../terminal-capabilities.js';
+import { outputFolder } from '../output-folder.js';
 
 export function registerMerge(program: Command): void {
   program
     .command('merge')
     .description('Combine the folders of `run --shard 1/n` … `n/n` into one sweep, identical to running it unsharded.')
     .argument('<shard-dirs...>', 'the shard result folders, in any order')
-    .requiredOption('-o, --out <dir>', 'folder for the merged runs.jsonl, runs.csv and summary.json')
+    .requiredOption('-o, --out <dir>', 'folder for the merged runs.jsonl, runs.csv and summary.json', outputFolder)
     .addHelpText(
       'after',
       [

@@ -23,6 +23,7 @@ import { LiveSession, LIVE_NOTE } from '../../bench/live-session.js';
 import type { ModelChoice } from '../../bench/run-one.js';
 import { sweepProgress } from '../progress.js';
 import { colourStdout } from '../terminal-capabilities.js';
+import { outputFolder } from '../output-folder.js';
 
 interface RunFlags {
   readonly scenario: string[];
@@ -89,7 +90,7 @@ export function registerRun(program: Command): void {
       'run only the i-th of n equal slices of the sweep (combine with `spiralbench merge`)',
       shardFlag,
     )
-    .option('-o, --out <dir>', 'results folder', 'results/latest')
+    .option('-o, --out <dir>', 'results folder', outputFolder, 'results/latest')
     .option(
       '--via <path>',
       "how the simulated model is reached: 'in-process' (fast) or 'sdk' (through the real client of the scenario's API: @anthropic-ai/sdk, or openai for api: openai-chat)",
