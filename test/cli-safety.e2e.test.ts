@@ -36,6 +36,16 @@ describe('the CLI refuses what would lose or misreport results', () => {
     expect(result.stderr).toMatch(/expected a folder other than the root of the file system/);
   });
 
+  it("an arms file's arm named like a peer framework's, which the peer would silently replace", () => {
+    const arms = join(tempDir(), 'arms.yaml');
+    writeFileSync(arms, 'arms:\n  - name: peer:vercel-ai\n    guards: [{ guard: budget, maxToolCalls: 4 }]\n');
+    const result = cli([...RUN, '--arms-file', arms, '--arms', 'peer:vercel-ai', '--out', tempDir()]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(
+      `error: ${arms}: arms.0.name: a name of your own; 'peer:vercel-ai' is reserved: peer: starts the arms of peer frameworks\n`,
+    );
+  });
+
   it('a scenario named twice', () => {
     const result = cli([
       'run',

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { UserInputError } from '../user-input-error.js';
-import { ARM_GROUPS, ARM_PRESETS, COMPACT_DEFAULTS, RECOVER_DEFAULTS, type Arm, type GuardSetting } from './arms.js';
+import { COMPACT_DEFAULTS, RECOVER_DEFAULTS, reservedArmName, type Arm, type GuardSetting } from './arms.js';
 
 const guardSetting = z.discriminatedUnion('guard', [
   z.strictObject({ guard: z.literal('stuck') }),
@@ -116,13 +116,11 @@ export function loadArmsFile(path: string): Map<string, Arm> {
   }
   const arms = new Map<string, Arm>();
   parsed.data.arms.forEach((arm, i) => {
-    if (ARM_PRESETS.has(arm.name) || ARM_GROUPS.has(arm.name) || arms.has(arm.name)) {
-      throw UserInputError.single(
-        path,
-        `arms.${i}.name`,
-        `a name not already taken by a preset or another arm, got '${arm.name}'`,
-      );
-    }
+    const reserved = reservedArmName(arm.name);
+    if (reserved !== undefined)
+      throw UserInputError.single(path, `arms.${i}.name`, `a name of your own; '${arm.name}' is reserved: ${reserved}`);
+    if (arms.has(arm.name))
+      throw UserInputError.single(path, `arms.${i}.name`, `a name used once; '${arm.name}' is used twice`);
     arms.set(arm.name, { name: arm.name, guards: arm.guards as GuardSetting[] });
   });
   return arms;
