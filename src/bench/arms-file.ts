@@ -94,21 +94,28 @@ const armsFileSchema = z.strictObject({
  * ```
  */
 export function loadArmsFile(path: string): Map<string, Arm> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw UserInputError.single(path, '', `a readable YAML or JSON arms file (${firstLine(error)})`);
+  }
+  return parseArmsFile(text, path);
+}
+
+/** The custom arms of an arms file's text; `source` names the file in error messages. */
+export function parseArmsFile(text: string, source: string): Map<string, Arm> {
   let data: unknown;
   try {
-    data = parseYaml(readFileSync(path, 'utf8'));
+    data = parseYaml(text);
   } catch (error) {
-    throw UserInputError.single(
-      path,
-      '',
-      `a readable YAML or JSON arms file (${(error as Error).message.split('\n')[0]})`,
-    );
+    throw UserInputError.single(source, '', `a readable YAML or JSON arms file (${firstLine(error)})`);
   }
   const parsed = armsFileSchema.safeParse(data);
   if (!parsed.success) {
     throw new UserInputError(
       parsed.error.issues.map((issue) => ({
-        source: path,
+        source,
         field: issue.path.map(String).join('.'),
         expected: issue.message,
       })),
@@ -118,10 +125,18 @@ export function loadArmsFile(path: string): Map<string, Arm> {
   parsed.data.arms.forEach((arm, i) => {
     const reserved = reservedArmName(arm.name);
     if (reserved !== undefined)
-      throw UserInputError.single(path, `arms.${i}.name`, `a name of your own; '${arm.name}' is reserved: ${reserved}`);
+      throw UserInputError.single(
+        source,
+        `arms.${i}.name`,
+        `a name of your own; '${arm.name}' is reserved: ${reserved}`,
+      );
     if (arms.has(arm.name))
-      throw UserInputError.single(path, `arms.${i}.name`, `a name used once; '${arm.name}' is used twice`);
+      throw UserInputError.single(source, `arms.${i}.name`, `a name used once; '${arm.name}' is used twice`);
     arms.set(arm.name, { name: arm.name, guards: arm.guards as GuardSetting[] });
   });
   return arms;
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }
