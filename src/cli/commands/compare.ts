@@ -6,6 +6,7 @@ import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { UserInputError } from '../../user-input-error.js';
 import { CheckFailed } from '../check-failed.js';
 import { colourStdout } from '../terminal-capabilities.js';
+import { optionAlias } from '../option-alias.js';
 
 export { compareSweepDirs } from '../../report/compare-sweeps.js';
 
@@ -16,7 +17,7 @@ interface CompareFlags {
   readonly successDrop?: number;
   readonly p95CallsRise?: number;
   readonly tokensRise?: number;
-  readonly seed?: number;
+  readonly bootstrapSeed?: number;
   readonly resamples?: number;
   readonly markdown?: string;
   readonly json: boolean;
@@ -54,7 +55,7 @@ Examples:
 In CI (GitHub Actions), gate a change on a saved baseline:
   - name: Benchmark gate
     run: |
-      spiralbench run --scenario fetch-transform-write --arms none,article --seeds 300 --out results/candidate
+      spiralbench run --scenarios fetch-transform-write --arms none,article --seeds 300 --out results/candidate
       spiralbench compare results/baseline results/candidate --fail-on-regression --markdown "$GITHUB_STEP_SUMMARY"
 
 Exit codes: 0 no regression (or no --fail-on-regression), 1 regression found, 2 bad input, 3 unexpected error.`;
@@ -86,7 +87,12 @@ export function registerCompare(program: Command): void {
       `median input-token rise that counts as a regression, relative (default: ${DEFAULT_THRESHOLDS.tokensRise}, i.e. ${percent(DEFAULT_THRESHOLDS.tokensRise)})`,
       fraction('--tokens-rise'),
     )
-    .option('--seed <n>', 'seed of the bootstrap streams (default: 0)', wholeNumber('--seed'))
+    .option(
+      '--bootstrap-seed <n>',
+      'seed of the bootstrap streams (default: 0; --seed is an alias)',
+      wholeNumber('--bootstrap-seed'),
+    )
+    .addOption(optionAlias('--seed <n>', 'bootstrapSeed', wholeNumber('--seed')))
     .option('--resamples <n>', 'bootstrap resamples per metric (default: 2000)', wholeNumber('--resamples'))
     .option('--markdown <file>', 'also write a GitHub Markdown summary to this file (e.g. "$GITHUB_STEP_SUMMARY")')
     .option('--json', 'print the comparison as JSON instead of a table', false)
@@ -101,7 +107,7 @@ export function registerCompare(program: Command): void {
           ...(flags.p95CallsRise === undefined ? {} : { p95CallsRise: flags.p95CallsRise }),
           ...(flags.tokensRise === undefined ? {} : { tokensRise: flags.tokensRise }),
         },
-        ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+        ...(flags.bootstrapSeed === undefined ? {} : { seed: flags.bootstrapSeed }),
         ...(flags.resamples === undefined ? {} : { resamples: flags.resamples }),
         color: colourStdout() && !flags.json,
       });

@@ -24,13 +24,14 @@ import type { ModelChoice } from '../../bench/run-one.js';
 import { sweepProgress } from '../progress.js';
 import { colourStdout } from '../terminal-capabilities.js';
 import { outputFolder } from '../output-folder.js';
+import { optionAlias } from '../option-alias.js';
 
 interface RunFlags {
-  readonly scenario: string[];
+  readonly scenarios: string[];
   readonly arms: string[];
   readonly armsFile?: string;
   readonly seeds: number;
-  readonly seed: number;
+  readonly firstSeed: number;
   readonly sweepSeed: number;
   readonly workers: number;
   readonly shard?: Shard;
@@ -65,10 +66,11 @@ export function registerRun(program: Command): void {
       'Run scenario × arm × seed and print a table per scenario; write runs.jsonl, runs.csv and summary.json.',
     )
     .requiredOption(
-      '-s, --scenario <ids>',
-      'scenario ids or .yaml paths, comma-separated (see `spiralbench list`)',
+      '-s, --scenarios <ids>',
+      'scenario ids or .yaml paths, comma-separated (see `spiralbench list`; --scenario is an alias)',
       commaList,
     )
+    .addOption(optionAlias('--scenario <ids>', 'scenarios', commaList))
     .option(
       '-a, --arms <names>',
       'arms, groups (ablation) or peer frameworks (peer:vercel-ai, ...), comma-separated',
@@ -77,7 +79,8 @@ export function registerRun(program: Command): void {
     )
     .option('--arms-file <path>', 'YAML/JSON file of custom arms, usable by name in --arms')
     .option('-n, --seeds <count>', 'runs per scenario and arm', positiveInt, 50)
-    .option('--seed <base>', 'first run seed; runs use base, base+1, ...', nonNegativeInt, 1)
+    .option('--first-seed <n>', 'first run seed; runs use n, n+1, ... (--seed is an alias)', nonNegativeInt, 1)
+    .addOption(optionAlias('--seed <n>', 'firstSeed', nonNegativeInt))
     .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
     .option(
       '-w, --workers <n>',
@@ -156,8 +159,8 @@ export function registerRun(program: Command): void {
       [
         '',
         'Examples:',
-        '  spiralbench run --scenario fetch-transform-write --arms none,article --seeds 50',
-        '  spiralbench run --scenario fetch-transform-write --arms ablation --seeds 1000 --workers 2',
+        '  spiralbench run --scenarios fetch-transform-write --arms none,article --seeds 50',
+        '  spiralbench run --scenarios fetch-transform-write --arms ablation --seeds 1000 --workers 2',
         '  spiralbench run -s fetch-transform-write -n 50000 --shard 2/3 --out results/shard-2   # then: spiralbench merge',
         '  spiralbench run -s fetch-transform-write -a article -n 500 --check baselines/article   # a CI gate in one step',
         '  spiralbench run -s fetch-transform-write -a none,article -n 5 --model claude-sonnet-4-5   # real Claude: estimates the cost first',
@@ -180,11 +183,11 @@ export function registerRun(program: Command): void {
           `a folder other than the --check baseline (${baseline}), which the run would overwrite`,
         );
       }
-      const scenarios = flags.scenario.map(resolveScenarioSource);
+      const scenarios = flags.scenarios.map(resolveScenarioSource);
       const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
       if (repeated.length > 0)
         throw UserInputError.single(
-          '--scenario',
+          '--scenarios',
           '',
           `each scenario once; repeated: ${[...new Set(repeated)].join(', ')}`,
         );
@@ -213,7 +216,7 @@ export function registerRun(program: Command): void {
           scenarios: scenarios.map(({ scenario }) => scenario),
           arms,
           seeds: flags.seeds,
-          baseSeed: flags.seed,
+          baseSeed: flags.firstSeed,
           sweepSeed: flags.sweepSeed,
           ...(flags.shard === undefined ? {} : { shard: flags.shard }),
           maxCostUsd: flags.maxCost,
@@ -228,7 +231,7 @@ export function registerRun(program: Command): void {
         scenarios,
         arms,
         seeds: flags.seeds,
-        baseSeed: flags.seed,
+        baseSeed: flags.firstSeed,
         sweepSeed: flags.sweepSeed,
         model,
         ...(flags.stream ? { stream: true } : {}),
@@ -281,7 +284,7 @@ export function registerRun(program: Command): void {
         process.stdout.write(`${renderPassHatK(summary.pass_hat_k)}\n`);
         if (summary.live !== undefined) process.stdout.write(`\n${LIVE_NOTE} · wall ${seconds.toFixed(1)} s\n`);
         process.stdout.write(
-          `\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.seed}..${flags.seed + flags.seeds - 1}${shardNote}\n`,
+          `\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.firstSeed}..${flags.firstSeed + flags.seeds - 1}${shardNote}\n`,
         );
         process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
       }
