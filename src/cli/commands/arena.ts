@@ -81,7 +81,7 @@ export function registerArena(program: Command): void {
       ].join('\n'),
     )
     .action(async (flags: ArenaFlags) => {
-      const scenarios = flags.scenarios.map(resolveScenarioSource);
+      const scenarios = flags.scenarios.map((ref) => ({ ...resolveScenarioSource(ref), ref }));
       const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
       if (repeated.length > 0)
         throw UserInputError.single(

@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { resolveArms } from '../../bench/arms.js';
+import { type Arm, resolveArms } from '../../bench/arms.js';
+import { replayCommand } from '../../bench/replay-command.js';
 import { loadArmsFile } from '../../bench/arms-file.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { checkPeerSweep } from '../../bench/peer-checks.js';
@@ -183,7 +184,7 @@ export function registerRun(program: Command): void {
           `a folder other than the --check baseline (${baseline}), which the run would overwrite`,
         );
       }
-      const scenarios = flags.scenarios.map(resolveScenarioSource);
+      const scenarios = flags.scenarios.map((ref) => ({ ...resolveScenarioSource(ref), ref }));
       const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
       if (repeated.length > 0)
         throw UserInputError.single(
@@ -230,6 +231,7 @@ export function registerRun(program: Command): void {
       const summary = await sweepUntilInterrupted({
         scenarios,
         arms,
+        ...(flags.armsFile === undefined ? {} : { armsFile: { path: flags.armsFile, arms: new Set(custom.keys()) } }),
         seeds: flags.seeds,
         baseSeed: flags.firstSeed,
         sweepSeed: flags.sweepSeed,
@@ -287,6 +289,8 @@ export function registerRun(program: Command): void {
           `\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.firstSeed}..${flags.firstSeed + flags.seeds - 1}${shardNote}\n`,
         );
         process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
+        if (real === undefined && model.kind !== 'live')
+          process.stdout.write(`replay a run: ${firstRunReplay(flags, arms, custom, model)}\n`);
       }
       if (baseline !== undefined) {
         // With --json the comparison goes to stderr, so stdout stays one JSON document.
@@ -329,6 +333,25 @@ function liveModel(flags: RunFlags): ModelChoice {
       ...(flags.modelUrl === undefined ? {} : { modelUrl: flags.modelUrl }),
     }),
   };
+}
+
+/** The replay command of the sweep's first run, as an example the user can paste. */
+function firstRunReplay(
+  flags: RunFlags,
+  arms: readonly Arm[],
+  custom: ReadonlyMap<string, Arm>,
+  model: ModelChoice,
+): string {
+  const arm = arms[0]!.name;
+  return replayCommand({
+    scenario: flags.scenarios[0]!,
+    arm,
+    seed: flags.firstSeed,
+    sweepSeed: flags.sweepSeed,
+    ...(flags.armsFile !== undefined && custom.has(arm) ? { armsFile: flags.armsFile } : {}),
+    viaSdk: model.kind === 'simulated-sdk',
+    stream: flags.stream,
+  });
 }
 
 /** `--check` takes a sweep folder or the summary.json inside one. */
