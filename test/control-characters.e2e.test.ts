@@ -39,6 +39,15 @@ describe('text from scenarios and users reaches the terminal with its control ch
     expect(result.stderr).toContain("got 'nope\\x1b[2J'");
   });
 
+  it("commander's own messages: an unknown command, a bad flag value", () => {
+    for (const args of [['bo\u001b[2Jgus'], ['run', '--scenarios', 'lookup-readonly', '--seeds', '1\u001b[2J']]) {
+      const result = cli(args);
+      expect(result.status).toBe(2);
+      expect(result.stderr).not.toMatch(RAW);
+      expect(result.stderr).toContain('\\x1b[2J');
+    }
+  });
+
   it('validate naming a file', () => {
     const dir = tempDir();
     const path = join(dir, 'bad\u001b[2Jname.yaml');
