@@ -17,6 +17,35 @@ describe('the CLI refuses what would lose or misreport results', () => {
     expect(result.stderr).toBe(`error: --out: a folder; ${file} is a file\n`);
   });
 
+  // Each with a later flag that fails too, so a CLI that took the folder still writes nothing there.
+  it.each([
+    ['run', '--scenario', 'lookup-readonly'],
+    ['arena', '--scenarios', 'lookup-readonly'],
+    ['crash-resume', '-s', 'lookup-readonly'],
+  ])('%s: an --out that is empty or the root of the file system', (...command) => {
+    for (const out of ['', '/', '//', '/..']) {
+      const result = cli([...command, '--out', out, '--seeds', '0']);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/^error: option '-o, --out <dir>' argument '.*' is invalid\. expected a folder/);
+    }
+  });
+
+  it('merge: an --out that is the root of the file system', () => {
+    const result = cli(['merge', join(tempDir(), 'none'), '--out', '/']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/expected a folder other than the root of the file system/);
+  });
+
+  it("an arms file's arm named like a peer framework's, which the peer would silently replace", () => {
+    const arms = join(tempDir(), 'arms.yaml');
+    writeFileSync(arms, 'arms:\n  - name: peer:vercel-ai\n    guards: [{ guard: budget, maxToolCalls: 4 }]\n');
+    const result = cli([...RUN, '--arms-file', arms, '--arms', 'peer:vercel-ai', '--out', tempDir()]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(
+      `error: ${arms}: arms.0.name: a name of your own; 'peer:vercel-ai' is reserved: peer: starts the arms of peer frameworks\n`,
+    );
+  });
+
   it('a scenario named twice', () => {
     const result = cli([
       'run',

@@ -59,11 +59,12 @@ describe('spiralbench CLI', () => {
     );
   });
 
-  it('replay through the real SDK prints the same transcript as in-process, but for the model label', () => {
+  it('replay through the real SDK prints the same transcript as in-process, but for the model label and its own command', () => {
     const args = ['replay', '--scenario', 'fetch-transform-write', '--arm', 'none', '--seed', '4'];
     const direct = cli(args).stdout;
     const viaSdk = cli([...args, '--via', 'sdk']).stdout;
-    expect(viaSdk.replace('model simulated-sdk', 'model simulated')).toBe(direct);
+    expect(viaSdk).toMatch(/\nreplay: spiralbench replay .* --via sdk\n$/);
+    expect(viaSdk.replace('model simulated-sdk', 'model simulated').replace(' --via sdk\n', '\n')).toBe(direct);
   });
 
   it('replay matches the run recorded by the sweep', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { UserInputError } from '../user-input-error.js';
-import { ARM_GROUPS, ARM_PRESETS, COMPACT_DEFAULTS, RECOVER_DEFAULTS, type Arm, type GuardSetting } from './arms.js';
+import { COMPACT_DEFAULTS, RECOVER_DEFAULTS, reservedArmName, type Arm, type GuardSetting } from './arms.js';
 
 const guardSetting = z.discriminatedUnion('guard', [
   z.strictObject({ guard: z.literal('stuck') }),
@@ -94,21 +94,28 @@ const armsFileSchema = z.strictObject({
  * ```
  */
 export function loadArmsFile(path: string): Map<string, Arm> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw UserInputError.single(path, '', `a readable YAML or JSON arms file (${firstLine(error)})`);
+  }
+  return parseArmsFile(text, path);
+}
+
+/** The custom arms of an arms file's text; `source` names the file in error messages. */
+export function parseArmsFile(text: string, source: string): Map<string, Arm> {
   let data: unknown;
   try {
-    data = parseYaml(readFileSync(path, 'utf8'));
+    data = parseYaml(text);
   } catch (error) {
-    throw UserInputError.single(
-      path,
-      '',
-      `a readable YAML or JSON arms file (${(error as Error).message.split('\n')[0]})`,
-    );
+    throw UserInputError.single(source, '', `a readable YAML or JSON arms file (${firstLine(error)})`);
   }
   const parsed = armsFileSchema.safeParse(data);
   if (!parsed.success) {
     throw new UserInputError(
       parsed.error.issues.map((issue) => ({
-        source: path,
+        source,
         field: issue.path.map(String).join('.'),
         expected: issue.message,
       })),
@@ -116,14 +123,20 @@ export function loadArmsFile(path: string): Map<string, Arm> {
   }
   const arms = new Map<string, Arm>();
   parsed.data.arms.forEach((arm, i) => {
-    if (ARM_PRESETS.has(arm.name) || ARM_GROUPS.has(arm.name) || arms.has(arm.name)) {
+    const reserved = reservedArmName(arm.name);
+    if (reserved !== undefined)
       throw UserInputError.single(
-        path,
+        source,
         `arms.${i}.name`,
-        `a name not already taken by a preset or another arm, got '${arm.name}'`,
+        `a name of your own; '${arm.name}' is reserved: ${reserved}`,
       );
-    }
+    if (arms.has(arm.name))
+      throw UserInputError.single(source, `arms.${i}.name`, `a name used once; '${arm.name}' is used twice`);
     arms.set(arm.name, { name: arm.name, guards: arm.guards as GuardSetting[] });
   });
   return arms;
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }

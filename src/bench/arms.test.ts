@@ -193,7 +193,7 @@ describe('arms file', () => {
 
   it('refuses a name a preset already has', () => {
     const path = write('taken.yaml', 'arms:\n  - name: article\n    guards: []\n');
-    expect(() => loadArmsFile(path)).toThrow(/arms\.0\.name: a name not already taken/);
+    expect(() => loadArmsFile(path)).toThrow(/arms\.0\.name: a name of your own; 'article' is reserved: a preset arm/);
   });
 
   it('refuses fractional backoffs: virtual time stays whole milliseconds', () => {

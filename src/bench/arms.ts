@@ -196,6 +196,23 @@ export const ARM_GROUPS: ReadonlyMap<string, () => Arm[]> = new Map([
   ],
 ]);
 
+/** The prefix of every peer framework's arm, today's and those added later. */
+const PEER_PREFIX = 'peer:';
+
+/**
+ * Why a custom arm (from an arms file) cannot take `name`, or undefined when it can. Each
+ * reserved name already means something in --arms, and a custom arm of that name would be
+ * shadowed or would shadow it without a word.
+ */
+export function reservedArmName(name: string): string | undefined {
+  if (name.startsWith(PEER_PREFIX)) return `${PEER_PREFIX} starts the arms of peer frameworks`;
+  if (ARM_PRESETS.has(name)) return 'a preset arm';
+  if (ARM_GROUPS.has(name)) return 'a group of arms';
+  for (const [group, expand] of ARM_GROUPS)
+    if (expand().some((arm) => arm.name === name)) return `an arm of the ${group} group`;
+  return undefined;
+}
+
 /**
  * Arms by name: presets, preset groups (`ablation`) and arms from a config file, in the
  * order given, without duplicates.

@@ -21,9 +21,15 @@ import type { LiveLabel } from './live-session.js';
 import { planChunks, type Shard, type SweepDefinition } from './sweep-plan.js';
 
 export interface SweepOptions {
-  /** Loaded scenarios, with the files they came from (workers load them again). */
-  readonly scenarios: ReadonlyArray<{ readonly scenario: Scenario; readonly path: string }>;
+  /**
+   * Loaded scenarios, with the files they came from (workers load them again) and, in
+   * `ref`, how the command line named them (an id or a path as given), for the traces'
+   * replay commands (default: the scenario's id).
+   */
+  readonly scenarios: ReadonlyArray<{ readonly scenario: Scenario; readonly path: string; readonly ref?: string }>;
   readonly arms: readonly Arm[];
+  /** The arms file the custom arms came from, as given, and their names: traces of those arms replay with it. */
+  readonly armsFile?: { readonly path: string; readonly arms: ReadonlySet<string> };
   /** Runs per (scenario, arm) cell. */
   readonly seeds: number;
   /** The first run seed; runs use baseSeed, baseSeed + 1, ... @default 1 */
@@ -245,17 +251,15 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     if (model.kind !== 'client' && model.kind !== 'live') {
       for (const [key, cell] of cells) {
         const [scenarioIndex, armIndex] = key.split('/').map(Number) as [number, number];
+        const { scenario, ref } = options.scenarios[scenarioIndex]!;
+        const arm = options.arms[armIndex]!;
+        const armsFile = options.armsFile?.arms.has(arm.name) === true ? options.armsFile.path : undefined;
         for (const { seed, reasons } of cell.traceCandidates()) {
           traces.push(
-            await captureTrace(
-              options.scenarios[scenarioIndex]!.scenario,
-              options.arms[armIndex]!,
-              seed,
-              definition.sweepSeed,
-              reasons,
-              model,
-              options.stream === true,
-            ),
+            await captureTrace(scenario, arm, seed, definition.sweepSeed, reasons, model, options.stream === true, {
+              ...(ref === undefined ? {} : { scenario: ref }),
+              ...(armsFile === undefined ? {} : { armsFile }),
+            }),
           );
         }
       }

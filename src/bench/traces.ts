@@ -4,6 +4,7 @@ import type { OutboxEntry } from '../scenarios/world.js';
 import type { Arm } from './arms.js';
 import type { TraceReason } from './cell-accumulator.js';
 import { runOne, type ModelChoice } from './run-one.js';
+import { replayCommand } from './replay-command.js';
 import type { RunRecord } from './run-record.js';
 import { contentText } from '../model/content-text.js';
 
@@ -29,9 +30,12 @@ export interface Trace {
   readonly outbox: readonly OutboxEntry[];
 }
 
-/** The command that reproduces a run, byte for byte. */
-export function replayCommand(scenario: string, arm: string, seed: number, sweepSeed: number): string {
-  return `spiralbench replay --scenario ${scenario} --arm ${arm} --seed ${seed}${sweepSeed === 0 ? '' : ` --sweep-seed ${sweepSeed}`}`;
+/** How a sweep's command line named what it ran, so a trace's replay command names it the same way. */
+export interface TraceNames {
+  /** The scenario as given to run: its id, or its file's path. @default the scenario's id */
+  readonly scenario?: string;
+  /** The arms file that defines the arm, when it is a custom one. */
+  readonly armsFile?: string;
 }
 
 /** Run one cell of the matrix again, recording its events: runs are seeded, so it is the same run. */
@@ -43,6 +47,7 @@ export async function captureTrace(
   reasons: readonly TraceReason[],
   model: ModelChoice = { kind: 'simulated' },
   stream = false,
+  names: TraceNames = {},
 ): Promise<Trace> {
   const events: AgentEvent[] = [];
   const { record, result, world } = await runOne({
@@ -64,7 +69,15 @@ export async function captureTrace(
     seed,
     sweep_seed: sweepSeed,
     reasons,
-    replay: replayCommand(scenario.id, arm.name, seed, sweepSeed),
+    replay: replayCommand({
+      scenario: names.scenario ?? scenario.id,
+      arm: arm.name,
+      seed,
+      sweepSeed,
+      ...(names.armsFile === undefined ? {} : { armsFile: names.armsFile }),
+      viaSdk: model.kind === 'simulated-sdk',
+      stream,
+    }),
     record,
     prompt: scenario.prompt,
     events: omitted === 0 ? events : [...events.slice(0, HEAD_EVENTS), ...events.slice(-TAIL_EVENTS)],

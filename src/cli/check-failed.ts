@@ -5,5 +5,3 @@
 export class CheckFailed extends Error {
   override readonly name = 'CheckFailed';
 }
-
-export const EXIT_CHECK_FAILED = 1;

@@ -1,8 +1,11 @@
 import { Command, CommanderError } from 'commander';
+import { escapeControl } from '../report/terminal-text.js';
 import { formatProblem, UserInputError } from '../user-input-error.js';
-import { CheckFailed, EXIT_CHECK_FAILED } from './check-failed.js';
-import { EXIT_INTERRUPTED, RunInterrupted } from './run-interrupted.js';
-import { EXIT_MODEL_UNREACHABLE, ModelUnreachable } from './model-unreachable.js';
+import { CheckFailed } from './check-failed.js';
+import { EXIT, exitCodesHelp } from './exit-codes.js';
+import { reportUnexpected } from './process-handlers.js';
+import { ModelUnreachable } from './model-unreachable.js';
+import { RunInterrupted } from './run-interrupted.js';
 import { VERSION } from '../version.js';
 import { registerBench } from './commands/bench.js';
 import { registerCompare } from './commands/compare.js';
@@ -17,9 +20,6 @@ import { registerArena } from './commands/arena.js';
 import { registerValidate } from './commands/validate.js';
 import { registerReport } from './commands/report.js';
 
-/** Exit code for bad input: a flag, a name, a file. */
-export const EXIT_USAGE = 2;
-
 export function buildProgram(): Command {
   const program = new Command('spiralbench')
     .description(
@@ -27,9 +27,10 @@ export function buildProgram(): Command {
     )
     .version(VERSION)
     .option('--verbose', 'print stack traces for unexpected errors')
+    .addHelpText('after', exitCodesHelp())
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+    .configureOutput({ writeErr: (text) => process.stderr.write(escapeControl(text, { newline: true, tab: true })) });
   registerRun(program);
   registerArena(program);
   registerReplay(program);
@@ -51,38 +52,34 @@ export async function main(argv: readonly string[]): Promise<number> {
   const program = buildProgram();
   try {
     await program.parseAsync(argv as string[]);
-    return 0;
+    return EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version exit through here too, with code 0.
-      return error.exitCode === 0 ? 0 : EXIT_USAGE;
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     if (error instanceof RunInterrupted) {
-      process.stderr.write(`${error.message}\n`);
-      return EXIT_INTERRUPTED;
+      process.stderr.write(`${escapeControl(error.message, { newline: true })}\n`);
+      return EXIT.interrupted;
     }
     if (error instanceof ModelUnreachable) {
       process.stderr.write(`spiralbench: ${error.message}\n`);
-      return EXIT_MODEL_UNREACHABLE;
+      return EXIT.modelUnavailable;
     }
     if (error instanceof CheckFailed) {
-      process.stderr.write(`${error.message}\n`);
-      return EXIT_CHECK_FAILED;
+      process.stderr.write(`${escapeControl(error.message, { newline: true })}\n`);
+      return EXIT.regression;
     }
     if (error instanceof UserInputError) {
-      const lines = error.problems.map(formatProblem);
+      // Problems quote the values they refuse: a file name or a flag may hold anything.
+      const lines = error.problems.map((problem) => escapeControl(formatProblem(problem), { newline: true }));
       process.stderr.write(
         lines.length === 1
           ? `error: ${lines[0]}\n`
           : `error: ${lines.length} problems\n${lines.map((line) => `  - ${line}\n`).join('')}`,
       );
-      return EXIT_USAGE;
+      return EXIT.usage;
     }
-    const verbose = argv.includes('--verbose');
-    process.stderr.write(
-      `spiralbench: unexpected error: ${error instanceof Error ? (verbose ? error.stack : error.message) : String(error)}\n`,
-    );
-    if (!verbose) process.stderr.write('(run again with --verbose for a stack trace)\n');
-    return 1;
+    return reportUnexpected(error, argv.includes('--verbose'));
   }
 }

@@ -1,15 +1,18 @@
 import cliProgress from 'cli-progress';
+import { canRedraw, type TerminalEnv } from './terminal-capabilities.js';
 
 /**
  * Progress for long sweeps on stderr: a bar on a terminal; plain lines at each tenth
- * when output is a log (CI), so logs stay readable. Quiet for small sweeps.
+ * when output is a log (CI) or a terminal that cannot move its cursor (TERM=dumb), so
+ * logs stay readable. Quiet for small sweeps.
  */
 export function sweepProgress(
   total: number,
   stream: NodeJS.WriteStream = process.stderr,
+  env: TerminalEnv = process.env,
 ): ((done: number, total: number) => void) | undefined {
   if (total < 1000) return undefined;
-  if (stream.isTTY) {
+  if (canRedraw(stream, env)) {
     const bar = new cliProgress.SingleBar(
       {
         stream,

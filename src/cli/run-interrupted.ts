@@ -5,5 +5,3 @@
 export class RunInterrupted extends Error {
   override readonly name = 'RunInterrupted';
 }
-
-export const EXIT_INTERRUPTED = 130;

@@ -1,3 +1,4 @@
+import { shellWord } from '../bench/replay-command.js';
 import { runSweep, SweepInterrupted, type SweepOptions, type SweepSummary } from '../bench/sweep.js';
 import { argvForRecord } from './base-url.js';
 import { RunInterrupted } from './run-interrupted.js';
@@ -44,9 +45,4 @@ export async function sweepUntilInterrupted({
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
-}
-
-/** A word as a POSIX shell reads it back: quoted when it holds anything but safe characters. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,20 +1,23 @@
 import Table from 'cli-table3';
 import type { CellSummary } from '../stats/cell-summary.js';
 import type { Proportion } from '../stats/wilson.js';
+import { escapeControl } from './terminal-text.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const int = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 const thousands = (x: number) => Math.round(x).toLocaleString('en-US');
 const rate = (p: Proportion) => `${pct(p.rate)} [${pct(p.low)}, ${pct(p.high)}]`;
+// Names come from summary files too (merge reads shards'): shown, never obeyed by the terminal.
+const name = (text: string) => escapeControl(text);
 
 /** pass^k per arm on one line each: how reliably an arm succeeds k times in a row. */
 export function renderPassHatK(
   rows: ReadonlyArray<{ readonly arm: string; readonly k: Readonly<Record<string, number>> }>,
 ): string {
-  const width = Math.max(...rows.map((row) => row.arm.length));
+  const width = Math.max(...rows.map((row) => name(row.arm).length));
   const lines = rows.map(
     (row) =>
-      `  ${row.arm.padEnd(width)}  ${Object.entries(row.k)
+      `  ${name(row.arm).padEnd(width)}  ${Object.entries(row.k)
         .map(([k, value]) => `k=${k} ${value.toFixed(3)}`)
         .join('  ')}`,
   );
@@ -35,7 +38,16 @@ function verdicts(cell: CellSummary): string {
     .join('\n');
 }
 
+/**
+ * A cli-table3 style: cyan headings and grey borders, or none. cli-table3 colours by
+ * default whatever the output is, so every table states its style.
+ */
+export function tableStyle(color: boolean): { head: string[]; border: string[] } {
+  return { head: color ? ['cyan'] : [], border: color ? ['grey'] : [] };
+}
+
 export interface TableOptions {
+  /** ANSI colours for headings and borders; the caller decides (a terminal, NO_COLOR). @default false */
   readonly color?: boolean;
   /** Scenarios whose right outcome is an escalation: their headline is that rate, not success. */
   readonly impossible?: ReadonlySet<string>;
@@ -59,11 +71,11 @@ export function renderCellTables(cells: readonly CellSummary[], options: TableOp
         'outcomes',
         'other verdicts',
       ],
-      style: { head: options.color === false ? [] : ['cyan'], border: options.color === false ? [] : ['grey'] },
+      style: tableStyle(options.color === true),
     });
     for (const cell of rows) {
       table.push([
-        cell.arm,
+        name(cell.arm),
         cell.runs,
         rate(impossible ? cell.right_outcome : cell.success),
         `${int(cell.tool_calls.median)} / ${int(cell.tool_calls.p95)} / ${cell.tool_calls.max}`,
@@ -73,7 +85,9 @@ export function renderCellTables(cells: readonly CellSummary[], options: TableOp
         verdicts(cell),
       ]);
     }
-    out.push(`${scenario}${impossible ? ' (impossible: the right outcome is to escalate)' : ''}\n${table.toString()}`);
+    out.push(
+      `${name(scenario)}${impossible ? ' (impossible: the right outcome is to escalate)' : ''}\n${table.toString()}`,
+    );
   }
   return out.join('\n\n');
 }
@@ -87,13 +101,13 @@ export function renderScenarioMatrix(cells: readonly CellSummary[], options: Tab
   const scenarios = [...new Set(cells.map((cell) => cell.scenario))];
   const byKey = new Map(cells.map((cell) => [`${cell.scenario}\0${cell.arm}`, cell]));
   const table = new Table({
-    head: ['scenario', ...arms.map((arm) => `${arm}\nrate [95% CI]\ncalls med / p95`)],
-    style: { head: options.color === false ? [] : ['cyan'], border: options.color === false ? [] : ['grey'] },
+    head: ['scenario', ...arms.map((arm) => `${name(arm)}\nrate [95% CI]\ncalls med / p95`)],
+    style: tableStyle(options.color === true),
   });
   for (const scenario of scenarios) {
     const impossible = options.impossible?.has(scenario) === true;
     table.push([
-      impossible ? `${scenario}\n(escalation is right)` : scenario,
+      impossible ? `${name(scenario)}\n(escalation is right)` : name(scenario),
       ...arms.map((arm) => {
         const cell = byKey.get(`${scenario}\0${arm}`);
         if (cell === undefined) return '';

@@ -1,6 +1,7 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { AgentEvent } from '../loop/events.js';
 import type { World } from '../scenarios/world.js';
+import { escapeControl } from './terminal-text.js';
 
 export interface TranscriptInput {
   readonly header: readonly string[];
@@ -85,5 +86,6 @@ export function renderTranscript(input: TranscriptInput): string {
   lines.push('', `  world outbox (${input.world.outbox.length} write(s)):`);
   for (const entry of input.world.outbox) lines.push(`    ${entry.key} = ${JSON.stringify(entry.value)}`);
   lines.push('', ...input.footer);
-  return `${lines.join('\n')}\n`;
+  // Prompts, records and replies are scenario and model text: shown, never obeyed by the terminal.
+  return escapeControl(`${lines.join('\n')}\n`, { newline: true, tab: true });
 }

@@ -13,11 +13,14 @@ import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
 import { sweepProgress } from '../progress.js';
 import { writeSweepMeta } from '../sweep-meta.js';
 import { sweepUntilInterrupted } from '../sweep-until-interrupted.js';
+import { colourStdout } from '../terminal-capabilities.js';
+import { outputFolder } from '../output-folder.js';
+import { optionAlias } from '../option-alias.js';
 
 interface ArenaFlags {
   readonly scenarios: string[];
   readonly seeds: number;
-  readonly seed: number;
+  readonly firstSeed: number;
   readonly sweepSeed: number;
   readonly workers: number;
   readonly out: string;
@@ -40,7 +43,8 @@ export function registerArena(program: Command): void {
       commaList,
     )
     .option('-n, --seeds <count>', 'runs per scenario and arm', positiveInt, 100)
-    .option('--seed <base>', 'first run seed; runs use base, base+1, ...', nonNegativeInt, 1)
+    .option('--first-seed <n>', 'first run seed; runs use n, n+1, ... (--seed is an alias)', nonNegativeInt, 1)
+    .addOption(optionAlias('--seed <n>', 'firstSeed', nonNegativeInt))
     .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
     .option(
       '-w, --workers <n>',
@@ -51,6 +55,7 @@ export function registerArena(program: Command): void {
     .option(
       '-o, --out <dir>',
       'results folder (runs.jsonl, runs.csv, summary.json, as `run` writes them)',
+      outputFolder,
       'results/arena',
     )
     .option(
@@ -78,7 +83,7 @@ export function registerArena(program: Command): void {
       ].join('\n'),
     )
     .action(async (flags: ArenaFlags) => {
-      const scenarios = flags.scenarios.map(resolveScenarioSource);
+      const scenarios = flags.scenarios.map((ref) => ({ ...resolveScenarioSource(ref), ref }));
       const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
       if (repeated.length > 0)
         throw UserInputError.single(
@@ -107,7 +112,7 @@ export function registerArena(program: Command): void {
         scenarios,
         arms,
         seeds: flags.seeds,
-        baseSeed: flags.seed,
+        baseSeed: flags.firstSeed,
         sweepSeed: flags.sweepSeed,
         workers: flags.workers,
         outDir,
@@ -128,9 +133,9 @@ export function registerArena(program: Command): void {
       const runs = await readSweep(outDir);
       const board = leaderboard(runs.cells, summary.cells);
       process.stdout.write(
-        `Arena: ${scenarios.map(({ scenario }) => scenario.id).join(', ')} · ${flags.seeds} seeds each (${flags.seed}..${flags.seed + flags.seeds - 1}) · sweep seed ${summary.sweep_seed}\n`,
+        `Arena: ${scenarios.map(({ scenario }) => scenario.id).join(', ')} · ${flags.seeds} seeds each (${flags.firstSeed}..${flags.firstSeed + flags.seeds - 1}) · sweep seed ${summary.sweep_seed}\n`,
       );
-      process.stdout.write(`${renderLeaderboard(board, { color: process.stdout.isTTY === true })}\n`);
+      process.stdout.write(`${renderLeaderboard(board, { color: colourStdout() })}\n`);
       process.stdout.write(
         `results: ${outDir}/{runs.jsonl,runs.csv,summary.json} · per scenario: spiralbench report ${flags.out}\n`,
       );

@@ -6,6 +6,8 @@ import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { writeFileAtomic } from '../../results/atomic-write.js';
 import { UserInputError } from '../../user-input-error.js';
 import { CheckFailed } from '../check-failed.js';
+import { colourStdout } from '../terminal-capabilities.js';
+import { optionAlias } from '../option-alias.js';
 
 export { compareSweepDirs } from '../../report/compare-sweeps.js';
 
@@ -16,7 +18,7 @@ interface CompareFlags {
   readonly successDrop?: number;
   readonly p95CallsRise?: number;
   readonly tokensRise?: number;
-  readonly seed?: number;
+  readonly bootstrapSeed?: number;
   readonly resamples?: number;
   readonly markdown?: string;
   readonly json: boolean;
@@ -54,14 +56,14 @@ Examples:
 In CI (GitHub Actions), gate a change on a saved baseline:
   - name: Benchmark gate
     run: |
-      spiralbench run --scenario fetch-transform-write --arms none,article --seeds 300 --out results/candidate
+      spiralbench run --scenarios fetch-transform-write --arms none,article --seeds 300 --out results/candidate
       spiralbench compare results/baseline results/candidate --fail-on-regression --markdown "$GITHUB_STEP_SUMMARY"
 
 Both sweeps must be whole: a folder still being written, interrupted, cut short, mixed
 with another sweep's runs or of an unknown format version is refused (exit 2), so a gate
 never passes on part of a sweep.
 
-Exit codes: 0 no regression (or no --fail-on-regression), 1 regression found, 2 bad input.`;
+Exit codes: 0 no regression (or no --fail-on-regression), 1 regression found, 2 bad input, 3 unexpected error.`;
 
 /** `spiralbench compare <sweepA> <sweepB>`: what changed from A to B, and whether it is a regression. */
 export function registerCompare(program: Command): void {
@@ -90,7 +92,12 @@ export function registerCompare(program: Command): void {
       `median input-token rise that counts as a regression, relative (default: ${DEFAULT_THRESHOLDS.tokensRise}, i.e. ${percent(DEFAULT_THRESHOLDS.tokensRise)})`,
       fraction('--tokens-rise'),
     )
-    .option('--seed <n>', 'seed of the bootstrap streams (default: 0)', wholeNumber('--seed'))
+    .option(
+      '--bootstrap-seed <n>',
+      'seed of the bootstrap streams (default: 0; --seed is an alias)',
+      wholeNumber('--bootstrap-seed'),
+    )
+    .addOption(optionAlias('--seed <n>', 'bootstrapSeed', wholeNumber('--seed')))
     .option('--resamples <n>', 'bootstrap resamples per metric (default: 2000)', wholeNumber('--resamples'))
     .option('--markdown <file>', 'also write a GitHub Markdown summary to this file (e.g. "$GITHUB_STEP_SUMMARY")')
     .option('--json', 'print the comparison as JSON instead of a table', false)
@@ -105,9 +112,9 @@ export function registerCompare(program: Command): void {
           ...(flags.p95CallsRise === undefined ? {} : { p95CallsRise: flags.p95CallsRise }),
           ...(flags.tokensRise === undefined ? {} : { tokensRise: flags.tokensRise }),
         },
-        ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+        ...(flags.bootstrapSeed === undefined ? {} : { seed: flags.bootstrapSeed }),
         ...(flags.resamples === undefined ? {} : { resamples: flags.resamples }),
-        color: process.stdout.isTTY === true && !flags.json,
+        color: colourStdout() && !flags.json,
       });
       // With --json, stdout is only JSON; everything else goes to stderr.
       const say = (line: string) => (flags.json ? process.stderr : process.stdout).write(`${line}\n`);

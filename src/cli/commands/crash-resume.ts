@@ -7,12 +7,14 @@ import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { UserInputError } from '../../user-input-error.js';
 import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
 import { sweepProgress } from '../progress.js';
+import { outputFolder } from '../output-folder.js';
+import { optionAlias } from '../option-alias.js';
 
 interface CrashResumeFlags {
-  readonly scenario: string[];
+  readonly scenarios: string[];
   readonly arms: string[];
   readonly seeds: number;
-  readonly seed: number;
+  readonly firstSeed: number;
   readonly sweepSeed: number;
   readonly store: string;
   readonly out: string;
@@ -60,16 +62,25 @@ export function registerCrashResume(program: Command): void {
     .description(
       'Crash every run once at a seeded point (after a checkpoint, before, during or after a tool call) and resume it through the idempotency envelope and naively; count duplicate side effects and lost results.',
     )
-    .option('-s, --scenario <ids>', 'scenario ids or .yaml paths, comma-separated', commaList, [
-      'fetch-transform-write',
-      'send-email-partial-write',
-    ])
+    .option(
+      '-s, --scenarios <ids>',
+      'scenario ids or .yaml paths, comma-separated (--scenario is an alias)',
+      commaList,
+      ['fetch-transform-write', 'send-email-partial-write'],
+    )
+    .addOption(optionAlias('--scenario <ids>', 'scenarios', commaList))
     .option('-a, --arms <names>', 'arms, comma-separated', commaList, ['article'])
     .option('-n, --seeds <count>', 'runs (crash points) per scenario and arm', positiveInt, 200)
-    .option('--seed <base>', 'first run seed', nonNegativeInt, 1)
+    .option('--first-seed <n>', 'first run seed (--seed is an alias)', nonNegativeInt, 1)
+    .addOption(optionAlias('--seed <n>', 'firstSeed', nonNegativeInt))
     .option('--sweep-seed <n>', 'namespace of every random stream', nonNegativeInt, 0)
     .option('--store <kind>', "where checkpoints live: 'memory' or 'file' (checkpoints.sqlite in --out)", 'memory')
-    .option('-o, --out <dir>', 'folder for crash-resume.jsonl and crash-resume-summary.json', 'results/crash-resume')
+    .option(
+      '-o, --out <dir>',
+      'folder for crash-resume.jsonl and crash-resume-summary.json',
+      outputFolder,
+      'results/crash-resume',
+    )
     .addHelpText(
       'after',
       [
@@ -81,7 +92,7 @@ export function registerCrashResume(program: Command): void {
     .action(async (flags: CrashResumeFlags) => {
       if (flags.store !== 'memory' && flags.store !== 'file')
         throw UserInputError.single('--store', '', `'memory' or 'file', got '${flags.store}'`);
-      const scenarios = flags.scenario.map((source) => resolveScenarioSource(source).scenario);
+      const scenarios = flags.scenarios.map((source) => resolveScenarioSource(source).scenario);
       const arms = resolveArms(flags.arms);
       const outDir = resolve(flags.out);
       const progress = sweepProgress(scenarios.length * arms.length * flags.seeds * 2);
@@ -89,7 +100,7 @@ export function registerCrashResume(program: Command): void {
         scenarios,
         arms,
         seeds: flags.seeds,
-        baseSeed: flags.seed,
+        baseSeed: flags.firstSeed,
         sweepSeed: flags.sweepSeed,
         store: flags.store,
         outDir,

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ARM_GROUPS, ARM_PRESETS } from '../../bench/arms.js';
 import { listScenarioIds, loadScenario } from '../../scenarios/loader.js';
 import { installCommand, missingPackages, PEERS } from '../../peers/peer-registry.js';
+import { escapeControl } from '../../report/terminal-text.js';
 
 export function registerList(program: Command): void {
   program
@@ -15,7 +16,9 @@ export function registerList(program: Command): void {
         lines.push(
           `  ${id}  (${scenario.budgetClass}, budget ${scenario.toolBudget} calls, persona ${scenario.persona.id}${api})`,
         );
-        lines.push(`      ${scenario.title}; tools: ${scenario.tools.map((tool) => tool.definition.name).join(', ')}`);
+        lines.push(
+          `      ${escapeControl(scenario.title)}; tools: ${scenario.tools.map((tool) => tool.definition.name).join(', ')}`,
+        );
       }
       lines.push('', 'Arms:');
       for (const arm of ARM_PRESETS.values()) {

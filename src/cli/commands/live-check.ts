@@ -7,12 +7,14 @@ import { writeFileAtomic } from '../../results/atomic-write.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
 import { sweepProgress } from '../progress.js';
+import { outputFolder } from '../output-folder.js';
+import { optionAlias } from '../option-alias.js';
 
 interface LiveCheckFlags {
   readonly scenario: string;
   readonly arms: string[];
   readonly seeds: number;
-  readonly seed: number;
+  readonly firstSeed: number;
   readonly sweepSeed: number;
   readonly liveTimeoutMs: number;
   readonly modelUrl?: string;
@@ -29,7 +31,8 @@ export function registerLiveCheck(program: Command): void {
     .requiredOption('-s, --scenario <id>', 'scenario id or .yaml path')
     .option('-a, --arms <names>', 'arms, comma-separated', commaList, ['article'])
     .option('-n, --seeds <count>', 'runs per arm', positiveInt, 20)
-    .option('--seed <base>', 'first run seed', nonNegativeInt, 1)
+    .option('--first-seed <n>', 'first run seed (--seed is an alias)', nonNegativeInt, 1)
+    .addOption(optionAlias('--seed <n>', 'firstSeed', nonNegativeInt))
     .option('--sweep-seed <n>', 'namespace of every random stream', nonNegativeInt, 0)
     .option(
       '--live-timeout-ms <ms>',
@@ -38,7 +41,11 @@ export function registerLiveCheck(program: Command): void {
       200,
     )
     .option('--model-url <url>', 'a running `spiralbench serve-model --faults` instead of one started in-process')
-    .option('-o, --out <dir>', 'also write live-check.json (every run, both modes, call by call) to this folder')
+    .option(
+      '-o, --out <dir>',
+      'also write live-check.json (every run, both modes, call by call) to this folder',
+      outputFolder,
+    )
     .option('--json', 'print the result as JSON instead of a table', false)
     .addHelpText(
       'after',
@@ -57,7 +64,7 @@ export function registerLiveCheck(program: Command): void {
         scenarioPath: path,
         arms,
         seeds: flags.seeds,
-        baseSeed: flags.seed,
+        baseSeed: flags.firstSeed,
         sweepSeed: flags.sweepSeed,
         live: { timeoutMs: flags.liveTimeoutMs, ...(flags.modelUrl === undefined ? {} : { modelUrl: flags.modelUrl }) },
         ...(progress === undefined ? {} : { onProgress: progress }),

@@ -4,13 +4,15 @@ import { mergeShards } from '../../bench/merge-shards.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { renderCellTables } from '../../report/terminal-table.js';
 import { writeSweepMeta } from '../sweep-meta.js';
+import { colourStdout } from '../terminal-capabilities.js';
+import { outputFolder } from '../output-folder.js';
 
 export function registerMerge(program: Command): void {
   program
     .command('merge')
     .description('Combine the folders of `run --shard 1/n` … `n/n` into one sweep, identical to running it unsharded.')
     .argument('<shard-dirs...>', 'the shard result folders, in any order')
-    .requiredOption('-o, --out <dir>', 'folder for the merged runs.jsonl, runs.csv and summary.json')
+    .requiredOption('-o, --out <dir>', 'folder for the merged runs.jsonl, runs.csv and summary.json', outputFolder)
     .addHelpText(
       'after',
       [
@@ -39,7 +41,7 @@ export function registerMerge(program: Command): void {
         wall_seconds: seconds,
         workers: 1,
       });
-      process.stdout.write(`${renderCellTables(summary.cells, { color: process.stdout.isTTY === true })}\n`);
+      process.stdout.write(`${renderCellTables(summary.cells, { color: colourStdout() })}\n`);
       process.stdout.write(`\nmerged ${dirs.length} shard(s) → ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
     });
 }

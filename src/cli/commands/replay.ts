@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
 import { describeFailure } from '../../bench/failure-reason.js';
 import { runOne } from '../../bench/run-one.js';
-import { replayCommand } from '../../bench/traces.js';
+import { replayCommand } from '../../bench/replay-command.js';
 import type { AgentEvent } from '../../loop/events.js';
 import { renderTranscript } from '../../report/transcript.js';
 import { loadArmsFile } from '../../bench/arms-file.js';
@@ -47,7 +47,16 @@ export function registerReplay(program: Command): void {
         ...(flags.stream ? { stream: true } : {}),
         onEvent: (event) => events.push(event),
       });
-      const command = `${replayCommand(scenario.id, arm!.name, flags.seed, flags.sweepSeed)}${flags.stream ? ' --stream' : ''}`;
+      // Named as they were given, so the line works wherever this command did.
+      const command = replayCommand({
+        scenario: flags.scenario,
+        arm: arm!.name,
+        seed: flags.seed,
+        sweepSeed: flags.sweepSeed,
+        ...(flags.armsFile !== undefined && custom.has(arm!.name) ? { armsFile: flags.armsFile } : {}),
+        viaSdk: flags.via === 'sdk',
+        stream: flags.stream,
+      });
       process.stdout.write(
         renderTranscript({
           header: [

@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { resolveArms } from '../../bench/arms.js';
+import { type Arm, resolveArms } from '../../bench/arms.js';
+import { replayCommand } from '../../bench/replay-command.js';
 import { loadArmsFile } from '../../bench/arms-file.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { checkPeerSweep } from '../../bench/peer-checks.js';
@@ -23,14 +24,17 @@ import { LiveSession, LIVE_NOTE } from '../../bench/live-session.js';
 import type { ModelChoice } from '../../bench/run-one.js';
 import { sweepProgress } from '../progress.js';
 import { UNANSWERED_RUNS_TO_STOP } from '../../bench/sweep-health.js';
-import { EXIT_MODEL_UNREACHABLE } from '../model-unreachable.js';
+import { EXIT } from '../exit-codes.js';
+import { colourStdout } from '../terminal-capabilities.js';
+import { outputFolder } from '../output-folder.js';
+import { optionAlias } from '../option-alias.js';
 
 interface RunFlags {
-  readonly scenario: string[];
+  readonly scenarios: string[];
   readonly arms: string[];
   readonly armsFile?: string;
   readonly seeds: number;
-  readonly seed: number;
+  readonly firstSeed: number;
   readonly sweepSeed: number;
   readonly workers: number;
   readonly shard?: Shard;
@@ -66,10 +70,11 @@ export function registerRun(program: Command): void {
       'Run scenario × arm × seed and print a table per scenario; write runs.jsonl, runs.csv and summary.json.',
     )
     .requiredOption(
-      '-s, --scenario <ids>',
-      'scenario ids or .yaml paths, comma-separated (see `spiralbench list`)',
+      '-s, --scenarios <ids>',
+      'scenario ids or .yaml paths, comma-separated (see `spiralbench list`; --scenario is an alias)',
       commaList,
     )
+    .addOption(optionAlias('--scenario <ids>', 'scenarios', commaList))
     .option(
       '-a, --arms <names>',
       'arms, groups (ablation) or peer frameworks (peer:vercel-ai, ...), comma-separated',
@@ -78,7 +83,8 @@ export function registerRun(program: Command): void {
     )
     .option('--arms-file <path>', 'YAML/JSON file of custom arms, usable by name in --arms')
     .option('-n, --seeds <count>', 'runs per scenario and arm', positiveInt, 50)
-    .option('--seed <base>', 'first run seed; runs use base, base+1, ...', nonNegativeInt, 1)
+    .option('--first-seed <n>', 'first run seed; runs use n, n+1, ... (--seed is an alias)', nonNegativeInt, 1)
+    .addOption(optionAlias('--seed <n>', 'firstSeed', nonNegativeInt))
     .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
     .option(
       '-w, --workers <n>',
@@ -91,7 +97,7 @@ export function registerRun(program: Command): void {
       'run only the i-th of n equal slices of the sweep (combine with `spiralbench merge`)',
       shardFlag,
     )
-    .option('-o, --out <dir>', 'results folder', 'results/latest')
+    .option('-o, --out <dir>', 'results folder', outputFolder, 'results/latest')
     .option(
       '--via <path>',
       "how the simulated model is reached: 'in-process' (fast) or 'sdk' (through the real client of the scenario's API: @anthropic-ai/sdk, or openai for api: openai-chat)",
@@ -162,8 +168,8 @@ export function registerRun(program: Command): void {
       [
         '',
         'Examples:',
-        '  spiralbench run --scenario fetch-transform-write --arms none,article --seeds 50',
-        '  spiralbench run --scenario fetch-transform-write --arms ablation --seeds 1000 --workers 2',
+        '  spiralbench run --scenarios fetch-transform-write --arms none,article --seeds 50',
+        '  spiralbench run --scenarios fetch-transform-write --arms ablation --seeds 1000 --workers 2',
         '  spiralbench run -s fetch-transform-write -n 50000 --shard 2/3 --out results/shard-2   # then: spiralbench merge',
         '  spiralbench run -s fetch-transform-write -a article -n 500 --check baselines/article   # a CI gate in one step',
         '  spiralbench run -s fetch-transform-write -a none,article -n 5 --model claude-sonnet-4-5   # real Claude: estimates the cost first',
@@ -176,7 +182,7 @@ export function registerRun(program: Command): void {
         '',
         'Every run replays byte-for-byte: spiralbench replay --scenario <id> --arm <arm> --seed <n>',
         '',
-        `Exit code ${EXIT_MODEL_UNREACHABLE}: a real model (--model) never answered. When the first ${UNANSWERED_RUNS_TO_STOP} runs all fail before a`,
+        `Exit code ${EXIT.modelUnavailable}: a real model (--model) never answered. When the first ${UNANSWERED_RUNS_TO_STOP} runs all fail before a`,
         'single reply (nothing listening, key or model id refused, every call an error), the sweep stops:',
         'the runs written so far are kept, and stderr names the error and the --resume command.',
       ].join('\n'),
@@ -190,11 +196,11 @@ export function registerRun(program: Command): void {
           `a folder other than the --check baseline (${baseline}), which the run would overwrite`,
         );
       }
-      const scenarios = flags.scenario.map(resolveScenarioSource);
+      const scenarios = flags.scenarios.map((ref) => ({ ...resolveScenarioSource(ref), ref }));
       const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
       if (repeated.length > 0)
         throw UserInputError.single(
-          '--scenario',
+          '--scenarios',
           '',
           `each scenario once; repeated: ${[...new Set(repeated)].join(', ')}`,
         );
@@ -223,7 +229,7 @@ export function registerRun(program: Command): void {
           scenarios: scenarios.map(({ scenario }) => scenario),
           arms,
           seeds: flags.seeds,
-          baseSeed: flags.seed,
+          baseSeed: flags.firstSeed,
           sweepSeed: flags.sweepSeed,
           ...(flags.shard === undefined ? {} : { shard: flags.shard }),
           maxCostUsd: flags.maxCost,
@@ -239,8 +245,9 @@ export function registerRun(program: Command): void {
       const summary = await sweepUntilInterrupted({
         scenarios,
         arms,
+        ...(flags.armsFile === undefined ? {} : { armsFile: { path: flags.armsFile, arms: new Set(custom.keys()) } }),
         seeds: flags.seeds,
-        baseSeed: flags.seed,
+        baseSeed: flags.firstSeed,
         sweepSeed: flags.sweepSeed,
         model,
         ...(flags.stream ? { stream: true } : {}),
@@ -289,24 +296,22 @@ export function registerRun(program: Command): void {
         const impossible = new Set(
           summary.scenarios.filter((scenario) => scenario.impossible).map((scenario) => scenario.id),
         );
-        process.stdout.write(
-          `${renderCellTables(summary.cells, { color: process.stdout.isTTY === true, impossible })}\n\n`,
-        );
+        process.stdout.write(`${renderCellTables(summary.cells, { color: colourStdout(), impossible })}\n\n`);
         if (new Set(summary.cells.map((cell) => cell.scenario)).size > 1) {
-          process.stdout.write(
-            `${renderScenarioMatrix(summary.cells, { color: process.stdout.isTTY === true, impossible })}\n\n`,
-          );
+          process.stdout.write(`${renderScenarioMatrix(summary.cells, { color: colourStdout(), impossible })}\n\n`);
         }
         process.stdout.write(`${renderPassHatK(summary.pass_hat_k)}\n`);
         if (summary.live !== undefined) process.stdout.write(`\n${LIVE_NOTE} · wall ${seconds.toFixed(1)} s\n`);
         process.stdout.write(
-          `\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.seed}..${flags.seed + flags.seeds - 1}${shardNote}\n`,
+          `\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.firstSeed}..${flags.firstSeed + flags.seeds - 1}${shardNote}\n`,
         );
         process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
+        if (real === undefined && model.kind !== 'live')
+          process.stdout.write(`replay a run: ${firstRunReplay(flags, arms, custom, model)}\n`);
       }
       if (baseline !== undefined) {
         // With --json the comparison goes to stderr, so stdout stays one JSON document.
-        const check = await compareSweepDirs(baseline, outDir, { color: !flags.json && process.stdout.isTTY === true });
+        const check = await compareSweepDirs(baseline, outDir, { color: !flags.json && colourStdout() });
         (flags.json ? process.stderr : process.stdout).write(`\n${check.text}\n`);
         if (check.comparison.onlyInA.length > 0) {
           throw new CheckFailed(
@@ -345,6 +350,25 @@ function liveModel(flags: RunFlags): ModelChoice {
       ...(flags.modelUrl === undefined ? {} : { modelUrl: flags.modelUrl }),
     }),
   };
+}
+
+/** The replay command of the sweep's first run, as an example the user can paste. */
+function firstRunReplay(
+  flags: RunFlags,
+  arms: readonly Arm[],
+  custom: ReadonlyMap<string, Arm>,
+  model: ModelChoice,
+): string {
+  const arm = arms[0]!.name;
+  return replayCommand({
+    scenario: flags.scenarios[0]!,
+    arm,
+    seed: flags.firstSeed,
+    sweepSeed: flags.sweepSeed,
+    ...(flags.armsFile !== undefined && custom.has(arm) ? { armsFile: flags.armsFile } : {}),
+    viaSdk: model.kind === 'simulated-sdk',
+    stream: flags.stream,
+  });
 }
 
 /** `--check` takes a sweep folder or the summary.json inside one. */

@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadScenarioAt } from '../../bench/scenario-source.js';
+import { escapeControl } from '../../report/terminal-text.js';
 import { formatProblem, UserInputError, type InputProblem } from '../../user-input-error.js';
 
 export interface ValidationReport {
@@ -78,7 +79,7 @@ export function registerValidate(program: Command): void {
     )
     .action((paths: string[]) => {
       const report = validateScenarioPaths(paths);
-      for (const file of report.ok) process.stdout.write(`ok ${file}\n`);
+      for (const file of report.ok) process.stdout.write(`ok ${escapeControl(file)}\n`);
       if (report.problems.length > 0) throw new UserInputError(report.problems);
     });
 }

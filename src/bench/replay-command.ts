@@ -1,0 +1,45 @@
+/** Everything `spiralbench replay` needs to run one run of a sweep again. */
+export interface ReplayTarget {
+  /** A bundled scenario's id, or the scenario file's path as the user gave it to run. */
+  readonly scenario: string;
+  readonly arm: string;
+  readonly seed: number;
+  readonly sweepSeed: number;
+  /** The arms file that defines the arm, as the user gave it; absent for built-in arms. */
+  readonly armsFile?: string;
+  /** The simulated model was reached through the SDK (`--via sdk`). @default false */
+  readonly viaSdk?: boolean;
+  /** Every model call was streamed. @default false */
+  readonly stream?: boolean;
+}
+
+/** A word as a POSIX shell reads it back: quoted when it holds anything but safe characters. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command that reproduces a run byte for byte, ready to paste into a shell in the
+ * folder the sweep was started from.
+ *
+ * @example
+ * replayCommand({ scenario: 'fetch-transform-write', arm: 'article', seed: 12, sweepSeed: 0 })
+ * // 'spiralbench replay --scenario fetch-transform-write --arm article --seed 12'
+ */
+export function replayCommand(target: ReplayTarget): string {
+  const words = [
+    'spiralbench',
+    'replay',
+    '--scenario',
+    target.scenario,
+    '--arm',
+    target.arm,
+    '--seed',
+    `${target.seed}`,
+  ];
+  if (target.sweepSeed !== 0) words.push('--sweep-seed', `${target.sweepSeed}`);
+  if (target.armsFile !== undefined) words.push('--arms-file', target.armsFile);
+  if (target.viaSdk === true) words.push('--via', 'sdk');
+  if (target.stream === true) words.push('--stream');
+  return words.map(shellWord).join(' ');
+}

@@ -1,0 +1,39 @@
+/**
+ * The process's exit codes, in one place: main() returns them, `spiralbench --help`
+ * lists them and README's "Exit codes" section repeats them (a test keeps it equal).
+ * A CI script tells "the agent regressed" (1) from "spiralbench broke" (3) by code alone.
+ */
+export const EXIT = {
+  ok: 0,
+  /** A check the user asked for did not pass: compare --fail-on-regression, run --check. */
+  regression: 1,
+  /** Bad input: a flag, a name, a file; the message names it and what was expected. */
+  usage: 2,
+  /** Anything else: a bug, or the machine (a full disk, a folder that cannot be made). */
+  unexpected: 3,
+  /** The real model could not be reached, or refused the request (a key, a quota). */
+  modelUnavailable: 4,
+  /** Ctrl-C: the shell's 128 + SIGINT; the sweep resumes with --resume. */
+  interrupted: 130,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** Each code with what it means to a user, in the order --help and README list them. */
+export const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [ExitCode, string]> = [
+  [EXIT.ok, 'done; no regression found'],
+  [EXIT.regression, 'a regression was found (compare --fail-on-regression, run --check)'],
+  [EXIT.usage, 'bad input: a flag, a name or a file (the message says which and what was expected)'],
+  [EXIT.unexpected, 'an unexpected error (--verbose prints its stack trace)'],
+  [EXIT.modelUnavailable, 'the real model could not be reached or refused the request'],
+  [EXIT.interrupted, 'interrupted (Ctrl-C); the same command with --resume continues the sweep'],
+];
+
+/** The exit-code table for the end of `spiralbench --help`. */
+export function exitCodesHelp(): string {
+  return [
+    '',
+    'Exit codes:',
+    ...EXIT_CODE_MEANINGS.map(([code, meaning]) => `  ${String(code).padEnd(5)}${meaning}`),
+  ].join('\n');
+}

@@ -1,0 +1,22 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { optionAlias } from './option-alias.js';
+
+function program(): Command {
+  return new Command('x')
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined })
+    .requiredOption('--first-seed <n>', 'first run seed (--seed is an alias)', Number)
+    .addOption(optionAlias('--seed <n>', 'firstSeed', Number));
+}
+
+describe('optionAlias', () => {
+  it('stores into the option it stands for, which then counts as given', () => {
+    expect(program().parse(['--seed', '4'], { from: 'user' }).opts()).toEqual({ firstSeed: 4 });
+    expect(program().parse(['--first-seed', '5'], { from: 'user' }).opts()).toEqual({ firstSeed: 5 });
+  });
+
+  it('is left out of the option list', () => {
+    expect(program().helpInformation()).not.toMatch(/^\s+--seed/m);
+  });
+});

@@ -1,0 +1,51 @@
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EXIT } from './exit-codes.js';
+import { exitQuietlyOnBrokenPipe, reportUnexpected } from './process-handlers.js';
+
+const errno = (code: string) => Object.assign(new Error(`write ${code}`), { code });
+
+describe('exitQuietlyOnBrokenPipe', () => {
+  afterEach(() => {
+    process.exitCode = undefined;
+  });
+
+  it('exits 0 when the reader has gone', () => {
+    const exit = vi.fn();
+    const stream = new PassThrough();
+    exitQuietlyOnBrokenPipe(stream, exit);
+    stream.emit('error', errno('EPIPE'));
+    expect(exit).toHaveBeenCalledWith(EXIT.ok);
+  });
+
+  it('keeps an exit code already decided, so a found regression is not turned into success', () => {
+    const exit = vi.fn();
+    const stream = new PassThrough();
+    exitQuietlyOnBrokenPipe(stream, exit);
+    process.exitCode = EXIT.regression;
+    stream.emit('error', errno('EPIPE'));
+    expect(exit).toHaveBeenCalledWith(EXIT.regression);
+  });
+
+  it('leaves any other write error to the unexpected-error handling', () => {
+    const exit = vi.fn();
+    const stream = new PassThrough();
+    exitQuietlyOnBrokenPipe(stream, exit);
+    expect(() => stream.emit('error', errno('EIO'))).toThrow('write EIO');
+    expect(exit).not.toHaveBeenCalled();
+  });
+});
+
+describe('reportUnexpected', () => {
+  it('prints one line and a hint, or the stack with --verbose, and returns the unexpected-error code', () => {
+    const error = new Error('disk full');
+    const quiet = new PassThrough();
+    expect(reportUnexpected(error, false, quiet)).toBe(EXIT.unexpected);
+    expect(quiet.read()?.toString()).toBe(
+      'spiralbench: unexpected error: disk full\n(run again with --verbose for a stack trace)\n',
+    );
+    const verbose = new PassThrough();
+    reportUnexpected(error, true, verbose);
+    expect(verbose.read()?.toString()).toMatch(/^spiralbench: unexpected error: Error: disk full\n\s+at /);
+  });
+});

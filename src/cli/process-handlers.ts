@@ -1,0 +1,46 @@
+import { escapeControl } from '../report/terminal-text.js';
+import { EXIT } from './exit-codes.js';
+
+/** Prints an error nobody expected as one line (its stack with --verbose) and returns the exit code for it. */
+export function reportUnexpected(
+  error: unknown,
+  verbose: boolean,
+  stderr: NodeJS.WritableStream = process.stderr,
+): number {
+  const text = error instanceof Error ? (verbose ? (error.stack ?? error.message) : error.message) : String(error);
+  stderr.write(`spiralbench: unexpected error: ${escapeControl(text, { newline: true, tab: true })}\n`);
+  if (!verbose) stderr.write('(run again with --verbose for a stack trace)\n');
+  return EXIT.unexpected;
+}
+
+/**
+ * The reader of our output went away (`spiralbench list | head -3`): stop at once and
+ * quietly, as a writer killed by SIGPIPE would, instead of an unhandled 'error' event's
+ * stack trace. Nobody reads what is left, so there is nothing to finish; an exit code
+ * already decided (a regression found) is kept, otherwise the command did its job: 0.
+ */
+export function exitQuietlyOnBrokenPipe(
+  stream: NodeJS.WritableStream,
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    const decided = Number(process.exitCode ?? EXIT.ok);
+    exit(Number.isInteger(decided) ? decided : EXIT.ok);
+  });
+}
+
+/**
+ * What the process does outside any command's own error handling: a broken pipe on
+ * stdout or stderr ends it quietly, and an error thrown where nothing catches it (a
+ * stream's or a socket's callback) ends it with the unexpected-error code, never with
+ * Node's 1, which would read as "regression found".
+ */
+export function installProcessHandlers(argv: readonly string[]): void {
+  exitQuietlyOnBrokenPipe(process.stdout);
+  exitQuietlyOnBrokenPipe(process.stderr);
+  const verbose = argv.includes('--verbose');
+  const fail = (error: unknown) => process.exit(reportUnexpected(error, verbose));
+  process.on('uncaughtException', fail);
+  process.on('unhandledRejection', fail);
+}
