@@ -210,6 +210,9 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
     await runInOrder(chunks.length, first, Math.max(1, options.concurrency ?? 1), run, accept, stopped);
   } else if (workers === 1) {
     for (const chunk of chunks.slice(first)) {
+      // A simulated run never waits on I/O, so without this turn of the event loop a
+      // signal handler (Ctrl-C) would not run until the whole sweep had finished.
+      await new Promise(setImmediate);
       if (stopped()) break;
       accept(
         await runChunk({ definition, chunk }, { model, scenario: options.scenarios[chunk.scenarioIndex]!.scenario }),
