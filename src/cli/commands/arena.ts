@@ -9,7 +9,7 @@ import { installCommand, installedPeers, missingPackages, PEERS } from '../../pe
 import { leaderboard, renderLeaderboard } from '../../report/leaderboard.js';
 import { readSweep } from '../../report/read-sweep.js';
 import { UserInputError } from '../../user-input-error.js';
-import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
+import { commaList, nonNegativeInt, seedCount, workerCount } from '../parse.js';
 import { sweepProgress } from '../progress.js';
 import { writeSweepMeta } from '../sweep-meta.js';
 import { sweepUntilInterrupted } from '../sweep-until-interrupted.js';
@@ -38,13 +38,13 @@ export function registerArena(program: Command): void {
       'scenario ids or .yaml paths, comma-separated (see `spiralbench list`)',
       commaList,
     )
-    .option('-n, --seeds <count>', 'runs per scenario and arm', positiveInt, 100)
+    .option('-n, --seeds <count>', 'runs per scenario and arm', seedCount, 100)
     .option('--seed <base>', 'first run seed; runs use base, base+1, ...', nonNegativeInt, 1)
     .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
     .option(
       '-w, --workers <n>',
       'worker threads (1 runs inline); results are identical for any count',
-      positiveInt,
+      workerCount,
       availableParallelism(),
     )
     .option(

@@ -1,12 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
 import { loadArmsFile } from '../../bench/arms-file.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { checkPeerSweep } from '../../bench/peer-checks.js';
-import { parseShard, type Shard } from '../../bench/sweep-plan.js';
+import type { Shard } from '../../bench/sweep-plan.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { writeReport } from '../../report/html/write-report.js';
 import { renderCellTables, renderPassHatK, renderScenarioMatrix } from '../../report/terminal-table.js';
@@ -18,7 +18,15 @@ import { writeSweepMeta } from '../sweep-meta.js';
 import { DEFAULT_REAL_CONCURRENCY, selectModel } from '../model-choice.js';
 import { DEFAULT_MAX_COST_USD } from '../cost-confirmation.js';
 import { prepareRealSweep } from '../real-sweep.js';
-import { commaList, nonNegativeInt, nonNegativeNumber, positiveInt } from '../parse.js';
+import {
+  commaList,
+  nonNegativeInt,
+  nonNegativeNumber,
+  positiveInt,
+  seedCount,
+  shardSpec,
+  workerCount,
+} from '../parse.js';
 import { LiveSession, LIVE_NOTE } from '../../bench/live-session.js';
 import type { ModelChoice } from '../../bench/run-one.js';
 import { sweepProgress } from '../progress.js';
@@ -50,12 +58,6 @@ interface RunFlags {
   readonly modelUrl?: string;
 }
 
-function shardFlag(value: string): Shard {
-  const shard = parseShard(value);
-  if (shard === undefined) throw new InvalidArgumentError('expected i/n with 1 <= i <= n, e.g. 2/3.');
-  return shard;
-}
-
 export function registerRun(program: Command): void {
   program
     .command('run')
@@ -74,19 +76,19 @@ export function registerRun(program: Command): void {
       ['none', 'article'],
     )
     .option('--arms-file <path>', 'YAML/JSON file of custom arms, usable by name in --arms')
-    .option('-n, --seeds <count>', 'runs per scenario and arm', positiveInt, 50)
+    .option('-n, --seeds <count>', 'runs per scenario and arm', seedCount, 50)
     .option('--seed <base>', 'first run seed; runs use base, base+1, ...', nonNegativeInt, 1)
     .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
     .option(
       '-w, --workers <n>',
       'worker threads (1 runs inline); results are identical for any count',
-      positiveInt,
+      workerCount,
       availableParallelism(),
     )
     .option(
       '--shard <i/n>',
       'run only the i-th of n equal slices of the sweep (combine with `spiralbench merge`)',
-      shardFlag,
+      shardSpec,
     )
     .option('-o, --out <dir>', 'results folder', 'results/latest')
     .option(
