@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { readInputFile } from '../scenarios/input-file.js';
+import { parseYamlInput } from '../scenarios/yaml-input.js';
 import { UserInputError } from '../user-input-error.js';
 import { ARM_GROUPS, ARM_PRESETS, COMPACT_DEFAULTS, RECOVER_DEFAULTS, type Arm, type GuardSetting } from './arms.js';
 
@@ -94,9 +94,10 @@ const armsFileSchema = z.strictObject({
  * ```
  */
 export function loadArmsFile(path: string): Map<string, Arm> {
+  const text = readInputFile(path);
   let data: unknown;
   try {
-    data = parseYaml(readFileSync(path, 'utf8'));
+    data = parseYamlInput(text);
   } catch (error) {
     throw UserInputError.single(
       path,
