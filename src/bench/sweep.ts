@@ -11,6 +11,8 @@ import { passHatK } from '../stats/pass-hat-k.js';
 import { CellAccumulator } from './cell-accumulator.js';
 import { runChunk, type ChunkResult, type ChunkTask } from './chunk-runner.js';
 import { runInOrder } from './in-order-runner.js';
+import type { ScenarioSource } from './scenario-source.js';
+import type { PoolData } from './worker.js';
 import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { ResultsWriter } from './results-writer.js';
 import {
@@ -27,8 +29,8 @@ import type { LiveLabel } from './live-session.js';
 import { checkSeeds, planSweep, type Shard, type SweepDefinition, type SweepPlan } from './sweep-plan.js';
 
 export interface SweepOptions {
-  /** Loaded scenarios, with the files they came from (workers load them again). */
-  readonly scenarios: ReadonlyArray<{ readonly scenario: Scenario; readonly path: string }>;
+  /** Loaded scenarios, with the files and texts they came from (workers build them from the texts). */
+  readonly scenarios: readonly ScenarioSource[];
   readonly arms: readonly Arm[];
   /** Runs per (scenario, arm) cell. */
   readonly seeds: number;
@@ -220,7 +222,15 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
       );
     }
   } else {
-    await runPooled(definition, plan, first, workers, accept, stopped);
+    await runPooled(
+      definition,
+      { scenarios: options.scenarios.map(({ texts }) => texts) },
+      plan,
+      first,
+      workers,
+      accept,
+      stopped,
+    );
   }
   if (done < total) {
     writer?.abandon();
@@ -291,12 +301,13 @@ function interruptedSweep(dir: string | undefined, identity: SweepIdentity): { d
 }
 
 /**
- * Chunks from `first` on, on a worker pool, handed to `accept` in index order with a
+ * Chunks from `first` on, on a worker pool that gets `data` once, handed to `accept` in index order with a
  * bounded backlog. Once `stopped` says so no new chunk starts; those in flight finish,
  * and the ones that can still be accepted in order are.
  */
 async function runPooled(
   definition: SweepDefinition,
+  data: PoolData,
   plan: SweepPlan,
   first: number,
   workers: number,
@@ -305,6 +316,7 @@ async function runPooled(
 ): Promise<void> {
   const pool = new Piscina<ChunkTask, ChunkResult>({
     filename: new URL('./worker.js', import.meta.url).href,
+    workerData: data,
     minThreads: workers,
     maxThreads: workers,
   });

@@ -379,9 +379,14 @@ export function listScenarioIds(dir = SCENARIOS_DIR): string[] {
 
 /** Load a bundled scenario by id, with a clear error for an unknown id. */
 export function loadScenario(id: string, dir = SCENARIOS_DIR): Scenario {
+  return readScenario(id, dir).scenario;
+}
+
+/** Load a bundled scenario by id, with the texts it was built from. */
+export function readScenario(id: string, dir = SCENARIOS_DIR): { scenario: Scenario; texts: ScenarioTexts } {
   const known = listScenarioIds(dir);
   if (!known.includes(id)) {
     throw UserInputError.single('--scenario', '', `one of ${known.join(', ')}; got '${id}'`);
   }
-  return loadScenarioFile(join(dir, `${id}.yaml`), dir);
+  return readScenarioFile(join(dir, `${id}.yaml`), dir);
 }
