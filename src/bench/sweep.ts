@@ -301,9 +301,9 @@ function interruptedSweep(dir: string | undefined, identity: SweepIdentity): { d
 }
 
 /**
- * Chunks from `first` on, on a worker pool that gets `data` once, handed to `accept` in index order with a
- * bounded backlog. Once `stopped` says so no new chunk starts; those in flight finish,
- * and the ones that can still be accepted in order are.
+ * Chunks from `first` on, on a worker pool that gets `data` once, handed to `accept` in
+ * index order with a bounded backlog. Once `stopped` says so no new chunk starts; those
+ * in flight finish, and the ones that can still be accepted in order are.
  */
 async function runPooled(
   definition: SweepDefinition,

@@ -38,12 +38,17 @@ export function registerArena(program: Command): void {
       'scenario ids or .yaml paths, comma-separated (see `spiralbench list`)',
       commaList,
     )
-    .option('-n, --seeds <count>', 'runs per scenario and arm', seedCount, 100)
-    .option('--seed <base>', 'first run seed; runs use base, base+1, ...', nonNegativeInt, 1)
+    .option('-n, --seeds <count>', 'runs per scenario and arm (at most 1000000000)', seedCount, 100)
+    .option(
+      '--seed <base>',
+      'first run seed; runs use base, base+1, ... (base + seeds at most 2^53 - 1)',
+      nonNegativeInt,
+      1,
+    )
     .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
     .option(
       '-w, --workers <n>',
-      'worker threads (1 runs inline); results are identical for any count',
+      'worker threads (1 runs inline; at most 4 per core); results are identical for any count',
       workerCount,
       availableParallelism(),
     )

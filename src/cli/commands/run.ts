@@ -76,12 +76,17 @@ export function registerRun(program: Command): void {
       ['none', 'article'],
     )
     .option('--arms-file <path>', 'YAML/JSON file of custom arms, usable by name in --arms')
-    .option('-n, --seeds <count>', 'runs per scenario and arm', seedCount, 50)
-    .option('--seed <base>', 'first run seed; runs use base, base+1, ...', nonNegativeInt, 1)
+    .option('-n, --seeds <count>', 'runs per scenario and arm (at most 1000000000)', seedCount, 50)
+    .option(
+      '--seed <base>',
+      'first run seed; runs use base, base+1, ... (base + seeds at most 2^53 - 1)',
+      nonNegativeInt,
+      1,
+    )
     .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
     .option(
       '-w, --workers <n>',
-      'worker threads (1 runs inline); results are identical for any count',
+      'worker threads (1 runs inline; at most 4 per core); results are identical for any count',
       workerCount,
       availableParallelism(),
     )
