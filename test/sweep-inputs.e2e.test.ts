@@ -65,9 +65,9 @@ describe('a sweep reads its inputs once, before the first run', () => {
     expect(runs).toHaveLength(10_000);
     expect(runs.slice(5000)).toEqual(lines(join(reference, 'runs.jsonl')));
     const hashes = (dir: string) =>
-      (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { scenarios: Array<{ hash: string }> }).scenarios.map(
-        (scenario) => scenario.hash,
-      );
+      (
+        JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { scenarios: Array<{ hash: string }> }
+      ).scenarios.map((scenario) => scenario.hash);
     expect(hashes(out)).toEqual(hashes(reference));
   });
 });
