@@ -132,7 +132,7 @@ describe('spiralbench CLI', () => {
     [['run', '--scenario', 'nope'], /^error: --scenario: one of .*fetch-transform-write.*; got 'nope'$/m],
     [
       ['run', '--scenario', 'fetch-transform-write', '--seeds', '0'],
-      /argument '0' is invalid\. expected a whole number of at least 1\./,
+      /argument '0' is invalid\. expected a whole number from 1 to 1000000000 \(runs per scenario and arm\)\./,
     ],
     [
       ['run', '--scenario', 'fetch-transform-write', '--arms', 'none,bogus'],

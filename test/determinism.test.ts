@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveArms } from '../src/bench/arms.js';
 import { runOne } from '../src/bench/run-one.js';
+import { resolveScenarioSource } from '../src/bench/scenario-source.js';
 import { runSweep } from '../src/bench/sweep.js';
 import { loadScenario } from '../src/scenarios/loader.js';
 import { cli, tempDir } from './cli-helpers.js';
@@ -39,7 +40,15 @@ describe('determinism', () => {
 
     const summary = async (sweepSeed: number) =>
       JSON.stringify(
-        (await runSweep({ scenarios: [{ scenario, path: '' }], arms: [arm!], seeds: 30, sweepSeed, workers: 1 })).cells,
+        (
+          await runSweep({
+            scenarios: [resolveScenarioSource(scenario.id)],
+            arms: [arm!],
+            seeds: 30,
+            sweepSeed,
+            workers: 1,
+          })
+        ).cells,
       );
     expect(await summary(9)).not.toBe(await summary(0));
   });

@@ -33,10 +33,11 @@ function interruptSweep(
   dir: string,
   signal: NodeJS.Signals,
   chunks: number,
+  sweep: readonly string[] = SWEEP,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   mkdirSync(dir, { recursive: true });
   const { ANTHROPIC_API_KEY: _key, ...env } = process.env;
-  const child = spawn(process.execPath, [BIN, ...SWEEP, '--out', dir], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...sweep, '--out', dir], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
   let sent = false;
@@ -91,6 +92,22 @@ describe('a sweep survives being stopped', () => {
     expect(readFileSync(join(dir, 'runs.jsonl')).length).toBe(progressOf(dir).jsonl_bytes);
 
     const resumed = cli([...SWEEP, '--out', dir, '--resume']);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(files(dir)).toEqual(files(reference));
+  });
+
+  it('Ctrl-C stops an inline sweep (--workers 1) the same way: exit 130, the resume command, and --resume finishes it', async () => {
+    const inline = SWEEP.map((arg, i) => (SWEEP[i - 1] === '--workers' ? '1' : arg));
+    const dir = join(tempDir(), 'sweep');
+    const stopped = await interruptSweep(dir, 'SIGINT', 1, inline);
+    expect(stopped.code, stopped.stderr).toBe(130);
+    expect(stopped.stderr).toMatch(/stopping after the runs in flight/);
+    expect(stopped.stderr).toMatch(/Resume with: spiralbench run .*--workers 1 .*--resume/);
+    const progress = progressOf(dir);
+    expect(progress.runs_done).toBeLessThan(2400);
+    expect(readFileSync(join(dir, 'runs.jsonl')).length).toBe(progress.jsonl_bytes);
+
+    const resumed = cli([...inline, '--out', dir, '--resume']);
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(files(dir)).toEqual(files(reference));
   });

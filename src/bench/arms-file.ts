@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { readInputFile } from '../scenarios/input-file.js';
+import { parseYamlInput } from '../scenarios/yaml-input.js';
 import { UserInputError } from '../user-input-error.js';
 import { COMPACT_DEFAULTS, RECOVER_DEFAULTS, reservedArmName, type Arm, type GuardSetting } from './arms.js';
 
@@ -94,20 +94,14 @@ const armsFileSchema = z.strictObject({
  * ```
  */
 export function loadArmsFile(path: string): Map<string, Arm> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw UserInputError.single(path, '', `a readable YAML or JSON arms file (${firstLine(error)})`);
-  }
-  return parseArmsFile(text, path);
+  return parseArmsFile(readInputFile(path), path);
 }
 
 /** The custom arms of an arms file's text; `source` names the file in error messages. */
 export function parseArmsFile(text: string, source: string): Map<string, Arm> {
   let data: unknown;
   try {
-    data = parseYaml(text);
+    data = parseYamlInput(text);
   } catch (error) {
     throw UserInputError.single(source, '', `a readable YAML or JSON arms file (${firstLine(error)})`);
   }

@@ -3,7 +3,6 @@ import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { runOne, type ModelChoice } from './run-one.js';
 import type { RunRecord } from './run-record.js';
 import { csvRows } from '../results/run-csv.js';
-import { loadScenarioAt } from './scenario-source.js';
 import type { Chunk, SweepDefinition } from './sweep-plan.js';
 
 export interface ChunkTask {
@@ -11,12 +10,12 @@ export interface ChunkTask {
   readonly chunk: Chunk;
 }
 
-/** What the main thread can hand a chunk it runs itself. */
-export interface InlineOptions {
+/** What a chunk runs with besides its task: built once per thread, never sent with each chunk. */
+export interface ChunkContext {
+  /** The chunk's scenario, already loaded. */
+  readonly scenario: Scenario;
   /** A real client instead of the definition's simulated model (clients do not cross threads). */
   readonly model?: ModelChoice;
-  /** The chunk's scenario, already loaded. */
-  readonly scenario?: Scenario;
 }
 
 /** A finished chunk, ready to append: output lines and the numbers summaries need. */
@@ -28,27 +27,16 @@ export interface ChunkResult {
   readonly packed: Float64Array;
 }
 
-const scenarios = new Map<string, Scenario>();
-
-function scenarioAt(path: string): Scenario {
-  let scenario = scenarios.get(path);
-  if (scenario === undefined) {
-    scenario = loadScenarioAt(path);
-    scenarios.set(path, scenario);
-  }
-  return scenario;
-}
-
 /**
  * Runs one chunk. The same function runs inline and in pool workers, so a sweep's bytes
  * cannot depend on where its chunks ran.
  */
-export async function runChunk({ definition, chunk }: ChunkTask, inline: InlineOptions = {}): Promise<ChunkResult> {
+export async function runChunk({ definition, chunk }: ChunkTask, context: ChunkContext): Promise<ChunkResult> {
   const source = definition.scenarios[chunk.scenarioIndex];
   const arm = definition.arms[chunk.armIndex];
   if (source === undefined || arm === undefined) throw new RangeError(`chunk ${chunk.index} is outside the sweep`);
-  const scenario = inline.scenario ?? scenarioAt(source.path);
-  const model = inline.model ?? { kind: definition.model };
+  const { scenario } = context;
+  const model = context.model ?? { kind: definition.model };
   const runs = chunk.seedTo - chunk.seedFrom;
   const records: RunRecord[] = [];
   const packed = new Float64Array(runs * PACKED_WIDTH);

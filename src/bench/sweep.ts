@@ -12,21 +12,23 @@ import { passHatK } from '../stats/pass-hat-k.js';
 import { CellAccumulator } from './cell-accumulator.js';
 import { runChunk, type ChunkResult, type ChunkTask } from './chunk-runner.js';
 import { runInOrder } from './in-order-runner.js';
+import type { ScenarioSource } from './scenario-source.js';
+import type { PoolData } from './worker.js';
 import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { checkSameSweep, type SweepIdentity } from './sweep-progress.js';
 import { captureTrace, type Trace } from './traces.js';
 import { modelLabel, type ModelChoice } from './run-one.js';
 import type { RunRecord } from './run-record.js';
 import type { LiveLabel } from './live-session.js';
-import { planChunks, type Shard, type SweepDefinition } from './sweep-plan.js';
+import { checkSeeds, planSweep, type Shard, type SweepDefinition, type SweepPlan } from './sweep-plan.js';
 
 export interface SweepOptions {
   /**
-   * Loaded scenarios, with the files they came from (workers load them again) and, in
-   * `ref`, how the command line named them (an id or a path as given), for the traces'
-   * replay commands (default: the scenario's id).
+   * Loaded scenarios, with the files and texts they came from (workers build them from the
+   * texts) and, in `ref`, how the command line named them (an id or a path as given), for
+   * the traces' replay commands (default: the scenario's id).
    */
-  readonly scenarios: ReadonlyArray<{ readonly scenario: Scenario; readonly path: string; readonly ref?: string }>;
+  readonly scenarios: ReadonlyArray<ScenarioSource & { readonly ref?: string }>;
   readonly arms: readonly Arm[];
   /** The arms file the custom arms came from, as given, and their names: traces of those arms replay with it. */
   readonly armsFile?: { readonly path: string; readonly arms: ReadonlySet<string> };
@@ -148,10 +150,11 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     model: model.kind === 'client' || model.kind === 'live' ? 'simulated' : model.kind,
     ...(options.stream === true ? { stream: true as const } : {}),
   };
+  checkSeeds(definition.seeds);
   const shard = options.shard ?? { index: 1, count: 1 };
   const chunkSize = options.chunkSize ?? (model.kind === 'client' ? 1 : 250);
-  const chunks = planChunks(definition, chunkSize, shard);
-  const total = chunks.reduce((sum, chunk) => sum + chunk.seedTo - chunk.seedFrom, 0);
+  const plan = planSweep(definition, chunkSize, shard);
+  const total = plan.runs;
   // A real client, and live sockets, stay in this thread: they do not cross into workers.
   const workers =
     model.kind === 'client' || model.kind === 'live' ? 1 : Math.max(1, options.workers ?? availableParallelism());
@@ -193,7 +196,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
   const first = resumed?.progress.chunks_done ?? 0;
   let done = resumed?.progress.runs_done ?? 0;
   const accept = (result: ChunkResult): void => {
-    const chunk = chunks[result.index]!;
+    const chunk = plan.chunk(result.index);
     cellOf(chunk.scenarioIndex, chunk.armIndex).addPacked(result.packed);
     writer?.append(result);
     done += result.runs;
@@ -205,21 +208,32 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
 
   const stopped = () => options.signal?.aborted === true;
   if (model.kind === 'client') {
-    const run = (index: number) =>
-      runChunk(
-        { definition, chunk: chunks[index]! },
-        { model, scenario: options.scenarios[chunks[index]!.scenarioIndex]!.scenario },
-      );
-    await runInOrder(chunks.length, first, Math.max(1, options.concurrency ?? 1), run, accept, stopped);
+    const run = (index: number) => {
+      const chunk = plan.chunk(index);
+      return runChunk({ definition, chunk }, { model, scenario: options.scenarios[chunk.scenarioIndex]!.scenario });
+    };
+    await runInOrder(plan.chunkCount, first, Math.max(1, options.concurrency ?? 1), run, accept, stopped);
   } else if (workers === 1) {
-    for (const chunk of chunks.slice(first)) {
+    for (let index = first; index < plan.chunkCount; index++) {
+      // A simulated run never waits on I/O, so without this turn of the event loop a
+      // signal handler (Ctrl-C) would not run until the whole sweep had finished.
+      await new Promise(setImmediate);
       if (stopped()) break;
+      const chunk = plan.chunk(index);
       accept(
         await runChunk({ definition, chunk }, { model, scenario: options.scenarios[chunk.scenarioIndex]!.scenario }),
       );
     }
   } else {
-    await runPooled(definition, chunks, first, workers, accept, stopped);
+    await runPooled(
+      definition,
+      { scenarios: options.scenarios.map(({ texts }) => texts) },
+      plan,
+      first,
+      workers,
+      accept,
+      stopped,
+    );
   }
   if (done < total) {
     writer?.abandon();
@@ -270,13 +284,14 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
 }
 
 /**
- * Chunks from `first` on, on a worker pool, handed to `accept` in index order with a
- * bounded backlog. Once `stopped` says so no new chunk starts; those in flight finish,
- * and the ones that can still be accepted in order are.
+ * Chunks from `first` on, on a worker pool that gets `data` once, handed to `accept` in
+ * index order with a bounded backlog. Once `stopped` says so no new chunk starts; those
+ * in flight finish, and the ones that can still be accepted in order are.
  */
 async function runPooled(
   definition: SweepDefinition,
-  chunks: readonly ReturnType<typeof planChunks>[number][],
+  data: PoolData,
+  plan: SweepPlan,
   first: number,
   workers: number,
   accept: (result: ChunkResult) => void,
@@ -284,6 +299,7 @@ async function runPooled(
 ): Promise<void> {
   const pool = new Piscina<ChunkTask, ChunkResult>({
     filename: new URL('./worker.js', import.meta.url).href,
+    workerData: data,
     minThreads: workers,
     maxThreads: workers,
   });
@@ -292,10 +308,10 @@ async function runPooled(
   let submitted = first;
   const inFlight = new Set<Promise<void>>();
   try {
-    while (next < chunks.length && (inFlight.size > 0 || !stopped())) {
+    while (next < plan.chunkCount && (inFlight.size > 0 || !stopped())) {
       // Keep a few chunks per worker queued; more would only hold finished output in memory.
-      while (!stopped() && submitted < chunks.length && submitted - next < workers * 4) {
-        const task = pool.run({ definition, chunk: chunks[submitted]! }).then((result) => {
+      while (!stopped() && submitted < plan.chunkCount && submitted - next < workers * 4) {
+        const task = pool.run({ definition, chunk: plan.chunk(submitted) }).then((result) => {
           waiting.set(result.index, result);
           inFlight.delete(task);
         });

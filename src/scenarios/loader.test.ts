@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserInputError } from '../user-input-error.js';
-import { listScenarioIds, loadScenario, loadScenarioFile, SCENARIOS_DIR } from './loader.js';
+import {
+  listScenarioIds,
+  loadScenario,
+  loadScenarioFile,
+  readScenarioFile,
+  SCENARIOS_DIR,
+  scenarioFromTexts,
+} from './loader.js';
 
 let dir = '';
 
@@ -351,6 +358,58 @@ check: { outbox: [] }
     expect(problems.every((p) => p.source === personaPath)).toBe(true);
     expect(problems.map((p) => p.field)).toContain('retry.same');
     rmSync(personaPath);
+  });
+});
+
+describe('reading scenario files with bounds', () => {
+  it('loads a scenario whose world holds 40,000 records in seconds (duplicate keys are found in linear time)', () => {
+    const records = Array.from({ length: 40_000 }, (_, i) => `      x_${i}: { id: x_${i} }`).join('\n');
+    const path = writeScenario(
+      'crowded',
+      VALID.replace('id: tiny', 'id: crowded').replace(
+        'world: { records: { users: { u_1: { id: u_1, name: A B, email: a@b.c } } } }',
+        `world:\n  records:\n    users:\n      u_1: { id: u_1, name: A B, email: a@b.c }\n${records}`,
+      ),
+    );
+    const started = performance.now();
+    const scenario = loadScenarioFile(path, dir);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(Object.keys(scenario.world.records['users'] ?? {})).toHaveLength(40_001);
+  });
+
+  it('refuses a scenario nested past 64 levels with one problem naming the file', () => {
+    const path = writeScenario('deep', `${VALID.replace('id: tiny', 'id: deep')}extra: ${'['.repeat(100_000)}\n`);
+    const error = inputError(() => loadScenarioFile(path, dir));
+    expect(error.problems).toEqual([
+      {
+        source: path,
+        field: '',
+        expected: expect.stringMatching(/^valid YAML \(maps and lists nested at most 64 deep; deeper at line 14, /),
+      },
+    ]);
+  });
+
+  it('refuses a persona file over 4 MiB by its own path', () => {
+    const personaPath = join(dir, 'personas', 'huge.yaml');
+    writeFileSync(personaPath, `# ${'x'.repeat(78)}\n`.repeat(53_000));
+    const path = writeScenario(
+      'hugely',
+      VALID.replace('id: tiny', 'id: hugely').replace('budget_class: lookup', 'budget_class: lookup\npersona: huge'),
+    );
+    expect(inputError(() => loadScenarioFile(path, dir)).problems).toEqual([
+      { source: personaPath, field: '', expected: 'a file of at most 4 MiB (4194304 bytes); this one is larger' },
+    ]);
+    rmSync(personaPath);
+  });
+
+  it('builds the same scenario again from the texts it was read from, whatever the files hold since', () => {
+    const path = writeScenario('kept', VALID.replace('id: tiny', 'id: kept'));
+    const { scenario, texts } = readScenarioFile(path, dir);
+    expect(texts.persona).toMatchObject({ id: 'default', path: join(dir, 'personas', 'default.yaml') });
+    writeFileSync(path, 'id: kept\n');
+    const again = scenarioFromTexts(texts);
+    expect(again.hash).toBe(scenario.hash);
+    expect(again).toEqual(scenario);
   });
 });
 

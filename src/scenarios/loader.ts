@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { RATE_FAULT_KINDS, type FaultProfile } from '../faults/fault-profile.js';
 import { MALFORMED_ARGUMENT_KINDS } from '../faults/malformed-arguments.js';
 import { MODEL_FAULT_KINDS, type ModelFaultProfile } from '../faults/model-faults.js';
 import { UserInputError, type InputProblem } from '../user-input-error.js';
+import { readInputFile } from './input-file.js';
 import type { WorldCheck } from './judge.js';
 import { stepServed } from './plan-matching.js';
 import { parseReference, referencesIn } from './references.js';
@@ -20,6 +20,7 @@ import {
   type ScenarioFile,
 } from './schema.js';
 import { TOOL_CATALOGUE, type ToolSpec } from './tool-catalogue.js';
+import { parseYamlInput } from './yaml-input.js';
 
 /** The bundled scenarios folder (the same from src/ and dist/). */
 export const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
@@ -65,26 +66,41 @@ function zodProblems(source: string, error: z.ZodError): InputProblem[] {
   }));
 }
 
-function readYaml(path: string): { text: string; data: unknown } {
-  let text: string;
+function parseYaml(path: string, text: string): unknown {
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    throw UserInputError.single(path, '', 'file not found or not readable');
-  }
-  try {
-    return { text, data: parseYaml(text) };
+    return parseYamlInput(text);
   } catch (error) {
     throw UserInputError.single(path, '', `valid YAML (${(error as Error).message.split('\n')[0]})`);
   }
 }
 
+/** A file as read: its path (for messages) and its text. */
+export interface InputText {
+  readonly path: string;
+  readonly text: string;
+}
+
+/**
+ * A scenario file and its persona's, as read: everything a Scenario is built from, so
+ * the same text can be rebuilt elsewhere (a worker thread) without reading files again.
+ */
+export interface ScenarioTexts extends InputText {
+  readonly persona: InputText & { readonly id: string };
+}
+
+/** A persona's text by id, or why there is none. */
+export type PersonaLookup = (id: string) => InputText | InputProblem[];
+
+function personaFromText({ path, text }: InputText): Persona {
+  const parsed = personaSchema.safeParse(parseYaml(path, text));
+  if (!parsed.success) throw new UserInputError(zodProblems(path, parsed.error));
+  return parsed.data;
+}
+
 export function loadPersona(id: string, dir = SCENARIOS_DIR): { persona: Persona; text: string } {
   const path = join(dir, 'personas', `${id}.yaml`);
-  const { text, data } = readYaml(path);
-  const parsed = personaSchema.safeParse(data);
-  if (!parsed.success) throw new UserInputError(zodProblems(path, parsed.error));
-  return { persona: parsed.data, text };
+  const text = readInputFile(path);
+  return { persona: personaFromText({ path, text }), text };
 }
 
 /** The ids of the personas in `<dir>/personas`, sorted. */
@@ -221,22 +237,40 @@ function detourProblems(path: string, plan: ScenarioFile['plan']): InputProblem[
   });
 }
 
-/** The scenario's persona, or the problems that stop it from loading. */
-function personaOf(path: string, raw: unknown, dir: string): { persona: Persona; text: string } | InputProblem[] {
+/** Personas read from `<dir>/personas`, by id. */
+function personasIn(scenarioPath: string, dir: string): PersonaLookup {
+  return (id) => {
+    const known = listPersonaIds(dir);
+    if (!known.includes(id)) {
+      return [
+        {
+          source: scenarioPath,
+          field: 'persona',
+          expected: `a persona in ${join(dir, 'personas')} (${known.join(', ') || 'none there'}), got '${id}'`,
+        },
+      ];
+    }
+    const path = join(dir, 'personas', `${id}.yaml`);
+    try {
+      return { path, text: readInputFile(path) };
+    } catch (error) {
+      if (error instanceof UserInputError) return [...error.problems];
+      throw error;
+    }
+  };
+}
+
+/** The scenario's persona and its text, or the problems that stop it from loading. */
+function personaOf(
+  raw: unknown,
+  lookup: PersonaLookup,
+): { persona: Persona; text: InputText & { id: string } } | InputProblem[] {
   const id = asObject(raw)['persona'] ?? 'default';
   if (typeof id !== 'string') return []; // the schema check reports it
-  const known = listPersonaIds(dir);
-  if (!known.includes(id)) {
-    return [
-      {
-        source: path,
-        field: 'persona',
-        expected: `a persona in ${join(dir, 'personas')} (${known.join(', ') || 'none there'}), got '${id}'`,
-      },
-    ];
-  }
+  const text = lookup(id);
+  if (Array.isArray(text)) return text;
   try {
-    return loadPersona(id, dir);
+    return { persona: personaFromText(text), text: { id, ...text } };
   } catch (error) {
     if (error instanceof UserInputError) return [...error.problems];
     throw error;
@@ -245,9 +279,36 @@ function personaOf(path: string, raw: unknown, dir: string): { persona: Persona;
 
 /** Load and validate one scenario file; every problem is reported at once. */
 export function loadScenarioFile(path: string, personasDir = SCENARIOS_DIR): Scenario {
-  const { text, data } = readYaml(path);
+  return readScenarioFile(path, personasDir).scenario;
+}
+
+/** Load and validate one scenario file, with the texts it was built from. */
+export function readScenarioFile(
+  path: string,
+  personasDir = SCENARIOS_DIR,
+): { scenario: Scenario; texts: ScenarioTexts } {
+  return scenarioFromText({ path, text: readInputFile(path) }, personasIn(path, personasDir));
+}
+
+/** The scenario texts read earlier (by readScenarioFile) stand for, built again without reading a file. */
+export function scenarioFromTexts(texts: ScenarioTexts): Scenario {
+  const { id, ...persona } = texts.persona;
+  return scenarioFromText(texts, (wanted) =>
+    wanted === id ? persona : [{ source: texts.path, field: 'persona', expected: `'${id}', the persona read with it` }],
+  ).scenario;
+}
+
+/**
+ * Validates a scenario file's text against the schema, the tool catalogue and its
+ * persona (found by `personas`); every problem is reported at once.
+ */
+export function scenarioFromText(
+  { path, text }: InputText,
+  personas: PersonaLookup,
+): { scenario: Scenario; texts: ScenarioTexts } {
+  const data = parseYaml(path, text);
   const parsed = scenarioSchema.safeParse(data);
-  const persona = personaOf(path, data, personasDir);
+  const persona = personaOf(data, personas);
   const problems = [
     ...(parsed.success ? [] : zodProblems(path, parsed.error)),
     ...referenceProblems(path, data),
@@ -256,6 +317,11 @@ export function loadScenarioFile(path: string, personasDir = SCENARIOS_DIR): Sce
   ];
   if (!parsed.success || Array.isArray(persona) || problems.length > 0) throw new UserInputError(problems);
   const file = parsed.data;
+  const scenario = buildScenario(file, persona.persona, text, persona.text.text);
+  return { scenario, texts: { path, text, persona: persona.text } };
+}
+
+function buildScenario(file: ScenarioFile, persona: Persona, text: string, personaText: string): Scenario {
   const rates = Object.fromEntries(
     Object.entries(file.faults.tools)
       .map(([tool, { unauthorized_after: _, ...toolRates }]) => [tool, toolRates] as const)
@@ -277,7 +343,7 @@ export function loadScenarioFile(path: string, personasDir = SCENARIOS_DIR): Sce
     budgetClass: file.budget_class,
     toolBudget: BUDGET_CLASSES[file.budget_class],
     contextWindow: file.context_window,
-    persona: persona.persona,
+    persona,
     world: file.world,
     faults: {
       rates: file.faults.rates,
@@ -299,7 +365,7 @@ export function loadScenarioFile(path: string, personasDir = SCENARIOS_DIR): Sce
     history: file.history,
     impossible: file.impossible,
     check: { outbox: file.check.outbox, impossible: file.impossible },
-    hash: createHash('sha256').update(text).update('\0').update(persona.text).digest('hex'),
+    hash: createHash('sha256').update(text).update('\0').update(personaText).digest('hex'),
   };
 }
 
@@ -313,9 +379,14 @@ export function listScenarioIds(dir = SCENARIOS_DIR): string[] {
 
 /** Load a bundled scenario by id, with a clear error for an unknown id. */
 export function loadScenario(id: string, dir = SCENARIOS_DIR): Scenario {
+  return readScenario(id, dir).scenario;
+}
+
+/** Load a bundled scenario by id, with the texts it was built from. */
+export function readScenario(id: string, dir = SCENARIOS_DIR): { scenario: Scenario; texts: ScenarioTexts } {
   const known = listScenarioIds(dir);
   if (!known.includes(id)) {
     throw UserInputError.single('--scenario', '', `one of ${known.join(', ')}; got '${id}'`);
   }
-  return loadScenarioFile(join(dir, `${id}.yaml`), dir);
+  return readScenarioFile(join(dir, `${id}.yaml`), dir);
 }

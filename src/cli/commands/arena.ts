@@ -9,7 +9,7 @@ import { installCommand, installedPeers, missingPackages, PEERS } from '../../pe
 import { leaderboard, renderLeaderboard } from '../../report/leaderboard.js';
 import { readSweep } from '../../report/read-sweep.js';
 import { UserInputError } from '../../user-input-error.js';
-import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
+import { commaList, nonNegativeInt, seedCount, workerCount } from '../parse.js';
 import { sweepProgress } from '../progress.js';
 import { writeSweepMeta } from '../sweep-meta.js';
 import { sweepUntilInterrupted } from '../sweep-until-interrupted.js';
@@ -42,14 +42,19 @@ export function registerArena(program: Command): void {
       'scenario ids or .yaml paths, comma-separated (see `spiralbench list`)',
       commaList,
     )
-    .option('-n, --seeds <count>', 'runs per scenario and arm', positiveInt, 100)
-    .option('--first-seed <n>', 'first run seed; runs use n, n+1, ... (--seed is an alias)', nonNegativeInt, 1)
+    .option('-n, --seeds <count>', 'runs per scenario and arm (at most 1000000000)', seedCount, 100)
+    .option(
+      '--first-seed <n>',
+      'first run seed; runs use n, n+1, ... (n + seeds at most 2^53 - 1; --seed is an alias)',
+      nonNegativeInt,
+      1,
+    )
     .addOption(optionAlias('--seed <n>', 'firstSeed', nonNegativeInt))
     .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
     .option(
       '-w, --workers <n>',
-      'worker threads (1 runs inline); results are identical for any count',
-      positiveInt,
+      'worker threads (1 runs inline; at most 4 per core); results are identical for any count',
+      workerCount,
       availableParallelism(),
     )
     .option(

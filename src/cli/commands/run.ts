@@ -1,13 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { type Arm, resolveArms } from '../../bench/arms.js';
 import { replayCommand } from '../../bench/replay-command.js';
 import { loadArmsFile } from '../../bench/arms-file.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { checkPeerSweep } from '../../bench/peer-checks.js';
-import { parseShard, type Shard } from '../../bench/sweep-plan.js';
+import type { Shard } from '../../bench/sweep-plan.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { writeReport } from '../../report/html/write-report.js';
 import { renderCellTables, renderPassHatK, renderScenarioMatrix } from '../../report/terminal-table.js';
@@ -19,7 +19,15 @@ import { writeSweepMeta } from '../sweep-meta.js';
 import { DEFAULT_REAL_CONCURRENCY, selectModel } from '../model-choice.js';
 import { DEFAULT_MAX_COST_USD } from '../cost-confirmation.js';
 import { prepareRealSweep, watchRealSweep } from '../real-sweep.js';
-import { commaList, nonNegativeInt, nonNegativeNumber, positiveInt } from '../parse.js';
+import {
+  commaList,
+  nonNegativeInt,
+  nonNegativeNumber,
+  positiveInt,
+  seedCount,
+  shardSpec,
+  workerCount,
+} from '../parse.js';
 import { LiveSession, LIVE_NOTE } from '../../bench/live-session.js';
 import type { ModelChoice } from '../../bench/run-one.js';
 import { sweepProgress } from '../progress.js';
@@ -57,12 +65,6 @@ interface RunFlags {
   readonly modelUrl?: string;
 }
 
-function shardFlag(value: string): Shard {
-  const shard = parseShard(value);
-  if (shard === undefined) throw new InvalidArgumentError('expected i/n with 1 <= i <= n, e.g. 2/3.');
-  return shard;
-}
-
 export function registerRun(program: Command): void {
   program
     .command('run')
@@ -82,20 +84,25 @@ export function registerRun(program: Command): void {
       ['none', 'article'],
     )
     .option('--arms-file <path>', 'YAML/JSON file of custom arms, usable by name in --arms')
-    .option('-n, --seeds <count>', 'runs per scenario and arm', positiveInt, 50)
-    .option('--first-seed <n>', 'first run seed; runs use n, n+1, ... (--seed is an alias)', nonNegativeInt, 1)
+    .option('-n, --seeds <count>', 'runs per scenario and arm (at most 1000000000)', seedCount, 50)
+    .option(
+      '--first-seed <n>',
+      'first run seed; runs use n, n+1, ... (n + seeds at most 2^53 - 1; --seed is an alias)',
+      nonNegativeInt,
+      1,
+    )
     .addOption(optionAlias('--seed <n>', 'firstSeed', nonNegativeInt))
     .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
     .option(
       '-w, --workers <n>',
-      'worker threads (1 runs inline); results are identical for any count',
-      positiveInt,
+      'worker threads (1 runs inline; at most 4 per core); results are identical for any count',
+      workerCount,
       availableParallelism(),
     )
     .option(
       '--shard <i/n>',
       'run only the i-th of n equal slices of the sweep (combine with `spiralbench merge`)',
-      shardFlag,
+      shardSpec,
     )
     .option('-o, --out <dir>', 'results folder', outputFolder, 'results/latest')
     .option(
