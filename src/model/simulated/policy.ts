@@ -1,11 +1,11 @@
 import type { Rng } from '../../random/streams.js';
 import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
 import { canonicalJson } from '../../scenarios/canonical-json.js';
-import { loopWarning, type LoopWarning } from './loop-warnings.js';
 import { parallelSteps } from './parallel-steps.js';
 import { forgottenInput, resolveArgs, stepsReferenced } from './plan-arguments.js';
 import { factsOf, formatCall } from './summary-text.js';
 import type { CallView, TranscriptState } from './transcript-reader.js';
+import { type LoopWarning, offersMoreTurns, readLoopWarning, saysNoMoreTools } from './vocabulary.js';
 
 /** What the model does this turn. */
 export type Action =
@@ -32,15 +32,14 @@ export interface PolicyInput {
   readonly plan: Plan;
   /** Tool names the request offers. */
   readonly offered: ReadonlySet<string>;
+  /** The offered tool that asks a person for help (read from its name and description), or null. */
+  readonly helpTool: string | null;
   /** A tool the request forces through tool_choice, or null. */
   readonly forcedTool: string | null;
   /** tool_choice "none": the model may only answer in text. */
   readonly toolsDisabled: boolean;
   readonly rng: Rng;
 }
-
-export const HELP_TOOL = 'request_human_help';
-const BUDGET_CUE = 'tool budget exhausted';
 
 function callStep(step: number, input: PolicyInput, variant = false): Action {
   const planStep = input.plan.steps[step];
@@ -148,13 +147,13 @@ function repeat(last: CallView, input: PolicyInput): Action {
   };
 }
 
-function askForHelp(input: PolicyInput): Action {
+function askForHelp(input: PolicyInput, helpTool: string): Action {
   const { state, plan } = input;
   const step = plan.steps[state.nextStep];
   const attempted = [...new Set(state.calls.map((call) => call.name))];
   return {
     kind: 'call',
-    tool: HELP_TOOL,
+    tool: helpTool,
     input: {
       summary: `I am stuck at step '${step?.id ?? 'final'}' after ${state.calls.length} tool calls.`,
       attempted_approaches: attempted.map((name) => `called ${name}`),
@@ -193,8 +192,6 @@ function recordFinding(last: CallView, input: PolicyInput): Action | null {
 }
 
 const MORE_TURNS_TOOL = 'request_more_iterations';
-/** The harness says the run is nearly out of turns and how to ask for more. */
-const MORE_TURNS_CUE = `call ${MORE_TURNS_TOOL}`;
 
 /** Unfinished work and a way to get more turns: the model asks, saying what is left. */
 function askForMoreTurns(input: PolicyInput): Action {
@@ -233,13 +230,14 @@ function alternative(input: PolicyInput, avoid: string | null = null): Action | 
  * can be asked for, else give up in words rather than call X again.
  */
 function heedWarning(warning: LoopWarning, last: CallView, failures: number, input: PolicyInput): Action {
-  const { plan, state, offered, persona } = input;
+  const { plan, state, persona, helpTool } = input;
   const avoid = warning.kind === 'directive' ? warning.tool : null;
   const other = alternative(input, avoid);
   if (other !== null) return other;
   const stepTool = plan.steps[state.nextStep]?.tool;
   if (last.role === 'detour' || (avoid !== null && avoid !== stepTool)) return callStep(state.nextStep, input);
-  if (offered.has(HELP_TOOL) && (avoid !== null || failures >= persona.help.after_failures)) return askForHelp(input);
+  if (helpTool !== null && (avoid !== null || failures >= persona.help.after_failures))
+    return askForHelp(input, helpTool);
   if (avoid !== null) return finalAnswer(input);
   return callStep(state.nextStep, input, true);
 }
@@ -282,12 +280,12 @@ function lastTaskCall(calls: readonly CallView[]): CallView | undefined {
  * the only things that modulate them.
  */
 export function decide(input: PolicyInput): Action {
-  const { state, persona, plan, rng, offered } = input;
-  const lastUserText = state.lastUserText.toLowerCase();
-  if (input.toolsDisabled || lastUserText.includes(BUDGET_CUE)) return finalAnswer(input);
-  if (input.forcedTool === HELP_TOOL) return askForHelp(input);
+  const { state, persona, plan, rng, offered, helpTool } = input;
+  const { lastUserText } = state;
+  if (input.toolsDisabled || saysNoMoreTools(lastUserText)) return finalAnswer(input);
+  if (helpTool !== null && input.forcedTool === helpTool) return askForHelp(input, helpTool);
   if (state.nextStep >= plan.steps.length) return finalAnswer(input);
-  if (offered.has(MORE_TURNS_TOOL) && lastUserText.includes(MORE_TURNS_CUE)) return askForMoreTurns(input);
+  if (offered.has(MORE_TURNS_TOOL) && offersMoreTurns(lastUserText, MORE_TURNS_TOOL)) return askForMoreTurns(input);
 
   // Asking for more turns is about the run, not the task: the model carries on from the call before.
   const last = lastTaskCall(state.calls);
@@ -295,9 +293,8 @@ export function decide(input: PolicyInput): Action {
   const record = recordFinding(last, input);
   if (record !== null) return record;
   const failures = last.step >= 0 ? (state.failuresAt[last.step] ?? 0) : 0;
-  const canAskHelp = offered.has(HELP_TOOL);
 
-  const warning = loopWarning(state.lastUserText);
+  const warning = readLoopWarning(lastUserText, offered);
   if (
     warning !== null &&
     rng.chance(warning.kind === 'nudge' ? persona.loop_warning.nudge : persona.loop_warning.directive)
@@ -305,9 +302,9 @@ export function decide(input: PolicyInput): Action {
     return heedWarning(warning, last, failures, input);
   }
 
-  if (last.result.kind === 'reflection') {
+  if (last.result.kind === 'refused') {
     if (!rng.chance(persona.reflection.change_approach)) return repeat(last, input);
-    if (canAskHelp && failures >= persona.help.after_failures) return askForHelp(input);
+    if (helpTool !== null && failures >= persona.help.after_failures) return askForHelp(input, helpTool);
     return last.step >= 0 && rng.chance(0.5) ? callStep(last.step, input, true) : detour(input);
   }
 
@@ -332,8 +329,8 @@ export function decide(input: PolicyInput): Action {
     case 'error':
     case 'empty':
     case 'missing': {
-      if (canAskHelp && failures >= persona.help.after_failures && rng.chance(persona.help.probability))
-        return askForHelp(input);
+      if (helpTool !== null && failures >= persona.help.after_failures && rng.chance(persona.help.probability))
+        return askForHelp(input, helpTool);
       // Now and then an agent thinks of another way in by itself (only where the plan knows one).
       if ((plan.steps[last.step]?.alternatives.length ?? 0) > 0 && rng.chance(persona.alternatives.spontaneous)) {
         const other = alternative(input);

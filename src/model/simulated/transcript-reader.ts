@@ -159,7 +159,7 @@ function foldCall(
     draft.nextStep += 1;
   if (
     step >= 0 &&
-    (result.kind === 'error' || result.kind === 'reflection' || result.kind === 'malformed' || result.kind === 'empty')
+    (result.kind === 'error' || result.kind === 'refused' || result.kind === 'malformed' || result.kind === 'empty')
   ) {
     draft.failuresAt[step] = (draft.failuresAt[step] ?? 0) + 1;
   }
