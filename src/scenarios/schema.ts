@@ -288,8 +288,11 @@ export const personaSchema = z.strictObject({
     proceed_on_invented: probability,
   }),
   reflection: z.strictObject({
-    /** Chance of changing approach after being told a call was an identical repeat. */
-    change_approach: probability,
+    /**
+     * Chance of sending again, unchanged, a call the harness refused to run as an identical
+     * repeat (a stubborn agent's trait); otherwise the model changes course.
+     */
+    resend_blocked: probability,
   }),
   loop_warning: z
     .strictObject({

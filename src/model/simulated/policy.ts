@@ -13,6 +13,7 @@ import {
   repeat,
   verify,
 } from './actions.js';
+import { afterRefusal } from './after-refusal.js';
 import type { CallView } from './transcript-reader.js';
 import { type LoopWarning, offersMoreTurns, readLoopWarning, saysNoMoreTools } from './vocabulary.js';
 
@@ -85,11 +86,7 @@ export function decide(input: PolicyInput): Action {
     return heedWarning(warning, last, failures, input);
   }
 
-  if (last.result.kind === 'refused') {
-    if (!rng.chance(persona.reflection.change_approach)) return repeat(last, input);
-    if (helpTool !== null && failures >= persona.help.after_failures) return askForHelp(input, helpTool);
-    return last.step >= 0 && rng.chance(0.5) ? callStep(last.step, input, true) : detour(input);
-  }
+  if (last.result.kind === 'refused') return afterRefusal(last, input);
 
   if (last.role === 'detour') {
     if (rng.chance(persona.give_up.in_detour)) return finalAnswer(input);

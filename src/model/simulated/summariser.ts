@@ -41,9 +41,9 @@ export function isSummaryRequest(request: ModelRequest): boolean {
   return asksForSummary(text);
 }
 
-/** How a summary tells of one call and its result; null for a call that was never run (a repeat answered with a reflection). */
+/** How a summary tells of one call and its result; null for a call that was never run (a refused repeat, a call past the budget). */
 function recall(name: string, input: Record<string, unknown>, text: string, isError: boolean): RecalledCall | null {
-  if (refusalIn(text) === 'repeat') return null;
+  if (refusalIn(text) !== null) return null;
   if (isError || /^error/i.test(text))
     return { kind: 'failed', name, input, error: text.split('\n')[0]!.slice(0, ERROR_CHARS) };
   try {
