@@ -237,6 +237,17 @@ export const scenarioSchema = z
       })
       .describe('The world the run must leave behind to succeed.'),
   })
+  .superRefine((file, ctx) => {
+    // Expecting nothing written makes a run that does nothing a success: only a task that
+    // cannot be done (where asking for help is the right outcome) may expect an empty outbox.
+    if (file.check.outbox.length === 0 && !file.impossible)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['check', 'outbox'],
+        message:
+          'at least one expected write; an empty outbox is expected only of a task marked impossible: true (otherwise a run that does nothing succeeds)',
+      });
+  })
   .meta({
     title: 'spiralbench scenario',
     description:
