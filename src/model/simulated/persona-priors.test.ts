@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { listPersonaIds, loadPersona } from '../../scenarios/loader.js';
@@ -68,5 +69,15 @@ describe('persona priors', () => {
     expect([parameterValue(changed, 'help.after_failures'), parameterValue(changed, 'retry.same')]).toEqual([5, 0.1]);
     expect(parameterValue(persona, 'help.after_failures')).toBe(3);
     expect(personaSchema.parse(changed)).toEqual(changed);
+  });
+});
+
+describe('the priors table of docs/simulated-model.md', () => {
+  it('shows each parameter with the range, scale and basis the module gives it', () => {
+    const doc = readFileSync(new URL('../../../docs/simulated-model.md', import.meta.url), 'utf8');
+    for (const parameter of PERSONA_PARAMETERS) {
+      const { range, scale, basis } = PERSONA_PRIORS[parameter];
+      expect(doc).toContain(`| \`${parameter}\` | [${range[0]}, ${range[1]}] | ${scale} | ${basis} |`);
+    }
   });
 });
