@@ -1,3 +1,5 @@
+import { textMemo } from '../../memo/text-memo.js';
+
 /**
  * The words the simulated model reads: everything a harness says to it (a guard's refusal,
  * an error's advice, a loop warning, a last-turn notice, a request for a summary, a tool
@@ -101,13 +103,15 @@ const STOP_USING =
  */
 export function readLoopWarning(text: string, offered: ReadonlySet<string>): LoopWarning | null {
   if (text === '') return null;
-  const stop = STOP_USING.exec(text);
-  if (stop !== null) {
-    const tool = toolNamedNear(text, stop.index, offered);
+  const { stopAt, nudge } = harnessWords(text);
+  if (stopAt !== -1) {
+    const tool = toolNamedNear(text, stopAt, offered);
     if (tool !== null) return { kind: 'directive', tool };
   }
-  return LOOPING.test(text) && CHANGE_COURSE.test(text) ? { kind: 'nudge' } : null;
+  return nudge ? NUDGE : null;
 }
+
+const NUDGE: LoopWarning = Object.freeze({ kind: 'nudge' });
 
 /** The offered tool a directive at `at` is about: the first one named after it, else the last one named before it. */
 function toolNamedNear(text: string, at: number, offered: ReadonlySet<string>): string | null {
@@ -138,7 +142,7 @@ const NO_MORE_TOOLS =
 
 /** Whether text a harness added says the model may call no more tools and must answer now. */
 export function saysNoMoreTools(text: string): boolean {
-  return text !== '' && NO_MORE_TOOLS.test(text);
+  return text !== '' && harnessWords(text).noMoreTools;
 }
 
 /** Whether text a harness added points the model at the tool that grants more turns (it names the tool). */
@@ -153,8 +157,24 @@ const OF_THE_CONVERSATION = /\b(?:conversation|transcript|everything above|the a
 
 /** Whether a message asks for a summary of the conversation it ends (a compaction request). */
 export function asksForSummary(text: string): boolean {
-  return text !== '' && SUMMARISE.test(text) && OF_THE_CONVERSATION.test(text);
+  return text !== '' && harnessWords(text).summary;
 }
+
+/**
+ * What a message's text says, read once per text: the same few texts (a task statement,
+ * a guard's message) come back turn after turn and run after run, and each reading is
+ * several searches of the whole text.
+ */
+const harnessWords = textMemo(
+  (text: string) =>
+    Object.freeze({
+      noMoreTools: NO_MORE_TOOLS.test(text),
+      stopAt: STOP_USING.exec(text)?.index ?? -1,
+      nudge: LOOPING.test(text) && CHANGE_COURSE.test(text),
+      summary: SUMMARISE.test(text) && OF_THE_CONVERSATION.test(text),
+    }),
+  1_000_000,
+);
 
 /** A person... */
 const PERSON = /\b(?:human|person|people|operator|supervisor|someone|a user)\b/i;
