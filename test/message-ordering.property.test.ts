@@ -65,6 +65,8 @@ describe('fixMessageOrder (property)', () => {
           clock: new VirtualClock(),
           emit: () => {},
           toolCalls: 0,
+          toolExecutions: 0,
+          toolTraits: () => undefined,
           iteration: 0,
           messages: transcript,
         };
@@ -112,6 +114,8 @@ describe('fixMessageOrder (property)', () => {
         clock: new VirtualClock(),
         emit: () => {},
         toolCalls: 0,
+        toolExecutions: 0,
+        toolTraits: () => undefined,
         iteration: 0,
         messages: transcript,
       };

@@ -16,11 +16,11 @@ describe('spiralbench validate', () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, 'x.yaml'),
-      'id: x\ntitle: X\nprompt: p\ntools: [get_users]\nbudget_class: standard\nworld: {}\nfaults: { rates: { timeout: 1.5 } }\nplan: { steps: [{ id: s, tool: get_user, args: {} }], final: f }\ncheck: { outbox: [] }\n',
+      'id: x\ntitle: X\nprompt: p\ntools: [get_users]\nbudget_class: standard\nworld: {}\nfaults: { rates: { timeout: 1.5 } }\nplan: { steps: [{ id: s, tool: get_user, args: {} }], final: f }\ncheck: { outbox: [{ key: k, value: v }] }\n',
     );
     writeFileSync(
       join(dir, 'y.yaml'),
-      'id: y\ntitle: Y\ntools: [get_user]\nbudget_class: standard\nworld: {}\nplan: { steps: [{ id: s, tool: get_user, args: { user_id: $t } }], final: f }\ncheck: { outbox: [] }\n',
+      'id: y\ntitle: Y\ntools: [get_user]\nbudget_class: standard\nworld: {}\nplan: { steps: [{ id: s, tool: get_user, args: { user_id: $t } }], final: f }\ncheck: { outbox: [{ key: k, value: v }] }\n',
     );
     const result = cli(['validate', dir]);
     expect(result.status).toBe(2);

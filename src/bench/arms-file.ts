@@ -9,8 +9,9 @@ const guardSetting = z.discriminatedUnion('guard', [
   z.strictObject({
     guard: z.literal('budget'),
     maxToolCalls: z.union([z.number().int().min(1), z.literal('task-class')]).default('task-class'),
+    counts: z.enum(['requested', 'executed']).default('requested'),
   }),
-  z.strictObject({ guard: z.literal('repeat'), window: z.number().int().min(1).default(2) }),
+  z.strictObject({ guard: z.literal('repeat'), window: z.number().int().min(1).default(1) }),
   z.strictObject({
     guard: z.literal('classify'),
     maxRetries: z.number().int().min(0).default(3),
@@ -88,7 +89,8 @@ const armsFileSchema = z.strictObject({
  * arms:
  *   - name: tight-budget
  *     guards:
- *       - { guard: budget, maxToolCalls: 8 }
+ *       - { guard: budget, maxToolCalls: 8, counts: executed }
+ *       - { guard: repeat, window: 2 }
  *       - { guard: classify, maxRetries: 2, backoffMs: [500, 1000] }
  *       - { guard: recover, fallbackModel: null }
  * ```

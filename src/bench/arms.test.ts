@@ -129,7 +129,7 @@ describe('arms file', () => {
     expect(resolveArms(['none', 'tight'], '--arms', custom)[1]).toEqual({
       name: 'tight',
       guards: [
-        { guard: 'budget', maxToolCalls: 8 },
+        { guard: 'budget', maxToolCalls: 8, counts: 'requested' },
         { guard: 'classify', maxRetries: 3, backoffMs: [1000, 2000, 4000] },
       ],
     });

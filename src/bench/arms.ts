@@ -13,7 +13,7 @@ import { outputLimitRecovery } from '../loop/guards/output-limit-recovery.js';
 import { repeatFingerprint } from '../loop/guards/repeat-fingerprint.js';
 import { stuckTool } from '../loop/guards/stuck-tool.js';
 import { timeLimits } from '../loop/guards/time-limits.js';
-import { toolBudget } from '../loop/guards/tool-budget.js';
+import { type BudgetCount, toolBudget } from '../loop/guards/tool-budget.js';
 import { DEFAULT_MODEL_ID } from '../model/model-client.js';
 import { contextWindowOf } from '../model/model-table.js';
 import type { StreamKey } from '../random/streams.js';
@@ -26,7 +26,7 @@ import type { PeerSetting } from '../peers/peer-setting.js';
 /** One safeguard's settings, as written into results. */
 export type GuardSetting =
   | { readonly guard: 'stuck' }
-  | { readonly guard: 'budget'; readonly maxToolCalls: number | 'task-class' }
+  | { readonly guard: 'budget'; readonly maxToolCalls: number | 'task-class'; readonly counts: BudgetCount }
   | { readonly guard: 'repeat'; readonly window: number }
   | { readonly guard: 'classify'; readonly maxRetries: number; readonly backoffMs: readonly number[] }
   | {
@@ -139,8 +139,11 @@ export const DEFAULT_GUARDS: readonly GuardSetting[] = [
   // Repairs the transcript before each call: a resumed history may be out of order.
   { guard: 'fixup' },
   { guard: 'stuck' },
-  { guard: 'budget', maxToolCalls: 'task-class' },
-  { guard: 'repeat', window: 2 },
+  // The article's "count every tool call": a call refused by another guard still cost the
+  // model a turn, so it counts (`counts: 'executed'` counts only what reached the tools).
+  { guard: 'budget', maxToolCalls: 'task-class', counts: 'requested' },
+  // The article's rule: the same tool with the same arguments twice in a row.
+  { guard: 'repeat', window: 1 },
   { guard: 'classify', maxRetries: 3, backoffMs: [1000, 2000, 4000] },
   // Before the iteration budget's warning: one intervention a batch, and thrash is the
   // more urgent news.
@@ -279,6 +282,7 @@ export function buildGuards(
       case 'budget':
         return toolBudget({
           maxToolCalls: setting.maxToolCalls === 'task-class' ? scenario.toolBudget : setting.maxToolCalls,
+          counts: setting.counts,
         });
       case 'repeat':
         return repeatFingerprint({ window: setting.window });

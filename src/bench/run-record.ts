@@ -23,7 +23,9 @@ export interface RunRecord {
   readonly outcome: OutcomeKind;
   readonly verdict: VerdictKind;
   readonly verdict_reason: string;
+  /** Tool calls the model asked for, refused ones included (a budget with `counts: requested` counts these). */
   readonly tool_calls: number;
+  /** Executions the tools saw: automatic retries included, refused calls not (`counts: executed`). */
   readonly tool_executions: number;
   readonly tool_retries: number;
   readonly model_calls: number;

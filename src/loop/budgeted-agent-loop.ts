@@ -134,10 +134,13 @@ export class BudgetedAgentLoop {
       }
       onEvent?.(event);
     };
+    const toolTraits = (name: string) => host.traits(name);
     const context = (on = clock): LoopContext => ({
       clock: on,
       emit,
       toolCalls: metrics.toolCalls,
+      toolExecutions: metrics.toolExecutions,
+      toolTraits,
       iteration: metrics.modelCalls,
       messages,
     });

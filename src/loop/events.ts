@@ -64,6 +64,7 @@ export type AgentEvent =
       readonly code: ToolErrorCode;
     }
   | { readonly type: 'agent.repeat.blocked'; readonly at: number; readonly tool: string; readonly fingerprint: string }
+  /** `toolCalls`: what the budget counted when it ran out (calls requested, or executions, per its `counts`). */
   | { readonly type: 'agent.budget.exhausted'; readonly at: number; readonly toolCalls: number; readonly limit: number }
   | { readonly type: 'agent.guardrail.escalated'; readonly at: number; readonly payload: unknown }
   /** Thrash was found after a tool batch; `tier` is the ladder's step (1 nudge, 2 directive, 3 forced stuck call). */

@@ -12,8 +12,12 @@ import type { ToolTraits } from './tool-host.js';
 export interface LoopContext {
   readonly clock: VirtualClock;
   readonly emit: (event: AgentEvent) => void;
-  /** Tool calls the model has made so far. */
+  /** Tool calls the model has asked for so far, refused ones included (`RunMetrics.toolCalls`). */
   readonly toolCalls: number;
+  /** Executions the tools have seen so far, automatic retries included and refused calls not (`RunMetrics.toolExecutions`). */
+  readonly toolExecutions: number;
+  /** What a tool declares about itself (writes to the world, may run alongside others); undefined for one the host does not provide. */
+  readonly toolTraits: (name: string) => ToolTraits | undefined;
   /** Model calls made so far. */
   readonly iteration: number;
   readonly messages: readonly MessageParam[];

@@ -36,9 +36,9 @@ export const OUTCOME_KINDS: readonly OutcomeKind[] = [
 ];
 
 export interface RunMetrics {
-  /** tool_use blocks the model produced: what the budget counts. */
+  /** tool_use blocks the model produced, refused ones included: what the budget counts by default (`counts: 'requested'`). */
   readonly toolCalls: number;
-  /** Executions the tools saw, including the executor's automatic retries. */
+  /** Executions the tools saw, the executor's automatic retries included and refused calls not (`counts: 'executed'`). */
   readonly toolExecutions: number;
   readonly toolRetries: number;
   /** Model calls the model answered; failed attempts are not counted here. */

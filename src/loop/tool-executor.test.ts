@@ -26,6 +26,8 @@ const context = (): LoopContext => ({
   clock: new VirtualClock(),
   emit: () => {},
   toolCalls: 0,
+  toolExecutions: 0,
+  toolTraits: () => undefined,
   iteration: 1,
   messages: [],
 });

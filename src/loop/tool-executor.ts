@@ -42,6 +42,8 @@ export function executeToolCall(
     clock: loop.clock,
     emit: loop.emit,
     toolCalls: loop.toolCalls,
+    toolExecutions: loop.toolExecutions,
+    toolTraits: loop.toolTraits,
     iteration: loop.iteration,
     messages: loop.messages,
     call,

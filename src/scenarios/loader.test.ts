@@ -53,7 +53,7 @@ plan:
     - { id: fetch, tool: get_user, args: { user_id: u_1 } }
     - { id: transform, tool: transform_record, args: { record: $fetch } }
   final: done
-check: { outbox: [] }
+check: { outbox: [{ key: u_1, value: done }] }
 `;
 
 describe('loadScenario', () => {
@@ -276,6 +276,7 @@ check: { outbox: [] }
       'faulty',
       VALID.replace('id: tiny', 'id: faulty')
         .replace('budget_class: lookup', 'budget_class: lookup\nimpossible: true')
+        .replace('check: { outbox: [{ key: u_1, value: done }] }', 'check: { outbox: [] }')
         .replace(
           'faults: { rates: { timeout: 0.2 } }',
           'faults: { rates: { timeout: 0.2 }, tools: { get_user: { unauthorized_after: 2 }, transform_record: { server_error: 0.5, unauthorized_after: 0 } } }',
@@ -287,6 +288,19 @@ check: { outbox: [] }
     // An entry holding only the schedule keeps the scenario-wide rates for that tool.
     expect(scenario.faults.tools).toEqual({ transform_record: { server_error: 0.5 } });
     expect(scenario.faults.unauthorizedAfter).toEqual({ get_user: 2, transform_record: 0 });
+  });
+
+  it('refuses an empty expected outbox unless the task is marked impossible: doing nothing would succeed', () => {
+    const path = writeScenario(
+      'idle',
+      VALID.replace('id: tiny', 'id: idle').replace(
+        'check: { outbox: [{ key: u_1, value: done }] }',
+        'check: { outbox: [] }',
+      ),
+    );
+    expect(inputError(() => loadScenarioFile(path, dir)).problems).toEqual([
+      { source: path, field: 'check.outbox', expected: expect.stringContaining('impossible: true') },
+    ]);
   });
 
   it('checks $step references nested anywhere in arguments, and parts of results', () => {

@@ -237,6 +237,17 @@ export const scenarioSchema = z
       })
       .describe('The world the run must leave behind to succeed.'),
   })
+  .superRefine((file, ctx) => {
+    // Expecting nothing written makes a run that does nothing a success: only a task that
+    // cannot be done (where asking for help is the right outcome) may expect an empty outbox.
+    if (file.check.outbox.length === 0 && !file.impossible)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['check', 'outbox'],
+        message:
+          'at least one expected write; an empty outbox is expected only of a task marked impossible: true (otherwise a run that does nothing succeeds)',
+      });
+  })
   .meta({
     title: 'spiralbench scenario',
     description:
@@ -288,8 +299,11 @@ export const personaSchema = z.strictObject({
     proceed_on_invented: probability,
   }),
   reflection: z.strictObject({
-    /** Chance of changing approach after being told a call was an identical repeat. */
-    change_approach: probability,
+    /**
+     * Chance of sending again, unchanged, a call the harness refused to run as an identical
+     * repeat (a stubborn agent's trait); otherwise the model changes course.
+     */
+    resend_blocked: probability,
   }),
   loop_warning: z
     .strictObject({

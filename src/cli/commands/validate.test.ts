@@ -17,7 +17,7 @@ plan:
     - { id: fetch, tool: get_user, args: { user_id: u_1 } }
     - { id: write, tool: write_result, args: { key: u_1, value: { user: $fetch } } }
   final: done
-check: { outbox: [] }
+check: { outbox: [{ key: u_1, value: done }] }
 `;
 
 function folder(files: Record<string, string>, personas: readonly string[] = []): string {

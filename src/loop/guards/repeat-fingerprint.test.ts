@@ -9,14 +9,22 @@ import type { RunResult } from '../outcome.js';
 import type { ToolHost } from '../tool-host.js';
 import { callFingerprint, REFLECTION_MESSAGE, repeatFingerprint } from './repeat-fingerprint.js';
 
-const DEFINITIONS: Tool[] = ['lookup', 'other'].map((name) => ({ name, input_schema: { type: 'object' } }));
+const DEFINITIONS: Tool[] = ['lookup', 'other', 'write', 'send'].map((name) => ({
+  name,
+  input_schema: { type: 'object' },
+}));
+/** `write` and `send` change the world; `lookup` and `other` only read it. */
+const WRITERS: ReadonlySet<string> = new Set(['write', 'send']);
 
 function countingHost(): ToolHost & { readonly executed: Array<{ name: string; input: Record<string, unknown> }> } {
   const executed: Array<{ name: string; input: Record<string, unknown> }> = [];
   return {
     definitions: DEFINITIONS,
     executed,
-    traits: () => ({ sideEffecting: false, concurrencySafe: true }),
+    traits: (name) =>
+      WRITERS.has(name)
+        ? { sideEffecting: true, concurrencySafe: false }
+        : { sideEffecting: false, concurrencySafe: true },
     execute(name, input): ToolExecution {
       executed.push({ name, input });
       return { kind: 'ok', content: '{"ok":true}', latencyMs: 100, fault: null };
@@ -86,7 +94,7 @@ describe('repeatFingerprint', () => {
     ]);
   });
 
-  it('blocks a call identical to the one two calls back (window 2)', async () => {
+  it("by default follows the article's rule, twice in a row: a call identical to the one two calls back runs", async () => {
     const model = new ScriptedModel([
       call('lookup', { a: 1 }),
       call('other', { a: 1 }),
@@ -95,6 +103,22 @@ describe('repeatFingerprint', () => {
     ]);
     const host = countingHost();
     const result = await new BudgetedAgentLoop({ model, tools: host, guards: [repeatFingerprint()] }).run('go');
+
+    expect(host.executed.map((e) => e.name)).toEqual(['lookup', 'other', 'lookup']);
+    expect(toolResults(result).every((block) => block.is_error !== true)).toBe(true);
+  });
+
+  it('blocks a call identical to the one two calls back with window 2', async () => {
+    const model = new ScriptedModel([
+      call('lookup', { a: 1 }),
+      call('other', { a: 1 }),
+      call('lookup', { a: 1 }),
+      { text: 'done' },
+    ]);
+    const host = countingHost();
+    const result = await new BudgetedAgentLoop({ model, tools: host, guards: [repeatFingerprint({ window: 2 })] }).run(
+      'go',
+    );
 
     expect(host.executed.map((e) => e.name)).toEqual(['lookup', 'other']);
     const results = toolResults(result);
@@ -121,6 +145,48 @@ describe('repeatFingerprint', () => {
       '{"ok":true}',
       '{"ok":true}',
       '{"ok":true}',
+    ]);
+  });
+
+  it('lets a write run again after a read between the two: checking the world, then rewriting, whatever the window', async () => {
+    for (const window of [1, 2, 5]) {
+      const model = new ScriptedModel([
+        call('write', { key: 'k', value: 1 }),
+        call('lookup', { key: 'k' }),
+        call('write', { key: 'k', value: 1 }),
+        { text: 'done' },
+      ]);
+      const host = countingHost();
+      const result = await new BudgetedAgentLoop({ model, tools: host, guards: [repeatFingerprint({ window })] }).run(
+        'go',
+      );
+      expect(host.executed.map((e) => e.name)).toEqual(['write', 'lookup', 'write']);
+      expect(toolResults(result).every((block) => block.is_error !== true)).toBe(true);
+    }
+  });
+
+  it('still blocks a write repeated with only other writes between, and a read repeated with a read between', async () => {
+    const model = new ScriptedModel([
+      call('write', { key: 'k', value: 1 }),
+      call('send', { to: 'x' }),
+      call('write', { key: 'k', value: 1 }),
+      call('lookup', { a: 1 }),
+      call('other', { a: 1 }),
+      call('lookup', { a: 1 }),
+      { text: 'done' },
+    ]);
+    const host = countingHost();
+    const result = await new BudgetedAgentLoop({ model, tools: host, guards: [repeatFingerprint({ window: 2 })] }).run(
+      'go',
+    );
+    expect(host.executed.map((e) => e.name)).toEqual(['write', 'send', 'lookup', 'other']);
+    expect(toolResults(result).map((block) => block.is_error === true)).toEqual([
+      false,
+      false,
+      true,
+      false,
+      false,
+      true,
     ]);
   });
 
@@ -193,7 +259,15 @@ describe('repeatFingerprint compares inputs as the calls texts would', () => {
     return inputs.map((input, i) => {
       const block = { type: 'tool_use', id: `c${i}`, name: 'lookup', input } as ToolUseBlock;
       messages.push({ role: 'assistant', content: [block] });
-      const ctx = { clock: new VirtualClock(), emit: () => {}, toolCalls: i, iteration: i, messages };
+      const ctx = {
+        clock: new VirtualClock(),
+        emit: () => {},
+        toolCalls: i,
+        toolExecutions: i,
+        toolTraits: () => undefined,
+        iteration: i,
+        messages,
+      };
       const decision = guard.beforeToolCall!(block, ctx);
       messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: block.id, content: 'ok' }] });
       return decision !== undefined;

@@ -2,10 +2,14 @@ import * as crypto from 'node:crypto';
 import type { MessageParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { textMemo } from '../../memo/text-memo.js';
 import { canonicalCall, canonicalJson } from '../../scenarios/canonical-json.js';
-import type { Guard } from '../guard.js';
+import type { Guard, LoopContext } from '../guard.js';
 
 export interface RepeatFingerprintOptions {
-  /** How many of the most recent calls a new call is compared with. @default 2 */
+  /**
+   * How many of the most recent calls a new call is compared with. 1 is the article's rule,
+   * the same tool with the same arguments twice in a row; a wider window also blocks a call
+   * identical to one a few calls back. @default 1
+   */
   readonly window?: number;
 }
 
@@ -50,17 +54,23 @@ function sameArguments(a: unknown, b: unknown): boolean {
 
 /**
  * Whether one of the `window` tool calls before `call` in the transcript, nearest first,
- * is the same call. Walked in place, not gathered into a list first: a list per call
- * (grown from empty) was most of what the guard allocated.
+ * is the same call. A side-effecting call is compared only back to the nearest read-only
+ * call before it: an agent that read the world after a write and then writes again is
+ * checking before rewriting (a write that timed out, say), not repeating itself. Walked in
+ * place, not gathered into a list first: a list per call (grown from empty) was most of
+ * what the guard allocated.
  */
 function repeatsRecent(
   messages: readonly MessageParam[],
   call: ToolUseBlock,
   window: number,
   inputOf: (block: { readonly id: string; readonly input: unknown }) => unknown,
+  traits: LoopContext['toolTraits'],
 ): boolean {
   let compared = 0;
   let reached = false;
+  // Looked up only when a read-only call could matter: a window of one never gets that far.
+  let writes: boolean | undefined;
   for (let i = messages.length - 1; i >= 0 && compared < window; i--) {
     const message = messages[i]!;
     if (message.role !== 'assistant' || typeof message.content === 'string') continue;
@@ -74,20 +84,26 @@ function repeatsRecent(
       compared += 1;
       // A call of another tool is never the same call: no need to read its arguments.
       if (block.name === call.name && sameArguments(inputOf(block), call.input)) return true;
+      if (compared >= window) return false;
+      writes ??= traits(call.name)?.sideEffecting === true;
+      if (writes && traits(block.name)?.sideEffecting === false) return false;
     }
   }
   return false;
 }
 
 /**
- * Refuses to execute a call identical to one of the last `window` calls and answers it
- * with a reflection message instead. The last calls are read from the transcript, so a
- * run resumed in a new process (fresh guards) still knows them.
+ * Refuses to execute a call identical to the one just before it (or, with a wider
+ * `window`, to one of the last `window` calls) and answers it with a reflection message
+ * instead. A read-only call between two identical side-effecting calls makes the second
+ * one not a repeat: the agent checked the world before writing again. The last calls are
+ * read from the transcript, so a run resumed in a new process (fresh guards) still knows them.
  *
  * @example
- * repeatFingerprint({ window: 2 })
+ * repeatFingerprint() // the article's rule: the same call twice in a row
+ * repeatFingerprint({ window: 2 }) // also the same call two calls back
  */
-export function repeatFingerprint({ window = 2 }: RepeatFingerprintOptions = {}): Guard {
+export function repeatFingerprint({ window = 1 }: RepeatFingerprintOptions = {}): Guard {
   /**
    * The calls this guard has read, in order: their ids, and their arguments as parsed
    * (the transcript keeps arguments sent as text as text). Two lists searched from the
@@ -105,7 +121,7 @@ export function repeatFingerprint({ window = 2 }: RepeatFingerprintOptions = {})
     beforeToolCall(call, ctx) {
       // Calls are compared by their canonical text, equal exactly when their digests are;
       // the digest is worked out only for a call that is blocked, which is rare.
-      const repeated = repeatsRecent(ctx.messages, call, window, inputOf);
+      const repeated = repeatsRecent(ctx.messages, call, window, inputOf, ctx.toolTraits);
       ids.push(call.id);
       // Its arguments as read, kept by reference: tool handlers never write their input (ToolSpec.run).
       inputs.push(call.input);

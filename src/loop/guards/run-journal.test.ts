@@ -6,7 +6,15 @@ import type { LoopContext } from '../guard.js';
 import { RunJournal } from '../journal/run-journal.js';
 import { APPEND_JOURNAL_TOOL, GET_JOURNAL_TOOL, runJournal, UPDATE_JOURNAL_TOOL } from './run-journal.js';
 
-const ctx: LoopContext = { clock: new VirtualClock(), emit: () => undefined, toolCalls: 0, iteration: 0, messages: [] };
+const ctx: LoopContext = {
+  clock: new VirtualClock(),
+  emit: () => undefined,
+  toolCalls: 0,
+  toolExecutions: 0,
+  toolTraits: () => undefined,
+  iteration: 0,
+  messages: [],
+};
 const call = (name: string, input: Record<string, unknown>): ToolUseBlock => ({
   type: 'tool_use',
   id: `toolu_${name}`,

@@ -4,6 +4,10 @@ import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js'
 import { BudgetedAgentLoop } from '../budgeted-agent-loop.js';
 import type { AgentEvent } from '../events.js';
 import { recordingHost } from '../recording-host.test-helpers.js';
+import type { ToolExecution } from '../../faults/flaky-tool.js';
+import { ToolError } from '../../faults/tool-errors.js';
+import { errorClassification } from './error-classification.js';
+import { repeatFingerprint } from './repeat-fingerprint.js';
 import { toolBudget } from './tool-budget.js';
 
 const LOOKUP: Tool = {
@@ -109,5 +113,69 @@ describe('toolBudget', () => {
     ]);
     expect(result.outcome.kind).toBe('budget_exhausted');
     expect(result.metrics.toolCalls).toBe(4);
+  });
+});
+
+describe('toolBudget counts', () => {
+  /** A call refused by the repeat guard, then two that run: three requested, two executed. */
+  const script = (): ScriptedTurn[] => [call(1), call(1), call(2), call(3), { text: 'Done.' }];
+
+  it("by default counts every call the model asked for, a refused one included (the article's 'count every tool call')", async () => {
+    const model = new ScriptedModel(script());
+    const host = okHost();
+    const result = await new BudgetedAgentLoop({
+      model,
+      tools: host,
+      guards: [toolBudget({ maxToolCalls: 3 }), repeatFingerprint()],
+    }).run('Look things up.');
+    expect(host.executed).toHaveLength(2);
+    expect(result.metrics).toMatchObject({ toolCalls: 3, toolExecutions: 2 });
+    expect(result.outcome).toMatchObject({ kind: 'budget_exhausted', toolCalls: 3 });
+  });
+
+  it("with counts 'executed' counts what reached the tools: not a refused call", async () => {
+    const model = new ScriptedModel(script());
+    const host = okHost();
+    const events: AgentEvent[] = [];
+    const result = await new BudgetedAgentLoop({
+      model,
+      tools: host,
+      guards: [toolBudget({ maxToolCalls: 3, counts: 'executed' }), repeatFingerprint()],
+      onEvent: (event) => events.push(event),
+    }).run('Look things up.');
+    expect(host.executed).toHaveLength(3);
+    expect(result.metrics).toMatchObject({ toolCalls: 4, toolExecutions: 3 });
+    expect(result.outcome.kind).toBe('budget_exhausted');
+    expect(events.find((event) => event.type === 'agent.budget.exhausted')).toMatchObject({ toolCalls: 3, limit: 3 });
+    expect(lastUserText(model.requests.at(-1)?.messages ?? [])).toBe(
+      'Tool budget exhausted (3 tool executions). Summarize what you have learned and return a final answer.',
+    );
+  });
+
+  it("with counts 'executed' counts the executor's automatic retries, which 'requested' does not", async () => {
+    /** `lookup` times out on its first execution, then answers. */
+    const flakyHost = () => {
+      let executions = 0;
+      return {
+        ...okHost(),
+        execute(): ToolExecution {
+          executions += 1;
+          return executions === 1
+            ? { kind: 'error', error: new ToolError('timeout', 'timed out'), latencyMs: 10, fault: 'timeout' }
+            : { kind: 'ok', content: '{"ok":true}', latencyMs: 100, fault: null };
+        },
+      };
+    };
+    const outcomes = [];
+    for (const counts of ['requested', 'executed'] as const) {
+      const result = await new BudgetedAgentLoop({
+        model: new ScriptedModel([call(1), call(2), { text: 'Done.' }, { text: 'Done.' }]),
+        tools: flakyHost(),
+        guards: [toolBudget({ maxToolCalls: 3, counts }), errorClassification({ backoffMs: [0] })],
+      }).run('Look things up.');
+      expect(result.metrics).toMatchObject({ toolCalls: 2, toolExecutions: 3 });
+      outcomes.push(result.outcome.kind);
+    }
+    expect(outcomes).toEqual(['completed', 'budget_exhausted']);
   });
 });

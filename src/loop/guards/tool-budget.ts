@@ -1,34 +1,60 @@
-import type { Guard } from '../guard.js';
+import type { Guard, LoopContext } from '../guard.js';
+
+/**
+ * What the budget counts. `requested`: every tool call the model asked for, refused ones
+ * included (a refused call still cost the model a turn). `executed`: every execution the
+ * tools saw, the executor's automatic retries included and refused calls not (what the
+ * backend paid for). The run records both (`tool_calls`, `tool_executions`).
+ */
+export type BudgetCount = 'requested' | 'executed';
 
 export interface ToolBudgetOptions {
   /** Tool calls allowed before the final turn; set per task class (lookup 5, standard 15, research 40). */
   readonly maxToolCalls: number;
+  /** What counts against the ceiling. @default 'requested' */
+  readonly counts?: BudgetCount;
 }
 
+const counters: Readonly<Record<BudgetCount, (ctx: LoopContext) => number>> = {
+  requested: (ctx) => ctx.toolCalls,
+  executed: (ctx) => ctx.toolExecutions,
+};
+
+const UNITS: Readonly<Record<BudgetCount, string>> = { requested: 'calls', executed: 'tool executions' };
+
 /**
- * Counts the model's tool calls. At the ceiling, before the next model call, it stops
- * offering tools and sends one neutral message; the reply to that is the final answer.
- * Calls of one turn past the ceiling are answered without being run.
+ * Counts the model's tool calls (or the tools' executions). At the ceiling, before the
+ * next model call, it stops offering tools and sends one neutral message; the reply to
+ * that is the final answer. Calls of one turn past the ceiling are answered without
+ * being run.
  *
  * @example
- * toolBudget({ maxToolCalls: 15 })
+ * toolBudget({ maxToolCalls: 15 }) // the article's: every call the model asks for counts
+ * toolBudget({ maxToolCalls: 15, counts: 'executed' }) // only what reached the tools
  */
-export function toolBudget({ maxToolCalls }: ToolBudgetOptions): Guard {
+export function toolBudget({ maxToolCalls, counts = 'requested' }: ToolBudgetOptions): Guard {
+  const counted = counters[counts];
+  const unit = UNITS[counts];
   let exhausted = false;
   return {
     name: 'budget',
     // A turn of several calls can cross the ceiling; the calls past it are not run.
     beforeToolCall(_call, ctx) {
-      if (ctx.toolCalls < maxToolCalls) return undefined; // calls made before this one
-      return { kind: 'answer', content: `Not run: the tool budget (${maxToolCalls} calls) is used up.`, isError: true };
+      if (counted(ctx) < maxToolCalls) return undefined; // counted before this call
+      return {
+        kind: 'answer',
+        content: `Not run: the tool budget (${maxToolCalls} ${unit}) is used up.`,
+        isError: true,
+      };
     },
     beforeModelCall(ctx) {
-      if (exhausted || ctx.toolCalls < maxToolCalls) return undefined;
+      const used = counted(ctx);
+      if (exhausted || used < maxToolCalls) return undefined;
       exhausted = true;
-      ctx.emit({ type: 'agent.budget.exhausted', at: ctx.clock.now(), toolCalls: ctx.toolCalls, limit: maxToolCalls });
+      ctx.emit({ type: 'agent.budget.exhausted', at: ctx.clock.now(), toolCalls: used, limit: maxToolCalls });
       return {
         kind: 'final_turn',
-        message: `Tool budget exhausted (${maxToolCalls} calls). Summarize what you have learned and return a final answer.`,
+        message: `Tool budget exhausted (${maxToolCalls} ${unit}). Summarize what you have learned and return a final answer.`,
         outcome: 'budget_exhausted',
       };
     },

@@ -2,10 +2,12 @@ import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { textMemo } from '../../memo/text-memo.js';
 import { tryParseJson } from '../../scenarios/parse-json.js';
 import type { Json } from '../../scenarios/world.js';
+import { readRefusal, readRetryHint, type Refusal, saysMayHaveApplied, saysNothingFound } from './vocabulary.js';
 
 /**
  * What a result says, as a reader of its words would take it. These are the cues a real
- * model reacts to; the simulated model sees nothing else of the harness.
+ * model reacts to; the simulated model sees nothing else of the harness. The words are
+ * read in vocabulary.ts.
  */
 export type ResultView =
   | { readonly kind: 'good'; readonly value: Json }
@@ -18,14 +20,9 @@ export type ResultView =
       readonly hint: 'permanent' | 'transient' | 'none';
       readonly mayHaveApplied: boolean;
     }
-  | { readonly kind: 'reflection' }
+  /** The harness did not run the call: a repeat refused, or a call past a limit. Not a failure of the task. */
+  | { readonly kind: 'refused'; readonly by: Refusal }
   | { readonly kind: 'missing' };
-
-const REFLECTION_CUE = 'you just called the same tool with identical arguments';
-const PERMANENT_CUE = 'do not retry with the same arguments';
-const TRANSIENT_CUE = 'may succeed if retried';
-const APPLIED_CUE = 'may have been applied';
-const EMPTY_CUE = 'no results';
 
 function resultText(block: ToolResultBlockParam): string {
   const { content } = block;
@@ -39,45 +36,62 @@ export function viewResult(block: ToolResultBlockParam | undefined): ResultView 
   return block === undefined ? { kind: 'missing' } : readResult(block);
 }
 
-/**
- * The cues a result opens with and the words of an empty answer, matched in any case.
- * Regular expressions rather than a lowercased copy: a good result (a record, often
- * long) is not copied whole just to be told apart from an error. For these ASCII words
- * a case-insensitive match is exactly the lowercased text's `startsWith` / `includes`.
- */
-const OPENS_WITH_REFLECTION = new RegExp(`^${REFLECTION_CUE}`, 'i');
 const OPENS_WITH_ERROR = /^error/i;
-const EMPTY_WORDS = new RegExp(EMPTY_CUE, 'i');
+/** A body that opens as JSON is a tool's answer (whole or cut off), never a harness's words. */
+const OPENS_AS_JSON = /^\s*[[{]/;
 
 function readResult(block: ToolResultBlockParam): ResultView {
   const text = resultText(block);
-  // A result flagged as an error is read as one (unless it is a reflection) whatever its
-  // words; any other result is a reading of its text alone.
-  if (block.is_error === true && !OPENS_WITH_REFLECTION.test(text)) return errorView(text);
-  return viewOfText(text);
+  // A result flagged as an error is read as one (unless it says the call was not run)
+  // whatever its words; any other result is a reading of its text alone.
+  return block.is_error === true ? flaggedView(text) : viewOfText(text);
 }
 
 /** An error's words as the model takes them: whether they say to retry, and whether the write may have happened. */
 export function errorView(text: string): ResultView {
-  const lower = text.toLowerCase();
-  const hint = lower.includes(PERMANENT_CUE) ? 'permanent' : lower.includes(TRANSIENT_CUE) ? 'transient' : 'none';
-  return { kind: 'error', text, hint, mayHaveApplied: lower.includes(APPLIED_CUE) };
+  return { kind: 'error', text, hint: readRetryHint(text), mayHaveApplied: saysMayHaveApplied(text) };
 }
 
-const REFLECTION_VIEW: ResultView = Object.freeze({ kind: 'reflection' });
+const REFUSED: Readonly<Record<Refusal, ResultView>> = Object.freeze({
+  repeat: Object.freeze({ kind: 'refused', by: 'repeat' }),
+  limit: Object.freeze({ kind: 'refused', by: 'limit' }),
+});
+
+/** Who refused the call a result answers, if its words say it was not run; null for a result of a call that ran. */
+export function refusalIn(text: string): Refusal | null {
+  const view = flaggedView(text);
+  return view.kind === 'refused' ? view.by : null;
+}
+
+/** A refusal, if prose says the call was not run. */
+function refusalView(text: string): ResultView | null {
+  if (OPENS_AS_JSON.test(text)) return null;
+  const refusal = readRefusal(text);
+  return refusal === null ? null : REFUSED[refusal];
+}
+
+/**
+ * A flagged result's reading, remembered by its text: the few error bodies of a run's
+ * faults and guards come back call after call, and reading one takes several searches.
+ */
+const flaggedView = textMemo(
+  (text: string): ResultView => refusalView(text) ?? Object.freeze(errorView(text)),
+  1_000_000,
+);
 
 /**
  * A result's reading from its text, remembered by the text: the reading is a pure
  * function of the text, and tools answer with the same few bodies call after call and
- * run after run, where reading one took three regular expressions (one a search of the
+ * run after run, where reading one took several regular expressions (one a search of the
  * whole body) and a parse lookup. The views are frozen, as the parsed values in them
  * already are, so sharing one between calls and runs cannot carry a change across;
  * bounded by characters of text held (textMemo).
  */
 const viewOfText = textMemo((text: string): ResultView => {
-  if (OPENS_WITH_REFLECTION.test(text)) return REFLECTION_VIEW;
+  const refused = refusalView(text);
+  if (refused !== null) return refused;
   if (OPENS_WITH_ERROR.test(text)) return Object.freeze(errorView(text));
   const parse = tryParseJson(text);
   if (!parse.ok) return Object.freeze({ kind: 'malformed', text });
-  return Object.freeze(EMPTY_WORDS.test(text) ? { kind: 'empty', text } : { kind: 'good', value: parse.value });
+  return Object.freeze(saysNothingFound(text) ? { kind: 'empty', text } : { kind: 'good', value: parse.value });
 }, 4_000_000);

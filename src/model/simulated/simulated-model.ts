@@ -11,6 +11,7 @@ import { decide } from './policy.js';
 import { isSummaryRequest, summaryText } from './summariser.js';
 import { readRecollection } from './summary-text.js';
 import { readTranscript } from './transcript-reader.js';
+import { offersHelp } from './vocabulary.js';
 
 export interface SimulatedModelOptions {
   readonly persona: Persona;
@@ -36,9 +37,25 @@ function turnIndex(request: ModelRequest): number {
 }
 
 const NO_TOOLS: NonNullable<ModelRequest['tools']> = [];
-const offeredNames = memoByToolList(
-  (tools): ReadonlySet<string> => new Set(tools.map((tool) => ('name' in tool ? tool.name : ''))),
-);
+
+/** What the model makes of a request's tools: their names, and which one asks a person for help (by its words). */
+interface OfferedTools {
+  readonly names: ReadonlySet<string>;
+  readonly helpTool: string | null;
+}
+
+const offeredTools = memoByToolList((tools): OfferedTools => {
+  let helpTool: string | null = null;
+  for (const tool of tools) {
+    if (!('name' in tool)) continue;
+    const description = 'description' in tool ? (tool.description ?? '') : '';
+    if (offersHelp(tool.name, description)) {
+      helpTool = tool.name;
+      break;
+    }
+  }
+  return { names: new Set(tools.map((tool) => ('name' in tool ? tool.name : ''))), helpTool };
+});
 
 /** Every call's `caller`, shared: nothing reads more of it than its type, and it cannot be changed. */
 const DIRECT: ToolUseBlock['caller'] = Object.freeze({ type: 'direct' });
@@ -73,12 +90,13 @@ export class SimulatedModel implements ModelClient {
       );
     }
     const rng = stream(streamKey, 'model', turn);
-    const offered = offeredNames(request.tools ?? NO_TOOLS);
+    const { names: offered, helpTool } = offeredTools(request.tools ?? NO_TOOLS);
     const action = decide({
       state: readTranscript(request.messages, plan.steps),
       persona,
       plan,
       offered,
+      helpTool,
       forcedTool: forcedTool(request.tool_choice),
       toolsDisabled: request.tool_choice?.type === 'none' || offered.size === 0,
       rng,

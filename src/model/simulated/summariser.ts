@@ -3,14 +3,13 @@ import { canonicalJson } from '../../scenarios/canonical-json.js';
 import type { Json } from '../../scenarios/world.js';
 import type { ModelRequest } from '../model-client.js';
 import { factsOf, formatSummary, readRecollection, type RecalledCall } from './summary-text.js';
+import { refusalIn } from './result-view.js';
+import { asksForSummary } from './vocabulary.js';
 
-/** The words that make a request a summarisation request, as a real model would take them. */
-const SUMMARY_REQUEST = /summari[sz]e the conversation/i;
 /** Longest task statement a summary repeats. */
 const TASK_CHARS = 600;
 /** Longest error wording a summary repeats. */
 const ERROR_CHARS = 120;
-const REFLECTION_CUE = 'you just called the same tool with identical arguments';
 /** Notes kept with the run-journal tools; the journal itself is shown after a summary, not summarised. */
 const JOURNAL_TOOLS: ReadonlySet<string> = new Set([
   'get_run_journal',
@@ -39,14 +38,13 @@ export function isSummaryRequest(request: ModelRequest): boolean {
   if (last?.role !== 'user') return false;
   // Most requests end with tool results alone: no words to ask for anything.
   const text = textOf(last);
-  return text !== '' && SUMMARY_REQUEST.test(text);
+  return asksForSummary(text);
 }
 
-/** How a summary tells of one call and its result; null for a call that was never run (a repeat answered with a reflection). */
+/** How a summary tells of one call and its result; null for a call that was never run (a refused repeat, a call past the budget). */
 function recall(name: string, input: Record<string, unknown>, text: string, isError: boolean): RecalledCall | null {
-  const lower = text.toLowerCase();
-  if (lower.startsWith(REFLECTION_CUE)) return null;
-  if (isError || lower.startsWith('error'))
+  if (refusalIn(text) !== null) return null;
+  if (isError || /^error/i.test(text))
     return { kind: 'failed', name, input, error: text.split('\n')[0]!.slice(0, ERROR_CHARS) };
   try {
     return { kind: 'succeeded', name, input, facts: factsOf(JSON.parse(text) as Json) };
@@ -86,7 +84,7 @@ export function summaryText(request: ModelRequest): string {
       const recalled = recall(pin.name, pin.input, pin.text, false);
       if (recalled !== null) calls.push(recalled);
     }
-  } else if (firstText !== '' && !SUMMARY_REQUEST.test(firstText)) {
+  } else if (firstText !== '' && !asksForSummary(firstText)) {
     task = firstText.replace(/\s+/g, ' ').trim().slice(0, TASK_CHARS);
   }
   for (let i = 0; i < messages.length; i++) {

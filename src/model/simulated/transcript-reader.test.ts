@@ -219,7 +219,8 @@ describe('viewResult', () => {
 
   it('recognises the repeat guard reflection message', () => {
     expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: REFLECTION_MESSAGE, is_error: true })).toEqual({
-      kind: 'reflection',
+      kind: 'refused',
+      by: 'repeat',
     });
   });
 

@@ -25,7 +25,7 @@ export interface TranscriptState {
   readonly stepResults: readonly (Json | undefined)[];
   /** Latest unparseable result text of each step, for a model that carries on regardless. */
   readonly stepMalformed: readonly (string | undefined)[];
-  /** Failed calls at each step. */
+  /** Failed calls at each step: what the tools answered, not calls the harness refused to run. */
   readonly failuresAt: readonly number[];
   /** The step after the furthest one the model believes done. */
   readonly nextStep: number;
@@ -157,10 +157,9 @@ function foldCall(
     draft.nextStep > step
   )
     draft.nextStep += 1;
-  if (
-    step >= 0 &&
-    (result.kind === 'error' || result.kind === 'reflection' || result.kind === 'malformed' || result.kind === 'empty')
-  ) {
+  // A call the harness refused to run is not evidence that the step is failing: only
+  // what a tool answered counts.
+  if (step >= 0 && (result.kind === 'error' || result.kind === 'malformed' || result.kind === 'empty')) {
     draft.failuresAt[step] = (draft.failuresAt[step] ?? 0) + 1;
   }
   draft.detourRun = role === 'detour' ? draft.detourRun + 1 : 0;

@@ -72,7 +72,7 @@ function fakeInput(): ReportInput {
     ],
     arms: [
       { name: 'none', guards: [] },
-      { name: 'article', guards: [{ guard: 'budget', maxToolCalls: 'task-class' }] },
+      { name: 'article', guards: [{ guard: 'budget', maxToolCalls: 'task-class', counts: 'requested' }] },
     ],
     cells: made.map((m) => m.cell),
     pass_hat_k: [

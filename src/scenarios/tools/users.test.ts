@@ -13,7 +13,7 @@ describe('transform_record', () => {
       id: 'u_1042',
       display_name: 'Ada Lovelace',
       email: 'ada.lovelace@example.com',
-      email_domain: 'example.com ',
+      email_domain: 'example.com',
       initials: 'AL',
     });
     const frozen = deepFreeze({ ...RECORD });

@@ -88,12 +88,13 @@ function searchesOf(users: Record<string, Json>): (query: string) => Json {
 export function transformUserRecord(record: Record<string, unknown>): Json {
   const id = requireString(record, 'id');
   const name = requireString(record, 'name');
-  const email = requireString(record, 'email');
-  const domain = email.includes('@') ? email.slice(email.indexOf('@') + 1).toLowerCase() : '';
+  // Normalised once, so the domain is cut from the same text the email field shows.
+  const email = requireString(record, 'email').trim().toLowerCase();
+  const domain = email.includes('@') ? email.slice(email.indexOf('@') + 1) : '';
   return {
     id,
     display_name: name.trim().replace(/\s+/g, ' '),
-    email: email.trim().toLowerCase(),
+    email,
     email_domain: domain,
     initials: name
       .split(/\s+/)
