@@ -5,6 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { BIN, cli, tempDir } from './cli-helpers.js';
 
 const FILES = ['runs.jsonl', 'runs.csv', 'summary.json', 'traces.jsonl'];
+/**
+ * Enough runs for many more chunks than the pool keeps queued (8) and in flight, so a
+ * signal sent after the first chunks always finds chunks not yet started, however
+ * loaded the machine is.
+ */
+const SEEDS = 2000;
+const RUNS = 4 * SEEDS;
 const SWEEP = [
   'run',
   '--scenario',
@@ -12,7 +19,7 @@ const SWEEP = [
   '--arms',
   'none,article',
   '--seeds',
-  '600',
+  String(SEEDS),
   '--workers',
   '2',
 ];
@@ -70,7 +77,7 @@ describe('a sweep survives being stopped', () => {
     expect(killed.signal).toBe('SIGKILL');
     const progress = progressOf(dir);
     expect(progress.runs_done).toBeGreaterThan(0);
-    expect(progress.runs_done).toBeLessThan(2400);
+    expect(progress.runs_done).toBeLessThan(RUNS);
     expect(existsSync(join(dir, 'summary.json'))).toBe(false);
     // A crash mid-write leaves a torn line past what was synced; the resume cuts it off.
     appendFileSync(join(dir, 'runs.jsonl'), '{"sweep_seed":0,"scen');
@@ -104,7 +111,7 @@ describe('a sweep survives being stopped', () => {
     expect(stopped.stderr).toMatch(/stopping after the runs in flight/);
     expect(stopped.stderr).toMatch(/Resume with: spiralbench run .*--workers 1 .*--resume/);
     const progress = progressOf(dir);
-    expect(progress.runs_done).toBeLessThan(2400);
+    expect(progress.runs_done).toBeLessThan(RUNS);
     expect(readFileSync(join(dir, 'runs.jsonl')).length).toBe(progress.jsonl_bytes);
 
     const resumed = cli([...inline, '--out', dir, '--resume']);
@@ -116,7 +123,7 @@ describe('a sweep survives being stopped', () => {
     const dir = join(tempDir(), 'sweep');
     await interruptSweep(dir, 'SIGKILL', 1);
     const other = cli([
-      ...SWEEP.map((arg) => (arg === '600' ? '500' : arg)),
+      ...SWEEP.map((arg) => (arg === String(SEEDS) ? '500' : arg)),
       '--arms',
       'none',
       '--out',
