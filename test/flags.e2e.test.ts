@@ -27,7 +27,9 @@ describe('one flag name per meaning, old spellings kept as aliases', () => {
     expect(help).toContain(
       '-s, --scenarios <ids> scenario ids or .yaml paths, comma-separated (see `spiralbench list`; --scenario is an alias)',
     );
-    expect(help).toContain('--first-seed <n> first run seed; runs use n, n+1, ... (--seed is an alias)');
+    expect(help).toContain(
+      '--first-seed <n> first run seed; runs use n, n+1, ... (n + seeds at most 2^53 - 1; --seed is an alias)',
+    );
   });
 
   it('arena: --first-seed, with --seed as its alias', () => {

@@ -36,7 +36,7 @@ describe('run seeds stay exact', () => {
   it('ends at once for the largest safe seed instead of looping forever on it', () => {
     const result = boundedCli([...RUN, '--seed', MAX_SAFE, '-n', '3', '-o', tempDir()]);
     expect(result.status, result.stderr).toBe(2);
-    expect(result.stderr).toMatch(/^error: --seed: .* at most 9007199254740991 .*; got 9007199254740991 \+ 3\n$/);
+    expect(result.stderr).toMatch(/^error: --first-seed: .* at most 9007199254740991 .*; got 9007199254740991 \+ 3\n$/);
   });
 
   it('accepts the last exact range: seed + count = 2^53 - 1', () => {

@@ -32,8 +32,8 @@ describe('loadArmsFile', () => {
       {
         name: 'tight',
         guards: [
-          { guard: 'budget', maxToolCalls: 8 },
-          { guard: 'repeat', window: 2 },
+          { guard: 'budget', maxToolCalls: 8, counts: 'requested' },
+          { guard: 'repeat', window: 1 },
         ],
       },
     ]);

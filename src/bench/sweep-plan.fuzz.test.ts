@@ -40,7 +40,7 @@ describe('sweep plans', () => {
         } catch (error) {
           if (!(error instanceof UserInputError)) throw error;
           expect(exact).toBe(false);
-          expect(error.message).toMatch(/^--seeds?: .+/);
+          expect(error.message).toMatch(/^--(seeds|first-seed): .+/);
         }
       }),
       { numRuns: fuzzRuns() },

@@ -115,7 +115,7 @@ describe('checkSeeds', () => {
 
   it('refuses a range past 2^53 - 1, where seeds stop being exact, and names the limit', () => {
     expect(problem({ base: Number.MAX_SAFE_INTEGER - 1, count: 3 })).toBe(
-      `--seed: a first seed with --seed + --seeds at most ${Number.MAX_SAFE_INTEGER} (2^53 - 1, so every run seed is exact); got ${Number.MAX_SAFE_INTEGER - 1} + 3`,
+      `--first-seed: a first seed with --first-seed + --seeds at most ${Number.MAX_SAFE_INTEGER} (2^53 - 1, so every run seed is exact); got ${Number.MAX_SAFE_INTEGER - 1} + 3`,
     );
   });
 
