@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compare, resolveCompareOptions } from './compare.js';
 import { escapeCell, renderCompareMarkdown } from './compare-markdown.js';
 import type { SweepCell } from './read-sweep.js';
+import { runColumns } from './sweep-cell.test-helpers.js';
 
 function cell(
   scenario: string,
@@ -20,6 +21,7 @@ function cell(
     toolCalls: Float64Array.from({ length: n }, (_, i) => calls(i)),
     inputTokens: Float64Array.from({ length: n }, (_, i) => 10_000 + i * 10),
     outputTokens: new Float64Array(n),
+    ...runColumns(n, { successes }),
   };
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compare, resolveCompareOptions } from './compare.js';
 import { renderCompareTable, renderCompareText } from './compare-table.js';
 import type { SweepCell } from './read-sweep.js';
+import { runColumns } from './sweep-cell.test-helpers.js';
 
 function cell(arm: string, successes: number, calls: (i: number) => number = (i) => 5 + (i % 20)): SweepCell {
   const n = 100;
@@ -15,6 +16,7 @@ function cell(arm: string, successes: number, calls: (i: number) => number = (i)
     toolCalls: Float64Array.from({ length: n }, (_, i) => calls(i)),
     inputTokens: Float64Array.from({ length: n }, (_, i) => 10_000 + i * 10),
     outputTokens: new Float64Array(n),
+    ...runColumns(n, { successes }),
   };
 }
 

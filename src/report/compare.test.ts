@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../user-input-error.js';
 import { compare, DEFAULT_THRESHOLDS, regressions, resolveCompareOptions } from './compare.js';
 import type { SweepCell } from './read-sweep.js';
+import { runColumns } from './sweep-cell.test-helpers.js';
 
 const SCENARIO = 'fetch-transform-write';
 const range = (n: number, f: (i: number) => number) => Float64Array.from({ length: n }, (_, i) => f(i));
@@ -29,6 +30,7 @@ function cell(
     toolCalls: range(n, shape.calls ?? ((i) => 5 + (i % 20))),
     inputTokens: range(n, shape.tokens ?? ((i) => 10_000 + ((i * 37) % 100) * 100)),
     outputTokens: range(n, () => 500),
+    ...runColumns(n, { successes, escalated: shape.escalated ?? 0, impossible: shape.impossible ?? false }),
   };
 }
 

@@ -4,6 +4,7 @@ import type { CellSummary } from '../../stats/cell-summary.js';
 import { describe as describeValues } from '../../stats/descriptive.js';
 import { wilson } from '../../stats/wilson.js';
 import type { SweepCell } from '../read-sweep.js';
+import { runColumns } from '../sweep-cell.test-helpers.js';
 import { buildReport } from './build-report.js';
 import type { ReportInput } from './report-input.js';
 
@@ -33,6 +34,7 @@ function fakeCell(
       toolCalls: calls,
       inputTokens: tokens,
       outputTokens: calls.map((c) => 50 * c),
+      ...runColumns(n, { successes, escalated, impossible }),
     },
     cell: {
       scenario,
@@ -91,6 +93,7 @@ function fakeInput(): ReportInput {
       runs: 1600,
       cells: made.map((m) => m.runs),
       models: ['simulated'],
+      ensemble: undefined,
     },
   };
 }
