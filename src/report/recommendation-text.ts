@@ -41,6 +41,8 @@ function buys(answer: Answer, arm: ArmAnswer, base: ArmAnswer): string[] {
     parts.push(
       `${signedEffect(vs.success.pooled, 'points')} success over ${answer.baseline} ${interval(vs.success.low, vs.success.high, 'points')}${answer.scenarios.length > 1 ? `, averaged over ${answer.scenarios.length} scenarios${gains === '' ? '' : ` (most on ${gains})`}` : ''}`,
     );
+  } else if (vs.success.label === 'depends-on-model' && vs.success.shrunkenMax > 0) {
+    parts.push(`up to ${signedEffect(vs.success.shrunkenMax, 'points')} success on some models`);
   } else if (gains !== '') {
     parts.push(`success on ${gains}`);
   }
@@ -63,6 +65,8 @@ function costs(arm: ArmAnswer, base: ArmAnswer): string[] {
     parts.push(
       `${(Math.abs(vs.success.pooled) * 100).toFixed(1)} pts less success ${interval(vs.success.low, vs.success.high, 'points')}${losses === '' ? '' : ` (most on ${losses})`}`,
     );
+  else if (vs.success.label === 'depends-on-model' && vs.success.shrunkenMin < 0)
+    parts.push(`down to ${signedEffect(vs.success.shrunkenMin, 'points')} success on other models`);
   else if (losses !== '') parts.push(`success on ${losses}`);
   if (up(vs.toolCalls))
     parts.push(

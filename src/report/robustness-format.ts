@@ -33,9 +33,10 @@ function signedNumber(x: number, unit: EffectUnit): string {
   return `${sign(x)}${text}`;
 }
 
-/** "[+8.1, +15.9]". */
+/** "[+8.1, +15.9]"; a difference of rates stays within ±100 points, whatever a normal interval says. */
 export function interval(low: number, high: number, unit: EffectUnit): string {
-  return `[${signedNumber(low, unit)}, ${signedNumber(high, unit)}]`;
+  const clamp = (x: number) => (unit === 'points' ? Math.min(1, Math.max(-1, x)) : x);
+  return `[${signedNumber(clamp(low), unit)}, ${signedNumber(clamp(high), unit)}]`;
 }
 
 /** The label in plain words. */
