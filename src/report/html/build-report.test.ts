@@ -131,4 +131,16 @@ describe('buildReport', () => {
     expect(html).toContain('<dt>sweep finished</dt><dd><span class="muted">not recorded (no meta.json)</span></dd>');
     expect([timelines, traced]).toEqual([0, undefined]);
   });
+
+  it('says how each difference holds across models, and ends with the answer before the provenance', async () => {
+    const { html } = await buildReport(fakeInput());
+    expect(html).toContain('<th>across models</th>');
+    expect(html).toContain('<span class="badge r-one" title="one model: not assessed">one model</span>');
+    const answer = html.indexOf('<section class="block" id="answer">');
+    expect(answer).toBeGreaterThan(html.indexOf('id="drill-down"'));
+    expect(html.indexOf('id="provenance"')).toBeGreaterThan(answer);
+    expect(html).toContain('<a href="#answer">The answer</a>');
+    expect(html.slice(answer)).toMatch(/<p class="lede">(Recommended|Highest|No arm beats)/);
+    expect(html.slice(answer)).toContain('Robustness across models: not assessed, the sweep ran one model');
+  });
 });
