@@ -65,7 +65,7 @@ export function membersLines(r: Robustness, unit: EffectUnit): [string, string] 
   const range = (low: number, high: number) =>
     low === high ? `all ${signedNumber(low, unit)}` : `${signedNumber(low, unit)} to ${signedNumber(high, unit)}`;
   return [
-    `members ${range(r.rawMin, r.rawMax)} (raw)`,
+    `members ${range(r.rawMin, r.rawMax)} raw`,
     r.tau === 0 ? 'shrunk: all equal (τ = 0)' : `shrunk ${range(r.shrunkenMin, r.shrunkenMax)}`,
   ];
 }

@@ -23,7 +23,7 @@ export function robustnessBadge(r: Robustness, options: { readonly paired?: bool
       ? badge
       : html`${badge}<br><span class="ci nowrap" title="the same seeds under both arms, paired">paired ${signedEffect(r.pooled, unit)}<br>${interval(r.low, r.high, unit)}</span>`;
   const [raw, shrunk] = membersLines(r, unit);
-  return html`${badge}<br><span class="ci nowrap">${r.members} models · new model ${interval(r.predictionLow ?? r.low, r.predictionHigh ?? r.high, unit)}<br>${raw}<br>${shrunk}</span>`;
+  return html`${badge}<br><span class="ci nowrap" title="${r.members} models; a new model's effect lies in this interval with 95% probability">new model ${interval(r.predictionLow ?? r.low, r.predictionHigh ?? r.high, unit)}<br>${raw.replace('members ', '')}<br>${shrunk}</span>`;
 }
 
 function armRow(arm: ArmAnswer, answer: Answer): SafeHtml {
@@ -54,7 +54,7 @@ export function answerSection(answer: Answer): SafeHtml {
   return html`<p class="lede">${pickSentence(answer)}</p>
 ${answer.arena ? html`<h3>Arena leaderboard</h3><p class="muted">Our loop's arms and every peer framework on the same scenarios, seeds and faults, ranked as <code>spiralbench arena</code> ranks them.</p>` : ''}
 <div class="table-wrap"><table>
-<thead><tr><th class="num">#</th><th>arm</th><th class="num">success<br><span class="ci">[95% CI]</span></th><th class="num">Δ vs ${answer.baseline}<br><span class="ci">[95% CI]</span></th><th>across models</th><th class="num">tool calls<br>p95</th><th class="num">input tokens<br>p95</th><th class="num">harmful<br>runs</th><th class="num">duplicate<br>side effects</th><th class="num">est. cost<br>per success</th></tr></thead>
+<thead><tr><th class="num">#</th><th>arm</th><th class="num">success<br><span class="ci">[95% CI]</span></th><th class="num">Δ vs ${answer.baseline}<br><span class="ci">[95% CI]</span></th><th>across ${answer.members >= 3 ? `${answer.members} models` : 'models'}</th><th class="num">tool calls<br>p95</th><th class="num">input tokens<br>p95</th><th class="num">harmful<br>runs</th><th class="num">duplicate<br>side effects</th><th class="num">est. cost<br>per success</th></tr></thead>
 <tbody>${answer.arms.map((arm) => armRow(arm, answer))}</tbody>
 </table></div>
 ${sentences.length === 0 ? '' : html`<h3>What each arm buys, where it costs, how sure we are</h3><ul class="answers">${sentences.map(({ arm, text }) => html`<li><b>${arm}</b>: ${text}</li>`)}</ul>`}

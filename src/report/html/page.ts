@@ -71,7 +71,7 @@ pre { white-space: pre-wrap; font: 12px/1.5 ui-monospace, SFMono-Regular, Menlo,
 .badge { display: inline-block; font-size: 11px; font-weight: 700; padding: 1px 8px; border-radius: 999px; text-transform: uppercase; letter-spacing: 0.03em; background: #e2e8f0; color: #334155; }
 .v-success { background: #dcfce7; color: #166534; } .v-escalated { background: #fef3c7; color: #92400e; }
 .v-failure { background: #e2e8f0; color: #334155; } .v-harmful { background: #fee2e2; color: #991b1b; }
-.badge.r-robust, .badge.r-depends, .badge.r-none, .badge.r-one { text-transform: none; letter-spacing: 0; font-size: 12px; }
+.badge.r-robust, .badge.r-depends, .badge.r-none, .badge.r-one { text-transform: none; letter-spacing: 0; font-size: 12px; white-space: nowrap; }
 .r-robust { background: #dcfce7; color: #166534; } .r-depends { background: #fef3c7; color: #92400e; }
 .r-none { background: #e2e8f0; color: #334155; } .r-one { background: #f1f5f9; color: #64748b; }
 ul.answers { margin: 8px 0 12px; padding-left: 20px; max-width: 1000px; } ul.answers li { margin: 6px 0; }
