@@ -3,12 +3,13 @@ import { assessRobustness, type Robustness } from '../stats/robustness.js';
 import type { SweepCell } from './read-sweep.js';
 
 /** A per-run figure whose difference between arms is assessed across members. */
-export type EffectMetric = 'right' | 'toolCalls' | 'inputTokens';
+export type EffectMetric = 'right' | 'toolCalls' | 'inputTokens' | 'harmful';
 
 const COLUMNS: Readonly<Record<EffectMetric, (cell: SweepCell) => ArrayLike<number>>> = {
   right: (cell) => cell.right,
   toolCalls: (cell) => cell.toolCalls,
   inputTokens: (cell) => cell.inputTokens,
+  harmful: (cell) => cell.harmful,
 };
 
 export interface StratumOptions {

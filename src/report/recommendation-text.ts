@@ -48,10 +48,13 @@ function buys(answer: Answer, arm: ArmAnswer, base: ArmAnswer): string[] {
   }
   if (down(vs.toolCalls))
     parts.push(
-      `a shorter tail: p95 tool calls ${num(base.p95ToolCalls)} → ${num(arm.p95ToolCalls)} (${signedEffect(vs.toolCalls.pooled, 'calls')} per run)`,
+      `fewer tool calls: ${signedEffect(vs.toolCalls.pooled, 'calls')} per run (p95 ${num(base.p95ToolCalls)} → ${num(arm.p95ToolCalls)})`,
     );
-  if (down(vs.inputTokens)) parts.push(`p95 input tokens ${percentChange(base.p95InputTokens, arm.p95InputTokens)}`);
-  if (arm.harmful < base.harmful) parts.push(`harmful runs ${base.harmful} → ${arm.harmful}`);
+  if (down(vs.inputTokens))
+    parts.push(
+      `fewer input tokens: ${signedEffect(vs.inputTokens.pooled, 'tokens')} per run (p95 ${percentChange(base.p95InputTokens, arm.p95InputTokens)})`,
+    );
+  if (down(vs.harmful)) parts.push(`fewer harmful runs: ${base.harmful} → ${arm.harmful}`);
   return parts;
 }
 
@@ -70,13 +73,13 @@ function costs(arm: ArmAnswer, base: ArmAnswer): string[] {
   else if (losses !== '') parts.push(`success on ${losses}`);
   if (up(vs.toolCalls))
     parts.push(
-      `more tool calls: p95 ${num(base.p95ToolCalls)} → ${num(arm.p95ToolCalls)} (${signedEffect(vs.toolCalls.pooled, 'calls')} per run)`,
+      `more tool calls: ${signedEffect(vs.toolCalls.pooled, 'calls')} per run (p95 ${num(base.p95ToolCalls)} → ${num(arm.p95ToolCalls)})`,
     );
   if (up(vs.inputTokens))
     parts.push(
-      `more input tokens: p95 ${percentChange(base.p95InputTokens, arm.p95InputTokens)} (${signedEffect(vs.inputTokens.pooled, 'tokens')} per run)`,
+      `more input tokens: ${signedEffect(vs.inputTokens.pooled, 'tokens')} per run (p95 ${percentChange(base.p95InputTokens, arm.p95InputTokens)})`,
     );
-  if (arm.harmful > base.harmful) parts.push(`harmful runs ${base.harmful} → ${arm.harmful}`);
+  if (up(vs.harmful)) parts.push(`more harmful runs: ${base.harmful} → ${arm.harmful}`);
   if (arm.costPerSuccess !== undefined && base.costPerSuccess !== undefined && arm.costPerSuccess > base.costPerSuccess)
     parts.push(`est. cost per success ${formatDollars(base.costPerSuccess)} → ${formatDollars(arm.costPerSuccess)}`);
   return parts;
@@ -84,8 +87,10 @@ function costs(arm: ArmAnswer, base: ArmAnswer): string[] {
 
 /** The arm and what it is made of: "article (budget, repeat, classify, stuck)". */
 export function armWithGuards(arm: ArmAnswer): string {
-  const named = arm.guards.length === 0 || (arm.guards.length === 1 && arm.guards[0] === arm.arm);
-  return named ? arm.arm : `${arm.arm} (${arm.guards.join(', ')})`;
+  // One guard named like its arm says nothing more; a long list (all, all-no-x) is in the provenance.
+  const plain =
+    arm.guards.length === 0 || arm.guards.length > 4 || (arm.guards.length === 1 && arm.guards[0] === arm.arm);
+  return plain ? arm.arm : `${arm.arm} (${arm.guards.join(', ')})`;
 }
 
 /**

@@ -21,7 +21,7 @@ function cell(
   scenario: string,
   arm: string,
   right: (member: number, within: number) => boolean,
-  shape: { calls?: (i: number) => number; harmful?: (i: number) => boolean; members?: number } = {},
+  shape: { calls?: (i: number) => number; harmful?: (within: number) => boolean; members?: number } = {},
 ): SweepCell {
   const members = shape.members ?? MEMBERS;
   const member = (i: number) => i % members;
@@ -41,7 +41,7 @@ function cell(
     seeds: Float64Array.from({ length: SEEDS }, (_, i) => i + 1),
     members: Int32Array.from({ length: SEEDS }, (_, i) => member(i)),
     right: outcome,
-    harmful: Uint8Array.from({ length: SEEDS }, (_, i) => (shape.harmful?.(i) === true ? 1 : 0)),
+    harmful: Uint8Array.from({ length: SEEDS }, (_, i) => (shape.harmful?.(within(i)) === true ? 1 : 0)),
   };
 }
 
@@ -68,8 +68,9 @@ function sweep(cells: SweepCell[], ensemble = true): { runs: SweepRuns; summary:
   };
 }
 
-// none: 40% on every member. good: 80% on every member. split: 80% on even members, 0% on odd ones.
-const none = (s: string) => cell(s, 'none', (_m, w) => w < 4, { harmful: (i) => i % 50 === 0 });
+// none: 40% on every member, and its last run of each member harmful (10%). good: 80% on every member.
+// split: 80% on even members, 0% on odd ones.
+const none = (s: string) => cell(s, 'none', (_m, w) => w < 4, { harmful: (w) => w === 9 });
 const good = (s: string) => cell(s, 'good', (_m, w) => w < 8, { calls: (i) => 8 + (i % 9) });
 const split = (s: string) => cell(s, 'split', (m, w) => m % 2 === 0 && w < 8, { calls: (i) => 3 + (i % 3) });
 
@@ -85,7 +86,7 @@ describe('recommend', () => {
     ]);
     const [top] = answer.arms;
     expect(top?.rightOutcome).toMatchObject({ successes: 480, trials: 600, rate: 0.8 });
-    expect(answer.arms.find((arm) => arm.arm === 'none')?.harmful).toBe(12);
+    expect(answer.arms.find((arm) => arm.arm === 'none')?.harmful).toBe(60);
     expect(answer.baseline).toBe('none');
     expect(answer.members).toBe(30);
   });
@@ -118,15 +119,16 @@ describe('recommend', () => {
     // CI = 0.4 ± t(29) · 0.02108 = 0.4 ± 2.04523 · 0.02108 = [0.357, 0.443].
     expect(sentences.get('good')).toBe(
       'Buys +40.0 pts success over none [+35.7, +44.3], averaged over 2 scenarios (most on a +40.0 pts, b +40.0 pts); ' +
-        'harmful runs 12 → 0. Costs more tool calls: p95 11 → 16 (+4.0 calls per run); more input tokens: p95 +45% ' +
-        '(+3,980 tokens per run). How sure: robust across the 30 models of the ensemble: pooled +40.0 pts [+35.7, +44.3], ' +
-        'a new model [+35.7, +44.3] (the models differ no more than seed noise explains).',
+        'fewer harmful runs: 60 → 0. Costs more tool calls: +4.0 calls per run (p95 11 → 16); more input tokens: ' +
+        '+3,980 tokens per run (p95 +45%). How sure: robust across the 30 models of the ensemble: pooled +40.0 pts ' +
+        '[+35.7, +44.3], a new model [+35.7, +44.3] (the models differ no more than seed noise explains).',
     );
     // split: +40 on even members, −40 on odd ones; pooled 0, so its gain and its cost are both "on some models".
     expect(sentences.get('split')).toBe(
-      'Buys up to +36.8 pts success on some models; a shorter tail: p95 tool calls 11 → 5 (-4.0 calls per run); ' +
-        'p95 input tokens -55%; harmful runs 12 → 0. Costs down to -36.8 pts success on other models. How sure: depends ' +
-        'on the model: across 30 models the effect runs from -36.8 to +36.8 (pooled ±0.0 pts [-15.2, +15.2]; a new model [-81.3, +81.3]).',
+      'Buys up to +36.8 pts success on some models; fewer tool calls: -4.0 calls per run (p95 11 → 5); fewer input ' +
+        'tokens: -3,990 tokens per run (p95 -55%); fewer harmful runs: 60 → 0. Costs down to -36.8 pts success on ' +
+        'other models. How sure: depends on the model: across 30 models the effect runs from -36.8 to +36.8 ' +
+        '(pooled ±0.0 pts [-15.2, +15.2]; a new model [-81.3, +81.3]).',
     );
     expect(pickSentence(answer)).toMatch(
       /^Recommended: good, with the most success \(80\.0%\), a robust gain of \+40\.0 pts over none across 30 models\. Tightest tail: split/,

@@ -1,7 +1,7 @@
 import type { StoredEnsemble, StoredSummary } from '../results/summary-schema.js';
 import { describe } from '../stats/descriptive.js';
 import type { Robustness } from '../stats/robustness.js';
-import { armRobustness, baselineArm } from './arm-effects.js';
+import { armRobustness, baselineArm, type EffectMetric } from './arm-effects.js';
 import { leaderboard, type LeaderboardRow } from './leaderboard.js';
 import { costOf, priceFor, type PriceChoice } from './prices.js';
 import type { SweepCell, SweepRuns } from './read-sweep.js';
@@ -34,6 +34,8 @@ export interface ArmAnswer extends LeaderboardRow {
     readonly success: Robustness;
     readonly toolCalls: Robustness;
     readonly inputTokens: Robustness;
+    /** Harmful runs (a duplicated or forbidden write) per run. */
+    readonly harmful: Robustness;
   } | null;
   /** Per scenario against the baseline; empty for the baseline. */
   readonly scenarios: readonly ScenarioEffect[];
@@ -134,10 +136,11 @@ export function recommend(runs: SweepRuns, summary: StoredSummary): Answer {
       const own = mine.find((cell) => cell.scenario === scenario);
       return base === undefined || own === undefined ? [] : [[base, own] as const];
     });
-    const pooled = (metric: 'right' | 'toolCalls' | 'inputTokens') => armRobustness(pairs, metric);
-    const success = row.arm === baseline ? undefined : pooled('right');
-    const toolCalls = row.arm === baseline ? undefined : pooled('toolCalls');
-    const inputTokens = row.arm === baseline ? undefined : pooled('inputTokens');
+    const pooled = (metric: EffectMetric) => (row.arm === baseline ? undefined : armRobustness(pairs, metric));
+    const success = pooled('right');
+    const toolCalls = pooled('toolCalls');
+    const inputTokens = pooled('inputTokens');
+    const harmful = pooled('harmful');
     if (success !== undefined) members = Math.max(members, success.members);
     return {
       ...row,
@@ -145,9 +148,9 @@ export function recommend(runs: SweepRuns, summary: StoredSummary): Answer {
       harmful: mine.reduce((sum, cell) => sum + total(cell.harmful), 0),
       costPerSuccess: cost === undefined || right === 0 ? undefined : cost / right,
       vsBaseline:
-        success === undefined || toolCalls === undefined || inputTokens === undefined
+        success === undefined || toolCalls === undefined || inputTokens === undefined || harmful === undefined
           ? null
-          : { success, toolCalls, inputTokens },
+          : { success, toolCalls, inputTokens, harmful },
       scenarios: scenarios.flatMap((scenario) => {
         const effect = effectOf(effects, scenario, row.arm);
         return effect === undefined ? [] : [effect];
