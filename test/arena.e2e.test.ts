@@ -78,7 +78,18 @@ describe('spiralbench arena', () => {
     const html = join(tempDir(), 'arena.html');
     const report = cli(['report', twoWorkers, '--html', html]);
     expect(report.status, report.stderr).toBe(0);
-    expect(readFileSync(html, 'utf8')).toContain('maxIterations');
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('maxIterations');
+    // The arena's report holds its leaderboard: the same arms in the order the arena printed them.
+    const answer = page.slice(page.indexOf('<section class="block" id="answer">'));
+    expect(answer).toContain('<h3>Arena leaderboard</h3>');
+    const board = first.stdout
+      .split('\n')
+      .filter((line) => /^│ \d+ /.test(line))
+      .map((row) => row.split('│')[2]!.trim());
+    const positions = board.map((arm) => answer.indexOf(`<td class="arm">${arm}`));
+    expect(positions.every((at) => at > 0)).toBe(true);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
   });
 
   it('refuses a peer arm against a real model, before anything runs', () => {

@@ -2,6 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Comparison } from '../src/report/compare.js';
+import type { StoredRun } from '../src/results/run-record-schema.js';
+import { finishedFolder, fixtureRun, fixtureSummary } from '../src/results/sweep-fixture.test-helpers.js';
 import { cli, tempDir } from './cli-helpers.js';
 
 const SCENARIO = 'fetch-transform-write';
@@ -33,7 +35,8 @@ describe('spiralbench compare', () => {
     expect(result.stdout).toMatch(/│ none\s+│ fetch-transform-write │ (\d+\.\d)% → \1%\s+│/);
     expect(result.stdout).toMatch(/│\s+│\s+│ 0\.0 pts \[-\d+\.\d, \+\d+\.\d\]\s+│/);
     expect(result.stdout).toContain('p = 1.000');
-    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('No significant regressions.');
+    expect(result.stdout).toContain('\nVerdict: unchanged (1 unchanged; 1 cell)\n');
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('Gate (success): passed, no significant regression.');
     expect(result.stderr).toBe('');
   });
 
@@ -53,17 +56,21 @@ describe('spiralbench compare', () => {
     ]);
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(
-      /│ classify → none │ fetch-transform-write │ \d+\.\d% → \d+\.\d%\s+│ .* │ REGRESSION │/,
+      /│ classify → none │ fetch-transform-write │ \d+\.\d% → \d+\.\d%\s+│ one model: not assessed │ .* │ regressed\s+│/,
     );
     expect(result.stdout).toMatch(
-      /1 cell regressed:\n {2}REGRESSION fetch-transform-write · classify → none: success \d+\.\d% → \d+\.\d% \(-\d+\.\d pts, p = [\d.e-]+\); p95 tool calls [\d.,]+ → [\d.,]+ \(\+\d+%\)/,
+      /\nVerdict: regressed \(1 regressed; 1 cell\)\n {2}regressed fetch-transform-write · classify → none: success \d+\.\d% → \d+\.\d% \(-\d+\.\d pts, p = [\d.e-]+\); p95 tool calls [\d.,]+ → [\d.,]+ \(\+\d+%\)/,
+    );
+    // The gate names only what it gates: success.
+    expect(result.stdout).toMatch(
+      /\nGate \(success\): 1 cell regressed:\n {2}REGRESSION fetch-transform-write · classify → none: success \d+\.\d% → \d+\.\d% \(-\d+\.\d pts, p = [\d.e-]+\)\n/,
     );
     expect(result.stdout).toContain(`markdown: ${markdown}`);
-    expect(result.stderr).toBe('compare: 1 cell regressed (--fail-on-regression)\n');
+    expect(result.stderr).toBe('compare: 1 cell regressed on success (--fail-on-regression)\n');
     const text = readFileSync(markdown, 'utf8');
     expect(text).toMatch(/^## spiralbench compare\n/);
-    expect(text).toMatch(/^\| classify → none \| fetch-transform-write \| .* \| \*\*REGRESSION\*\* \|$/m);
-    expect(text).toContain('**REGRESSION** in 1 cell:');
+    expect(text).toMatch(/^\| classify → none \| fetch-transform-write \| .* \| regressed<br>\*\*REGRESSION\*\* \|$/m);
+    expect(text).toContain('Gate (success): **REGRESSION** in 1 cell:');
   });
 
   it('reports the figures as JSON, the same bytes every time, and exits 0 without --fail-on-regression', () => {
@@ -81,12 +88,14 @@ describe('spiralbench compare', () => {
     expect(row?.success.high).toBeLessThan(-0.1);
     expect(row?.toolCalls.p95.low).toBeGreaterThan(0);
     expect(row?.inputTokens.median.low).toBeGreaterThan(0);
-    expect(row?.findings.map((finding) => finding.metric)).toEqual([
-      'success',
-      'p95_tool_calls',
-      'median_input_tokens',
+    expect(row?.findings.map((finding) => [finding.metric, finding.gated])).toEqual([
+      ['success', true],
+      ['p95_tool_calls', false],
+      ['median_input_tokens', false],
     ]);
-    expect(row?.mark).toBe('regression');
+    expect(row?.verdict).toBe('regressed');
+    expect(row?.regression).toBe(true);
+    expect(row?.robustness.success).toMatchObject({ label: 'one-model', members: 1 });
   });
 
   it('lets thresholds loosen the gate', () => {
@@ -105,9 +114,13 @@ describe('spiralbench compare', () => {
       '5',
       '--tokens-rise',
       '2',
+      '--gate',
+      'all',
     ]);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('No significant regressions.');
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'Gate (success, p95 tool calls, median input tokens): passed, no significant regression.',
+    );
   });
 
   it.each([
@@ -124,6 +137,7 @@ describe('spiralbench compare', () => {
       ['compare', 'BASELINE', 'BASELINE', '--arm-a', 'classify'],
       /^error: --arm-a: an arm of sweep A \(none\); got 'classify'\n$/,
     ],
+    [['compare', 'BASELINE', 'BASELINE', '--gate', 'success,p99'], /^error: --gate: one or more of success, /],
     [
       ['compare', 'BASELINE', 'BOTH', '--markdown', '/no/such/dir/out.md'],
       /^error: --markdown: a file in an existing folder; \/no\/such\/dir does not exist\n$/,
@@ -133,6 +147,112 @@ describe('spiralbench compare', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stdout).toBe('');
+  });
+});
+
+describe('compare: a verdict, not a regression, when a safeguard buys success with tool calls', () => {
+  // model-outage: `recover` retries and falls back, so its runs make more calls and succeed far more often.
+  let both = '';
+  beforeAll(() => {
+    both = join(tempDir('spiralbench-outage-'), 'sweep');
+    const result = cli(['run', '-s', 'model-outage', '-a', 'none,recover', '-n', '300', '-o', both]);
+    expect(result.status, result.stderr).toBe(0);
+  });
+
+  it('calls none → recover mixed and passes the default gate (success)', () => {
+    const result = cli([
+      'compare',
+      both,
+      both,
+      '--arm-a',
+      'none',
+      '--arm-b',
+      'recover',
+      '--fail-on-regression',
+      '--json',
+    ]);
+    expect(result.status, result.stderr).toBe(0);
+    const comparison = JSON.parse(result.stdout) as Comparison;
+    const [row] = comparison.rows;
+    expect(row?.success.difference).toBeGreaterThan(0.4);
+    expect(row?.findings).toContainEqual({ metric: 'success', direction: 'better', gated: true });
+    expect(row?.findings).toContainEqual({ metric: 'p95_tool_calls', direction: 'worse', gated: false });
+    expect([row?.verdict, comparison.verdict, row?.regression]).toEqual(['mixed', 'mixed', false]);
+  });
+
+  it('fails the gate when asked to gate p95 tool calls too', () => {
+    const result = cli([
+      'compare',
+      both,
+      both,
+      '--arm-a',
+      'none',
+      '--arm-b',
+      'recover',
+      '--fail-on-regression',
+      '--gate',
+      'success,p95_tool_calls',
+    ]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/\nVerdict: mixed \(1 mixed; 1 cell\)\n/);
+    expect(result.stdout).toMatch(
+      /\nGate \(success, p95 tool calls\): 1 cell regressed:\n {2}REGRESSION model-outage · none → recover: p95 tool calls [\d.]+ → [\d.]+ \(\+\d+%\)\n/,
+    );
+    expect(result.stderr).toBe('compare: 1 cell regressed on success, p95_tool_calls (--fail-on-regression)\n');
+  });
+});
+
+describe('compare across a persona ensemble', () => {
+  /**
+   * Two arms over 30 members × 10 seeds, written as an ensemble sweep writes them. Member m
+   * succeeds under `none` on runs whose index within the member is < 4 (40%); `all` on < 8
+   * (80%) for every member, `split` on < 8 for even members and never for odd ones.
+   */
+  function ensembleSweep(): string {
+    const runs: StoredRun[] = [];
+    const succeeds: Record<string, (member: number, within: number) => boolean> = {
+      none: (_m, within) => within < 4,
+      all: (_m, within) => within < 8,
+      split: (m, within) => m % 2 === 0 && within < 8,
+    };
+    for (const arm of ['none', 'all', 'split']) {
+      for (let i = 0; i < 300; i++) {
+        const member = i % 30;
+        const verdict = succeeds[arm]!(member, Math.floor(i / 30)) ? 'success' : 'failure';
+        runs.push(fixtureRun({ scenario: 's1', arm, seed: i + 1, member, verdict }));
+      }
+    }
+    const summary = fixtureSummary(
+      ['none', 'all', 'split'].map((arm) => ({ scenario: 's1', arm, runs: 300 })),
+      300,
+      { ensemble: { name: 'default', members: 30, hash: 'h' } },
+    );
+    return finishedFolder(runs, summary);
+  }
+
+  it('labels a gain on every member robust and a gain on half of them depends on the model', () => {
+    const dir = ensembleSweep();
+    const robust = cli(['compare', dir, dir, '--arm-a', 'none', '--arm-b', 'all']);
+    expect(robust.status, robust.stderr).toBe(0);
+    expect(robust.stdout).toMatch(/│ robust \(30 models\)\s+│/);
+    expect(robust.stdout).toMatch(/│ pooled \+40\.0 pts \[\+\d+\.\d, \+\d+\.\d\]\s+│/);
+    expect(robust.stdout).toContain('success: the pooled interval across models excludes 0');
+    expect(robust.stdout).toMatch(
+      /improved\s+s1 · none → all: success 40\.0% → 80\.0% \(\+40\.0 pts, p = [\d.e-]+; across 30 models: robust\)/,
+    );
+    const split = cli(['compare', dir, dir, '--arm-a', 'none', '--arm-b', 'split', '--fail-on-regression']);
+    expect(split.status, split.stderr).toBe(0);
+    expect(split.stdout).toMatch(/│ depends on the model \(30 models\)\s+│/);
+    expect(split.stdout).toContain('Verdict: unchanged');
+  });
+
+  it('fails the gate on a regression and says it is robust', () => {
+    const dir = ensembleSweep();
+    const result = cli(['compare', dir, dir, '--arm-a', 'all', '--arm-b', 'none', '--fail-on-regression']);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(
+      /\n {2}REGRESSION s1 · all → none: success 80\.0% → 40\.0% \(-40\.0 pts, p = [\d.e-]+; across 30 models: robust\)\n/,
+    );
   });
 });
 
@@ -157,7 +277,7 @@ describe('run --check: a sweep and its CI gate in one step', () => {
       join(baseline, 'summary.json'),
     ]);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toContain('No significant regressions.');
+    expect(result.stdout).toContain('Gate (success): passed, no significant regression.');
   });
 
   it('exits 1 naming the regression when a change to the arm makes it worse', () => {

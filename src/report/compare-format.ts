@@ -1,4 +1,6 @@
-import type { CompareRow, Comparison, Finding, MetricChange, SuccessChange } from './compare.js';
+import type { Robustness } from '../stats/robustness.js';
+import type { CompareRow, Comparison, Finding, GatedMetric, MetricChange, SuccessChange, Verdict } from './compare.js';
+import { acrossModelsLines, assessed, labelText } from './robustness-format.js';
 
 // Words for the numbers of a comparison, shared by the terminal table and the Markdown summary.
 
@@ -50,30 +52,83 @@ export function armLabel(row: CompareRow): string {
   return row.armA === row.armB ? row.armA : `${row.armA} → ${row.armB}`;
 }
 
-/** One finding in words, e.g. "success 90.3% → 65.0% (-25.3 pts, p = 1.2e-13)". */
+/** The figure's name in words. */
+export const METRIC_WORDS: Readonly<Record<GatedMetric, string>> = {
+  success: 'success',
+  p95_tool_calls: 'p95 tool calls',
+  median_input_tokens: 'median input tokens',
+};
+
+/** "; across 30 models: robust" when the ensemble can say, else nothing. */
+function acrossModels(r: Robustness | null, what = ''): string {
+  return r === null || !assessed(r) ? '' : `; across ${r.members} models${what}: ${labelText(r)}`;
+}
+
+/** One finding in words, e.g. "success 90.3% → 65.0% (-25.3 pts, p = 1.2e-13; robust across 30 models)". */
 export function findingText(row: CompareRow, finding: Finding): string {
   switch (finding.metric) {
     case 'success':
-      return `success ${pct(row.success.rateA)} → ${pct(row.success.rateB)} (${signedPts(row.success.difference)} pts, ${pValue(row.success.p)})`;
+      return `success ${pct(row.success.rateA)} → ${pct(row.success.rateB)} (${signedPts(row.success.difference)} pts, ${pValue(row.success.p)}${acrossModels(row.robustness.success)})`;
     case 'p95_tool_calls':
-      return `p95 tool calls ${num(row.toolCalls.p95.a)} → ${num(row.toolCalls.p95.b)} (${relative(row.toolCalls.p95)})`;
+      return `p95 tool calls ${num(row.toolCalls.p95.a)} → ${num(row.toolCalls.p95.b)} (${relative(row.toolCalls.p95)}${acrossModels(row.robustness.toolCalls, ' (mean per run)')})`;
     case 'median_input_tokens':
-      return `median input tokens ${num(row.inputTokens.median.a)} → ${num(row.inputTokens.median.b)} (${relative(row.inputTokens.median)})`;
+      return `median input tokens ${num(row.inputTokens.median.a)} → ${num(row.inputTokens.median.b)} (${relative(row.inputTokens.median)}${acrossModels(row.robustness.inputTokens, ' (mean per run)')})`;
   }
 }
 
-/** "fetch-transform-write · classify → none: success …; p95 tool calls …" for the findings in one direction. */
-export function rowFindings(row: CompareRow, direction: Finding['direction']): string {
-  const texts = row.findings.filter((f) => f.direction === direction).map((f) => findingText(row, f));
+/** "fetch-transform-write · classify → none: success …; p95 tool calls …" for the chosen findings. */
+export function rowFindings(row: CompareRow, keep: (finding: Finding) => boolean): string {
+  const texts = row.findings.filter(keep).map((f) => findingText(row, f));
   return `${row.scenario} · ${armLabel(row)}: ${texts.join('; ')}`;
 }
 
+/** A changed row in words: what got better, what got worse. */
+export function rowChange(row: CompareRow): string {
+  if (row.verdict !== 'mixed') return rowFindings(row, () => true);
+  const side = (direction: Finding['direction']) =>
+    row.findings
+      .filter((f) => f.direction === direction)
+      .map((f) => findingText(row, f))
+      .join('; ');
+  return `${row.scenario} · ${armLabel(row)}: better ${side('better')}; worse ${side('worse')}`;
+}
+
+/** The success column's lines when the ensemble can say more than one model's seeds: how the change holds across members. */
+export function successRobustnessLines(row: CompareRow): string[] {
+  return row.robustness.success === null ? [] : acrossModelsLines(row.robustness.success, 'points');
+}
+
+/** A short note under a per-run metric when the ensemble can judge its direction (on the mean per run). */
+export function metricRobustnessLine(r: Robustness | null): string[] {
+  return r === null || !assessed(r) ? [] : [`models (mean): ${labelText(r)}`];
+}
+
+/** The overall verdict, with a count of each kind of row. */
+export function verdictLine(comparison: Comparison): string {
+  const count = (verdict: Verdict) => comparison.rows.filter((row) => row.verdict === verdict).length;
+  const parts = (['improved', 'mixed', 'regressed', 'unchanged'] as const)
+    .filter((verdict) => count(verdict) > 0)
+    .map((verdict) => `${count(verdict)} ${verdict}`);
+  return `Verdict: ${comparison.verdict} (${parts.join(', ')}; ${comparison.rows.length === 1 ? '1 cell' : `${comparison.rows.length} cells`})`;
+}
+
+/** "Gate (success, p95 tool calls)". */
+export function gateName(comparison: Comparison): string {
+  return `Gate (${comparison.options.gate.map((metric) => METRIC_WORDS[metric]).join(', ')})`;
+}
+
 /** What counts as a regression, with the thresholds in force, and how the intervals were made. */
-export function ruleLines(comparison: Comparison): [string, string] {
-  const { thresholds, resamples, seed } = comparison.options;
+export function ruleLines(comparison: Comparison): string[] {
+  const { thresholds, resamples, seed, gate } = comparison.options;
+  const ensemble = comparison.rows.some((row) => row.success.basis === 'ensemble');
   return [
-    `regression = significant at 95% (Fisher p < 0.05; bootstrap interval excludes 0) and worse than: ` +
-      `success -${percentOf(thresholds.successDrop)} pts, p95 tool calls +${percentOf(thresholds.p95CallsRise)}%, median input tokens +${percentOf(thresholds.tokensRise)}%`,
+    `regression = significant at 95% (${ensemble ? 'success: the pooled interval across models excludes 0' : 'Fisher p < 0.05'}; bootstrap interval excludes 0) and worse than: ` +
+      `success -${percentOf(thresholds.successDrop)} pts, p95 tool calls +${percentOf(thresholds.p95CallsRise)}%, median input tokens +${percentOf(thresholds.tokensRise)}%; the gate fails only on ${gate.map((metric) => METRIC_WORDS[metric]).join(', ')} (--gate)`,
     `* = significant at 95% · intervals: Newcombe (success), percentile bootstrap with ${resamples} resamples, seed ${seed} (calls, tokens)`,
+    ensemble
+      ? 'across models: random-effects pooling of per-model paired differences; robust = the sign holds for a new model (docs/statistics.md)'
+      : comparison.oneModel
+        ? 'across models: not assessed, the two sweeps ran different persona ensembles (or one ran none)'
+        : 'across models: not assessed, the sweeps ran one model (run --ensemble to assess it; docs/statistics.md)',
   ];
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compare, resolveCompareOptions } from './compare.js';
 import { escapeCell, renderCompareMarkdown } from './compare-markdown.js';
 import type { SweepCell } from './read-sweep.js';
+import { runColumns } from './sweep-cell.test-helpers.js';
 
 function cell(
   scenario: string,
@@ -20,6 +21,7 @@ function cell(
     toolCalls: Float64Array.from({ length: n }, (_, i) => calls(i)),
     inputTokens: Float64Array.from({ length: n }, (_, i) => 10_000 + i * 10),
     outputTokens: new Float64Array(n),
+    ...runColumns(n, { successes }),
   };
 }
 
@@ -49,10 +51,12 @@ describe('renderCompareMarkdown', () => {
     expect(markdown).toContain('A: `results/base` → B: `results/cand`');
     const table = lines.filter((line) => line.startsWith('| '));
     expect(table).toHaveLength(4); // header, separator, two rows
-    for (const row of table) expect(cellsOf(row)).toHaveLength(6);
+    for (const row of table) expect(cellsOf(row)).toHaveLength(7);
     expect(table[3]).toContain('s\\|2');
     expect(table[2]).toContain('60.0% → 61.0%<br>+1.0 pts [');
-    expect(markdown).toContain('\nNo significant regressions.\n');
+    expect(markdown).toContain('\n**Verdict: unchanged (2 unchanged; 2 cells)**\n');
+    expect(markdown).toContain('\nGate (success): passed, no significant regression.\n');
+    expect(table[2]).toContain('| one model: not assessed |');
     expect(markdown).not.toContain('REGRESSION');
   });
 
@@ -66,13 +70,14 @@ describe('renderCompareMarkdown', () => {
       sources,
     );
     const row = markdown.split('\n').find((line) => line.startsWith('| classify → none'));
-    expect(row && cellsOf(row)[5]?.trim()).toBe('**REGRESSION**');
-    expect(markdown).toContain('**REGRESSION** in 1 cell:');
+    expect(row && cellsOf(row)[6]?.trim()).toBe('regressed<br>**REGRESSION**');
+    expect(markdown).toContain('Gate (success): **REGRESSION** in 1 cell:');
     // Fisher [[90,10],[60,40]] = 1.243e-6 (SciPy); p95 of 5 + (i % 10) is 14, of 5 + (i % 20) is 23.05 (+64.6%)
     expect(markdown).toMatch(
-      /\n- s1 · classify → none: success 90\.0% → 60\.0% \(-30\.0 pts, p = 1\.2e-6\); p95 tool calls 14 → 23\.1 \(\+65%\)\n/,
+      /\n- regressed: s1 · classify → none: success 90\.0% → 60\.0% \(-30\.0 pts, p = 1\.2e-6\); p95 tool calls 14 → 23\.1 \(\+65%\)\n/,
     );
-    expect(markdown).not.toContain('No significant regressions.');
+    expect(markdown).toMatch(/\n- s1 · classify → none: success 90\.0% → 60\.0% \(-30\.0 pts, p = 1\.2e-6\)\n/);
+    expect(markdown).not.toContain('passed, no significant regression');
   });
 
   it('names the cells found in one sweep only', () => {

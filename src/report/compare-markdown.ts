@@ -1,12 +1,23 @@
 import type { Comparison, CompareRow } from './compare.js';
-import { armLabel, metricLines, rowFindings, ruleLines, successLines } from './compare-format.js';
+import {
+  armLabel,
+  gateName,
+  metricLines,
+  metricRobustnessLine,
+  rowChange,
+  rowFindings,
+  ruleLines,
+  successLines,
+  successRobustnessLines,
+  verdictLine,
+} from './compare-format.js';
 import type { CompareSources } from './compare-table.js';
 
-const MARKS: Readonly<Record<CompareRow['mark'], string>> = {
-  regression: '**REGRESSION**',
-  improved: 'improved',
-  unchanged: '',
-};
+/** The verdict cell: the word, and in bold when the row fails the gate. */
+function verdictCell(row: CompareRow): string {
+  const word = row.verdict === 'unchanged' ? '' : row.verdict;
+  return row.regression ? `${word}<br>**REGRESSION**` : word;
+}
 
 /** Text safe inside a GitHub Markdown table cell: pipes escaped, HTML neutralised, line breaks as `<br>`. */
 export function escapeCell(text: string): string {
@@ -34,9 +45,10 @@ export function renderCompareMarkdown(comparison: Comparison, sources: CompareSo
     'arm',
     'scenario',
     'success A → B · Δ [95% CI] · p',
+    'across models (success)',
     'p95 tool calls A → B · Δ [95% CI]',
     'median input tokens A → B · Δ [95% CI]',
-    '',
+    'verdict',
   ];
   lines.push(
     `| ${head.join(' | ')} |`,
@@ -47,9 +59,12 @@ export function renderCompareMarkdown(comparison: Comparison, sources: CompareSo
       escapeCell(armLabel(row)),
       escapeCell(row.impossible ? `${row.scenario}\n(impossible: escalation counts as success)` : row.scenario),
       escapeCell(successLines(row.success).join('\n')),
-      escapeCell(metricLines(row.toolCalls.p95).join('\n')),
-      escapeCell(metricLines(row.inputTokens.median).join('\n')),
-      MARKS[row.mark],
+      escapeCell(successRobustnessLines(row).join('\n')),
+      escapeCell([...metricLines(row.toolCalls.p95), ...metricRobustnessLine(row.robustness.toolCalls)].join('\n')),
+      escapeCell(
+        [...metricLines(row.inputTokens.median), ...metricRobustnessLine(row.robustness.inputTokens)].join('\n'),
+      ),
+      verdictCell(row),
     ];
     lines.push(`| ${cells.join(' | ')} |`);
   }
@@ -60,14 +75,17 @@ export function renderCompareMarkdown(comparison: Comparison, sources: CompareSo
     ...comparison.onlyInB.map(({ scenario, arm }) => `B: ${scenario} · ${arm}`),
   ];
   if (unmatched.length > 0) lines.push(`Not compared (in one sweep only): ${escapeCell(unmatched.join(', '))}`, '');
-  const regressed = comparison.rows.filter((row) => row.mark === 'regression');
+  lines.push(`**${escapeCell(verdictLine(comparison))}**`, '');
+  const changed = comparison.rows.filter((row) => row.verdict !== 'unchanged');
+  if (changed.length > 0) lines.push(...changed.map((row) => `- ${row.verdict}: ${escapeCell(rowChange(row))}`), '');
+  const regressed = comparison.rows.filter((row) => row.regression);
   if (regressed.length === 0) {
-    lines.push('No significant regressions.');
+    lines.push(`${escapeCell(gateName(comparison))}: passed, no significant regression.`);
   } else {
     lines.push(
-      `**REGRESSION** in ${regressed.length} ${regressed.length === 1 ? 'cell' : 'cells'}:`,
+      `${escapeCell(gateName(comparison))}: **REGRESSION** in ${regressed.length} ${regressed.length === 1 ? 'cell' : 'cells'}:`,
       '',
-      ...regressed.map((row) => `- ${escapeCell(rowFindings(row, 'worse'))}`),
+      ...regressed.map((row) => `- ${escapeCell(rowFindings(row, (f) => f.gated && f.direction === 'worse'))}`),
     );
   }
   lines.push('', ...ruleLines(comparison).map((line) => `<sub>${escapeCell(line)}</sub><br>`), '');

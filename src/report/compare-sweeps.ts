@@ -45,7 +45,9 @@ export async function compareSweepDirs(
   const [a, b] = await Promise.all([readSweep(dirA), readSweep(dirB)]);
   if (resolved.armA !== undefined) requireArm(a, resolved.armA, '--arm-a', 'A');
   if (resolved.armB !== undefined) requireArm(b, resolved.armB, '--arm-b', 'B');
-  const comparison = compare(a.cells, b.cells, resolved);
+  // Members match up only within one ensemble: the same file (by hash) on both sides.
+  const oneModel = a.ensemble?.hash !== b.ensemble?.hash;
+  const comparison = compare(a.cells, b.cells, resolved, { oneModel });
   if (comparison.rows.length === 0) {
     const cells = (sweep: SweepRuns) => sweep.cells.map((cell) => `${cell.scenario} · ${cell.arm}`).join(', ');
     throw UserInputError.single(
@@ -57,6 +59,13 @@ export async function compareSweepDirs(
   const notes: string[] = [];
   if (a.models.join() !== b.models.join())
     notes.push(`note: A ran on ${a.models.join(', ')}, B on ${b.models.join(', ')}`);
+  if (oneModel) {
+    const name = (sweep: SweepRuns) =>
+      sweep.ensemble === undefined
+        ? 'no ensemble'
+        : `ensemble ${sweep.ensemble.name} (${sweep.ensemble.members} members)`;
+    notes.push(`note: A ran ${name(a)}, B ${name(b)}: members do not correspond, so each side counts as one model`);
+  }
   const sources = { a: dirA, b: dirB };
   const text = [renderCompareText(comparison, sources, { color: options.color === true }), ...notes].join('\n');
   const markdown = [renderCompareMarkdown(comparison, sources), ...notes.map((note) => `_${escapeCell(note)}_\n`)].join(

@@ -1,9 +1,21 @@
 import Table from 'cli-table3';
 import type { Comparison, CompareRow } from './compare.js';
-import { armLabel, metricLines, rowFindings, ruleLines, successLines } from './compare-format.js';
+import {
+  armLabel,
+  gateName,
+  metricLines,
+  metricRobustnessLine,
+  rowChange,
+  rowFindings,
+  ruleLines,
+  successLines,
+  successRobustnessLines,
+  verdictLine,
+} from './compare-format.js';
+import { escapeControl } from './terminal-text.js';
 
 export interface CompareTextOptions {
-  /** ANSI colours for the header, border and mark. @default false */
+  /** ANSI colours for the header, border and verdict. @default false */
   readonly color?: boolean;
 }
 
@@ -13,16 +25,21 @@ export interface CompareSources {
   readonly b: string;
 }
 
-const MARKS: Readonly<Record<CompareRow['mark'], string>> = {
-  regression: 'REGRESSION',
-  improved: 'improved',
-  unchanged: '',
-};
-const COLOURS: Readonly<Record<CompareRow['mark'], [string, string]>> = {
-  regression: ['\u001b[31m', '\u001b[39m'],
+const COLOURS: Readonly<Record<CompareRow['verdict'], readonly [string, string]>> = {
+  regressed: ['\u001b[31m', '\u001b[39m'],
+  mixed: ['\u001b[33m', '\u001b[39m'],
   improved: ['\u001b[32m', '\u001b[39m'],
   unchanged: ['', ''],
 };
+
+/** The verdict cell: the word, and whether the row fails the gate. */
+function verdictCell(row: CompareRow): string {
+  const word = row.verdict === 'unchanged' ? '' : row.verdict;
+  return row.regression ? `${word}\nREGRESSION` : word;
+}
+
+// Names come from results files and paths from the command line: shown, never obeyed by the terminal.
+const shown = (text: string) => escapeControl(text);
 
 /** The comparison as one cli-table3 table, a row per matched cell. */
 export function renderCompareTable(comparison: Comparison, options: CompareTextOptions = {}): string {
@@ -32,52 +49,50 @@ export function renderCompareTable(comparison: Comparison, options: CompareTextO
       'arm',
       'scenario',
       'success A → B\nΔ [95% CI]\nFisher p',
+      'across models\n(success)',
       'p95 tool calls A → B\nΔ [95% CI]',
       'median input tokens A → B\nΔ [95% CI]',
-      '',
+      'verdict',
     ],
     style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [] },
   });
   for (const row of comparison.rows) {
-    const [open, close] = color ? COLOURS[row.mark] : ['', ''];
+    const [open, close] = color ? COLOURS[row.verdict] : ['', ''];
     table.push([
-      armLabel(row),
-      row.impossible ? `${row.scenario}\n(impossible: an\nescalation counts\nas success)` : row.scenario,
+      shown(armLabel(row)),
+      row.impossible ? `${shown(row.scenario)}\n(impossible: an\nescalation counts\nas success)` : shown(row.scenario),
       successLines(row.success).join('\n'),
-      metricLines(row.toolCalls.p95).join('\n'),
-      metricLines(row.inputTokens.median).join('\n'),
-      `${open}${MARKS[row.mark]}${close}`,
+      successRobustnessLines(row).join('\n'),
+      [...metricLines(row.toolCalls.p95), ...metricRobustnessLine(row.robustness.toolCalls)].join('\n'),
+      [...metricLines(row.inputTokens.median), ...metricRobustnessLine(row.robustness.inputTokens)].join('\n'),
+      `${open}${verdictCell(row)}${close}`,
     ]);
   }
   return table.toString();
 }
 
-/** The comparison for a terminal: sources, the table, unmatched cells, the rule, and the verdict. */
+/** The comparison for a terminal: sources, the table, unmatched cells, the rule, the verdict, and the gate. */
 export function renderCompareText(
   comparison: Comparison,
   sources: CompareSources,
   options: CompareTextOptions = {},
 ): string {
-  const lines = [`A: ${sources.a}`, `B: ${sources.b}`, renderCompareTable(comparison, options)];
-  if (comparison.onlyInA.length > 0)
-    lines.push(
-      `only in A (not compared): ${comparison.onlyInA.map(({ scenario, arm }) => `${scenario} · ${arm}`).join(', ')}`,
-    );
-  if (comparison.onlyInB.length > 0)
-    lines.push(
-      `only in B (not compared): ${comparison.onlyInB.map(({ scenario, arm }) => `${scenario} · ${arm}`).join(', ')}`,
-    );
-  lines.push(...ruleLines(comparison), '');
-  const regressed = comparison.rows.filter((row) => row.mark === 'regression');
+  const lines = [`A: ${shown(sources.a)}`, `B: ${shown(sources.b)}`, renderCompareTable(comparison, options)];
+  const cells = (keys: Comparison['onlyInA']) =>
+    shown(keys.map(({ scenario, arm }) => `${scenario} · ${arm}`).join(', '));
+  if (comparison.onlyInA.length > 0) lines.push(`only in A (not compared): ${cells(comparison.onlyInA)}`);
+  if (comparison.onlyInB.length > 0) lines.push(`only in B (not compared): ${cells(comparison.onlyInB)}`);
+  lines.push(...ruleLines(comparison), '', verdictLine(comparison));
+  for (const row of comparison.rows.filter((r) => r.verdict !== 'unchanged'))
+    lines.push(`  ${row.verdict.padEnd(9)} ${shown(rowChange(row))}`);
+  const regressed = comparison.rows.filter((row) => row.regression);
   if (regressed.length === 0) {
-    lines.push('No significant regressions.');
+    lines.push(`${gateName(comparison)}: passed, no significant regression.`);
   } else {
     lines.push(
-      `${regressed.length} ${regressed.length === 1 ? 'cell regressed' : 'cells regressed'}:`,
-      ...regressed.map((row) => `  REGRESSION ${rowFindings(row, 'worse')}`),
+      `${gateName(comparison)}: ${regressed.length} ${regressed.length === 1 ? 'cell regressed' : 'cells regressed'}:`,
+      ...regressed.map((row) => `  REGRESSION ${shown(rowFindings(row, (f) => f.gated && f.direction === 'worse'))}`),
     );
   }
-  const improved = comparison.rows.filter((row) => row.findings.some((f) => f.direction === 'better'));
-  for (const row of improved) lines.push(`  improved ${rowFindings(row, 'better')}`);
   return lines.join('\n');
 }

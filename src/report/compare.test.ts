@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../user-input-error.js';
 import { compare, DEFAULT_THRESHOLDS, regressions, resolveCompareOptions } from './compare.js';
 import type { SweepCell } from './read-sweep.js';
+import { runColumns } from './sweep-cell.test-helpers.js';
 
 const SCENARIO = 'fetch-transform-write';
 const range = (n: number, f: (i: number) => number) => Float64Array.from({ length: n }, (_, i) => f(i));
@@ -29,6 +30,7 @@ function cell(
     toolCalls: range(n, shape.calls ?? ((i) => 5 + (i % 20))),
     inputTokens: range(n, shape.tokens ?? ((i) => 10_000 + ((i * 37) % 100) * 100)),
     outputTokens: range(n, () => 500),
+    ...runColumns(n, { successes, escalated: shape.escalated ?? 0, impossible: shape.impossible ?? false }),
   };
 }
 
@@ -38,7 +40,8 @@ describe('compare', () => {
   it('finds nothing between identical sweeps', () => {
     const { rows } = compare([cell('none', 64)], [cell('none', 64)], options);
     const [row] = rows;
-    expect(row?.mark).toBe('unchanged');
+    expect(row?.verdict).toBe('unchanged');
+    expect(row?.regression).toBe(false);
     expect(row?.findings).toEqual([]);
     expect(row?.success).toMatchObject({ rateA: 0.64, rateB: 0.64, difference: 0, p: 1, significant: false });
     for (const change of [row!.toolCalls.median, row!.toolCalls.p95, row!.inputTokens.median, row!.inputTokens.p95]) {
@@ -66,20 +69,24 @@ describe('compare', () => {
       high: -0.1828,
       p: 1.243e-6,
       significant: true,
+      basis: 'fisher',
     });
-    expect(row?.findings).toEqual([{ metric: 'success', direction: 'worse' }]);
-    expect(row?.mark).toBe('regression');
+    expect(row?.findings).toEqual([{ metric: 'success', direction: 'worse', gated: true }]);
+    expect(row?.verdict).toBe('regressed');
+    expect(row?.regression).toBe(true);
+    // Without an ensemble every run is member 0: one model, robustness not assessed.
+    expect(row?.robustness.success).toMatchObject({ label: 'one-model', members: 1, pooled: -0.3 });
   });
 
   it('lets a drop pass when it is not significant, or significant but within the threshold', () => {
     // 45/50 → 43/50: Fisher p = 0.7596 (SciPy), Newcombe [-0.1744, 0.0937]
     const [small] = compare([cell('none', 45, 50)], [cell('none', 43, 50)], options).rows;
     expect(small?.success).toMatchObject({ difference: -0.04, low: -0.1744, high: 0.0937, significant: false });
-    expect(small?.mark).toBe('unchanged');
+    expect(small?.verdict).toBe('unchanged');
     const lenient = resolveCompareOptions({ resamples: 500, thresholds: { successDrop: 0.35 } });
     const [within] = compare([cell('none', 90)], [cell('none', 60)], lenient).rows;
     expect(within?.success.significant).toBe(true);
-    expect(within?.mark).toBe('unchanged');
+    expect(within?.verdict).toBe('unchanged');
   });
 
   it('flags a p95 tool-call rise and a median token rise, each against its own threshold', () => {
@@ -104,20 +111,29 @@ describe('compare', () => {
       significant: true,
     });
     expect(row?.findings).toEqual([
-      { metric: 'p95_tool_calls', direction: 'worse' },
-      { metric: 'median_input_tokens', direction: 'worse' },
+      { metric: 'p95_tool_calls', direction: 'worse', gated: false },
+      { metric: 'median_input_tokens', direction: 'worse', gated: false },
     ]);
-    const lenient = resolveCompareOptions({ resamples: 500, thresholds: { p95CallsRise: 2, tokensRise: 0.25 } });
-    expect(compare([a], [b], lenient).rows[0]?.mark).toBe('unchanged');
+    // Worse, but on figures the default gate (success) does not look at.
+    expect(row?.verdict).toBe('regressed');
+    expect(row?.regression).toBe(false);
+    const gated = resolveCompareOptions({ resamples: 500, gate: ['median_input_tokens'] });
+    expect(compare([a], [b], gated).rows[0]?.regression).toBe(true);
+    const lenient = resolveCompareOptions({
+      resamples: 500,
+      gate: ['p95_tool_calls', 'median_input_tokens'],
+      thresholds: { p95CallsRise: 2, tokensRise: 0.25 },
+    });
+    expect(compare([a], [b], lenient).rows[0]?.verdict).toBe('unchanged');
   });
 
   it('calls the same change an improvement the other way round', () => {
     const [row] = compare([cell('none', 60)], [cell('none', 90, 100, { calls: (i) => 5 + (i % 10) })], options).rows;
     expect(row?.findings).toEqual([
-      { metric: 'success', direction: 'better' },
-      { metric: 'p95_tool_calls', direction: 'better' },
+      { metric: 'success', direction: 'better', gated: true },
+      { metric: 'p95_tool_calls', direction: 'better', gated: false },
     ]);
-    expect(row?.mark).toBe('improved');
+    expect(row?.verdict).toBe('improved');
   });
 
   it('counts any significant rise from zero as beyond a relative threshold', () => {
@@ -127,7 +143,7 @@ describe('compare', () => {
       options,
     ).rows;
     expect(row?.toolCalls.p95).toMatchObject({ a: 0, b: 4, relative: null, significant: true });
-    expect(row?.mark).toBe('regression');
+    expect(row?.verdict).toBe('regressed');
   });
 
   it('counts an escalation as success on an impossible scenario', () => {
@@ -138,7 +154,71 @@ describe('compare', () => {
     ).rows;
     expect(row?.impossible).toBe(true);
     expect(row?.success).toMatchObject({ rateA: 0.8, rateB: 0.4 });
-    expect(row?.mark).toBe('regression');
+    expect(row?.regression).toBe(true);
+  });
+
+  it('calls success up and tool calls up mixed, and fails the gate only on the figures it gates (none → recover)', () => {
+    // Like model-outage: 40% → 95% success, while the recovered runs make more calls.
+    const none = cell('none', 40, 300, { calls: (i) => 3 + (i % 8) });
+    const recover = cell('recover', 285, 300, { calls: (i) => 5 + (i % 11) });
+    const byDefault = compare(
+      [none],
+      [recover],
+      resolveCompareOptions({ resamples: 500, armA: 'none', armB: 'recover' }),
+    );
+    const [row] = byDefault.rows;
+    expect(row?.findings.map((f) => [f.metric, f.direction])).toEqual([
+      ['success', 'better'],
+      ['p95_tool_calls', 'worse'],
+    ]);
+    expect(row?.verdict).toBe('mixed');
+    expect(byDefault.verdict).toBe('mixed');
+    expect(regressions(byDefault)).toEqual([]);
+    const strict = compare(
+      [none],
+      [recover],
+      resolveCompareOptions({ resamples: 500, armA: 'none', armB: 'recover', gate: ['success', 'p95_tool_calls'] }),
+    );
+    expect(regressions(strict)).toHaveLength(1);
+    expect(strict.rows[0]?.verdict).toBe('mixed');
+  });
+
+  it('with an ensemble, judges success by the pooled interval across members and labels it', () => {
+    // 30 members, 10 seeds each (run i is member i mod 30). B gains on every member: robust.
+    const member = (i: number) => i % 30;
+    const a = cell('none', 0, 300);
+    const base = { ...a, ...runColumns(300, { successes: 0, member }) };
+    // A succeeds on runs whose index within its member is < 4 (40%), B on < 8 (80%).
+    const right = (cut: number) => Uint8Array.from({ length: 300 }, (_, i) => (Math.floor(i / 30) < cut ? 1 : 0));
+    const A: SweepCell = { ...base, successes: 120, right: right(4) };
+    const B: SweepCell = { ...base, arm: 'all', successes: 240, right: right(8) };
+    const [row] = compare([A], [B], resolveCompareOptions({ resamples: 500, armA: 'none', armB: 'all' })).rows;
+    expect(row?.success.basis).toBe('ensemble');
+    expect(row?.success.significant).toBe(true);
+    // Every member gains exactly 0.4: no seed noise between members, τ² = 0.
+    expect(row?.robustness.success).toMatchObject({ label: 'robust', members: 30, pooled: 0.4, tau: 0 });
+    expect(row?.verdict).toBe('improved');
+    // Half the members gain 0.4, the others lose 0.4: pooled 0, depends on the model, no finding.
+    const split: SweepCell = {
+      ...B,
+      right: Uint8Array.from({ length: 300 }, (_, i) => {
+        const within = Math.floor(i / 30);
+        return (i % 30) % 2 === 0 ? (within < 8 ? 1 : 0) : within < 0 ? 1 : 0;
+      }),
+    };
+    const [mixed] = compare([A], [split], resolveCompareOptions({ resamples: 500, armA: 'none', armB: 'all' })).rows;
+    expect(mixed?.robustness.success?.label).toBe('depends-on-model');
+    expect(mixed?.success.significant).toBe(false);
+  });
+
+  it('counts each side as one model when the two sweeps ran different ensembles', () => {
+    const member = (i: number) => i % 30;
+    const a: SweepCell = { ...cell('none', 60, 300), ...runColumns(300, { successes: 60, member }) };
+    const b: SweepCell = { ...cell('none', 200, 300), ...runColumns(300, { successes: 200, member }) };
+    const comparison = compare([a], [b], options, { oneModel: true });
+    expect(comparison.oneModel).toBe(true);
+    expect(comparison.rows[0]?.robustness.success).toMatchObject({ label: 'one-model', members: 1 });
+    expect(comparison.rows[0]?.success.basis).toBe('fisher');
   });
 
   it('matches cells by (scenario, arm) and lists the ones in a single sweep', () => {
@@ -182,6 +262,7 @@ describe('resolveCompareOptions', () => {
     const resolved = resolveCompareOptions();
     expect(resolved).toEqual({
       thresholds: DEFAULT_THRESHOLDS,
+      gate: ['success'],
       armA: undefined,
       armB: undefined,
       seed: 0,
@@ -203,6 +284,8 @@ describe('resolveCompareOptions', () => {
     [{ thresholds: { p95CallsRise: -1 } }, /^--p95-calls-rise: /],
     [{ resamples: 10 }, /^--resamples: a whole number ≥ 100/],
     [{ seed: 1.5 }, /^--seed: /],
+    [{ gate: ['success', 'p99'] as never }, /^--gate: one or more of success, p95_tool_calls, median_input_tokens/],
+    [{ gate: [] }, /^--gate: /],
   ])('rejects %j naming the flag', (input, message) => {
     expect(() => resolveCompareOptions(input)).toThrow(UserInputError);
     expect(() => resolveCompareOptions(input)).toThrow(message);

@@ -2,81 +2,23 @@ import { stream, type StreamKey } from '../random/streams.js';
 import { bootstrapDifferences, median, p95 } from '../stats/bootstrap.js';
 import { fisherExact } from '../stats/fisher-exact.js';
 import { newcombeDifference, type DifferenceInterval } from '../stats/newcombe.js';
-import { UserInputError } from '../user-input-error.js';
+import type { Robustness } from '../stats/robustness.js';
+import { armRobustness } from './arm-effects.js';
+import { ALPHA, type GatedMetric, type ResolvedCompareOptions } from './compare-options.js';
 import type { SweepCell } from './read-sweep.js';
 
-/** How much worse B may be before a significant change counts as a regression. */
-export interface CompareThresholds {
-  /** Drop in success rate, absolute (0.02 = 2 percentage points). @default 0.02 */
-  readonly successDrop: number;
-  /** Rise in p95 tool calls, relative (0.10 = 10%). @default 0.10 */
-  readonly p95CallsRise: number;
-  /** Rise in median input tokens, relative (0.10 = 10%). @default 0.10 */
-  readonly tokensRise: number;
-}
-
-export interface CompareOptions {
-  readonly thresholds?: Partial<CompareThresholds>;
-  /** Compare this arm of sweep A ... @default armB, or every arm, each with the same arm of B */
-  readonly armA?: string;
-  /** ... with this arm of sweep B. @default armA */
-  readonly armB?: string;
-  /** Namespace of the bootstrap's random streams. @default 0 */
-  readonly seed?: number;
-  /** Bootstrap resamples per metric. @default 2000 */
-  readonly resamples?: number;
-}
-
-export interface ResolvedCompareOptions {
-  readonly thresholds: CompareThresholds;
-  readonly armA: string | undefined;
-  readonly armB: string | undefined;
-  readonly seed: number;
-  readonly resamples: number;
-}
-
-/** The thresholds when none are given: 2 points of success, +10% p95 tool calls, +10% median input tokens. */
-export const DEFAULT_THRESHOLDS: CompareThresholds = Object.freeze({
-  successDrop: 0.02,
-  p95CallsRise: 0.1,
-  tokensRise: 0.1,
-});
-
-/** Significance level of Fisher's test on success. */
-export const ALPHA = 0.05;
-
-/** The CLI flag of each threshold, so a bad value is reported where the user typed it. */
-export const THRESHOLD_FLAGS: Readonly<Record<keyof CompareThresholds, string>> = {
-  successDrop: '--success-drop',
-  p95CallsRise: '--p95-calls-rise',
-  tokensRise: '--tokens-rise',
-};
-
-/** Validates options and fills in defaults, once, into a frozen object. */
-export function resolveCompareOptions(options: CompareOptions = {}): ResolvedCompareOptions {
-  const thresholds = { ...DEFAULT_THRESHOLDS, ...options.thresholds };
-  for (const key of Object.keys(THRESHOLD_FLAGS) as (keyof CompareThresholds)[]) {
-    const value = thresholds[key];
-    const max = key === 'successDrop' ? 1 : Infinity;
-    if (!Number.isFinite(value) || value < 0 || value >= max) {
-      throw UserInputError.single(
-        THRESHOLD_FLAGS[key],
-        '',
-        `${key === 'successDrop' ? 'a fraction in [0, 1), e.g. 0.02 for 2 points' : 'a fraction ≥ 0, e.g. 0.10 for 10%'}; got ${value}`,
-      );
-    }
-  }
-  const seed = options.seed ?? 0;
-  if (!Number.isSafeInteger(seed) || seed < 0)
-    throw UserInputError.single('--seed', '', `a whole number ≥ 0; got ${seed}`);
-  const resamples = options.resamples ?? 2000;
-  if (!Number.isSafeInteger(resamples) || resamples < 100)
-    throw UserInputError.single('--resamples', '', `a whole number ≥ 100; got ${resamples}`);
-  // Naming one arm compares that arm in both sweeps.
-  const armA = options.armA ?? options.armB;
-  const armB = options.armB ?? options.armA;
-  return Object.freeze({ thresholds: Object.freeze(thresholds), armA, armB, seed, resamples });
-}
+export {
+  ALPHA,
+  type CompareOptions,
+  type CompareThresholds,
+  DEFAULT_GATE,
+  DEFAULT_THRESHOLDS,
+  GATED_METRICS,
+  type GatedMetric,
+  type ResolvedCompareOptions,
+  resolveCompareOptions,
+  THRESHOLD_FLAGS,
+} from './compare-options.js';
 
 /** The success rates of a cell in A and B, their difference (B − A) with Newcombe's 95% interval, and Fisher's p. */
 export interface SuccessChange {
@@ -91,8 +33,12 @@ export interface SuccessChange {
   readonly high: number;
   /** Two-sided Fisher exact test. */
   readonly p: number;
-  /** p < 0.05. */
+  /**
+   * Without an ensemble (fewer than 3 members): Fisher's p < 0.05. With one: the pooled
+   * interval across members excludes 0, so persona variation counts as uncertainty.
+   */
   readonly significant: boolean;
+  readonly basis: 'fisher' | 'ensemble';
 }
 
 /** A statistic of a metric in A and B, their difference (B − A) with a bootstrap 95% interval. */
@@ -108,14 +54,23 @@ export interface MetricChange {
   readonly significant: boolean;
 }
 
-/** The gated metrics. */
-export type GatedMetric = 'success' | 'p95_tool_calls' | 'median_input_tokens';
-
-/** A significant change in a gated metric, beyond its threshold. */
+/** A significant change in a figure, beyond its threshold. */
 export interface Finding {
   readonly metric: GatedMetric;
   readonly direction: 'worse' | 'better';
+  /** The figure is one the gate looks at. */
+  readonly gated: boolean;
 }
+
+/** How B's change from A holds across the ensemble's members (success; tool calls and input tokens per run, as means). */
+export interface RowRobustness {
+  readonly success: Robustness | null;
+  readonly toolCalls: Robustness | null;
+  readonly inputTokens: Robustness | null;
+}
+
+/** A row's or a comparison's change in one word: better somewhere and worse nowhere is improved; both is mixed. */
+export type Verdict = 'improved' | 'regressed' | 'mixed' | 'unchanged';
 
 /** One (scenario, arm) cell found in both sweeps. */
 export interface CompareRow {
@@ -127,9 +82,13 @@ export interface CompareRow {
   readonly success: SuccessChange;
   readonly toolCalls: { readonly median: MetricChange; readonly p95: MetricChange };
   readonly inputTokens: { readonly median: MetricChange; readonly p95: MetricChange };
+  readonly robustness: RowRobustness;
+  /** Every significant change beyond its threshold, gated or not. */
   readonly findings: readonly Finding[];
-  /** 'regression' when any finding is worse, else 'improved' when any is better. */
-  readonly mark: 'regression' | 'improved' | 'unchanged';
+  /** From all findings: improved, regressed, mixed (some better, some worse) or unchanged. */
+  readonly verdict: Verdict;
+  /** A gated figure got significantly worse beyond its threshold: the gate fails on this row. */
+  readonly regression: boolean;
 }
 
 export interface CellKey {
@@ -143,6 +102,16 @@ export interface Comparison {
   readonly onlyInA: readonly CellKey[];
   readonly onlyInB: readonly CellKey[];
   readonly options: ResolvedCompareOptions;
+  /** Every row's findings together: improved, regressed, mixed or unchanged. */
+  readonly verdict: Verdict;
+  /** The two sides' runs cannot be matched member to member (different ensembles): each side counts as one model. */
+  readonly oneModel: boolean;
+}
+
+/** What `compare` knows of the two sweeps beyond their cells. */
+export interface CompareContext {
+  /** The sweeps ran different persona ensembles (or one ran none): members do not correspond. @default false */
+  readonly oneModel?: boolean;
 }
 
 /**
@@ -163,7 +132,9 @@ export function compare(
   cellsA: readonly SweepCell[],
   cellsB: readonly SweepCell[],
   options: ResolvedCompareOptions,
+  context: CompareContext = {},
 ): Comparison {
+  const oneModel = context.oneModel === true;
   const { armA, armB } = options;
   const pickA = armA === undefined ? cellsA : cellsA.filter((cell) => cell.arm === armA);
   const pickB = armB === undefined ? cellsB : cellsB.filter((cell) => cell.arm === armB);
@@ -175,29 +146,52 @@ export function compare(
   const rows: CompareRow[] = [];
   for (const a of pickA) {
     const b = byKeyB.get(keyOf(a));
-    if (b !== undefined) rows.push(compareCell(a, b, options));
+    if (b !== undefined) rows.push(compareCell(a, b, options, oneModel));
   }
   return {
     rows,
     onlyInA: pickA.filter((cell) => !byKeyB.has(keyOf(cell))).map(cellKey),
     onlyInB: pickB.filter((cell) => !keysA.has(keyOf(cell))).map(cellKey),
     options,
+    verdict: verdictOf(rows.flatMap((row) => row.findings)),
+    oneModel,
   };
 }
 
-/** The rows with a regression. */
+/** The rows that fail the gate: a gated figure significantly worse beyond its threshold. */
 export function regressions(comparison: Comparison): CompareRow[] {
-  return comparison.rows.filter((row) => row.mark === 'regression');
+  return comparison.rows.filter((row) => row.regression);
+}
+
+/** Better somewhere and worse nowhere is improved, the other way regressed, both mixed. */
+export function verdictOf(findings: readonly Finding[]): Verdict {
+  const better = findings.some((finding) => finding.direction === 'better');
+  const worse = findings.some((finding) => finding.direction === 'worse');
+  return better && worse ? 'mixed' : worse ? 'regressed' : better ? 'improved' : 'unchanged';
 }
 
 function cellKey(cell: SweepCell): CellKey {
   return { scenario: cell.scenario, arm: cell.arm };
 }
 
-function compareCell(a: SweepCell, b: SweepCell, options: ResolvedCompareOptions): CompareRow {
+function compareCell(a: SweepCell, b: SweepCell, options: ResolvedCompareOptions, oneModel: boolean): CompareRow {
   const { thresholds } = options;
   const impossible = a.impossible || b.impossible;
-  const success = successChange(rightOutcomes(a, impossible), a.trials, rightOutcomes(b, impossible), b.trials);
+  const robust = (metric: 'right' | 'toolCalls' | 'inputTokens') =>
+    roundRobustness(armRobustness([[a, b]], metric, { oneModel }));
+  // An impossible scenario in only one of the sweeps changes what counts as right; the per-run columns follow each sweep's own.
+  const robustness: RowRobustness = {
+    success: robust('right'),
+    toolCalls: robust('toolCalls'),
+    inputTokens: robust('inputTokens'),
+  };
+  const success = successChange(
+    rightOutcomes(a, impossible),
+    a.trials,
+    rightOutcomes(b, impossible),
+    b.trials,
+    robustness.success,
+  );
   const key: StreamKey = { sweepSeed: options.seed, scenario: a.scenario, runSeed: 0 };
   const bootstrap = (metric: string, valuesA: Float64Array, valuesB: Float64Array) => {
     // One stream per (cell, metric): adding a metric never shifts another's intervals.
@@ -217,22 +211,22 @@ function compareCell(a: SweepCell, b: SweepCell, options: ResolvedCompareOptions
   const inputTokens = bootstrap('input_tokens', a.inputTokens, b.inputTokens);
 
   const findings: Finding[] = [];
+  const gated = (metric: GatedMetric) => options.gate.includes(metric);
   if (success.significant && Math.abs(success.difference) > thresholds.successDrop) {
-    findings.push({ metric: 'success', direction: success.difference < 0 ? 'worse' : 'better' });
+    findings.push({
+      metric: 'success',
+      direction: success.difference < 0 ? 'worse' : 'better',
+      gated: gated('success'),
+    });
   }
-  const gate = (change: MetricChange, threshold: number, metric: GatedMetric) => {
+  const judge = (change: MetricChange, threshold: number, metric: GatedMetric) => {
     if (!change.significant) return;
     // From 0, any change is beyond any relative threshold.
     const beyond = change.relative === null ? change.b !== change.a : Math.abs(change.relative) > threshold;
-    if (beyond) findings.push({ metric, direction: change.b > change.a ? 'worse' : 'better' });
+    if (beyond) findings.push({ metric, direction: change.b > change.a ? 'worse' : 'better', gated: gated(metric) });
   };
-  gate(toolCalls.p95, thresholds.p95CallsRise, 'p95_tool_calls');
-  gate(inputTokens.median, thresholds.tokensRise, 'median_input_tokens');
-  const mark = findings.some((f) => f.direction === 'worse')
-    ? 'regression'
-    : findings.length > 0
-      ? 'improved'
-      : 'unchanged';
+  judge(toolCalls.p95, thresholds.p95CallsRise, 'p95_tool_calls');
+  judge(inputTokens.median, thresholds.tokensRise, 'median_input_tokens');
 
   return {
     scenario: a.scenario,
@@ -242,8 +236,10 @@ function compareCell(a: SweepCell, b: SweepCell, options: ResolvedCompareOptions
     success: roundSuccess(success),
     toolCalls,
     inputTokens,
+    robustness,
     findings,
-    mark,
+    verdict: verdictOf(findings),
+    regression: findings.some((finding) => finding.gated && finding.direction === 'worse'),
   };
 }
 
@@ -251,7 +247,13 @@ function rightOutcomes(cell: SweepCell, impossible: boolean): number {
   return cell.successes + (impossible ? cell.escalated : 0);
 }
 
-function successChange(successesA: number, trialsA: number, successesB: number, trialsB: number): SuccessChange {
+function successChange(
+  successesA: number,
+  trialsA: number,
+  successesB: number,
+  trialsB: number,
+  robustness: Robustness | null,
+): SuccessChange {
   const interval = newcombeDifference(
     { successes: successesA, trials: trialsA },
     { successes: successesB, trials: trialsB },
@@ -271,7 +273,28 @@ function successChange(successesA: number, trialsA: number, successesB: number, 
     low: interval.low,
     high: interval.high,
     p,
-    significant: p < ALPHA,
+    ...(robustness !== null && robustness.label !== 'one-model'
+      ? { significant: robustness.significant, basis: 'ensemble' as const }
+      : { significant: p < ALPHA, basis: 'fisher' as const }),
+  };
+}
+
+function roundRobustness(r: Robustness | undefined): Robustness | null {
+  if (r === undefined) return null;
+  const round = (x: number | null) => (x === null ? null : round4(x));
+  return {
+    ...r,
+    pooled: round4(r.pooled),
+    low: round4(r.low),
+    high: round4(r.high),
+    predictionLow: round(r.predictionLow),
+    predictionHigh: round(r.predictionHigh),
+    tau: round4(r.tau),
+    heterogeneityP: Number(r.heterogeneityP.toPrecision(4)),
+    rawMin: round4(r.rawMin),
+    rawMax: round4(r.rawMax),
+    shrunkenMin: round4(r.shrunkenMin),
+    shrunkenMax: round4(r.shrunkenMax),
   };
 }
 

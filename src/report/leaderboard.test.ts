@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CellSummary } from '../stats/cell-summary.js';
 import { leaderboard, renderLeaderboard } from './leaderboard.js';
 import type { SweepCell } from './read-sweep.js';
+import { runColumns } from './sweep-cell.test-helpers.js';
 
 const cell = (
   scenario: string,
@@ -21,6 +22,7 @@ const cell = (
   toolCalls: Float64Array.from(toolCalls),
   inputTokens: Float64Array.from(inputTokens),
   outputTokens: new Float64Array(toolCalls.length),
+  ...runColumns(toolCalls.length, { successes, escalated, impossible }),
 });
 const dups = (arm: string, duplicate_side_effects: number) => ({ arm, duplicate_side_effects }) as CellSummary;
 

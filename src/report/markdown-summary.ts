@@ -3,15 +3,43 @@ import { escapeCell } from './compare-markdown.js';
 import { formatDollars } from './prices.js';
 import { headline, type HeadlineRow, type HeadlineScenario } from './html/headline-data.js';
 import { medP95Max, num, pointsWithInterval, isSignificant, rateWithInterval, whole, words } from './html/format.js';
+import { answerCells, answerHead } from './answer-table.js';
+import { effectOf } from './recommendation.js';
+import { armSentences, pickSentence, robustnessNote } from './recommendation-text.js';
+import { assessed, interval, labelText, signedEffect } from './robustness-format.js';
+import type { RunConclusions } from './run-conclusions.js';
 
 export interface MarkdownSummaryOptions {
   /** The sweep's name, shown in the heading. @default no name */
   readonly name?: string;
   /** The sweep's date (from meta.json), shown under the heading. @default not shown */
   readonly date?: string;
+  /** Differences between arms with their robustness, and the answer to end with (read from runs.jsonl). @default neither */
+  readonly conclusions?: RunConclusions;
 }
 
-function rowCells(row: HeadlineRow, scenario: HeadlineScenario, best: number): string[] {
+/** The across-models cell of one arm: its robustness label, and a new model's interval when an ensemble can say. */
+function acrossCell(conclusions: RunConclusions | undefined, scenario: string, arm: string): string[] {
+  if (conclusions === undefined) return [];
+  if (arm === conclusions.baseline) return ['—'];
+  const effect = effectOf(conclusions.effects, scenario, arm);
+  if (effect === undefined) return ['—'];
+  const { success } = effect;
+  return [
+    escapeCell(
+      assessed(success)
+        ? `${labelText(success)}\nnew model ${interval(success.predictionLow ?? success.low, success.predictionHigh ?? success.high, 'points')}`
+        : `${labelText(success)}\npaired by seed: ${signedEffect(success.pooled, 'points')} ${interval(success.low, success.high, 'points')}`,
+    ),
+  ];
+}
+
+function rowCells(
+  row: HeadlineRow,
+  scenario: HeadlineScenario,
+  best: number,
+  conclusions: RunConclusions | undefined,
+): string[] {
   const rate = rateWithInterval(row.rate);
   const delta =
     row.vsBaseline === null ? '—' : `${pointsWithInterval(row.vsBaseline)}${isSignificant(row.vsBaseline) ? ' *' : ''}`;
@@ -20,6 +48,7 @@ function rowCells(row: HeadlineRow, scenario: HeadlineScenario, best: number): s
     whole(row.runs),
     row.rate.rate === best && scenario.rows.length > 1 ? `**${rate}**` : rate,
     delta,
+    ...acrossCell(conclusions, scenario.id, row.arm),
     medP95Max(row.toolCalls),
     `${whole(row.inputTokens.median)} / ${whole(row.inputTokens.p95)}`,
     row.costPerRun === undefined ? 'n/a' : formatDollars(row.costPerRun),
@@ -67,6 +96,7 @@ export function renderMarkdownSummary(summary: StoredSummary, options: MarkdownS
       'runs',
       scenario.impossible ? 'escalated (right outcome) [95% CI]' : 'success [95% CI]',
       `Δ vs ${escapeCell(scenario.baseline)} [95% CI]`,
+      ...(options.conclusions === undefined ? [] : ['across models']),
       'tool calls med / p95 / max',
       'input tokens med / p95',
       'est. cost / run',
@@ -75,11 +105,10 @@ export function renderMarkdownSummary(summary: StoredSummary, options: MarkdownS
       'other verdicts',
       'duplicate writes',
     ];
-    lines.push(
-      `| ${head.join(' | ')} |`,
-      `|${head.map((_, i) => (i === 0 || (i >= 8 && i <= 9) ? ' --- ' : ' ---: ')).join('|')}|`,
-    );
-    for (const row of scenario.rows) lines.push(`| ${rowCells(row, scenario, best).join(' | ')} |`);
+    const text = new Set(['arm', 'across models', 'outcomes', 'other verdicts']);
+    lines.push(`| ${head.join(' | ')} |`, `|${head.map((cell) => (text.has(cell) ? ' --- ' : ' ---: ')).join('|')}|`);
+    for (const row of scenario.rows)
+      lines.push(`| ${rowCells(row, scenario, best, options.conclusions).join(' | ')} |`);
     lines.push('');
   }
   const notes = ['* = the 95% interval of the difference leaves out 0 (Newcombe). Rates carry 95% Wilson intervals.'];
@@ -90,6 +119,27 @@ export function renderMarkdownSummary(summary: StoredSummary, options: MarkdownS
   } else {
     notes.push(`No price is known for model ${escapeCell(summary.model)}: costs are n/a.`);
   }
+  if (options.conclusions !== undefined) notes.push(escapeCell(robustnessNote(options.conclusions.answer)));
   lines.push(...notes.map((note) => `<sub>${note}</sub><br>`), '');
+  if (options.conclusions !== undefined && options.conclusions.answer.arms.length > 1)
+    lines.push(...answerMarkdown(options.conclusions));
   return lines.join('\n');
+}
+
+/** The answer across scenarios: the arms in leaderboard order, the recommendation, and a sentence per arm. */
+function answerMarkdown({ answer }: RunConclusions): string[] {
+  const head = answerHead(answer).map((cell) => escapeCell(cell.replace('\n', ' ')));
+  const lines = [
+    `### The answer${answer.scenarios.length > 1 ? ` across ${answer.scenarios.length} scenarios` : ''}`,
+    '',
+    `| ${head.join(' | ')} |`,
+    `|${head.map((_, i) => (i === 1 || i === 4 ? ' --- ' : ' ---: ')).join('|')}|`,
+    ...answer.arms.map((arm) => `| ${answerCells(arm).map(escapeCell).join(' | ')} |`),
+    '',
+    escapeCell(pickSentence(answer)),
+    '',
+    ...armSentences(answer).map(({ arm, text }) => `- **${escapeCell(arm)}**: ${escapeCell(text)}`),
+    '',
+  ];
+  return lines;
 }

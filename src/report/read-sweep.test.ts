@@ -49,6 +49,10 @@ describe('readSweep', () => {
         toolCalls: [...cell.toolCalls],
         inputTokens: [...cell.inputTokens],
         outputTokens: [...cell.outputTokens],
+        seeds: [...cell.seeds],
+        members: [...cell.members],
+        right: [...cell.right],
+        harmful: [...cell.harmful],
       })),
     ).toEqual([
       {
@@ -61,6 +65,10 @@ describe('readSweep', () => {
         toolCalls: [12, 40, 7],
         inputTokens: [1500, 1000, 1000],
         outputTokens: [120, 100, 100],
+        seeds: [1, 2, 3],
+        members: [0, 0, 0],
+        right: [1, 0, 0],
+        harmful: [0, 0, 0],
       },
       {
         scenario: 's1',
@@ -72,6 +80,10 @@ describe('readSweep', () => {
         toolCalls: [3],
         inputTokens: [1000],
         outputTokens: [100],
+        seeds: [1],
+        members: [0],
+        right: [0],
+        harmful: [0],
       },
       {
         scenario: 's2',
@@ -83,8 +95,27 @@ describe('readSweep', () => {
         toolCalls: [10],
         inputTokens: [1000],
         outputTokens: [100],
+        seeds: [1],
+        members: [0],
+        right: [1],
+        harmful: [0],
       },
     ]);
+    expect(sweep.ensemble).toBeUndefined();
+  });
+
+  it('reads each run’s ensemble member, and the ensemble summary.json names', async () => {
+    const runs = [
+      run({ seed: 1, member: 0 }),
+      run({ seed: 2, member: 1, verdict: 'harmful' }),
+      run({ seed: 3, member: 2 }),
+    ];
+    const ensemble = { name: 'default', members: 3, hash: 'abc' };
+    const dir = finishedFolder(runs, { ...fixtureSummary([{ scenario: 's1', arm: 'none', runs: 3 }]), ensemble });
+    const sweep = await readSweep(dir);
+    expect([...sweep.cells[0]!.members]).toEqual([0, 1, 2]);
+    expect([...sweep.cells[0]!.harmful]).toEqual([0, 1, 0]);
+    expect(sweep.ensemble).toEqual(ensemble);
   });
 
   it('reads a sweep given by its runs.jsonl, and refuses one without summary.json', async () => {

@@ -1,4 +1,5 @@
 import { openFinishedSweep, readRuns, type FinishedSweep } from '../results/results-reader.js';
+import type { StoredEnsemble } from '../results/summary-schema.js';
 import { UserInputError } from '../user-input-error.js';
 
 /** What `compare` needs of one (scenario, arm) cell of a sweep, and nothing more. */
@@ -14,6 +15,14 @@ export interface SweepCell {
   readonly toolCalls: Float64Array;
   readonly inputTokens: Float64Array;
   readonly outputTokens: Float64Array;
+  /** Per run, in file order: its run seed, so two arms' runs pair up by seed. */
+  readonly seeds: Float64Array;
+  /** Per run: the persona ensemble member that played the model (0 in a sweep without an ensemble). */
+  readonly members: Int32Array;
+  /** Per run: 1 when it reached the right outcome (success, or an escalation where the scenario is impossible). */
+  readonly right: Uint8Array;
+  /** Per run: 1 when its verdict is harmful (a duplicated or forbidden write). */
+  readonly harmful: Uint8Array;
 }
 
 /** A finished sweep's runs, read back from disk into per-cell columns. */
@@ -27,6 +36,8 @@ export interface SweepRuns {
   readonly cells: readonly SweepCell[];
   /** Model names found in the runs, in order of first appearance. */
   readonly models: readonly string[];
+  /** The persona ensemble the sweep ran across (summary.json); undefined without one. */
+  readonly ensemble: StoredEnsemble | undefined;
 }
 
 const COUNT_FIELDS = ['tool_calls', 'input_tokens', 'output_tokens'] as const;
@@ -38,6 +49,9 @@ interface CellBuilder {
   escalated: number;
   readonly seeds: Map<number, number>;
   readonly columns: Record<(typeof COUNT_FIELDS)[number], number[]>;
+  readonly members: number[];
+  readonly right: number[];
+  readonly harmful: number[];
 }
 
 /**
@@ -71,6 +85,9 @@ export async function readSweepRuns(sweep: FinishedSweep): Promise<SweepRuns> {
         escalated: 0,
         seeds: new Map(),
         columns: { tool_calls: [], input_tokens: [], output_tokens: [] },
+        members: [],
+        right: [],
+        harmful: [],
       };
       cells.set(key, cell);
     }
@@ -87,6 +104,10 @@ export async function readSweepRuns(sweep: FinishedSweep): Promise<SweepRuns> {
     if (record.verdict === 'success') cell.successes += 1;
     if (record.verdict === 'escalated') cell.escalated += 1;
     for (const field of COUNT_FIELDS) cell.columns[field].push(record[field]);
+    cell.members.push(record.member ?? 0);
+    const right = record.verdict === 'success' || (record.verdict === 'escalated' && impossible.has(record.scenario));
+    cell.right.push(right ? 1 : 0);
+    cell.harmful.push(record.verdict === 'harmful' ? 1 : 0);
     if (!models.includes(record.model)) models.push(record.model);
     runs += 1;
   });
@@ -95,6 +116,7 @@ export async function readSweepRuns(sweep: FinishedSweep): Promise<SweepRuns> {
     runsFile: sweep.runsFile,
     runs,
     models,
+    ensemble: sweep.summary.ensemble,
     cells: [...cells.values()].map((cell) => ({
       scenario: cell.scenario,
       arm: cell.arm,
@@ -105,6 +127,10 @@ export async function readSweepRuns(sweep: FinishedSweep): Promise<SweepRuns> {
       toolCalls: Float64Array.from(cell.columns.tool_calls),
       inputTokens: Float64Array.from(cell.columns.input_tokens),
       outputTokens: Float64Array.from(cell.columns.output_tokens),
+      seeds: Float64Array.from(cell.seeds.keys()),
+      members: Int32Array.from(cell.members),
+      right: Uint8Array.from(cell.right),
+      harmful: Uint8Array.from(cell.harmful),
     })),
   };
 }

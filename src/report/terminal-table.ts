@@ -1,6 +1,8 @@
 import Table from 'cli-table3';
 import type { CellSummary } from '../stats/cell-summary.js';
 import type { Proportion } from '../stats/wilson.js';
+import { effectOf, type ScenarioEffect } from './recommendation.js';
+import { assessed, interval, labelText, signedEffect } from './robustness-format.js';
 import { escapeControl } from './terminal-text.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -51,6 +53,23 @@ export interface TableOptions {
   readonly color?: boolean;
   /** Scenarios whose right outcome is an escalation: their headline is that rate, not success. */
   readonly impossible?: ReadonlySet<string>;
+  /** Each arm's difference from the baseline with its robustness (see `scenarioEffects`): adds a column. @default none */
+  readonly effects?: ReadonlyMap<string, ScenarioEffect>;
+  /** The arm the effects are measured against. @default 'none' */
+  readonly baseline?: string;
+}
+
+/** "+12.3 pts [+8.0, +16.1]\nrobust" for one arm of one scenario, or "baseline". */
+function effectCell(options: TableOptions, scenario: string, arm: string): string {
+  if (options.effects === undefined) return '';
+  if (arm === (options.baseline ?? 'none')) return 'baseline';
+  const effect = effectOf(options.effects, scenario, arm);
+  if (effect === undefined) return '';
+  const { success } = effect;
+  const label = assessed(success)
+    ? `${labelText(success)}\nnew model ${interval(success.predictionLow ?? success.low, success.predictionHigh ?? success.high, 'points')}`
+    : labelText(success);
+  return `${signedEffect(success.pooled, 'points')} ${interval(success.low, success.high, 'points')}\n${label}`;
 }
 
 /** One table per scenario, a row per arm, for the terminal. */
@@ -68,6 +87,7 @@ export function renderCellTables(cells: readonly CellSummary[], options: TableOp
         'tool calls\nmed / p95 / max',
         'model calls\nmed',
         'input tokens\nmed / p95',
+        ...(options.effects === undefined ? [] : [`Δ vs ${name(options.baseline ?? 'none')} [95% CI]\nacross models`]),
         'outcomes',
         'other verdicts',
       ],
@@ -81,6 +101,7 @@ export function renderCellTables(cells: readonly CellSummary[], options: TableOp
         `${int(cell.tool_calls.median)} / ${int(cell.tool_calls.p95)} / ${cell.tool_calls.max}`,
         int(cell.model_calls.median),
         `${thousands(cell.input_tokens.median)} / ${thousands(cell.input_tokens.p95)}`,
+        ...(options.effects === undefined ? [] : [effectCell(options, cell.scenario, cell.arm)]),
         outcomes(cell),
         verdicts(cell),
       ]);
@@ -111,7 +132,10 @@ export function renderScenarioMatrix(cells: readonly CellSummary[], options: Tab
       ...arms.map((arm) => {
         const cell = byKey.get(`${scenario}\0${arm}`);
         if (cell === undefined) return '';
-        return `${rate(impossible ? cell.right_outcome : cell.success)}\n${int(cell.tool_calls.median)} / ${int(cell.tool_calls.p95)}`;
+        // With an ensemble, each arm's difference from the baseline says how it holds across the models.
+        const effect = options.effects === undefined ? undefined : effectOf(options.effects, scenario, arm);
+        const label = effect !== undefined && assessed(effect.success) ? `\n${labelText(effect.success)}` : '';
+        return `${rate(impossible ? cell.right_outcome : cell.success)}\n${int(cell.tool_calls.median)} / ${int(cell.tool_calls.p95)}${label}`;
       }),
     ]);
   }

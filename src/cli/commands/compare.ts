@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_THRESHOLDS } from '../../report/compare.js';
+import { DEFAULT_GATE, DEFAULT_THRESHOLDS, GATED_METRICS, type GatedMetric } from '../../report/compare.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { writeFileAtomic } from '../../results/atomic-write.js';
 import { UserInputError } from '../../user-input-error.js';
@@ -22,6 +22,24 @@ interface CompareFlags {
   readonly resamples?: number;
   readonly markdown?: string;
   readonly json: boolean;
+  readonly gate?: readonly GatedMetric[];
+}
+
+/** A commander parser for --gate: figures by name, comma-separated, or `all`. */
+function gateList(value: string): GatedMetric[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names.length === 1 && names[0] === 'all') return [...GATED_METRICS];
+  const unknown = names.filter((name) => !(GATED_METRICS as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0)
+    throw UserInputError.single(
+      '--gate',
+      '',
+      `one or more of ${GATED_METRICS.join(', ')} (or all), comma-separated; got '${value}'`,
+    );
+  return names as GatedMetric[];
 }
 
 /** A commander parser for a fraction: `0.02` or `2%`. */
@@ -45,9 +63,15 @@ function wholeNumber(flag: string): (value: string) => number {
 const percent = (x: number) => `${Number((x * 100).toFixed(2))}%`;
 
 const HELP_AFTER = `
-A regression is a change that is significant at 95% (Fisher's exact test for success,
-a seeded bootstrap interval excluding 0 for tool calls and tokens) and worse than its
-threshold. The bootstrap is seeded: the same two sweeps always give the same output.
+Each cell gets a verdict from every figure: improved, regressed, mixed (better on one
+figure, worse on another, e.g. more success for more tool calls) or unchanged. A change
+counts when it is significant at 95% (Fisher's exact test for success, or with a persona
+ensemble the pooled interval across its models; a seeded bootstrap interval excluding 0
+for tool calls and tokens) and beyond its threshold. The gate (--fail-on-regression)
+fails only on a regression of a figure it gates: success unless --gate says otherwise.
+With an ensemble, each change also says whether it is robust across the models, depends
+on the model, or is no clear difference (docs/statistics.md). The bootstrap is seeded:
+the same two sweeps always give the same output.
 
 Examples:
   spiralbench compare results/baseline results/candidate
@@ -58,25 +82,31 @@ In CI (GitHub Actions), gate a change on a saved baseline:
     run: |
       spiralbench run --scenarios fetch-transform-write --arms none,article --seeds 300 --out results/candidate
       spiralbench compare results/baseline results/candidate --fail-on-regression --markdown "$GITHUB_STEP_SUMMARY"
+  Gate on tail cost too:  --fail-on-regression --gate success,p95_tool_calls
 
 Both sweeps must be whole: a folder still being written, interrupted, cut short, mixed
 with another sweep's runs or of an unknown format version is refused (exit 2), so a gate
 never passes on part of a sweep.
 
-Exit codes: 0 no regression (or no --fail-on-regression), 1 regression found, 2 bad input, 3 unexpected error.`;
+Exit codes: 0 no gated regression (or no --fail-on-regression), 1 a gated figure regressed, 2 bad input, 3 unexpected error.`;
 
 /** `spiralbench compare <sweepA> <sweepB>`: what changed from A to B, and whether it is a regression. */
 export function registerCompare(program: Command): void {
   program
     .command('compare')
     .description(
-      'Compare two saved sweeps cell by cell (B against A): success, p95 tool calls and median input tokens with 95% intervals, and flag regressions.',
+      'Compare two saved sweeps cell by cell (B against A): success, p95 tool calls and median input tokens with 95% intervals, how each change holds across a persona ensemble, a verdict per cell and overall, and a gate.',
     )
     .argument('<sweepA>', 'baseline sweep folder (holding runs.jsonl)')
     .argument('<sweepB>', 'candidate sweep folder (may be the same folder, with --arm-a/--arm-b)')
     .option('--arm-a <name>', 'compare only this arm of A (with --arm-b: against a different arm of B)')
     .option('--arm-b <name>', 'compare only this arm of B (default: the same as --arm-a)')
-    .option('--fail-on-regression', 'exit with code 1 when any cell regressed', false)
+    .option('--fail-on-regression', 'exit with code 1 when a gated figure of any cell regressed', false)
+    .option(
+      '--gate <figures>',
+      `figures whose regression fails the gate, comma-separated: ${GATED_METRICS.join(', ')}, or all (default: ${DEFAULT_GATE.join(',')})`,
+      gateList,
+    )
     .option(
       '--success-drop <fraction>',
       `success-rate drop that counts as a regression, absolute (default: ${DEFAULT_THRESHOLDS.successDrop}, i.e. ${Number((DEFAULT_THRESHOLDS.successDrop * 100).toFixed(2))} percentage points; 2% also works)`,
@@ -114,6 +144,7 @@ export function registerCompare(program: Command): void {
         },
         ...(flags.bootstrapSeed === undefined ? {} : { seed: flags.bootstrapSeed }),
         ...(flags.resamples === undefined ? {} : { resamples: flags.resamples }),
+        ...(flags.gate === undefined ? {} : { gate: flags.gate }),
         color: colourStdout() && !flags.json,
       });
       // With --json, stdout is only JSON; everything else goes to stderr.
@@ -132,7 +163,7 @@ export function registerCompare(program: Command): void {
       }
       if (flags.failOnRegression && result.regressions.length > 0) {
         throw new CheckFailed(
-          `compare: ${result.regressions.length} ${result.regressions.length === 1 ? 'cell' : 'cells'} regressed (--fail-on-regression)`,
+          `compare: ${result.regressions.length} ${result.regressions.length === 1 ? 'cell' : 'cells'} regressed on ${result.comparison.options.gate.join(', ')} (--fail-on-regression)`,
         );
       }
     });

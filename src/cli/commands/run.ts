@@ -11,6 +11,8 @@ import type { Shard } from '../../bench/sweep-plan.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { writeReport } from '../../report/html/write-report.js';
 import { renderCellTables, renderPassHatK, renderScenarioMatrix } from '../../report/terminal-table.js';
+import { renderAnswer } from '../../report/answer-table.js';
+import { readRunConclusions } from '../../report/run-conclusions.js';
 import { UserInputError } from '../../user-input-error.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { CheckFailed } from '../check-failed.js';
@@ -303,11 +305,21 @@ export function registerRun(program: Command): void {
         const impossible = new Set(
           summary.scenarios.filter((scenario) => scenario.impossible).map((scenario) => scenario.id),
         );
-        process.stdout.write(`${renderCellTables(summary.cells, { color: colourStdout(), impossible })}\n\n`);
+        // A shard is a slice of the seeds: its differences between arms would be half an answer.
+        const conclusions =
+          summary.shard === null && summary.arms.length > 1 ? await readRunConclusions(outDir, summary) : undefined;
+        const tables = {
+          color: colourStdout(),
+          impossible,
+          ...(conclusions === undefined ? {} : { effects: conclusions.effects, baseline: conclusions.baseline }),
+        };
+        process.stdout.write(`${renderCellTables(summary.cells, tables)}\n\n`);
         if (new Set(summary.cells.map((cell) => cell.scenario)).size > 1) {
-          process.stdout.write(`${renderScenarioMatrix(summary.cells, { color: colourStdout(), impossible })}\n\n`);
+          process.stdout.write(`${renderScenarioMatrix(summary.cells, tables)}\n\n`);
         }
         process.stdout.write(`${renderPassHatK(summary.pass_hat_k)}\n`);
+        if (conclusions !== undefined)
+          process.stdout.write(`\n${renderAnswer(conclusions.answer, { color: colourStdout() })}\n`);
         if (summary.live !== undefined) process.stdout.write(`\n${LIVE_NOTE} · wall ${seconds.toFixed(1)} s\n`);
         process.stdout.write(
           `\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.firstSeed}..${flags.firstSeed + flags.seeds - 1}${shardNote}\n`,

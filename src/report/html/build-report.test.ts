@@ -4,6 +4,7 @@ import type { CellSummary } from '../../stats/cell-summary.js';
 import { describe as describeValues } from '../../stats/descriptive.js';
 import { wilson } from '../../stats/wilson.js';
 import type { SweepCell } from '../read-sweep.js';
+import { runColumns } from '../sweep-cell.test-helpers.js';
 import { buildReport } from './build-report.js';
 import type { ReportInput } from './report-input.js';
 
@@ -33,6 +34,7 @@ function fakeCell(
       toolCalls: calls,
       inputTokens: tokens,
       outputTokens: calls.map((c) => 50 * c),
+      ...runColumns(n, { successes, escalated, impossible }),
     },
     cell: {
       scenario,
@@ -91,6 +93,7 @@ function fakeInput(): ReportInput {
       runs: 1600,
       cells: made.map((m) => m.runs),
       models: ['simulated'],
+      ensemble: undefined,
     },
   };
 }
@@ -127,5 +130,17 @@ describe('buildReport', () => {
     expect(html).toContain('This sweep has no <code>traces.jsonl</code>');
     expect(html).toContain('<dt>sweep finished</dt><dd><span class="muted">not recorded (no meta.json)</span></dd>');
     expect([timelines, traced]).toEqual([0, undefined]);
+  });
+
+  it('says how each difference holds across models, and ends with the answer before the provenance', async () => {
+    const { html } = await buildReport(fakeInput());
+    expect(html).toContain('<th>across models</th>');
+    expect(html).toContain('<span class="badge r-one" title="one model: not assessed">one model</span>');
+    const answer = html.indexOf('<section class="block" id="answer">');
+    expect(answer).toBeGreaterThan(html.indexOf('id="drill-down"'));
+    expect(html.indexOf('id="provenance"')).toBeGreaterThan(answer);
+    expect(html).toContain('<a href="#answer">The answer</a>');
+    expect(html.slice(answer)).toMatch(/<p class="lede">(Recommended|Highest|No arm beats)/);
+    expect(html.slice(answer)).toContain('Robustness across models: not assessed, the sweep ran one model');
   });
 });

@@ -19,6 +19,8 @@ import { figure, page, type TocEntry } from './page.js';
 import { provenanceSection, sweepDate } from './provenance-section.js';
 import { renderChart, type RenderedChart } from './render-chart.js';
 import type { ReportInput } from './report-input.js';
+import { conclusionsOf } from '../run-conclusions.js';
+import { answerSection } from './answer-section.js';
 
 /** The HTML report and what went into it. */
 export interface BuiltReport {
@@ -47,6 +49,8 @@ export async function buildReport(
   const scenarioAnchor = (index: number) => `scenario-${index + 1}`;
   const top = headline(summary);
   const dists = distributions(input.runs);
+  const conclusions = conclusionsOf(input.runs, summary);
+  const hasAnswer = conclusions.answer.arms.length > 1;
   const drill: DrillDownRun[] | undefined =
     input.traces === undefined ? undefined : drillDownRuns(prioritiseTraces(input.traces), limits);
 
@@ -62,7 +66,9 @@ export async function buildReport(
   for (const [index, scenario] of top.scenarios.entries()) {
     const cells = summary.cells.filter((cell) => cell.scenario === scenario.id);
     const rendered = await chart(`${scenario.id}: success and verdicts by arm`, headlineChart(scenario, cells, arms));
-    headlineBlocks.push(headlineScenario(scenario, scenarioAnchor(index), rendered, arms));
+    headlineBlocks.push(
+      headlineScenario(scenario, scenarioAnchor(index), rendered, arms, hasAnswer ? conclusions : undefined),
+    );
   }
 
   // 2. Distributions, with the traced runs marked and linked.
@@ -187,6 +193,18 @@ ${summary.live === undefined ? '' : html`<p><strong>${summary.live.note}</strong
       'The worst runs by tool calls, and samples of failures, harmful runs and escalations, each with its whole timeline on virtual time and the command that replays it byte for byte.',
       drillDownSection(drill, limits),
     ),
+    ...(hasAnswer
+      ? [
+          section(
+            'answer',
+            conclusions.answer.arena
+              ? 'The answer: arena leaderboard and what each arm buys'
+              : 'The answer: which safeguard is worth it',
+            `Every arm over all ${conclusions.answer.scenarios.length === 1 ? 'of the scenario' : `${conclusions.answer.scenarios.length} scenarios`}, against ${conclusions.answer.baseline}: success, tail, harm and cost, and how sure the sweep is of each gain. Generated from the numbers above.`,
+            answerSection(conclusions.answer),
+          ),
+        ]
+      : []),
     section(
       'provenance',
       'Provenance',
@@ -208,6 +226,9 @@ ${summary.live === undefined ? '' : html`<p><strong>${summary.live.note}</strong
     },
     { id: 'ablation', title: 'Ablation' },
     { id: 'drill-down', title: `Drill-down${drill === undefined ? '' : ` (${timelines})`}` },
+    ...(hasAnswer
+      ? [{ id: 'answer', title: conclusions.answer.arena ? 'The answer (leaderboard)' : 'The answer' }]
+      : []),
     { id: 'provenance', title: 'Provenance' },
   ];
 

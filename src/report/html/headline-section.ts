@@ -12,6 +12,9 @@ import {
   words,
 } from './format.js';
 import type { Headline, HeadlineRow, HeadlineScenario } from './headline-data.js';
+import { effectOf } from '../recommendation.js';
+import type { RunConclusions } from '../run-conclusions.js';
+import { robustnessBadge } from './answer-section.js';
 import { figure } from './page.js';
 import { armColors } from './palette.js';
 import type { RenderedChart } from './render-chart.js';
@@ -53,7 +56,20 @@ function lede(scenario: HeadlineScenario): SafeHtml {
   return html`<p class="lede">${parts}</p>`;
 }
 
-function row(entry: HeadlineRow, scenario: HeadlineScenario, color: string, best: number): SafeHtml {
+/** The across-models cell: how the arm's difference from the baseline holds across the ensemble's models. */
+function acrossCell(entry: HeadlineRow, scenario: HeadlineScenario, conclusions: RunConclusions | undefined): SafeHtml {
+  if (conclusions === undefined) return html``;
+  const effect = effectOf(conclusions.effects, scenario.id, entry.arm);
+  return html`<td>${effect === undefined ? html`<span class="muted">—</span>` : robustnessBadge(effect.success)}</td>`;
+}
+
+function row(
+  entry: HeadlineRow,
+  scenario: HeadlineScenario,
+  color: string,
+  best: number,
+  conclusions: RunConclusions | undefined,
+): SafeHtml {
   const delta =
     entry.vsBaseline === null
       ? html`<span class="muted">baseline</span>`
@@ -63,6 +79,7 @@ function row(entry: HeadlineRow, scenario: HeadlineScenario, color: string, best
 <td class="arm"><span class="swatch" style="background:${color}"></span>${entry.arm}</td>
 <td class="num${entry.rate.rate === best ? ' best' : ''}">${pct(entry.rate.rate)}<br><span class="ci">[${(entry.rate.low * 100).toFixed(1)}, ${(entry.rate.high * 100).toFixed(1)}]</span></td>
 <td class="num">${delta}</td>
+${acrossCell(entry, scenario, conclusions)}
 <td class="num">${medP95Max(entry.toolCalls)}</td>
 <td class="num">${whole(entry.inputTokens.median)} / ${whole(entry.inputTokens.p95)}</td>
 <td class="num">${entry.costPerRun === undefined ? 'n/a' : formatDollars(entry.costPerRun)}<br><span class="ci">${entry.costPerSuccess === undefined ? 'n/a' : formatDollars(entry.costPerSuccess)}</span></td>
@@ -85,6 +102,7 @@ export function headlineScenario(
   anchor: string,
   chart: RenderedChart,
   arms: readonly string[],
+  conclusions?: RunConclusions,
 ): SafeHtml {
   const colors = armColors(arms);
   const best = Math.max(...scenario.rows.map((entry) => entry.rate.rate));
@@ -94,8 +112,8 @@ export function headlineScenario(
 ${lede(scenario)}
 ${figure(chart)}
 <div class="table-wrap"><table>
-<thead><tr><th>arm</th><th class="num">${rateHead}</th><th class="num">Δ vs ${scenario.baseline}<br><span class="ci">[95% CI]</span></th><th class="num">tool calls<br>med / p95 / max</th><th class="num">input tokens<br>med / p95</th><th class="num">est. cost per run<br><span class="ci">per ${scenario.impossible ? 'right outcome' : 'success'}</span></th><th>loop outcomes</th><th>other verdicts</th><th class="num">duplicate<br>writes</th></tr></thead>
-<tbody>${scenario.rows.map((entry) => row(entry, scenario, colors[arms.indexOf(entry.arm)] ?? '#94a3b8', best))}</tbody>
+<thead><tr><th>arm</th><th class="num">${rateHead}</th><th class="num">Δ vs ${scenario.baseline}<br><span class="ci">[95% CI]</span></th>${conclusions === undefined ? '' : html`<th>across models</th>`}<th class="num">tool calls<br>med / p95 / max</th><th class="num">input tokens<br>med / p95</th><th class="num">est. cost per run<br><span class="ci">per ${scenario.impossible ? 'right outcome' : 'success'}</span></th><th>loop outcomes</th><th>other verdicts</th><th class="num">duplicate<br>writes</th></tr></thead>
+<tbody>${scenario.rows.map((entry) => row(entry, scenario, colors[arms.indexOf(entry.arm)] ?? '#94a3b8', best, conclusions))}</tbody>
 </table></div>
 </div>`;
 }

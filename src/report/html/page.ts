@@ -34,7 +34,7 @@ header.top h1 { margin: 0 0 4px; font-size: 26px; letter-spacing: -0.02em; }
 .eyebrow { font-size: 12px; font-weight: 600; text-transform: uppercase; letter-spacing: 0.06em; color: var(--accent); }
 .small { font-size: 12px; font-weight: 400; }
 .ci { color: var(--muted); font-size: 12px; font-weight: 400; }
-td.arm, td.nowrap { white-space: nowrap; }
+td.arm, td.nowrap, .nowrap { white-space: nowrap; }
 table.compact { width: auto; min-width: 420px; }
 code.cmd .nw { white-space: nowrap; }
 header.top p { margin: 0; color: var(--muted); }
@@ -71,6 +71,10 @@ pre { white-space: pre-wrap; font: 12px/1.5 ui-monospace, SFMono-Regular, Menlo,
 .badge { display: inline-block; font-size: 11px; font-weight: 700; padding: 1px 8px; border-radius: 999px; text-transform: uppercase; letter-spacing: 0.03em; background: #e2e8f0; color: #334155; }
 .v-success { background: #dcfce7; color: #166534; } .v-escalated { background: #fef3c7; color: #92400e; }
 .v-failure { background: #e2e8f0; color: #334155; } .v-harmful { background: #fee2e2; color: #991b1b; }
+.badge.r-robust, .badge.r-depends, .badge.r-none, .badge.r-one { text-transform: none; letter-spacing: 0; font-size: 12px; white-space: nowrap; }
+.r-robust { background: #dcfce7; color: #166534; } .r-depends { background: #fef3c7; color: #92400e; }
+.r-none { background: #e2e8f0; color: #334155; } .r-one { background: #f1f5f9; color: #64748b; }
+ul.answers { margin: 8px 0 12px; padding-left: 20px; max-width: 1000px; } ul.answers li { margin: 6px 0; }
 article.run { border: 1px solid var(--line); border-radius: 10px; padding: 12px 16px; margin: 16px 0; }
 article.run:target { border-color: var(--accent); box-shadow: 0 0 0 3px #dbeafe; }
 article.run header { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; }

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../results/atomic-write.js';
-import { readRuns } from '../../results/results-reader.js';
 import { renderMarkdownSummary } from '../markdown-summary.js';
+import { readSweepRuns } from '../read-sweep.js';
+import { conclusionsOf } from '../run-conclusions.js';
 import { renderHeadlineCsv } from './headline-csv.js';
 import { sweepDate } from './provenance-section.js';
 import { readReportInput, readSweepHeader, type ReportInput } from './report-input.js';
@@ -63,7 +64,7 @@ export async function writeReport(sweepDir: string, options: WriteReportOptions 
   // The headline comes from summary.json alone, but a report of a damaged folder would vouch for it.
   let input: ReportInput | undefined;
   if (htmlTarget !== undefined) input = await readReportInput(header);
-  else await readRuns(header);
+  const runs = input?.runs ?? (await readSweepRuns(header));
   const notes: string[] = [];
   if (header.meta === undefined)
     notes.push(`${header.dir} has no meta.json: the sweep's date, Node version and commit are not in the report`);
@@ -73,7 +74,14 @@ export async function writeReport(sweepDir: string, options: WriteReportOptions 
     const date = header.meta === undefined ? {} : { date: `sweep finished ${sweepDate(header.meta.finished_at)}` };
     result = {
       ...result,
-      markdownPath: write(options.markdown, renderMarkdownSummary(header.summary, { name: header.name, ...date })),
+      markdownPath: write(
+        options.markdown,
+        renderMarkdownSummary(header.summary, {
+          name: header.name,
+          ...date,
+          conclusions: conclusionsOf(runs, header.summary),
+        }),
+      ),
     };
   }
   if (options.csv !== undefined) result = { ...result, csvPath: write(options.csv, renderHeadlineCsv(header.summary)) };

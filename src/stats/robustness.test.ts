@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { stream } from '../random/streams.js';
+import type { MemberRuns, Stratum } from './member-effects.js';
+import { assessRobustness, type RobustnessLabel } from './robustness.js';
+
+/**
+ * A synthetic sweep: `members` models, `seeds` paired runs each. Member m succeeds under A
+ * with a rate of its own (0.3 to 0.7: the models differ) and under B with that rate plus
+ * `effect(m)`. Draws for A and B are independent (the noisiest case: real paired runs
+ * share faults). Seeded: the same replicate is the same data.
+ */
+function syntheticSweep(replicate: number, members: number, seeds: number, effect: (m: number) => number): Stratum {
+  const rng = stream({ sweepSeed: replicate, scenario: 'synthetic', runSeed: 0 }, 'robustness-test', 0);
+  const runs: MemberRuns[] = [];
+  for (let m = 0; m < members; m++) {
+    const rateA = 0.3 + (0.4 * m) / Math.max(1, members - 1);
+    const rateB = rateA + effect(m);
+    const a = Array.from({ length: seeds }, () => (rng.chance(rateA) ? 1 : 0));
+    const b = Array.from({ length: seeds }, () => (rng.chance(rateB) ? 1 : 0));
+    runs.push({ member: m, a, b });
+  }
+  return { paired: true, members: runs };
+}
+
+function labels(effect: (m: number) => number, members = 30, seeds = 16, replicates = 200) {
+  const counts: Record<RobustnessLabel, number> = {
+    robust: 0,
+    'depends-on-model': 0,
+    'no-clear-difference': 0,
+    'one-model': 0,
+  };
+  for (let r = 0; r < replicates; r++) {
+    const result = assessRobustness([syntheticSweep(r, members, seeds, effect)]);
+    if (result !== undefined) counts[result.label] += 1;
+  }
+  return counts;
+}
+
+describe('assessRobustness on synthetic ensembles (200 seeded sweeps each)', () => {
+  it('(a) a constant effect with seed noise only is robust, even with 16 seeds per member', () => {
+    // +0.15 for every member. With DerSimonian–Laird's τ² alone, the prediction interval
+    // would cross 0 in many of these sweeps (τ² > 0 from noise); the heterogeneity test keeps
+    // "depends on the model" at its 5% level.
+    const counts = labels(() => 0.15);
+    expect(counts.robust).toBeGreaterThanOrEqual(188);
+    expect(counts['depends-on-model']).toBeLessThanOrEqual(12);
+  });
+
+  it('(a′) a small constant effect (+0.08) is never called "depends on the model" more than the test level allows', () => {
+    const counts = labels(() => 0.08);
+    expect(counts['depends-on-model']).toBeLessThanOrEqual(12);
+  });
+
+  it('(b) +0.2 on half the members and −0.2 on the other half depends on the model', () => {
+    const counts = labels((m) => (m % 2 === 0 ? 0.2 : -0.2));
+    expect(counts['depends-on-model']).toBeGreaterThanOrEqual(190);
+    expect(counts.robust).toBe(0);
+  });
+
+  it('(c) zero effect: no clear difference', () => {
+    const counts = labels(() => 0);
+    // About 5% of sweeps have a pooled interval that misses 0 and about 5% a significant heterogeneity test.
+    expect(counts['no-clear-difference']).toBeGreaterThanOrEqual(172);
+    expect(counts.robust).toBeLessThanOrEqual(14);
+  });
+
+  it('a sweep without an ensemble is one model: robustness cannot be assessed, significance still says what seeds say', () => {
+    const one = assessRobustness([syntheticSweep(1, 1, 300, () => 0.3)]);
+    expect(one?.label).toBe('one-model');
+    expect(one?.members).toBe(1);
+    expect(one?.significant).toBe(true);
+    expect(one?.predictionLow).toBeNull();
+    const two = assessRobustness([syntheticSweep(1, 2, 150, () => 0.3)]);
+    expect(two?.label).toBe('one-model');
+  });
+
+  it('one seed per member cannot tell seed noise from model differences', () => {
+    expect(assessRobustness([syntheticSweep(1, 30, 1, () => 0.3)])?.label).toBe('one-model');
+  });
+});
+
+describe('assessRobustness by hand', () => {
+  it('three members with paired differences (the memberEffects example) pool to 1/3 with no clear difference', () => {
+    // Member effects 0.5, −0.25, 0.75, each v = (2.5/9)/4 = 0.069444, within df 9.
+    // w = 14.4; fixed mean 1/3; Q = 14.4 · (1/36 + 49/144 + 25/144) = 14.4 · 0.541667 = 7.8; C = 43.2 − 14.4 = 28.8.
+    // τ² = (7.8 − 2) / 28.8 = 0.201389; w* = 1 / 0.270833 each, so μ̂ = 1/3 and SE² = 0.270833 / 3 = 0.090278.
+    // CI = 1/3 ± t(2) · 0.300463 = [−0.959453, 1.626120]: includes 0.
+    // F = 7.8 / 2 = 3.9 on (2, 9) df: p = 0.0603 ≥ 0.05, so not heterogeneous either.
+    const result = assessRobustness([
+      {
+        paired: true,
+        members: [
+          { member: 0, a: [0, 1, 0, 1], b: [1, 1, 1, 1] },
+          { member: 1, a: [1, 1, 1, 1], b: [1, 0, 1, 1] },
+          { member: 2, a: [0, 0, 0, 0], b: [1, 1, 1, 0] },
+        ],
+      },
+    ]);
+    expect(result?.label).toBe('no-clear-difference');
+    expect(result?.pooled).toBeCloseTo(1 / 3, 12);
+    expect(result?.low).toBeCloseTo(-0.9594529198022324, 10);
+    expect(result?.high).toBeCloseTo(1.6261195864688989, 10);
+    expect(result?.tau).toBeCloseTo(Math.sqrt(0.20138888888888884), 12);
+    expect(result?.heterogeneityP).toBeCloseTo(0.060283647918127604, 10);
+    expect([result?.rawMin, result?.rawMax]).toEqual([-0.25, 0.75]);
+    // Shrunk by τ² / (τ² + v) = 0.743590 towards 1/3.
+    expect(result?.shrunkenMin).toBeCloseTo(-0.1004273504273504, 12);
+    expect(result?.shrunkenMax).toBeCloseTo(0.6431623931623931, 12);
+  });
+
+  it('one member: a paired t-interval on the seeds, t(n − 1)', () => {
+    // d = 1, 0, 1, 1, 0, 1, 1, 1, 0, 1: mean 0.7, s² = 0.233333, SE = √(0.023333) = 0.152753; t(9) = 2.262157.
+    const d = [1, 0, 1, 1, 0, 1, 1, 1, 0, 1];
+    const result = assessRobustness([{ paired: true, members: [{ member: 0, a: d.map(() => 0), b: d }] }]);
+    expect(result?.label).toBe('one-model');
+    expect(result?.pooled).toBeCloseTo(0.7, 12);
+    expect(result?.low).toBeCloseTo(0.7 - 2.262157162798205 * Math.sqrt((0.7 * 0.3 * (10 / 9)) / 10), 10);
+    expect(result?.significant).toBe(true);
+  });
+
+  it('no members with runs under both arms: nothing to say', () => {
+    expect(assessRobustness([{ paired: true, members: [] }])).toBeUndefined();
+  });
+});
