@@ -15,7 +15,7 @@ const OUTCOMES = OUTCOME_KINDS as unknown as [OutcomeKind, ...OutcomeKind[]];
 
 /**
  * One line of runs.jsonl. The fields every version wrote are required; those appended
- * since (model faults, refetches, journal, cost, live, failure reason) are optional, so a
+ * since (model faults, refetches, journal, cost, live, failure reason, ensemble member) are optional, so a
  * sweep saved by an older spiralbench still reads. Unknown fields are ignored.
  */
 export const runRecordSchema = z.object({
@@ -52,6 +52,8 @@ export const runRecordSchema = z.object({
     })
     .optional(),
   failure_reason: z.object({ error_class: text, status: whole.nullable(), message: text }).optional(),
+  /** The persona ensemble member that played the model (0-based); only in sweeps run with an ensemble. */
+  member: count.optional(),
 });
 
 /** A run record as read back from runs.jsonl; a sweep's RunRecord is one of these. */

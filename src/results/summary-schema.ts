@@ -43,6 +43,15 @@ export interface StoredSummary {
   readonly pass_hat_k: ReadonlyArray<{ readonly arm: string; readonly k: Readonly<Record<string, number>> }>;
   /** Live sweeps only: real sockets, real (scaled) time, not byte-reproducible. */
   readonly live?: StoredLiveLabel | undefined;
+  /** Sweeps run with a persona ensemble only: which one (`default` or the file as given), its size and the sha256 of its bytes. */
+  readonly ensemble?: StoredEnsemble | undefined;
+}
+
+/** The persona ensemble a sweep ran across: run seed s met member (s − seeds.base) mod members. */
+export interface StoredEnsemble {
+  readonly name: string;
+  readonly members: number;
+  readonly hash: string;
 }
 
 const proportion = z.object({ successes: count, trials: count, rate: finite, low: finite, high: finite });
@@ -85,4 +94,5 @@ export const summarySchema: z.ZodType<StoredSummary> = z.object({
   cells: z.array(cellSchema).min(1),
   pass_hat_k: z.array(z.object({ arm: text, k: z.record(z.string(), finite) })),
   live: liveLabelSchema.optional(),
+  ensemble: z.object({ name: text, members: count.min(1), hash: text }).optional(),
 });
