@@ -63,6 +63,8 @@ export interface RunSpec {
   readonly onExecution?: (tool: string, execution: ToolExecution) => void;
   /** Stream every model call (docs/streaming.md); the record's model reads `<model>+stream`. @default false */
   readonly stream?: boolean;
+  /** The ensemble member whose persona `scenario` carries; the record gets it last. @default none (no member field) */
+  readonly member?: number | undefined;
 }
 
 /** The model label of a run or sweep: the client's name, marked when replies were streamed. */
@@ -200,7 +202,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const finalWorld = ended?.world ?? world;
   const verdict = judge(scenario.check, finalWorld, result.outcome.kind === 'escalated');
   const { metrics, outcome } = result;
-  const record: RunRecord = {
+  const fields: RunRecord = {
     sweep_seed: sweepSeed,
     scenario: scenario.id,
     arm: arm.name,
@@ -228,6 +230,8 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     ...(ended === undefined ? {} : { live: ended.record }),
     ...failureField(outcome),
   };
+  // After every other field, and only with an ensemble: other records keep their bytes.
+  const record: RunRecord = spec.member === undefined ? fields : { ...fields, member: spec.member };
   return { record, result, verdict, world: finalWorld, ...(ended === undefined ? {} : { live: ended.tools }) };
 }
 
