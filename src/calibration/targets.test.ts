@@ -26,9 +26,9 @@ describe('parseTargets', () => {
   it('names the flag, the field and what was expected, for every bad pair at once', () => {
     expect(problems(() => parseTargets(['median_tokens=3', 'success=64', 'p95_calls=lots', 'median_calls']))).toEqual([
       '--target: median_tokens: one of median_calls, p95_calls, success, median_input_tokens',
-      '--target: median_calls: name=value, e.g. median_calls=12',
       '--target: success: a share of successful runs from 0 to 1 (0.64 for 64%), got 64',
       "--target: p95_calls: a number, got 'lots'",
+      '--target: median_calls: name=value, e.g. median_calls=12',
     ]);
     expect(problems(() => parseTargets(['success=-0.1']))).toEqual([
       '--target: success: a share of successful runs from 0 to 1 (0.64 for 64%), got -0.1',

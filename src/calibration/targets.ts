@@ -75,9 +75,18 @@ export function band(name: TargetName, target: number, tolerance: number): reado
     : [target / tolerance, target * tolerance];
 }
 
-/** `name=value` pairs of a flag, each name once; every problem reported at once. */
-function pairs(flag: string, items: readonly string[], problems: InputProblem[]): Map<TargetName, string> {
-  const values = new Map<TargetName, string>();
+/**
+ * `name=value` pairs of a flag, each name once, each value read by `read` (a number, or
+ * what was expected instead); every problem reported, in the order of the pairs.
+ */
+function readPairs(
+  flag: string,
+  items: readonly string[],
+  read: (name: TargetName, text: string) => number | string,
+): { values: Partial<Record<TargetName, number>>; problems: InputProblem[] } {
+  const values: Partial<Record<TargetName, number>> = {};
+  const seen = new Set<string>();
+  const problems: InputProblem[] = [];
   for (const item of items) {
     const equals = item.indexOf('=');
     if (equals === -1) {
@@ -85,16 +94,19 @@ function pairs(flag: string, items: readonly string[], problems: InputProblem[])
       continue;
     }
     const name = item.slice(0, equals).trim();
-    const value = item.slice(equals + 1).trim();
+    const text = item.slice(equals + 1).trim();
     if (!(TARGET_NAMES as readonly string[]).includes(name)) {
       problems.push({ source: flag, field: name, expected: `one of ${TARGET_NAMES.join(', ')}` });
-    } else if (values.has(name as TargetName)) {
+    } else if (seen.has(name)) {
       problems.push({ source: flag, field: name, expected: 'each name once; it is given twice' });
     } else {
-      values.set(name as TargetName, value);
+      seen.add(name);
+      const value = read(name as TargetName, text);
+      if (typeof value === 'number') values[name as TargetName] = value;
+      else problems.push({ source: flag, field: name, expected: value });
     }
   }
-  return values;
+  return { values, problems };
 }
 
 function number(text: string): number | undefined {
@@ -108,24 +120,14 @@ function number(text: string): number | undefined {
  * commaList split it. Any subset of the four names; counts above 0, success from 0 to 1.
  */
 export function parseTargets(items: readonly string[]): Targets {
-  const problems: InputProblem[] = [];
-  const targets: Partial<Record<TargetName, number>> = {};
-  for (const [name, text] of pairs('--target', items, problems)) {
+  const { values: targets, problems } = readPairs('--target', items, (name, text) => {
     const value = number(text);
-    if (value === undefined) {
-      problems.push({ source: '--target', field: name, expected: `a number, got '${text}'` });
-    } else if (name === 'success' && (value < 0 || value > 1)) {
-      problems.push({
-        source: '--target',
-        field: name,
-        expected: `a share of successful runs from 0 to 1 (0.64 for 64%), got ${text}`,
-      });
-    } else if (name !== 'success' && value <= 0) {
-      problems.push({ source: '--target', field: name, expected: `a number above 0 (the ${name}), got ${text}` });
-    } else {
-      targets[name] = value;
-    }
-  }
+    if (value === undefined) return `a number, got '${text}'`;
+    if (name === 'success' && (value < 0 || value > 1))
+      return `a share of successful runs from 0 to 1 (0.64 for 64%), got ${text}`;
+    if (name !== 'success' && value <= 0) return `a number above 0 (the ${name}), got ${text}`;
+    return value;
+  });
   if (problems.length === 0 && Object.keys(targets).length === 0)
     problems.push({ source: '--target', field: '', expected: `at least one of ${TARGET_NAMES.join(', ')}` });
   const { median_calls: median, p95_calls: p95 } = targets;
@@ -145,29 +147,15 @@ export function parseTargets(items: readonly string[]): Targets {
  * above 0 and at most 1.
  */
 export function parseTolerances(items: readonly string[]): Tolerances {
-  const problems: InputProblem[] = [];
-  const tolerances: Record<TargetName, number> = { ...DEFAULT_TOLERANCES };
-  for (const [name, text] of pairs('--tolerance', items, problems)) {
+  const { values, problems } = readPairs('--tolerance', items, (name, text) => {
     const value = number(text);
-    const ratio = TARGET_SPECS[name].compare === 'ratio';
-    if (value === undefined) {
-      problems.push({ source: '--tolerance', field: name, expected: `a number, got '${text}'` });
-    } else if (ratio && value <= 1) {
-      problems.push({
-        source: '--tolerance',
-        field: name,
-        expected: `a ratio above 1 (1.2: within 20% either way), got ${text}`,
-      });
-    } else if (!ratio && (value <= 0 || value > 1)) {
-      problems.push({
-        source: '--tolerance',
-        field: name,
-        expected: `a difference above 0 and at most 1 (0.09: 9 points either way), got ${text}`,
-      });
-    } else {
-      tolerances[name] = value;
-    }
-  }
+    if (value === undefined) return `a number, got '${text}'`;
+    if (TARGET_SPECS[name].compare === 'ratio')
+      return value > 1 ? value : `a ratio above 1 (1.2: within 20% either way), got ${text}`;
+    return value > 0 && value <= 1
+      ? value
+      : `a difference above 0 and at most 1 (0.09: 9 points either way), got ${text}`;
+  });
   if (problems.length > 0) throw new UserInputError(problems);
-  return Object.freeze(tolerances);
+  return Object.freeze({ ...DEFAULT_TOLERANCES, ...values });
 }
