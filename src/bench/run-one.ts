@@ -202,7 +202,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const finalWorld = ended?.world ?? world;
   const verdict = judge(scenario.check, finalWorld, result.outcome.kind === 'escalated');
   const { metrics, outcome } = result;
-  const fields: RunRecord = {
+  const record: RunRecord = {
     sweep_seed: sweepSeed,
     scenario: scenario.id,
     arm: arm.name,
@@ -231,7 +231,8 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     ...failureField(outcome),
   };
   // After every other field, and only with an ensemble: other records keep their bytes.
-  const record: RunRecord = spec.member === undefined ? fields : { ...fields, member: spec.member };
+  // Added to the record just made, not copied into a new one: the record is still ours.
+  if (spec.member !== undefined) (record as { member?: number }).member = spec.member;
   return { record, result, verdict, world: finalWorld, ...(ended === undefined ? {} : { live: ended.tools }) };
 }
 
