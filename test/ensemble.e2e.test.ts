@@ -121,6 +121,16 @@ describe('run --ensemble', () => {
   });
 });
 
+describe('arena --ensemble', () => {
+  it('pairs every arm, peer frameworks included, with the same member at each seed', () => {
+    const out = tempDir();
+    ok(['arena', '-s', 'fetch-transform-write', '-n', '3', '-w', '1', '--ensemble', 'default', '-o', out]);
+    const runs = records(out);
+    expect(runs.some((run) => run.arm.startsWith('peer:'))).toBe(true);
+    for (const run of runs) expect(run.member).toBe(run.seed - 1);
+  });
+});
+
 describe('calibrate', () => {
   const CALIBRATE = [
     'calibrate',
