@@ -1,4 +1,5 @@
 import type { Scenario } from '../scenarios/loader.js';
+import { memberFor } from './ensemble-cast.js';
 import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { runOne, type ModelChoice } from './run-one.js';
 import type { RunRecord } from './run-record.js';
@@ -14,6 +15,8 @@ export interface ChunkTask {
 export interface ChunkContext {
   /** The chunk's scenario, already loaded. */
   readonly scenario: Scenario;
+  /** With an ensemble, the scenario as each member plays it (see ensembleCast); absent otherwise. */
+  readonly cast?: readonly Scenario[];
   /** A real client instead of the definition's simulated model (clients do not cross threads). */
   readonly model?: ModelChoice;
 }
@@ -35,20 +38,22 @@ export async function runChunk({ definition, chunk }: ChunkTask, context: ChunkC
   const source = definition.scenarios[chunk.scenarioIndex];
   const arm = definition.arms[chunk.armIndex];
   if (source === undefined || arm === undefined) throw new RangeError(`chunk ${chunk.index} is outside the sweep`);
-  const { scenario } = context;
+  const { scenario, cast } = context;
   const model = context.model ?? { kind: definition.model };
   const runs = chunk.seedTo - chunk.seedFrom;
   const records: RunRecord[] = [];
   const packed = new Float64Array(runs * PACKED_WIDTH);
   for (let seed = chunk.seedFrom; seed < chunk.seedTo; seed++) {
+    const member = cast === undefined ? undefined : memberFor(seed, definition.seeds.base, cast.length);
     const { record } = await runOne({
       sweepSeed: definition.sweepSeed,
-      scenario,
+      scenario: member === undefined ? scenario : cast![member]!,
       arm,
       seed,
       model,
       stream: definition.stream === true,
       scenarioPath: source.path,
+      member,
     });
     packRun(record, packed, records.length);
     records.push(record);

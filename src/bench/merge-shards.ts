@@ -20,8 +20,8 @@ function traceKey(scenario: string, arm: string, seed: number): string {
 
 /** The part of a summary that must be the same in every shard of one sweep. */
 function definitionOf(summary: StoredSummary): string {
-  const { sweep_seed, seeds, model, scenarios, arms } = summary;
-  return JSON.stringify({ sweep_seed, seeds, model, scenarios, arms });
+  const { sweep_seed, seeds, model, scenarios, arms, ensemble } = summary;
+  return JSON.stringify({ sweep_seed, seeds, model, scenarios, arms, ensemble });
 }
 
 /** Opens every shard as a finished sweep and checks they are the shards 1..n of one sweep, in shard order. */
@@ -35,7 +35,7 @@ function openShards(dirs: readonly string[]): FinishedSweep[] {
       throw UserInputError.single(
         file,
         '',
-        `a shard of the same sweep as ${join(first.dir, SUMMARY_FILE)} (same seeds, arms, scenarios and model)`,
+        `a shard of the same sweep as ${join(first.dir, SUMMARY_FILE)} (same seeds, arms, scenarios, model and ensemble)`,
       );
     }
     if ((shard.summary.shard?.count ?? 1) !== count)
@@ -105,10 +105,12 @@ export async function mergeShards(dirs: readonly string[], outDir: string): Prom
       if (batch.length > 0) flush();
     }
     // Field by field, in the order runSweep writes them: the merged summary must be the same bytes.
-    const { sweep_seed, seeds, model, scenarios, arms } = first;
+    const { sweep_seed, seeds, model, scenarios, arms, ensemble } = first;
     const summary = sweepSummary(
       { sweep_seed, seeds, model, shard: null, scenarios, arms },
       [...cells.values()].map((cell) => cell.summary()),
+      undefined,
+      ensemble,
     );
     // Each shard traced its own share of every cell's candidates, so the merged sweep's
     // candidates are all among them; only their reasons are decided again, globally.

@@ -11,6 +11,9 @@ export interface ReplayTarget {
   readonly viaSdk?: boolean;
   /** Every model call was streamed. @default false */
   readonly stream?: boolean;
+  /** The persona ensemble as the sweep named it, and the member that played the run. */
+  readonly ensemble?: string;
+  readonly member?: number;
 }
 
 /** A word as a POSIX shell reads it back: quoted when it holds anything but safe characters. */
@@ -39,6 +42,8 @@ export function replayCommand(target: ReplayTarget): string {
   ];
   if (target.sweepSeed !== 0) words.push('--sweep-seed', `${target.sweepSeed}`);
   if (target.armsFile !== undefined) words.push('--arms-file', target.armsFile);
+  if (target.ensemble !== undefined) words.push('--ensemble', target.ensemble);
+  if (target.member !== undefined) words.push('--member', `${target.member}`);
   if (target.viaSdk === true) words.push('--via', 'sdk');
   if (target.stream === true) words.push('--stream');
   return words.map(shellWord).join(' ');

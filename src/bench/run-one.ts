@@ -63,6 +63,8 @@ export interface RunSpec {
   readonly onExecution?: (tool: string, execution: ToolExecution) => void;
   /** Stream every model call (docs/streaming.md); the record's model reads `<model>+stream`. @default false */
   readonly stream?: boolean;
+  /** The ensemble member whose persona `scenario` carries; the record gets it last. @default none (no member field) */
+  readonly member?: number | undefined;
 }
 
 /** The model label of a run or sweep: the client's name, marked when replies were streamed. */
@@ -151,13 +153,15 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   if (arm.peer !== undefined) {
     // Loaded on demand: sweeps without peer arms never load a framework.
     const { runPeer } = await import('./run-peer.js');
-    return runPeer({
+    const output = await runPeer({
       sweepSeed,
       scenario,
       arm: { ...arm, peer: arm.peer },
       seed,
       ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }),
     });
+    withMember(output.record, spec.member);
+    return output;
   }
   const key: StreamKey = { sweepSeed, scenario: scenario.id, runSeed: seed };
   const choice = spec.model ?? { kind: 'simulated' };
@@ -228,7 +232,17 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     ...(ended === undefined ? {} : { live: ended.record }),
     ...failureField(outcome),
   };
+  withMember(record, spec.member);
   return { record, result, verdict, world: finalWorld, ...(ended === undefined ? {} : { live: ended.tools }) };
+}
+
+/**
+ * The ensemble member, after every other field of a record just made (added to it, not
+ * copied into a new one: the record is still the run's own). Only with an ensemble: other
+ * records keep their bytes.
+ */
+function withMember(record: RunRecord, member: number | undefined): void {
+  if (member !== undefined) (record as { member?: number }).member = member;
 }
 
 function livePath(spec: RunSpec): string {

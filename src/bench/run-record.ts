@@ -54,6 +54,8 @@ export interface RunRecord {
    * keeps its bytes): the error's class, HTTP status and message.
    */
   readonly failure_reason?: FailureReason;
+  /** Sweeps run with a persona ensemble only (absent otherwise): the member that played the model, 0-based. */
+  readonly member?: number;
 }
 
 /** A zero count per name, in the order given. */

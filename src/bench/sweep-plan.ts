@@ -12,6 +12,8 @@ export interface SweepDefinition {
   readonly model: 'simulated' | 'simulated-sdk';
   /** Every model call streamed; absent when not, so a plain sweep's identity is unchanged. */
   readonly stream?: true;
+  /** The persona ensemble every arm runs across (its members reach workers once, at pool start); absent without one. */
+  readonly ensemble?: { readonly name: string; readonly members: number; readonly hash: string };
 }
 
 /** A slice of one (scenario, arm) cell: the unit of work handed to a worker. */

@@ -14,7 +14,23 @@ export interface SweepIdentity {
   readonly model: string;
   readonly shard: Shard;
   readonly chunk_size: number;
+  /** The persona ensemble, by name and the hash of its bytes; absent without one. */
+  readonly ensemble?: { readonly name: string; readonly hash: string };
 }
+
+// Exhaustive over SweepIdentity: a new field fails the type check here until it is compared.
+const IDENTITY_FIELDS: ReadonlySet<string> = new Set(
+  Object.keys({
+    scenarios: true,
+    arms: true,
+    seeds: true,
+    sweep_seed: true,
+    model: true,
+    shard: true,
+    chunk_size: true,
+    ensemble: true,
+  } satisfies Record<keyof SweepIdentity, true>),
+);
 
 /**
  * Refuses to resume a different sweep into the same folder: the runs already there would
@@ -22,7 +38,10 @@ export interface SweepIdentity {
  */
 export function checkSameSweep(progress: StoredProgress, identity: SweepIdentity, dir: string): void {
   const path = join(dir, PROGRESS_FILE);
-  const fields = Object.keys(identity) as (keyof SweepIdentity)[];
+  // Both sides' fields: a field only one of them has (an ensemble) is a difference too.
+  const fields = [...new Set([...Object.keys(progress.sweep), ...Object.keys(identity)])].filter(
+    (field): field is keyof SweepIdentity => IDENTITY_FIELDS.has(field),
+  );
   const differing = fields.filter((field) => JSON.stringify(progress.sweep[field]) !== JSON.stringify(identity[field]));
   if (differing.length === 0) return;
   throw new UserInputError(
@@ -47,5 +66,6 @@ function shown(field: keyof SweepIdentity, value: unknown): string {
           `${arm.name}[${arm.guards.map((guard) => guard.guard).join('+')}]`,
       )
       .join(', ');
+  if (value === undefined) return 'none';
   return JSON.stringify(value);
 }

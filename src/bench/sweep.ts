@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { claimResultsFolder, sweepIntent, type ResultsFolder } from '../results/results-folder.js';
 import { readInterruptedRuns } from '../results/results-reader.js';
-import type { StoredSummary } from '../results/summary-schema.js';
+import type { StoredEnsemble, StoredSummary } from '../results/summary-schema.js';
+import type { PersonaEnsemble } from '../scenarios/persona-ensemble.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { UserInputError } from '../user-input-error.js';
 import { VERSION } from '../version.js';
@@ -10,7 +11,8 @@ import type { Arm } from './arms.js';
 import type { CellSummary } from '../stats/cell-summary.js';
 import { passHatK } from '../stats/pass-hat-k.js';
 import { CellAccumulator } from './cell-accumulator.js';
-import { runChunk, type ChunkResult, type ChunkTask } from './chunk-runner.js';
+import { runChunk, type ChunkContext, type ChunkResult, type ChunkTask } from './chunk-runner.js';
+import { ensembleCast, memberFor } from './ensemble-cast.js';
 import { runInOrder } from './in-order-runner.js';
 import type { ScenarioSource } from './scenario-source.js';
 import type { PoolData } from './worker.js';
@@ -64,6 +66,11 @@ export interface SweepOptions {
   readonly discard?: boolean;
   /** Stop cleanly: no new chunks start, the ones in flight finish and are written, then SweepInterrupted is thrown. */
   readonly signal?: AbortSignal;
+  /**
+   * Run every arm across these personas: run seed s meets member (s - first seed) mod M, in
+   * every scenario that uses the default persona (ensembleCast). @default none
+   */
+  readonly ensemble?: PersonaEnsemble;
 }
 
 /** A sweep stopped by its signal; the finished runs are on disk and `--resume` continues it. */
@@ -98,18 +105,25 @@ function passHatKByArm(cells: readonly CellSummary[]): SweepSummary['pass_hat_k'
 
 /** The summary of a sweep's definition and cells, shared by runs and merges. */
 export function sweepSummary(
-  definition: Omit<SweepSummary, 'cells' | 'spiralbench' | 'pass_hat_k' | 'live'>,
+  definition: Omit<SweepSummary, 'cells' | 'spiralbench' | 'pass_hat_k' | 'live' | 'ensemble'>,
   cells: readonly CellSummary[],
   live?: LiveLabel,
+  ensemble?: StoredEnsemble,
 ): SweepSummary {
-  // `live` is appended, and only for live sweeps: a virtual summary keeps its bytes.
+  // `live` and `ensemble` are appended, and only for sweeps that have them: others keep their bytes.
   return {
     spiralbench: VERSION,
     ...definition,
     cells,
     pass_hat_k: passHatKByArm(cells),
     ...(live === undefined ? {} : { live }),
+    ...(ensemble === undefined ? {} : { ensemble }),
   };
+}
+
+/** An ensemble as summary.json names it. */
+export function storedEnsemble(ensemble: PersonaEnsemble): StoredEnsemble {
+  return { name: ensemble.name, members: ensemble.members.length, hash: ensemble.hash };
 }
 
 /** The model as results name it. */
@@ -142,6 +156,13 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
 
 async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefined): Promise<SweepSummary> {
   const model = options.model ?? { kind: 'simulated' };
+  const { ensemble } = options;
+  if (ensemble !== undefined && (model.kind === 'client' || model.kind === 'live'))
+    throw UserInputError.single(
+      '--ensemble',
+      '',
+      `the simulated model in-process or through the SDK (${model.kind === 'live' ? 'live mode runs one persona' : 'a real model has no persona'})`,
+    );
   const definition: SweepDefinition = {
     scenarios: options.scenarios.map(({ scenario, path }) => ({ id: scenario.id, path })),
     arms: options.arms,
@@ -149,6 +170,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     sweepSeed: options.sweepSeed ?? 0,
     model: model.kind === 'client' || model.kind === 'live' ? 'simulated' : model.kind,
     ...(options.stream === true ? { stream: true as const } : {}),
+    ...(ensemble === undefined ? {} : { ensemble: storedEnsemble(ensemble) }),
   };
   checkSeeds(definition.seeds);
   const shard = options.shard ?? { index: 1, count: 1 };
@@ -166,6 +188,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     model: modelLabel(modelName(model), options.stream),
     shard,
     chunk_size: chunkSize,
+    ...(ensemble === undefined ? {} : { ensemble: { name: ensemble.name, hash: ensemble.hash } }),
   };
   const resumed = folder?.progress === undefined ? undefined : { dir: folder.dir, progress: folder.progress };
   if (resumed !== undefined) checkSameSweep(resumed.progress, identity, resumed.dir);
@@ -206,11 +229,18 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
       for (const line of result.jsonl.split('\n')) if (line !== '') onRecord(JSON.parse(line) as RunRecord);
   };
 
+  // Each scenario as every member plays it, built once: a run only picks one.
+  const casts = options.scenarios.map(({ scenario, texts }) => ensembleCast(scenario, texts, ensemble?.members));
+  const contextOf = (scenarioIndex: number): ChunkContext => {
+    const { scenario } = options.scenarios[scenarioIndex]!;
+    const cast = casts[scenarioIndex];
+    return cast === undefined ? { scenario, model } : { scenario, model, cast };
+  };
   const stopped = () => options.signal?.aborted === true;
   if (model.kind === 'client') {
     const run = (index: number) => {
       const chunk = plan.chunk(index);
-      return runChunk({ definition, chunk }, { model, scenario: options.scenarios[chunk.scenarioIndex]!.scenario });
+      return runChunk({ definition, chunk }, contextOf(chunk.scenarioIndex));
     };
     await runInOrder(plan.chunkCount, first, Math.max(1, options.concurrency ?? 1), run, accept, stopped);
   } else if (workers === 1) {
@@ -220,14 +250,15 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
       await new Promise(setImmediate);
       if (stopped()) break;
       const chunk = plan.chunk(index);
-      accept(
-        await runChunk({ definition, chunk }, { model, scenario: options.scenarios[chunk.scenarioIndex]!.scenario }),
-      );
+      accept(await runChunk({ definition, chunk }, contextOf(chunk.scenarioIndex)));
     }
   } else {
     await runPooled(
       definition,
-      { scenarios: options.scenarios.map(({ texts }) => texts) },
+      {
+        scenarios: options.scenarios.map(({ texts }) => texts),
+        ...(ensemble === undefined ? {} : { members: ensemble.members }),
+      },
       plan,
       first,
       workers,
@@ -256,6 +287,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     },
     [...cells.values()].map((cell) => cell.summary()),
     model.kind === 'live' ? model.session.label() : undefined,
+    definition.ensemble,
   );
   if (writer !== undefined) {
     // Timelines for the report's drill-down: a simulated run replays exactly, so the
@@ -266,14 +298,26 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
       for (const [key, cell] of cells) {
         const [scenarioIndex, armIndex] = key.split('/').map(Number) as [number, number];
         const { scenario, ref } = options.scenarios[scenarioIndex]!;
+        const cast = casts[scenarioIndex];
         const arm = options.arms[armIndex]!;
         const armsFile = options.armsFile?.arms.has(arm.name) === true ? options.armsFile.path : undefined;
         for (const { seed, reasons } of cell.traceCandidates()) {
+          const member = cast === undefined ? undefined : memberFor(seed, definition.seeds.base, cast.length);
           traces.push(
-            await captureTrace(scenario, arm, seed, definition.sweepSeed, reasons, model, options.stream === true, {
-              ...(ref === undefined ? {} : { scenario: ref }),
-              ...(armsFile === undefined ? {} : { armsFile }),
-            }),
+            await captureTrace(
+              member === undefined ? scenario : cast![member]!,
+              arm,
+              seed,
+              definition.sweepSeed,
+              reasons,
+              model,
+              options.stream === true,
+              {
+                ...(ref === undefined ? {} : { scenario: ref }),
+                ...(armsFile === undefined ? {} : { armsFile }),
+                ...(member === undefined || ensemble === undefined ? {} : { ensemble: ensemble.name, member }),
+              },
+            ),
           );
         }
       }

@@ -36,6 +36,9 @@ export interface TraceNames {
   readonly scenario?: string;
   /** The arms file that defines the arm, when it is a custom one. */
   readonly armsFile?: string;
+  /** The ensemble as the sweep named it, and the member that played the run; absent without one. */
+  readonly ensemble?: string;
+  readonly member?: number;
 }
 
 /** Run one cell of the matrix again, recording its events: runs are seeded, so it is the same run. */
@@ -57,6 +60,7 @@ export async function captureTrace(
     seed,
     model,
     stream,
+    member: names.member,
     onEvent: (event) => events.push(event),
   });
   const assistantTexts = result.messages
@@ -75,6 +79,9 @@ export async function captureTrace(
       seed,
       sweepSeed,
       ...(names.armsFile === undefined ? {} : { armsFile: names.armsFile }),
+      ...(names.ensemble === undefined || names.member === undefined
+        ? {}
+        : { ensemble: names.ensemble, member: names.member }),
       viaSdk: model.kind === 'simulated-sdk',
       stream,
     }),

@@ -1,29 +1,35 @@
 // The pool's worker entry: piscina calls the default export with each ChunkTask.
 import { workerData } from 'piscina';
 import { type Scenario, type ScenarioTexts, scenarioFromTexts } from '../scenarios/loader.js';
+import type { Persona } from '../scenarios/schema.js';
 import { type ChunkResult, type ChunkTask, runChunk } from './chunk-runner.js';
+import { ensembleCast } from './ensemble-cast.js';
 
 /** What the main thread hands every worker once, when the pool starts. */
 export interface PoolData {
   /** Each scenario's texts, in the sweep's scenario order, as the main thread read them before the first run. */
   readonly scenarios: readonly ScenarioTexts[];
+  /** The ensemble's members, as the main thread read and checked them; absent without an ensemble. */
+  readonly members?: readonly Persona[];
 }
 
-const { scenarios } = workerData as PoolData;
-const built = new Map<number, Scenario>();
+const { scenarios, members } = workerData as PoolData;
+const built = new Map<number, { scenario: Scenario; cast: readonly Scenario[] | undefined }>();
 
 /** Built from the texts the first time this thread needs it: files are not read here. */
-function scenarioAt(index: number): Scenario {
-  let scenario = built.get(index);
-  if (scenario === undefined) {
+function scenarioAt(index: number): { scenario: Scenario; cast: readonly Scenario[] | undefined } {
+  let entry = built.get(index);
+  if (entry === undefined) {
     const texts = scenarios[index];
     if (texts === undefined) throw new RangeError(`scenario ${index} is outside the sweep`);
-    scenario = scenarioFromTexts(texts);
-    built.set(index, scenario);
+    const scenario = scenarioFromTexts(texts);
+    entry = { scenario, cast: ensembleCast(scenario, texts, members) };
+    built.set(index, entry);
   }
-  return scenario;
+  return entry;
 }
 
 export default function runPooledChunk(task: ChunkTask): Promise<ChunkResult> {
-  return runChunk(task, { scenario: scenarioAt(task.chunk.scenarioIndex) });
+  const { scenario, cast } = scenarioAt(task.chunk.scenarioIndex);
+  return runChunk(task, cast === undefined ? { scenario } : { scenario, cast });
 }

@@ -17,6 +17,7 @@ import { registerMerge } from './commands/merge.js';
 import { registerReplay } from './commands/replay.js';
 import { registerRun } from './commands/run.js';
 import { registerArena } from './commands/arena.js';
+import { registerCalibrate } from './commands/calibrate.js';
 import { registerValidate } from './commands/validate.js';
 import { registerReport } from './commands/report.js';
 
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
     .configureOutput({ writeErr: (text) => process.stderr.write(escapeControl(text, { newline: true, tab: true })) });
   registerRun(program);
   registerArena(program);
+  registerCalibrate(program);
   registerReplay(program);
   registerList(program);
   registerBench(program);

@@ -11,6 +11,8 @@ export interface StoredSweepIdentity {
   readonly model: string;
   readonly shard: { readonly index: number; readonly count: number };
   readonly chunk_size: number;
+  /** The persona ensemble the sweep runs across; absent without one. */
+  readonly ensemble?: { readonly name: string; readonly hash: string } | undefined;
 }
 
 /**
@@ -41,6 +43,7 @@ export const progressSchema: z.ZodType<StoredProgress> = z.object({
     model: text,
     shard: z.looseObject({ index: count, count }),
     chunk_size: count,
+    ensemble: z.looseObject({ name: text, hash: text }).optional(),
   }),
   chunks_done: count,
   runs_done: count,

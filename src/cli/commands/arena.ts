@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
 import { checkPeerSweep } from '../../bench/peer-checks.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
+import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { installCommand, installedPeers, missingPackages, PEERS } from '../../peers/peer-registry.js';
 import { leaderboard, renderLeaderboard } from '../../report/leaderboard.js';
@@ -26,6 +27,7 @@ interface ArenaFlags {
   readonly out: string;
   readonly resume: boolean;
   readonly discard: boolean;
+  readonly ensemble?: string;
 }
 
 /** Our three reference arms, then every installed peer framework. */
@@ -69,6 +71,10 @@ export function registerArena(program: Command): void {
       false,
     )
     .option('--discard', 'delete the interrupted arena in --out and start over', false)
+    .option(
+      '--ensemble <name>',
+      "every arm across a persona ensemble, paired by seed: 'default' or a file from `spiralbench calibrate` (see `run --help`)",
+    )
     .addHelpText(
       'after',
       [
@@ -103,6 +109,7 @@ export function registerArena(program: Command): void {
         );
       }
       const arms = resolveArms([...ARENA_ARMS, ...peers.map((peer) => peer.arm)], '--arms');
+      const ensemble = flags.ensemble === undefined ? undefined : loadEnsemble(flags.ensemble);
       checkPeerSweep(
         arms,
         scenarios.map(({ scenario }) => scenario),
@@ -123,6 +130,7 @@ export function registerArena(program: Command): void {
         outDir,
         resume: flags.resume,
         discard: flags.discard,
+        ...(ensemble === undefined ? {} : { ensemble }),
         ...(progress === undefined ? {} : { onProgress: progress }),
       });
       const seconds = (wallClock.ms() - started) / 1000;

@@ -6,7 +6,11 @@ import { replayCommand } from '../../bench/replay-command.js';
 import type { AgentEvent } from '../../loop/events.js';
 import { renderTranscript } from '../../report/transcript.js';
 import { loadArmsFile } from '../../bench/arms-file.js';
-import { resolveScenarioSource } from '../../bench/scenario-source.js';
+import { resolveScenarioSource, type ScenarioSource } from '../../bench/scenario-source.js';
+import { ensembleCast, memberFor } from '../../bench/ensemble-cast.js';
+import type { Scenario } from '../../scenarios/loader.js';
+import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
+import { UserInputError } from '../../user-input-error.js';
 import { chooseModel } from '../model-choice.js';
 import { nonNegativeInt } from '../parse.js';
 
@@ -18,6 +22,8 @@ interface ReplayFlags {
   readonly via: string;
   readonly armsFile?: string;
   readonly stream: boolean;
+  readonly ensemble?: string;
+  readonly member?: number;
 }
 
 export function registerReplay(program: Command): void {
@@ -33,8 +39,16 @@ export function registerReplay(program: Command): void {
     .option('--via <path>', "'in-process' or 'sdk' (the real client of the scenario's API)", 'in-process')
     .option('--arms-file <path>', 'the arms file the run used, for a custom arm')
     .option('--stream', 'stream every model call, as a run with --stream did (docs/streaming.md)', false)
+    .option('--ensemble <name>', "the persona ensemble the run's sweep used: 'default' or its file")
+    .option(
+      '--member <n>',
+      'the ensemble member that played the run (its record says; default: (seed - 1) mod members, as a sweep from seed 1 assigns it)',
+      nonNegativeInt,
+    )
     .action(async (flags: ReplayFlags) => {
-      const { scenario } = resolveScenarioSource(flags.scenario);
+      const source = resolveScenarioSource(flags.scenario);
+      const played = playedBy(source, flags);
+      const { scenario } = played;
       const custom = flags.armsFile === undefined ? new Map() : loadArmsFile(flags.armsFile);
       const [arm] = resolveArms([flags.arm], '--arm', custom);
       const events: AgentEvent[] = [];
@@ -45,6 +59,7 @@ export function registerReplay(program: Command): void {
         seed: flags.seed,
         model: await chooseModel({ via: flags.via }),
         ...(flags.stream ? { stream: true } : {}),
+        member: played.member,
         onEvent: (event) => events.push(event),
       });
       // Named as they were given, so the line works wherever this command did.
@@ -54,6 +69,7 @@ export function registerReplay(program: Command): void {
         seed: flags.seed,
         sweepSeed: flags.sweepSeed,
         ...(flags.armsFile !== undefined && custom.has(arm!.name) ? { armsFile: flags.armsFile } : {}),
+        ...(played.member === undefined ? {} : { ensemble: flags.ensemble!, member: played.member }),
         viaSdk: flags.via === 'sdk',
         stream: flags.stream,
       });
@@ -61,6 +77,7 @@ export function registerReplay(program: Command): void {
         renderTranscript({
           header: [
             `${scenario.id} · arm ${arm!.name} · seed ${flags.seed} · sweep seed ${flags.sweepSeed} · model ${record.model}`,
+            ...played.note,
             arm!.peer === undefined
               ? `guards: ${arm!.guards.length === 0 ? '(none)' : arm!.guards.map((guard) => JSON.stringify(guard)).join(' ')}`
               : `peer framework: ${JSON.stringify(arm!.peer)} (its transcript stays inside the framework: tool calls and results below)`,
@@ -86,4 +103,39 @@ export function registerReplay(program: Command): void {
         }),
       );
     });
+}
+
+/**
+ * The scenario as the run's persona played it: an ensemble member when the sweep had an
+ * ensemble and the scenario uses the default persona, else the scenario's own persona.
+ */
+function playedBy(
+  source: ScenarioSource,
+  flags: ReplayFlags,
+): { scenario: Scenario; member: number | undefined; note: string[] } {
+  if (flags.ensemble === undefined) {
+    if (flags.member !== undefined)
+      throw UserInputError.single('--member', '', 'an --ensemble to take the member from');
+    return { scenario: source.scenario, member: undefined, note: [] };
+  }
+  const ensemble = loadEnsemble(flags.ensemble);
+  const cast = ensembleCast(source.scenario, source.texts, ensemble.members);
+  if (cast === undefined)
+    return {
+      scenario: source.scenario,
+      member: undefined,
+      note: [`persona: ${source.texts.persona.id}, the scenario's own (an ensemble plays only the default persona)`],
+    };
+  const member = flags.member ?? memberFor(flags.seed, 1, cast.length);
+  if (member >= cast.length)
+    throw UserInputError.single(
+      '--member',
+      '',
+      `a member of ${flags.ensemble} (0 to ${cast.length - 1}); got ${member}`,
+    );
+  return {
+    scenario: cast[member]!,
+    member,
+    note: [`persona: member ${member} of ensemble ${ensemble.name} (${cast.length} members)`],
+  };
 }

@@ -6,6 +6,8 @@ import { type Arm, resolveArms } from '../../bench/arms.js';
 import { replayCommand } from '../../bench/replay-command.js';
 import { loadArmsFile } from '../../bench/arms-file.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
+import { usesDefaultPersona } from '../../bench/ensemble-cast.js';
+import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
 import { checkPeerSweep } from '../../bench/peer-checks.js';
 import type { Shard } from '../../bench/sweep-plan.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
@@ -65,6 +67,7 @@ interface RunFlags {
   readonly live: boolean;
   readonly liveTimeoutMs: number;
   readonly modelUrl?: string;
+  readonly ensemble?: string;
 }
 
 export function registerRun(program: Command): void {
@@ -86,6 +89,10 @@ export function registerRun(program: Command): void {
       ['none', 'article'],
     )
     .option('--arms-file <path>', 'YAML/JSON file of custom arms, usable by name in --arms')
+    .option(
+      '--ensemble <name>',
+      "run every arm across a persona ensemble: 'default' (fitted to the published baseline) or a file from `spiralbench calibrate`",
+    )
     .option('-n, --seeds <count>', 'runs per scenario and arm (at most 1000000000)', seedCount, 50)
     .option(
       '--first-seed <n>',
@@ -191,6 +198,12 @@ export function registerRun(program: Command): void {
         '',
         'Every run replays byte-for-byte: spiralbench replay --scenario <id> --arm <arm> --seed <n>',
         '',
+        'With --ensemble, run seed s is played by member (s - first seed) mod M of the ensemble, the same',
+        'member in every arm, so arms still pair by seed; each record says which (`member`) and summary.json',
+        'names the ensemble. Only scenarios that use the default persona are played by the members: one',
+        'that names its own persona (stubborn, diligent) keeps it, and its records carry no member.',
+        'See docs/calibration.md.',
+        '',
         `Exit code ${EXIT.modelUnavailable}: a real model (--model) never answered. When the first ${UNANSWERED_RUNS_TO_STOP} runs all fail before a`,
         'single reply (nothing listening, key or model id refused, every call an error), the sweep stops:',
         'the runs written so far are kept, and stderr names the error and the --resume command.',
@@ -215,6 +228,7 @@ export function registerRun(program: Command): void {
         );
       const custom = flags.armsFile === undefined ? new Map() : loadArmsFile(flags.armsFile);
       const arms = resolveArms(flags.arms, '--arms', custom);
+      const ensemble = flags.ensemble === undefined ? undefined : loadEnsemble(flags.ensemble);
       const { choice: model, real } = flags.live
         ? { choice: liveModel(flags), real: undefined }
         : await selectModel(flags, process.env, {
@@ -260,6 +274,7 @@ export function registerRun(program: Command): void {
         sweepSeed: flags.sweepSeed,
         model,
         ...(flags.stream ? { stream: true } : {}),
+        ...(ensemble === undefined ? {} : { ensemble }),
         workers: flags.workers,
         ...(real === undefined ? {} : { concurrency: real.concurrency }),
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
@@ -324,9 +339,15 @@ export function registerRun(program: Command): void {
         process.stdout.write(
           `\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.firstSeed}..${flags.firstSeed + flags.seeds - 1}${shardNote}\n`,
         );
+        if (summary.ensemble !== undefined)
+          process.stdout.write(
+            `ensemble: ${summary.ensemble.name} · ${summary.ensemble.members} members (run seed s: member (s - ${flags.firstSeed}) mod ${summary.ensemble.members}) · sha256 ${summary.ensemble.hash.slice(0, 12)}\n`,
+          );
         process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
         if (real === undefined && model.kind !== 'live')
-          process.stdout.write(`replay a run: ${firstRunReplay(flags, arms, custom, model)}\n`);
+          process.stdout.write(
+            `replay a run: ${firstRunReplay(flags, arms, custom, model, usesDefaultPersona(scenarios[0]!.texts))}\n`,
+          );
       }
       if (baseline !== undefined) {
         // With --json the comparison goes to stderr, so stdout stays one JSON document.
@@ -377,9 +398,12 @@ function firstRunReplay(
   arms: readonly Arm[],
   custom: ReadonlyMap<string, Arm>,
   model: ModelChoice,
+  defaultPersona: boolean,
 ): string {
   const arm = arms[0]!.name;
   return replayCommand({
+    // The sweep's first run is played by the ensemble's first member.
+    ...(defaultPersona && flags.ensemble !== undefined ? { ensemble: flags.ensemble, member: 0 } : {}),
     scenario: flags.scenarios[0]!,
     arm,
     seed: flags.firstSeed,

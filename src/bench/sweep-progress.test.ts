@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { StoredProgress } from '../results/progress-schema.js';
+import { UserInputError } from '../user-input-error.js';
+import { checkSameSweep, type SweepIdentity } from './sweep-progress.js';
+
+const identity: SweepIdentity = {
+  scenarios: [{ id: 'fetch-transform-write', hash: 'abc' }],
+  arms: [],
+  seeds: { base: 1, count: 10 },
+  sweep_seed: 0,
+  model: 'simulated',
+  shard: { index: 1, count: 1 },
+  chunk_size: 250,
+};
+
+const progress = (sweep: SweepIdentity): StoredProgress => ({
+  spiralbench: '0.1.0',
+  sweep,
+  chunks_done: 0,
+  runs_done: 0,
+  jsonl_bytes: 0,
+  csv_bytes: 0,
+});
+
+function refusal(stored: SweepIdentity, resuming: SweepIdentity): string {
+  try {
+    checkSameSweep(progress(stored), resuming, '/r');
+  } catch (error) {
+    if (error instanceof UserInputError) return error.message;
+    throw error;
+  }
+  return 'resumed';
+}
+
+describe('checkSameSweep and ensembles', () => {
+  const ensemble = { name: 'default', hash: 'f00' };
+
+  it('resumes the same sweep, with or without an ensemble', () => {
+    expect(refusal(identity, identity)).toBe('resumed');
+    expect(refusal({ ...identity, ensemble }, { ...identity, ensemble })).toBe('resumed');
+  });
+
+  it('refuses an ensemble the interrupted sweep did not have, one it had left out, or another one', () => {
+    expect(refusal(identity, { ...identity, ensemble })).toMatch(
+      /^\/r\/progress\.json: sweep\.ensemble: the interrupted sweep's ensemble \(none\), got \{"name":"default","hash":"f00"\}/,
+    );
+    expect(refusal({ ...identity, ensemble }, identity)).toMatch(/sweep\.ensemble: .*got none/);
+    expect(refusal({ ...identity, ensemble }, { ...identity, ensemble: { ...ensemble, hash: 'ba5' } })).toMatch(
+      /sweep\.ensemble/,
+    );
+  });
+});

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { type Command, InvalidArgumentError } from 'commander';
+import { resolveScenarioSource } from '../../bench/scenario-source.js';
+import {
+  calibrate,
+  DEFAULT_CALIBRATION_SEED,
+  DEFAULT_MEMBERS,
+  DEFAULT_SEEDS_PER_CANDIDATE,
+  ensembleFile,
+} from '../../calibration/calibrate.js';
+import { renderFitSummary } from '../../calibration/fit-summary.js';
+import {
+  DEFAULT_TOLERANCES,
+  parseTargets,
+  parseTolerances,
+  TARGET_NAMES,
+  TARGET_SPECS,
+} from '../../calibration/targets.js';
+import { writeFileAtomic } from '../../results/atomic-write.js';
+import { ensembleText } from '../../scenarios/persona-ensemble.js';
+import { UserInputError } from '../../user-input-error.js';
+import { calibrationProgress } from '../calibration-progress.js';
+import { commaList, nonNegativeInt, workerCount } from '../parse.js';
+
+interface CalibrateFlags {
+  readonly scenario: string;
+  readonly target: string[];
+  readonly tolerance?: string[];
+  readonly members: number;
+  readonly seed: number;
+  readonly seedsPerCandidate: number;
+  readonly workers: number;
+  readonly out: string;
+}
+
+/** A whole number in [low, high], for commander. */
+function wholeIn(low: number, high: number, what: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < low || n > high)
+      throw new InvalidArgumentError(`expected a whole number from ${low} to ${high} (${what}).`);
+    return n;
+  };
+}
+
+/** The ensemble file to write: refused before the fit, not after it. */
+function outFile(path: string): string {
+  const absolute = resolve(path);
+  if (path.trim() === '') throw UserInputError.single('--out', '', 'a file path; got an empty one');
+  if (existsSync(absolute) && statSync(absolute).isDirectory())
+    throw UserInputError.single('--out', '', `a file, not a folder (${absolute} is a folder)`);
+  if (!existsSync(dirname(absolute)) || !statSync(dirname(absolute)).isDirectory())
+    throw UserInputError.single('--out', '', `a file in an existing folder; ${dirname(absolute)} does not exist`);
+  return absolute;
+}
+
+export function registerCalibrate(program: Command): void {
+  const targets = TARGET_NAMES.map((name) => `${name} (${TARGET_SPECS[name].meaning})`).join('; ');
+  program
+    .command('calibrate')
+    .description(
+      "Fit a persona ensemble to your agent's own no-safeguard statistics (approximate Bayesian computation) and write it for `run --ensemble`.",
+    )
+    .requiredOption('-s, --scenario <id>', 'the scenario your statistics describe: a bundled id or a .yaml path')
+    .requiredOption(
+      '--target <pairs>',
+      `the statistics to match, name=value comma-separated, any of: ${targets}`,
+      commaList,
+    )
+    .option(
+      '--tolerance <pairs>',
+      `each target's band, name=value: a ratio for counts, a difference for success (default ${TARGET_NAMES.map((name) => `${name}=${DEFAULT_TOLERANCES[name]}`).join(',')})`,
+      commaList,
+    )
+    .option('--members <n>', 'personas in the ensemble (4 to 1000)', wholeIn(4, 1000, 'members'), DEFAULT_MEMBERS)
+    .option('--seed <n>', 'seeds the sampler and the fitting runs', nonNegativeInt, DEFAULT_CALIBRATION_SEED)
+    .option(
+      '--seeds-per-candidate <n>',
+      "runs of the no-safeguard arm behind one candidate's statistics (10 to 100000): fewer is faster and noisier",
+      wholeIn(10, 100_000, 'runs a candidate'),
+      DEFAULT_SEEDS_PER_CANDIDATE,
+    )
+    .option(
+      '-w, --workers <n>',
+      'worker threads (1 runs inline); the ensemble is the same bytes for any count',
+      workerCount,
+      availableParallelism(),
+    )
+    .requiredOption('-o, --out <file>', 'the ensemble file to write (YAML), replaced atomically')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Runs the scenario without safeguards (arm none) with personas drawn from the priors of',
+        'every persona parameter, and keeps those whose statistics all fall in their bands (ABC-SMC;',
+        'docs/calibration.md). Bands: counts within a ratio of their target, success within a',
+        "difference. Parameters the statistics cannot see (a guard's words, tools the scenario lacks)",
+        'stay spread over their priors: that is the uncertainty `run --ensemble` carries into every',
+        'comparison. The same command gives the same file, byte for byte, for any -w.',
+        '',
+        'Examples:',
+        '  spiralbench calibrate --scenario fetch-transform-write --target median_calls=12,p95_calls=89,success=0.64,median_input_tokens=18400 --out my-agent.yaml',
+        '  spiralbench run -s fetch-transform-write -a none,article --ensemble my-agent.yaml',
+      ].join('\n'),
+    )
+    .action(async (flags: CalibrateFlags) => {
+      const targetValues = parseTargets(flags.target);
+      const tolerances = flags.tolerance === undefined ? DEFAULT_TOLERANCES : parseTolerances(flags.tolerance);
+      const out = outFile(flags.out);
+      const source = { ...resolveScenarioSource(flags.scenario), ref: flags.scenario };
+      const calibration = await calibrate({
+        source,
+        targets: targetValues,
+        tolerances,
+        members: flags.members,
+        seed: flags.seed,
+        seedsPerCandidate: flags.seedsPerCandidate,
+        workers: flags.workers,
+        onProgress: calibrationProgress(),
+      });
+      const text = ensembleText(ensembleFile(calibration));
+      writeFileAtomic(out, text);
+      const hash = createHash('sha256').update(text).digest('hex');
+      process.stdout.write(`${renderFitSummary(calibration)}\n\n`);
+      process.stdout.write(`written: ${flags.out} (sha256 ${hash})\n`);
+      process.stdout.write(`use it: spiralbench run -s ${flags.scenario} -a none,article --ensemble ${flags.out}\n`);
+    });
+}
