@@ -4,7 +4,7 @@ import { formatDollars } from './prices.js';
 import type { Answer, ArmAnswer } from './recommendation.js';
 import { armSentences, pickSentence, robustnessNote } from './recommendation-text.js';
 import { assessed, interval, labelText, signedEffect } from './robustness-format.js';
-import { tableStyle } from './terminal-table.js';
+import { tableFrame } from './terminal-table.js';
 import { escapeControl } from './terminal-text.js';
 
 // Names come from results files: shown, never obeyed by the terminal.
@@ -52,7 +52,7 @@ export function answerHead(answer: Answer): string[] {
  * models, then the recommendation and a sentence per arm, generated from the numbers.
  */
 export function renderAnswer(answer: Answer, options: { readonly color?: boolean } = {}): string {
-  const table = new Table({ head: answerHead(answer), style: tableStyle(options.color === true) });
+  const table = new Table(tableFrame(answerHead(answer), options.color === true));
   for (const arm of answer.arms) table.push(answerCells(arm).map((cell, i) => (i === 1 ? shown(cell) : cell)));
   const heading =
     answer.scenarios.length === 1

@@ -12,6 +12,7 @@ import {
   successRobustnessLines,
   verdictLine,
 } from './compare-format.js';
+import { tableFrame } from './terminal-table.js';
 import { escapeControl } from './terminal-text.js';
 
 export interface CompareTextOptions {
@@ -44,18 +45,20 @@ const shown = (text: string) => escapeControl(text);
 /** The comparison as one cli-table3 table, a row per matched cell. */
 export function renderCompareTable(comparison: Comparison, options: CompareTextOptions = {}): string {
   const color = options.color === true;
-  const table = new Table({
-    head: [
-      'arm',
-      'scenario',
-      'success A → B\nΔ [95% CI]\nFisher p',
-      'across models\n(success)',
-      'p95 tool calls A → B\nΔ [95% CI]',
-      'median input tokens A → B\nΔ [95% CI]',
-      'verdict',
-    ],
-    style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [] },
-  });
+  const table = new Table(
+    tableFrame(
+      [
+        'arm',
+        'scenario',
+        'success A → B\nΔ [95% CI]\nFisher p',
+        'across models\n(success)',
+        'p95 tool calls A → B\nΔ [95% CI]',
+        'median input tokens A → B\nΔ [95% CI]',
+        'verdict',
+      ],
+      color,
+    ),
+  );
   for (const row of comparison.rows) {
     const [open, close] = color ? COLOURS[row.verdict] : ['', ''];
     table.push([

@@ -3,6 +3,7 @@ import type { CellSummary } from '../stats/cell-summary.js';
 import { describe } from '../stats/descriptive.js';
 import { wilson, type Proportion } from '../stats/wilson.js';
 import type { SweepCell } from './read-sweep.js';
+import { tableFrame } from './terminal-table.js';
 
 /** One arm's line of the arena: its runs over every scenario, pooled. */
 export interface LeaderboardRow {
@@ -66,10 +67,12 @@ const int = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 
 /** The leaderboard as a terminal table, in the style of the run tables. */
 export function renderLeaderboard(rows: readonly LeaderboardRow[], options: { readonly color?: boolean } = {}): string {
-  const table = new Table({
-    head: ['#', 'arm', 'runs', 'success [95% CI]', 'tool calls\np95', 'input tokens\np95', 'duplicate\nside effects'],
-    style: { head: options.color === false ? [] : ['cyan'], border: options.color === false ? [] : ['grey'] },
-  });
+  const table = new Table(
+    tableFrame(
+      ['#', 'arm', 'runs', 'success [95% CI]', 'tool calls\np95', 'input tokens\np95', 'duplicate\nside effects'],
+      options.color !== false,
+    ),
+  );
   for (const row of rows) {
     const { rate, low, high } = row.rightOutcome;
     table.push([

@@ -40,12 +40,26 @@ function verdicts(cell: CellSummary): string {
     .join('\n');
 }
 
+const CYAN = '\u001b[36m';
+const DEFAULT_FOREGROUND = '\u001b[39m';
+
 /**
- * A cli-table3 style: cyan headings and grey borders, or none. cli-table3 colours by
- * default whatever the output is, so every table states its style.
+ * A cli-table3 table's headings and style: headings in cyan, or plain. The colour is
+ * written here rather than left to cli-table3's `style`, whose colour library makes its
+ * own guess about the terminal (it turns colour off under CI, say) and would overrule
+ * the one decision the CLI makes (terminal-capabilities.ts). Each line of a heading is
+ * coloured on its own, since a table cell is laid out line by line.
  */
-export function tableStyle(color: boolean): { head: string[]; border: string[] } {
-  return { head: color ? ['cyan'] : [], border: color ? ['grey'] : [] };
+export function tableFrame(
+  head: readonly string[],
+  color: boolean,
+): { head: string[]; style: { head: string[]; border: string[] } } {
+  const paint = (text: string) =>
+    text
+      .split('\n')
+      .map((line) => `${CYAN}${line}${DEFAULT_FOREGROUND}`)
+      .join('\n');
+  return { head: color ? head.map(paint) : [...head], style: { head: [], border: [] } };
 }
 
 export interface TableOptions {
@@ -79,20 +93,24 @@ export function renderCellTables(cells: readonly CellSummary[], options: TableOp
   const out: string[] = [];
   for (const [scenario, rows] of byScenario) {
     const impossible = options.impossible?.has(scenario) === true;
-    const table = new Table({
-      head: [
-        'arm',
-        'runs',
-        impossible ? 'right outcome:\nescalated [95% CI]' : 'success [95% CI]',
-        'tool calls\nmed / p95 / max',
-        'model calls\nmed',
-        'input tokens\nmed / p95',
-        ...(options.effects === undefined ? [] : [`Δ vs ${name(options.baseline ?? 'none')} [95% CI]\nacross models`]),
-        'outcomes',
-        'other verdicts',
-      ],
-      style: tableStyle(options.color === true),
-    });
+    const table = new Table(
+      tableFrame(
+        [
+          'arm',
+          'runs',
+          impossible ? 'right outcome:\nescalated [95% CI]' : 'success [95% CI]',
+          'tool calls\nmed / p95 / max',
+          'model calls\nmed',
+          'input tokens\nmed / p95',
+          ...(options.effects === undefined
+            ? []
+            : [`Δ vs ${name(options.baseline ?? 'none')} [95% CI]\nacross models`]),
+          'outcomes',
+          'other verdicts',
+        ],
+        options.color === true,
+      ),
+    );
     for (const cell of rows) {
       table.push([
         name(cell.arm),
@@ -121,10 +139,12 @@ export function renderScenarioMatrix(cells: readonly CellSummary[], options: Tab
   const arms = [...new Set(cells.map((cell) => cell.arm))];
   const scenarios = [...new Set(cells.map((cell) => cell.scenario))];
   const byKey = new Map(cells.map((cell) => [`${cell.scenario}\0${cell.arm}`, cell]));
-  const table = new Table({
-    head: ['scenario', ...arms.map((arm) => `${name(arm)}\nrate [95% CI]\ncalls med / p95`)],
-    style: tableStyle(options.color === true),
-  });
+  const table = new Table(
+    tableFrame(
+      ['scenario', ...arms.map((arm) => `${name(arm)}\nrate [95% CI]\ncalls med / p95`)],
+      options.color === true,
+    ),
+  );
   for (const scenario of scenarios) {
     const impossible = options.impossible?.has(scenario) === true;
     table.push([

@@ -4,7 +4,7 @@ import { resolveArms } from '../../bench/arms.js';
 import { benchLoopSteps } from '../../bench/perf/loop-step-bench.js';
 import { benchTokenAccounting } from '../../bench/perf/token-accounting-bench.js';
 import { loadScenario } from '../../scenarios/loader.js';
-import { tableStyle } from '../../report/terminal-table.js';
+import { tableFrame } from '../../report/terminal-table.js';
 import { commaList, positiveInt } from '../parse.js';
 import { colourStdout } from '../terminal-capabilities.js';
 
@@ -60,10 +60,9 @@ export function registerBench(program: Command): void {
         process.stdout.write(`${JSON.stringify(flags.tokens ? { steps: rows, tokens: tokenRows } : rows, null, 2)}\n`);
         return;
       }
-      const table = new Table({
-        head: ['task', 'steps / iteration', 'µs per step', '± %', 'runs / s', '× bare loop'],
-        style: tableStyle(colourStdout()),
-      });
+      const table = new Table(
+        tableFrame(['task', 'steps / iteration', 'µs per step', '± %', 'runs / s', '× bare loop'], colourStdout()),
+      );
       for (const row of rows) {
         table.push([
           row.task,
@@ -78,10 +77,9 @@ export function registerBench(program: Command): void {
         `${flags.scenario}, ${flags.seeds} seeds per iteration, node ${process.version}\n${table.toString()}\n`,
       );
       if (tokenRows.length === 0) return;
-      const tokens = new Table({
-        head: ['token accounting', 'requests / iteration', 'µs per step', '± %'],
-        style: tableStyle(colourStdout()),
-      });
+      const tokens = new Table(
+        tableFrame(['token accounting', 'requests / iteration', 'µs per step', '± %'], colourStdout()),
+      );
       for (const row of tokenRows) tokens.push([row.task, row.steps, row.usPerStep.toFixed(3), row.rme.toFixed(1)]);
       process.stdout.write(`${tokens.toString()}\n`);
     });
