@@ -151,8 +151,14 @@ export function pickSentence(answer: Answer): string {
 
 /** How robustness was judged, in one line: across the ensemble, or why it was not. */
 export function robustnessNote(answer: Answer): string {
-  if (answer.members >= 3)
-    return `Robustness: ${answer.members} models of ensemble ${answer.ensemble?.name ?? '(unnamed)'}, paired by seed; robust = significant, and the sign holds for a new model (random effects, docs/statistics.md).`;
+  if (answer.members >= 3) {
+    const own = answer.ownPersonaScenarios;
+    const leftOut =
+      own.length === 0
+        ? ''
+        : ` Pooled over the ${answer.scenarios.length - own.length} scenarios that ran the ensemble; ${own.length} ran a persona of their own (${own.join(', ')}) and count in every other figure.`;
+    return `Robustness: ${answer.members} models of ensemble ${answer.ensemble?.name ?? '(unnamed)'}, paired by seed; robust = significant, and the sign holds for a new model (random effects, docs/statistics.md).${leftOut}`;
+  }
   return 'Robustness across models: not assessed, the sweep ran one model (run it with --ensemble to assess it; docs/statistics.md).';
 }
 

@@ -135,6 +135,16 @@ describe('recommend', () => {
     );
   });
 
+  it('with an ensemble, judges robustness on the scenarios that ran it, not on one run on a persona of its own', () => {
+    const member0 = (c: SweepCell): SweepCell => ({ ...c, members: new Int32Array(SEEDS) });
+    const mixed = sweep([none('a'), good('a'), none('b'), good('b'), member0(none('own')), member0(good('own'))]);
+    const mixedAnswer = recommend(mixed.runs, mixed.summary);
+    expect(mixedAnswer.members).toBe(MEMBERS);
+    expect(mixedAnswer.ownPersonaScenarios).toEqual(['own']);
+    expect(mixedAnswer.arms[0]?.vsBaseline?.success).toMatchObject({ label: 'robust', members: MEMBERS });
+    expect(renderAnswer(mixedAnswer)).toContain('ran a persona of their own (own)');
+  });
+
   it('without an ensemble, says the answer holds for one model and robustness is not assessed', () => {
     const member0 = (c: SweepCell): SweepCell => ({ ...c, members: new Int32Array(SEEDS) });
     const one = sweep([none('a'), good('a')].map(member0), false);

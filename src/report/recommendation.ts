@@ -49,6 +49,12 @@ export interface Answer {
   readonly arms: readonly ArmAnswer[];
   /** Members the robustness statistics saw (1: a sweep without an ensemble). */
   readonly members: number;
+  /**
+   * Scenarios run on one persona of their own in a sweep with an ensemble (a scenario
+   * naming its persona keeps it): they count in every figure but the pooled robustness,
+   * which is judged on the scenarios that ran the ensemble's members. Empty otherwise.
+   */
+  readonly ownPersonaScenarios: readonly string[];
   readonly ensemble: StoredEnsemble | undefined;
   readonly price: PriceChoice | undefined;
   /** The sweep has peer frameworks' arms: it is an arena. */
@@ -119,6 +125,14 @@ export function recommend(runs: SweepRuns, summary: StoredSummary): Answer {
   const price = priceFor(summary.model);
   const effects = scenarioEffects(runs, baseline);
   const board = leaderboard(runs.cells, summary.cells);
+  // Members are compared across scenarios only where they played: a scenario on its own
+  // persona has one, and would leave the intersection of members with that one alone.
+  const ensembleScenarios = new Set(
+    runs.cells.filter((cell) => cell.members.some((member) => member !== cell.members[0])).map((cell) => cell.scenario),
+  );
+  const ownPersonaScenarios =
+    ensembleScenarios.size === 0 ? [] : scenarios.filter((scenario) => !ensembleScenarios.has(scenario));
+  const assessed = new Set(scenarios.filter((scenario) => !ownPersonaScenarios.includes(scenario)));
   let members = 1;
   const answers = board.map((row): ArmAnswer => {
     const mine = runs.cells.filter((cell) => cell.arm === row.arm);
@@ -136,7 +150,8 @@ export function recommend(runs: SweepRuns, summary: StoredSummary): Answer {
       const own = mine.find((cell) => cell.scenario === scenario);
       return base === undefined || own === undefined ? [] : [[base, own] as const];
     });
-    const pooled = (metric: EffectMetric) => (row.arm === baseline ? undefined : armRobustness(pairs, metric));
+    const assessedPairs = pairs.filter(([base]) => assessed.has(base.scenario));
+    const pooled = (metric: EffectMetric) => (row.arm === baseline ? undefined : armRobustness(assessedPairs, metric));
     const success = pooled('right');
     const toolCalls = pooled('toolCalls');
     const inputTokens = pooled('inputTokens');
@@ -162,6 +177,7 @@ export function recommend(runs: SweepRuns, summary: StoredSummary): Answer {
     scenarios,
     arms: answers,
     members,
+    ownPersonaScenarios,
     ensemble: runs.ensemble,
     price,
     arena: summary.arms.some((arm) => arm.peer !== undefined),
