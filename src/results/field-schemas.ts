@@ -49,3 +49,6 @@ export const counts = z.record(z.string(), count, { error: expecting('an object 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, { error: expecting(`one of ${values.join(', ')}`) });
 }
+
+/** Why a failed run failed (`failure_reason` on a run record and on a trace's record). */
+export const failureReason = z.object({ error_class: text, status: whole.nullable(), message: text });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OUTCOME_KINDS, type OutcomeKind } from '../loop/outcome.js';
 import type { VerdictKind } from '../scenarios/judge.js';
-import { amount, count, counts, finite, name, oneOf, text, whole } from './field-schemas.js';
+import { amount, count, counts, failureReason, finite, name, oneOf, text, whole } from './field-schemas.js';
 import { UserInputError } from '../user-input-error.js';
 import { parseJson, parseWith, preview } from './input-problems.js';
 
@@ -51,7 +51,7 @@ export const runRecordSchema = z.object({
       fault_mismatches: count,
     })
     .optional(),
-  failure_reason: z.object({ error_class: text, status: whole.nullable(), message: text }).optional(),
+  failure_reason: failureReason.optional(),
   /** The persona ensemble member that played the model (0-based); only in sweeps run with an ensemble. */
   member: count.optional(),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amount, count, counts, finite, name, text, whole } from './field-schemas.js';
+import { amount, count, counts, failureReason, finite, name, text, whole } from './field-schemas.js';
 import { VERDICTS } from './run-record-schema.js';
 
 /** An event of a saved timeline: a known AgentEvent or one this version does not know yet. */
@@ -63,7 +63,7 @@ const traceRecordSchema = z.looseObject({
   duplicate_side_effects: count,
   faults: counts,
   escalation: z.unknown(),
-  failure_reason: z.object({ error_class: text, status: whole.nullable(), message: text }).optional(),
+  failure_reason: failureReason.optional(),
 });
 
 export const traceSchema: z.ZodType<StoredTrace> = z.looseObject({
