@@ -164,6 +164,16 @@ describe('calibrate', () => {
     expect(records(out).map((run) => run.member)).toEqual([0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5]);
   });
 
+  it('refuses a scenario with a persona of its own, which run --ensemble would never replace', () => {
+    const out = join(tempDir(), 'e.yaml');
+    const result = cli(['calibrate', '-s', 'fetch-transform-write-stubborn', '--target', 'success=0.6', '--out', out]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(
+      "error: --scenario: a scenario on the default persona (run --ensemble replaces only that one); fetch-transform-write-stubborn names its own persona 'stubborn'\n",
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('refuses bad targets naming the flag, the field and the expectation, before any run and without a file', () => {
     const out = join(tempDir(), 'e.yaml');
     const result = cli([

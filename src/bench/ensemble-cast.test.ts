@@ -32,4 +32,8 @@ describe('memberFor', () => {
     expect([1, 2, 3, 4, 5, 41].map((seed) => memberFor(seed, 1, 40))).toEqual([0, 1, 2, 3, 4, 0]);
     expect([100, 101, 102, 103].map((seed) => memberFor(seed, 100, 3))).toEqual([0, 1, 2, 0]);
   });
+
+  it('wraps a seed below the base around, as replay meets seed 0 with its default base of 1', () => {
+    expect([0, -39].map((seed) => memberFor(seed, 1, 40))).toEqual([39, 0]);
+  });
 });

@@ -29,5 +29,7 @@ export function ensembleCast(
  * run with that seed meets the same member (and the same faults), so arms pair by seed.
  */
 export function memberFor(seed: number, base: number, members: number): number {
-  return (seed - base) % members;
+  // A seed below the base (replay's default base is 1; seed 0 is a real seed) wraps
+  // around like any other: JavaScript's % keeps the sign of a negative dividend.
+  return (((seed - base) % members) + members) % members;
 }

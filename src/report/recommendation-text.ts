@@ -159,6 +159,8 @@ export function robustnessNote(answer: Answer): string {
         : ` Pooled over the ${answer.scenarios.length - own.length} scenarios that ran the ensemble; ${own.length} ran a persona of their own (${own.join(', ')}) and count in every other figure.`;
     return `Robustness: ${answer.members} models of ensemble ${answer.ensemble?.name ?? '(unnamed)'}, paired by seed; robust = significant, and the sign holds for a new model (random effects, docs/statistics.md).${leftOut}`;
   }
+  if (answer.ensemble !== undefined)
+    return `Robustness across models: not assessed: ensemble ${answer.ensemble.name} played fewer than 3 members with runs under every arm (a scenario naming its own persona keeps it; docs/statistics.md).`;
   return 'Robustness across models: not assessed, the sweep ran one model (run it with --ensemble to assess it; docs/statistics.md).';
 }
 

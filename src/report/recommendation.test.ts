@@ -8,7 +8,7 @@ import { conclusionsOf } from './run-conclusions.js';
 import { answerSection } from './html/answer-section.js';
 import type { SweepCell, SweepRuns } from './read-sweep.js';
 import { recommend, scenarioEffects } from './recommendation.js';
-import { armSentences, pickSentence } from './recommendation-text.js';
+import { armSentences, pickSentence, robustnessNote } from './recommendation-text.js';
 
 const MEMBERS = 30;
 const SEEDS = 300;
@@ -143,6 +143,14 @@ describe('recommend', () => {
     expect(mixedAnswer.ownPersonaScenarios).toEqual(['own']);
     expect(mixedAnswer.arms[0]?.vsBaseline?.success).toMatchObject({ label: 'robust', members: MEMBERS });
     expect(renderAnswer(mixedAnswer)).toContain('ran a persona of their own (own)');
+  });
+
+  it('with an ensemble that no scenario played, says so rather than asking for --ensemble', () => {
+    const member0 = (c: SweepCell): SweepCell => ({ ...c, members: new Int32Array(SEEDS) });
+    const own = sweep([none('own'), good('own')].map(member0));
+    const ownAnswer = recommend(own.runs, own.summary);
+    expect(ownAnswer.members).toBe(1);
+    expect(robustnessNote(ownAnswer)).toMatch(/^Robustness across models: not assessed: ensemble default played fewer/);
   });
 
   it('without an ensemble, says the answer holds for one model and robustness is not assessed', () => {

@@ -74,8 +74,19 @@ describe('assessRobustness on synthetic ensembles (200 seeded sweeps each)', () 
     expect(two?.label).toBe('one-model');
   });
 
-  it('one seed per member cannot tell seed noise from model differences', () => {
-    expect(assessRobustness([syntheticSweep(1, 30, 1, () => 0.3)])?.label).toBe('one-model');
+  it('one seed per member cannot tell seed noise from model differences, and says what the seeds say', () => {
+    const one = assessRobustness([syntheticSweep(1, 30, 1, () => 0.3)])!;
+    expect(one.label).toBe('one-model');
+    // The seeds' paired interval, as if one model had played them all: never of zero width.
+    expect(one.high - one.low).toBeGreaterThan(0.1);
+    const ten: Stratum = {
+      paired: true,
+      members: Array.from({ length: 10 }, (_, m) => ({ member: m, a: [0], b: [m < 6 ? 1 : 0] })),
+    };
+    // Six of ten pairs discordant for B: +0.6, with a paired t-interval (t(9) = 2.262, sd 0.516).
+    const byHand = assessRobustness([ten])!;
+    expect(byHand.pooled).toBeCloseTo(0.6, 12);
+    expect(byHand.low).toBeCloseTo(0.6 - 2.2622 * (Math.sqrt(0.6 * 0.4 * (10 / 9)) / Math.sqrt(10)), 3);
   });
 });
 

@@ -69,11 +69,7 @@ export function assessRobustness(strata: readonly Stratum[]): Robustness | undef
   if (k === 0) return undefined;
   // Seed noise that cannot be estimated (one run per member) cannot be told apart from model differences.
   const assessable = k >= MIN_MEMBERS && effects.withinDf > 0;
-  const pooledModel = assessable
-    ? randomEffects(effects.estimates, { withinDf: effects.withinDf })
-    : randomEffects([fixedEffect(effects.estimates)], {
-        ...(effects.withinDf > 0 ? { withinDf: effects.withinDf } : {}),
-      });
+  const pooledModel = assessable ? randomEffects(effects.estimates, { withinDf: effects.withinDf }) : seedsOnly(strata);
   const significant = pooledModel.low > 0 || pooledModel.high < 0;
   const predictionExcludes0 =
     pooledModel.predictionLow !== null &&
@@ -106,17 +102,24 @@ export function assessRobustness(strata: readonly Stratum[]): Robustness | undef
   };
 }
 
-/** Too few members to pool as random: every run weighs the same, seed noise only. */
-function fixedEffect(estimates: ReturnType<typeof memberEffects>['estimates']) {
-  if (estimates.length === 1) return estimates[0]!;
-  if (estimates.every((estimate) => estimate.variance === 0)) {
-    const effect = estimates.reduce((total, estimate) => total + estimate.effect, 0) / estimates.length;
-    return { effect, variance: 0 };
-  }
-  const weights = estimates.map((estimate) => 1 / estimate.variance);
-  const total = weights.reduce((sum, w) => sum + w, 0);
-  return {
-    effect: estimates.reduce((sum, estimate, m) => sum + (weights[m] ?? 0) * estimate.effect, 0) / total,
-    variance: 1 / total,
-  };
+/**
+ * Too few members to tell persona variation from seed noise: every run weighs the same,
+ * as if one model had played them all, and the interval is the seeds' (paired where the
+ * arms were). Members with one seed each still give an interval this way, where their
+ * own variances could not be estimated.
+ */
+function seedsOnly(strata: readonly Stratum[]) {
+  const oneModel = memberEffects(
+    strata.map((stratum) => ({
+      paired: stratum.paired,
+      members: [
+        {
+          member: 0,
+          a: stratum.members.flatMap((runs) => Array.from(runs.a)),
+          b: stratum.members.flatMap((runs) => Array.from(runs.b)),
+        },
+      ],
+    })),
+  );
+  return randomEffects(oneModel.estimates, oneModel.withinDf > 0 ? { withinDf: oneModel.withinDf } : {});
 }

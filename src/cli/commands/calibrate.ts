@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
+import { usesDefaultPersona } from '../../bench/ensemble-cast.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import {
   calibrate,
@@ -111,6 +112,14 @@ export function registerCalibrate(program: Command): void {
       const tolerances = flags.tolerance === undefined ? DEFAULT_TOLERANCES : parseTolerances(flags.tolerance);
       const out = outFile(flags.out);
       const source = { ...resolveScenarioSource(flags.scenario), ref: flags.scenario };
+      // `run --ensemble` leaves a scenario's own persona in place, so an ensemble fitted on
+      // one would never be played there: the fit would describe runs that never happen.
+      if (!usesDefaultPersona(source.texts))
+        throw UserInputError.single(
+          '--scenario',
+          '',
+          `a scenario on the default persona (run --ensemble replaces only that one); ${flags.scenario} names its own persona '${source.texts.persona.id}'`,
+        );
       const calibration = await calibrate({
         source,
         targets: targetValues,
