@@ -34,7 +34,9 @@ const star = (significant: boolean): string => (significant ? ' *' : '');
 export function successLines(s: SuccessChange): string[] {
   return [
     `${pct(s.rateA)} → ${pct(s.rateB)}`,
-    `${signedPts(s.difference)} pts [${signedPts(s.low)}, ${signedPts(s.high)}]${star(s.significant)}`,
+    // With an ensemble, the gate's significance is the pooled paired interval's (on the line
+    // below); the star here marks only what this line's own unpaired interval says.
+    `${signedPts(s.difference)} pts [${signedPts(s.low)}, ${signedPts(s.high)}]${star(s.basis === 'ensemble' ? s.low > 0 || s.high < 0 : s.significant)}`,
     pValue(s.p),
   ];
 }
