@@ -1,32 +1,12 @@
 import { z } from 'zod';
-import { amount, count, counts, failureReason, finite, name, text, whole } from './field-schemas.js';
-import { VERDICTS } from './run-record-schema.js';
+import { count, finite, name, text, whole } from './field-schemas.js';
+import { runRecordSchema, type StoredRun } from './run-record-schema.js';
 
 /** An event of a saved timeline: a known AgentEvent or one this version does not know yet. */
 export interface StoredTraceEvent {
   readonly type: string;
   readonly at: number;
   readonly [field: string]: unknown;
-}
-
-/** The record a trace carries: the fields a timeline shows. */
-export interface StoredTraceRecord {
-  readonly outcome: string;
-  readonly verdict: string;
-  readonly verdict_reason: string;
-  readonly tool_calls: number;
-  readonly tool_executions: number;
-  readonly tool_retries: number;
-  readonly model_calls: number;
-  readonly input_tokens: number;
-  readonly output_tokens: number;
-  readonly virtual_ms: number;
-  readonly duplicate_side_effects: number;
-  readonly faults: Readonly<Record<string, number>>;
-  readonly escalation: unknown;
-  readonly failure_reason?:
-    | { readonly error_class: string; readonly status: number | null; readonly message: string }
-    | undefined;
 }
 
 /** One line of traces.jsonl: a selected run's timeline, for the report's drill-down. */
@@ -49,22 +29,28 @@ export interface StoredTrace {
 }
 
 // Loose objects: a trace is written back whole by a merge, whatever fields it has.
-const traceRecordSchema = z.looseObject({
-  outcome: text,
-  verdict: z.enum(VERDICTS),
-  verdict_reason: text,
-  tool_calls: count,
-  tool_executions: count,
-  tool_retries: count,
-  model_calls: count,
-  input_tokens: count,
-  output_tokens: count,
-  virtual_ms: amount,
-  duplicate_side_effects: count,
-  faults: counts,
-  escalation: z.unknown(),
-  failure_reason: failureReason.optional(),
-});
+/** The run record's fields a trace's timeline shows. */
+const TRACE_RECORD_FIELDS = {
+  outcome: true,
+  verdict: true,
+  verdict_reason: true,
+  tool_calls: true,
+  tool_executions: true,
+  tool_retries: true,
+  model_calls: true,
+  input_tokens: true,
+  output_tokens: true,
+  virtual_ms: true,
+  duplicate_side_effects: true,
+  faults: true,
+  escalation: true,
+  failure_reason: true,
+} as const;
+
+/** The record a trace carries: those fields checked as a run record's are, any others kept as they are. */
+const traceRecordSchema = runRecordSchema.pick(TRACE_RECORD_FIELDS).loose();
+
+export type StoredTraceRecord = Pick<StoredRun, keyof typeof TRACE_RECORD_FIELDS>;
 
 export const traceSchema: z.ZodType<StoredTrace> = z.looseObject({
   scenario: name,
