@@ -16,7 +16,7 @@ import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../src/mo
 import { simulatedFetch } from '../src/model/simulated/fetch-endpoint.js';
 import { SimulatedModel } from '../src/model/simulated/simulated-model.js';
 import { loadScenario } from '../src/scenarios/loader.js';
-import { createWorld } from '../src/scenarios/world.js';
+import { createWorld } from '../src/tools/world.js';
 import { visibleError } from './sdk-errors.js';
 
 const scenario = loadScenario('research-8-sources');

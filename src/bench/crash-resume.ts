@@ -10,7 +10,7 @@ import type { OutcomeKind } from '../loop/outcome.js';
 import { stream, type StreamKey } from '../random/streams.js';
 import { judge, type VerdictKind } from '../scenarios/judge.js';
 import type { Scenario } from '../scenarios/loader.js';
-import { createWorld, type World } from '../scenarios/world.js';
+import { createWorld, type World } from '../tools/world.js';
 import { buildGuards, type Arm } from './arms.js';
 import { modelFor } from './run-one.js';
 import { createScenarioToolHost, type ScenarioToolHost } from './scenario-tool-host.js';

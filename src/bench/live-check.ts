@@ -1,5 +1,5 @@
-import type { FaultKind } from '../faults/fault-profile.js';
-import type { ToolErrorCode } from '../faults/tool-errors.js';
+import type { FaultKind } from '../tools/tool-fault.js';
+import type { ToolErrorCode } from '../tools/tool-error.js';
 import type { ClientCall } from '../live/live-tool-host.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { wallClock } from '../clock/wall-clock.js';

@@ -6,7 +6,7 @@ import { LiveToolHost, type LiveToolReport } from '../live/live-tool-host.js';
 import { ModelServer } from '../live/model-server.js';
 import type { ModelClient } from '../model/model-client.js';
 import type { Scenario } from '../scenarios/loader.js';
-import type { World } from '../scenarios/world.js';
+import type { World } from '../tools/world.js';
 import type { LiveToolSetup } from './live-tool-worker.js';
 
 export interface LiveOptions {

@@ -5,7 +5,7 @@ import { serveBridge, type BridgeRequest, type BridgeWorkerData } from '../live/
 import { callToolOverHttp } from '../live/tool-client.js';
 import { ToolServer } from '../live/tool-server.js';
 import { stream } from '../random/streams.js';
-import { createWorld } from '../scenarios/world.js';
+import { createWorld } from '../tools/world.js';
 import { createScenarioToolHost } from './scenario-tool-host.js';
 import { loadScenarioAt } from './scenario-source.js';
 

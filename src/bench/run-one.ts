@@ -15,7 +15,7 @@ import { SimulatedModel } from '../model/simulated/simulated-model.js';
 import type { StreamKey } from '../random/streams.js';
 import { judge, type Verdict } from '../scenarios/judge.js';
 import type { Scenario } from '../scenarios/loader.js';
-import { createWorld, type World } from '../scenarios/world.js';
+import { createWorld, type World } from '../tools/world.js';
 import { buildGuards, type Arm } from './arms.js';
 import { failureField } from './failure-reason.js';
 import {
@@ -28,7 +28,7 @@ import {
 import { RunJournal } from '../loop/journal/run-journal.js';
 import { RefetchCounter } from './refetch-counter.js';
 import { createScenarioToolHost, type ScenarioToolHost } from './scenario-tool-host.js';
-import type { ToolExecution } from '../faults/flaky-tool.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
 import type { LiveToolReport } from '../live/live-tool-host.js';
 import type { LiveSession } from './live-session.js';
 

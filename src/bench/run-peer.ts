@@ -14,7 +14,7 @@ import type { PeerSetting } from '../peers/peer-setting.js';
 import type { StreamKey } from '../random/streams.js';
 import { judge } from '../scenarios/judge.js';
 import type { Scenario } from '../scenarios/loader.js';
-import { createWorld } from '../scenarios/world.js';
+import { createWorld } from '../tools/world.js';
 import type { Arm } from './arms.js';
 import { emptyFaultCounts, recordedModelFaults, zeroEventCounts, type RunRecord } from './run-record.js';
 import type { RunOutput } from './run-one.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FAULT_KINDS } from '../faults/fault-profile.js';
+import { FAULT_KINDS } from '../tools/tool-fault.js';
 import { MODEL_FAULT_KINDS, RECORDED_MODEL_FAULT_KINDS, type ModelFaultKind } from '../faults/model-faults.js';
 import {
   COUNTED_EVENTS,

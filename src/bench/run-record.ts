@@ -1,4 +1,4 @@
-import type { FaultKind } from '../faults/fault-profile.js';
+import type { FaultKind } from '../tools/tool-fault.js';
 import type { ModelFaultKind, RecordedModelFaultKind } from '../faults/model-faults.js';
 import type { AgentEventType } from '../loop/events.js';
 import type { JournalRecord } from '../loop/journal/run-journal.js';

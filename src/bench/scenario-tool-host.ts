@@ -1,9 +1,9 @@
-import type { FaultKind } from '../faults/fault-profile.js';
+import type { FaultKind } from '../tools/tool-fault.js';
 import { toolFaults, type ToolFaults } from '../faults/flaky-tool.js';
 import type { ToolHost } from '../loop/tool-host.js';
 import { stream, type StreamKey } from '../random/streams.js';
 import type { Scenario } from '../scenarios/loader.js';
-import type { World } from '../scenarios/world.js';
+import type { World } from '../tools/world.js';
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 
 export interface ScenarioToolHost extends ToolHost {

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../loop/events.js';
 import type { Scenario } from '../scenarios/loader.js';
-import type { OutboxEntry } from '../scenarios/world.js';
+import type { OutboxEntry } from '../tools/world.js';
 import type { Arm } from './arms.js';
 import type { TraceReason } from './cell-accumulator.js';
 import { runOne, type ModelChoice } from './run-one.js';

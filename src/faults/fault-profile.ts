@@ -1,17 +1,4 @@
-/**
- * The faults a flaky tool can inject, as counted on a run. New kinds go at the end: the
- * order of the rate faults fixes which fault a draw picks, so it must never change.
- */
-export const FAULT_KINDS = [
-  'timeout',
-  'connection_refused',
-  'rate_limit',
-  'server_error',
-  'malformed_json',
-  'partial_write',
-  'unauthorized',
-] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+import { FAULT_KINDS, type FaultKind } from '../tools/tool-fault.js';
 
 /** `unauthorized` is scheduled (`unauthorizedAfter`), not drawn. */
 export type RateFaultKind = Exclude<FaultKind, 'unauthorized'>;

@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { stream, type Rng, type StreamKey } from '../random/streams.js';
-import { TOOL_CATALOGUE, type ToolSpec } from '../scenarios/tool-catalogue.js';
-import { createWorld, type World } from '../scenarios/world.js';
+import { TOOL_CATALOGUE } from '../scenarios/tool-catalogue.js';
+import type { ToolSpec } from '../tools/tool-spec.js';
+import { createWorld, type World } from '../tools/world.js';
 import {
-  FAULT_KINDS,
   NO_FAULTS,
   RATE_FAULT_KINDS,
   type FaultProfile,
   type FaultRates,
   type RateFaultKind,
 } from './fault-profile.js';
+import { FAULT_KINDS } from '../tools/tool-fault.js';
 import { FlakyTool } from './flaky-tool.js';
-import { ToolError } from './tool-errors.js';
+import { ToolError } from '../tools/tool-error.js';
 
 function spec(name: string): ToolSpec {
   const found = TOOL_CATALOGUE.get(name);

@@ -1,14 +1,11 @@
 import type { Rng } from '../random/streams.js';
-import type { ToolSpec } from '../scenarios/tool-catalogue.js';
-import type { World } from '../scenarios/world.js';
+import type { ToolSpec } from '../tools/tool-spec.js';
+import type { World } from '../tools/world.js';
 import { frozenMemo } from '../memo/frozen-memo.js';
-import { faultThresholds, type FaultKind, type FaultProfile, type RateFaultKind } from './fault-profile.js';
-import { ToolError, type ToolErrorCode } from './tool-errors.js';
-
-/** What one execution of a tool came to, before any classification. */
-export type ToolExecution =
-  | { readonly kind: 'ok'; readonly content: string; readonly latencyMs: number; readonly fault: FaultKind | null }
-  | { readonly kind: 'error'; readonly error: ToolError; readonly latencyMs: number; readonly fault: FaultKind | null };
+import { faultThresholds, type FaultProfile, type RateFaultKind } from './fault-profile.js';
+import type { FaultKind } from '../tools/tool-fault.js';
+import { ToolError, type ToolErrorCode } from '../tools/tool-error.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
 
 const faultsBySpec = new WeakMap<ToolSpec, WeakMap<FaultProfile, ToolFaults>>();
 

@@ -1,8 +1,8 @@
-import type { FaultKind } from '../faults/fault-profile.js';
-import type { ToolExecution } from '../faults/flaky-tool.js';
-import { ToolError, type ToolErrorCode } from '../faults/tool-errors.js';
+import type { FaultKind } from '../tools/tool-fault.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
+import { ToolError, type ToolErrorCode } from '../tools/tool-error.js';
 import type { ToolHost, ToolTraits } from '../loop/tool-host.js';
-import type { World } from '../scenarios/world.js';
+import type { World } from '../tools/world.js';
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { BlockingBridge } from './blocking-bridge.js';
 import type { ServedCall } from './tool-server.js';

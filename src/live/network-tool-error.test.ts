@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_FAULTS, type RateFaultKind } from '../faults/fault-profile.js';
 import { FlakyTool } from '../faults/flaky-tool.js';
-import type { ToolError } from '../faults/tool-errors.js';
+import type { ToolError } from '../tools/tool-error.js';
 import { classify } from '../loop/guards/error-classification.js';
 import { stream } from '../random/streams.js';
-import { TOOL_CATALOGUE, type ToolSpec } from '../scenarios/tool-catalogue.js';
-import { createWorld } from '../scenarios/world.js';
+import { TOOL_CATALOGUE } from '../scenarios/tool-catalogue.js';
+import type { ToolSpec } from '../tools/tool-spec.js';
+import { createWorld } from '../tools/world.js';
 import { observedFault, toolErrorFromNetwork, toolErrorFromStatus } from './network-tool-error.js';
 
 // Every error below is produced for real on loopback by Node's own fetch (undici) or

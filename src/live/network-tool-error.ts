@@ -1,6 +1,6 @@
-import type { FaultKind } from '../faults/fault-profile.js';
-import type { ToolExecution } from '../faults/flaky-tool.js';
-import { ToolError, type ToolErrorCode } from '../faults/tool-errors.js';
+import type { FaultKind } from '../tools/tool-fault.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
+import { ToolError, type ToolErrorCode } from '../tools/tool-error.js';
 import { tryParseJson } from '../scenarios/parse-json.js';
 
 /**

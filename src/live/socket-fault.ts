@@ -1,4 +1,4 @@
-import type { ToolExecution } from '../faults/flaky-tool.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
 
 /**
  * How the tool server answers one execution on the wire. The flaky tool has already

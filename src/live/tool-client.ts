@@ -1,4 +1,4 @@
-import type { ToolExecution } from '../faults/flaky-tool.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
 import { observedFault, toolErrorFromNetwork, toolErrorFromStatus } from './network-tool-error.js';
 
 export interface ToolCallOptions {

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { NO_FAULTS, RATE_FAULT_KINDS, type FaultProfile } from '../faults/fault-profile.js';
-import { FlakyTool, type ToolExecution } from '../faults/flaky-tool.js';
+import { FlakyTool } from '../faults/flaky-tool.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
 import { stream, type StreamKey } from '../random/streams.js';
-import { TOOL_CATALOGUE, type ToolSpec } from '../scenarios/tool-catalogue.js';
-import { createWorld, type World } from '../scenarios/world.js';
+import { TOOL_CATALOGUE } from '../scenarios/tool-catalogue.js';
+import type { ToolSpec } from '../tools/tool-spec.js';
+import { createWorld, type World } from '../tools/world.js';
 import { callToolOverHttp } from './tool-client.js';
 import { ToolServer, type ServedCall } from './tool-server.js';
 

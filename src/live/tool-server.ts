@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { FaultKind } from '../faults/fault-profile.js';
-import type { ToolExecution } from '../faults/flaky-tool.js';
-import type { World } from '../scenarios/world.js';
+import type { FaultKind } from '../tools/tool-fault.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
+import type { World } from '../tools/world.js';
 import { wireAnswer } from './socket-fault.js';
 
 /** One run's tools as the server holds them: the same seeded host a virtual run uses, and its world. */

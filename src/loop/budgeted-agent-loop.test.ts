@@ -1,6 +1,6 @@
 import type { Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
-import type { ToolExecution } from '../faults/flaky-tool.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
 import type { Message, ModelClient, ModelRequest } from '../model/model-client.js';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import { BudgetedAgentLoop } from './budgeted-agent-loop.js';

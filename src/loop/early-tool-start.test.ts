@@ -1,6 +1,6 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
-import type { ToolExecution } from '../faults/flaky-tool.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
 import { scriptedModelFaults } from '../faults/model-faults.js';
 import { FaultyModel } from '../model/faulty-model.js';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';

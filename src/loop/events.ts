@@ -1,6 +1,6 @@
-import type { FaultKind } from '../faults/fault-profile.js';
+import type { FaultKind } from '../tools/tool-fault.js';
 import type { CheckpointBoundary } from './durability.js';
-import type { ToolErrorCode } from '../faults/tool-errors.js';
+import type { ToolErrorCode } from '../tools/tool-error.js';
 import type { RunOutcome } from './outcome.js';
 
 /** Every event the loop and its guards emit, on a literal `type`. `at` is virtual ms. */

@@ -1,7 +1,7 @@
 import type { MessageParam, Tool, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { VirtualClock } from '../clock/virtual-clock.js';
-import type { ToolExecution } from '../faults/flaky-tool.js';
-import type { ToolError } from '../faults/tool-errors.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
+import type { ToolError } from '../tools/tool-error.js';
 import type { Message, ModelRequest } from '../model/model-client.js';
 import type { AgentEvent } from './events.js';
 import type { StreamTiming } from './streamed-reply.js';

@@ -1,5 +1,5 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
-import type { ToolExecution } from '../faults/flaky-tool.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
 import type { ToolHost } from './tool-host.js';
 
 /** A tool host for loop tests: every tool in `tools` succeeds with `{"ok":true}`; calls are recorded by name. */

@@ -2,7 +2,7 @@ import type { MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { CheckpointStore } from '../durability/checkpoint-store.js';
 import { CrashingDurability, SimulatedCrash } from '../durability/crash-injection.js';
-import type { ToolExecution } from '../faults/flaky-tool.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.js';
 import { BudgetedAgentLoop } from './budgeted-agent-loop.js';
 import type { SavedRun } from './durability.js';

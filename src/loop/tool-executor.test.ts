@@ -1,8 +1,8 @@
 import type { ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../clock/virtual-clock.js';
-import type { ToolExecution } from '../faults/flaky-tool.js';
-import { ToolError } from '../faults/tool-errors.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
+import { ToolError } from '../tools/tool-error.js';
 import type { Guard, LoopContext } from './guard.js';
 import { guardHooks } from './guard-hooks.js';
 import type { ToolHost } from './tool-host.js';

@@ -1,6 +1,6 @@
 import type { ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
-import type { ToolExecution } from '../faults/flaky-tool.js';
-import { ToolError } from '../faults/tool-errors.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
+import { ToolError } from '../tools/tool-error.js';
 import type { ExecutionContext, LoopContext } from './guard.js';
 import type { GuardHooks } from './guard-hooks.js';
 import type { ToolHost } from './tool-host.js';

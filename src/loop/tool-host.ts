@@ -1,5 +1,5 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
-import type { ToolExecution } from '../faults/flaky-tool.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
 
 /** What the loop needs to know about a tool beyond its definition. */
 export interface ToolTraits {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepFreeze } from '../scenarios/frozen-json.js';
+import { deepFreeze } from './frozen-json.js';
 import { canonicalJson } from '../scenarios/canonical-json.js';
 import { frozenMemo, isDeepFrozen } from './frozen-memo.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepFreeze } from '../scenarios/frozen-json.js';
+import { deepFreeze } from '../memo/frozen-json.js';
 import { jsonLength } from './json-length.js';
 
 const record = deepFreeze({ id: 'u_1', name: 'Zoë "Z" Ng', tags: ['a', 'b\n'], score: -0.5, ok: true, none: null });

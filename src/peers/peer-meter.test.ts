@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../clock/virtual-clock.js';
-import { ToolError } from '../faults/tool-errors.js';
+import { ToolError } from '../tools/tool-error.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { ToolHost } from '../loop/tool-host.js';
 import { PeerMeter } from './peer-meter.js';

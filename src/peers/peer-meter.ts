@@ -1,5 +1,5 @@
 import type { VirtualClock } from '../clock/virtual-clock.js';
-import type { ToolError } from '../faults/tool-errors.js';
+import type { ToolError } from '../tools/tool-error.js';
 import { modelLatencyMs } from '../loop/model-latency.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { ToolHost } from '../loop/tool-host.js';

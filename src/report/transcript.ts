@@ -1,6 +1,6 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { AgentEvent } from '../loop/events.js';
-import type { World } from '../scenarios/world.js';
+import type { World } from '../tools/world.js';
 import { escapeControl } from './terminal-text.js';
 
 export interface TranscriptInput {

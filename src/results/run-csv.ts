@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { FAULT_KINDS } from '../faults/fault-profile.js';
+import { FAULT_KINDS } from '../tools/tool-fault.js';
 import { RECORDED_MODEL_FAULT_KINDS } from '../faults/model-faults.js';
 import { COUNTED_EVENTS } from './counted-events.js';
 import type { StoredRun } from './run-record-schema.js';

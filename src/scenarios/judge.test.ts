@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { judge } from './judge.js';
 import type { ScenarioFile } from './schema.js';
-import type { OutboxEntry, World } from './world.js';
+import type { OutboxEntry, World } from '../tools/world.js';
 
 const CHECK: ScenarioFile['check'] = {
   outbox: [{ key: 'u_1042', value: { id: 'u_1042', display_name: 'Ada Lovelace', initials: 'AL' } }],

@@ -1,6 +1,6 @@
 import type { ScenarioFile } from './schema.js';
 import { canonicalJson } from './canonical-json.js';
-import type { World } from './world.js';
+import type { World } from '../tools/world.js';
 
 export type VerdictKind = 'success' | 'escalated' | 'failure' | 'harmful';
 

@@ -19,7 +19,8 @@ import {
   type Persona,
   type ScenarioFile,
 } from './schema.js';
-import { TOOL_CATALOGUE, type ToolSpec } from './tool-catalogue.js';
+import { TOOL_CATALOGUE } from './tool-catalogue.js';
+import type { ToolSpec } from '../tools/tool-spec.js';
 import { parseYamlInput } from './yaml-input.js';
 
 /** The bundled scenarios folder (the same from src/ and dist/). */

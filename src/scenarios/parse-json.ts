@@ -1,6 +1,6 @@
 import { textMemo } from '../memo/text-memo.js';
-import { deepFreeze } from './frozen-json.js';
-import type { Json } from './world.js';
+import { deepFreeze } from '../memo/frozen-json.js';
+import type { Json } from '../tools/world.js';
 
 export type JsonParse = { readonly ok: true; readonly value: Json } | { readonly ok: false };
 

@@ -1,4 +1,4 @@
-import type { Json } from './world.js';
+import type { Json } from '../tools/world.js';
 
 /**
  * A reference in a task plan's arguments to an earlier step's result: `$fetch` is the

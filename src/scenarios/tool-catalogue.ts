@@ -2,10 +2,9 @@ import { listSentEmails, sendEmail } from './tools/email.js';
 import { createRefund, getInventory, getOrder, listInventory, listOrders, listRefunds } from './tools/orders.js';
 import { readResult, submitAnswer, writeResult } from './tools/outbox.js';
 import { readSource, searchKnowledgeBase, searchSources } from './tools/research.js';
-import type { ToolSpec } from './tools/tool-spec.js';
+import type { ToolSpec } from '../tools/tool-spec.js';
 import { getUser, searchUsers, transformRecord } from './tools/users.js';
 
-export type { ToolSpec } from './tools/tool-spec.js';
 export { transformUserRecord } from './tools/users.js';
 
 /**

@@ -3,7 +3,7 @@ import { DEFAULT_MODEL_ID } from '../../model/model-client.js';
 import { SimulatedModel } from '../../model/simulated/simulated-model.js';
 import type { StreamKey } from '../../random/streams.js';
 import type { Scenario } from '../../scenarios/loader.js';
-import { createWorld } from '../../scenarios/world.js';
+import { createWorld } from '../../tools/world.js';
 import { createScenarioToolHost } from '../scenario-tool-host.js';
 
 /**

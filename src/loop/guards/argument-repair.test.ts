@@ -5,7 +5,7 @@ import { BudgetedAgentLoop } from '../budgeted-agent-loop.js';
 import type { AgentEvent } from '../events.js';
 import type { RunResult } from '../outcome.js';
 import type { ToolHost } from '../tool-host.js';
-import type { ToolExecution } from '../../faults/flaky-tool.js';
+import type { ToolExecution } from '../../tools/tool-execution.js';
 import {
   argumentRepair,
   firstBalancedBlock,

@@ -1,8 +1,8 @@
 import type { Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../clock/virtual-clock.js';
-import type { ToolExecution } from '../../faults/flaky-tool.js';
-import { notFound, ToolError } from '../../faults/tool-errors.js';
+import type { ToolExecution } from '../../tools/tool-execution.js';
+import { notFound, ToolError } from '../../tools/tool-error.js';
 import { ScriptedModel } from '../../model/scripted-model.js';
 import { BudgetedAgentLoop } from '../budgeted-agent-loop.js';
 import type { AgentEvent } from '../events.js';

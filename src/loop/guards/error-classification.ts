@@ -1,5 +1,5 @@
-import type { ToolExecution } from '../../faults/flaky-tool.js';
-import { ToolError, type ToolErrorCode } from '../../faults/tool-errors.js';
+import type { ToolExecution } from '../../tools/tool-execution.js';
+import { ToolError, type ToolErrorCode } from '../../tools/tool-error.js';
 import { tryParseJson } from '../../scenarios/parse-json.js';
 import type { Guard } from '../guard.js';
 

@@ -4,8 +4,8 @@ import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js'
 import { BudgetedAgentLoop } from '../budgeted-agent-loop.js';
 import type { AgentEvent } from '../events.js';
 import { recordingHost } from '../recording-host.test-helpers.js';
-import type { ToolExecution } from '../../faults/flaky-tool.js';
-import { ToolError } from '../../faults/tool-errors.js';
+import type { ToolExecution } from '../../tools/tool-execution.js';
+import { ToolError } from '../../tools/tool-error.js';
 import { errorClassification } from './error-classification.js';
 import { repeatFingerprint } from './repeat-fingerprint.js';
 import { toolBudget } from './tool-budget.js';

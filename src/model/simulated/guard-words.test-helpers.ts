@@ -1,6 +1,6 @@
 import type { ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../../clock/virtual-clock.js';
-import { ToolError } from '../../faults/tool-errors.js';
+import { ToolError } from '../../tools/tool-error.js';
 import { SUMMARY_INSTRUCTION } from '../../loop/context/compact-transcript.js';
 import type { ExecutionContext, LoopContext } from '../../loop/guard.js';
 import { errorClassification } from '../../loop/guards/error-classification.js';

@@ -1,7 +1,7 @@
 import type { Rng } from '../../random/streams.js';
 import { atPath, isReference, parseReference, referencesIn, type StepReference } from '../../scenarios/references.js';
 import type { ScenarioFile } from '../../scenarios/schema.js';
-import type { Json } from '../../scenarios/world.js';
+import type { Json } from '../../tools/world.js';
 import type { TranscriptState } from './transcript-reader.js';
 
 type Plan = ScenarioFile['plan'];

@@ -1,7 +1,7 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { textMemo } from '../../memo/text-memo.js';
 import { tryParseJson } from '../../scenarios/parse-json.js';
-import type { Json } from '../../scenarios/world.js';
+import type { Json } from '../../tools/world.js';
 import { readRefusal, readRetryHint, type Refusal, saysMayHaveApplied, saysNothingFound } from './vocabulary.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { MessageParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../scenarios/loader.js';
-import type { Json } from '../../scenarios/world.js';
+import type { Json } from '../../tools/world.js';
 import type { ModelRequest } from '../model-client.js';
 import { SimulatedModel } from './simulated-model.js';
 import { isSummaryRequest, summaryText } from './summariser.js';

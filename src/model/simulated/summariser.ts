@@ -1,6 +1,6 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { canonicalJson } from '../../scenarios/canonical-json.js';
-import type { Json } from '../../scenarios/world.js';
+import type { Json } from '../../tools/world.js';
 import type { ModelRequest } from '../model-client.js';
 import { factsOf, formatSummary, readRecollection, type RecalledCall } from './summary-text.js';
 import { refusalIn } from './result-view.js';

@@ -1,6 +1,6 @@
 import { textMemo } from '../../memo/text-memo.js';
 import { canonicalJson } from '../../scenarios/canonical-json.js';
-import type { Json } from '../../scenarios/world.js';
+import type { Json } from '../../tools/world.js';
 
 /**
  * The words of a compacted transcript, as the simulated model writes and reads them: its

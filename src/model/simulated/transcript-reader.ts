@@ -2,7 +2,7 @@ import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@ant
 import { stepServed } from '../../scenarios/plan-matching.js';
 import { sharedPrefix, TranscriptReadings } from '../transcript-prefix.js';
 import type { PlanStep } from '../../scenarios/schema.js';
-import type { Json } from '../../scenarios/world.js';
+import type { Json } from '../../tools/world.js';
 import { appended } from './appended.js';
 import { readOwnArguments } from './own-arguments.js';
 import { errorView, viewResult, type ResultView } from './result-view.js';

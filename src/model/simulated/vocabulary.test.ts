@@ -1,13 +1,13 @@
 import type { ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
-import { FAULT_KINDS } from '../../faults/fault-profile.js';
+import { FAULT_KINDS } from '../../tools/tool-fault.js';
 import { toolFaults } from '../../faults/flaky-tool.js';
-import type { ToolError } from '../../faults/tool-errors.js';
+import type { ToolError } from '../../tools/tool-error.js';
 import { MORE_ITERATIONS_TOOL_NAME } from '../../loop/guards/iteration-budget.js';
 import { readArguments } from '../../loop/tool-arguments.js';
 import type { Rng } from '../../random/streams.js';
 import { TOOL_CATALOGUE } from '../../scenarios/tool-catalogue.js';
-import { createWorld } from '../../scenarios/world.js';
+import { createWorld } from '../../tools/world.js';
 import { CALL, classified, context, REWORDINGS } from './guard-words.test-helpers.js';
 import { errorView, viewResult } from './result-view.js';
 import {

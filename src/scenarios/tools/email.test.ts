@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ToolError } from '../../faults/tool-errors.js';
-import { createWorld } from '../world.js';
+import { ToolError } from '../../tools/tool-error.js';
+import { createWorld } from '../../tools/world.js';
 import { listSentEmails, sendEmail } from './email.js';
 
 const MAIL = { to: 'grace@example.com', subject: 'Ready', body: 'Your export is ready.' };

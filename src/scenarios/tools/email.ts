@@ -1,5 +1,6 @@
-import { invalidInput } from '../../faults/tool-errors.js';
-import { requireString, type ToolSpec } from './tool-spec.js';
+import { invalidInput } from '../../tools/tool-error.js';
+import { requireString } from './tool-input.js';
+import type { ToolSpec } from '../../tools/tool-spec.js';
 
 export const sendEmail: ToolSpec = {
   definition: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWorld, type World } from '../world.js';
+import { createWorld, type World } from '../../tools/world.js';
 import { createRefund, getInventory, getOrder, listInventory, listOrders, listRefunds } from './orders.js';
 
 const world = (): World =>

@@ -1,6 +1,7 @@
-import { invalidInput, notFound } from '../../faults/tool-errors.js';
-import type { Json } from '../world.js';
-import { collection, isRecord, requireString, type ToolSpec } from './tool-spec.js';
+import { invalidInput, notFound } from '../../tools/tool-error.js';
+import type { Json } from '../../tools/world.js';
+import { collection, isRecord, requireString } from './tool-input.js';
+import type { ToolSpec } from '../../tools/tool-spec.js';
 
 function optionalString(input: Record<string, unknown>, field: string): string | undefined {
   const value = input[field];

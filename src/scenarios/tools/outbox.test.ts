@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deepFreeze } from '../frozen-json.js';
-import { createWorld } from '../world.js';
+import { deepFreeze } from '../../memo/frozen-json.js';
+import { createWorld } from '../../tools/world.js';
 import { ANSWER_KEY, readResult, submitAnswer, writeResult } from './outbox.js';
 
 describe('submit_answer', () => {

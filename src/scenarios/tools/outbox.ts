@@ -1,7 +1,8 @@
-import { invalidInput } from '../../faults/tool-errors.js';
+import { invalidInput } from '../../tools/tool-error.js';
 import { isDeepFrozen } from '../../memo/frozen-memo.js';
-import type { Json } from '../world.js';
-import { requireString, type ToolSpec } from './tool-spec.js';
+import type { Json } from '../../tools/world.js';
+import { requireString } from './tool-input.js';
+import type { ToolSpec } from '../../tools/tool-spec.js';
 
 /**
  * What the outbox keeps of a value the model sent: a copy, so nothing the caller does to

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWorld, type World } from '../world.js';
+import { createWorld, type World } from '../../tools/world.js';
 import { readSource, searchKnowledgeBase, searchSources } from './research.js';
 
 const world = (): World =>

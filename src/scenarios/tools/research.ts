@@ -1,6 +1,7 @@
-import { notFound } from '../../faults/tool-errors.js';
-import type { Json } from '../world.js';
-import { collection, isRecord, requireString, type ToolSpec } from './tool-spec.js';
+import { notFound } from '../../tools/tool-error.js';
+import type { Json } from '../../tools/world.js';
+import { collection, isRecord, requireString } from './tool-input.js';
+import type { ToolSpec } from '../../tools/tool-spec.js';
 
 /** Lower-case words of three letters or more: what a plain keyword search matches on. */
 function terms(text: string): string[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deepFreeze } from '../frozen-json.js';
-import { createWorld } from '../world.js';
+import { deepFreeze } from '../../memo/frozen-json.js';
+import { createWorld } from '../../tools/world.js';
 import { searchUsers, transformRecord, transformUserRecord } from './users.js';
 
 const RECORD = { id: 'u_1042', name: ' Ada   Lovelace ', email: ' Ada.Lovelace@Example.COM ', plan: 'pro' };

@@ -1,9 +1,10 @@
-import { invalidInput, notFound } from '../../faults/tool-errors.js';
+import { invalidInput, notFound } from '../../tools/tool-error.js';
 import { frozenMemo, isDeepFrozen } from '../../memo/frozen-memo.js';
 import { textMemo } from '../../memo/text-memo.js';
-import { deepFreeze } from '../frozen-json.js';
-import type { Json } from '../world.js';
-import { collection, requireString, type ToolSpec } from './tool-spec.js';
+import { deepFreeze } from '../../memo/frozen-json.js';
+import type { Json } from '../../tools/world.js';
+import { collection, requireString } from './tool-input.js';
+import type { ToolSpec } from '../../tools/tool-spec.js';
 
 export const getUser: ToolSpec = {
   definition: {

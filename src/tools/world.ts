@@ -1,4 +1,4 @@
-import { deepFreeze } from './frozen-json.js';
+import { deepFreeze } from '../memo/frozen-json.js';
 
 /** JSON values as tools exchange them. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deepFreeze } from './frozen-json.js';
-import { tryParseJson } from './parse-json.js';
+import { deepFreeze } from '../memo/frozen-json.js';
+import { tryParseJson } from '../scenarios/parse-json.js';
 import { createWorld, type Json } from './world.js';
 
 describe('createWorld', () => {
