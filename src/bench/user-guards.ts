@@ -16,6 +16,7 @@ export type UserGuardSetting = {
 
 /** Whether an arm's guard comes from a user's module rather than from spiralbench. */
 export function isUserGuardSetting(setting: GuardSetting): setting is UserGuardSetting {
+  // A built-in guard's settings never hold `module`: defineGuard refuses a setting so named.
   return 'module' in setting;
 }
 

@@ -102,6 +102,8 @@ export function defineGuard<const Name extends string, Settings extends GuardSet
   return Object.freeze({
     kind: 'spiralbench.guard',
     name,
+    // Strict whatever the author wrote: a misspelt setting in an arms file is an error, never ignored.
+    // `strict()` keeps the shape and checks, so the schema is still the author's type.
     settings: settings.strict() as Settings,
     events: Object.freeze([...events]),
     defaults: Object.freeze(defaults.data),
