@@ -88,12 +88,15 @@ describe('spiralbench CLI', () => {
     expect(replay).toContain(`verdict: ${record.verdict} —`);
   });
 
-  it('list shows the scenarios and arm presets', () => {
+  it('list shows the scenarios, arm presets and built-in guards', () => {
     const result = cli(['list']);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('fetch-transform-write');
     expect(result.stdout).toMatch(/article\s+stuck \+ budget \+ repeat \+ classify/);
     expect(result.stdout).toMatch(/^ {2}repair\s+repair$/m);
+    expect(result.stdout).toMatch(
+      /^ {2}budget\s+maxToolCalls: "task-class", counts: "requested"; events agent\.budget\.exhausted$/m,
+    );
     expect(result.stdout).toContain('malformed-args  (standard, budget 15 calls, persona default, api openai-chat)');
   });
 

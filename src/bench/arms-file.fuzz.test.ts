@@ -9,9 +9,9 @@ import { type Arm, reservedArmName } from './arms.js';
 const SOURCE = 'arms.yaml';
 
 /** What every input must end in: the arms, or one clear UserInputError; anything else is thrown on. */
-function outcome(text: string): Map<string, Arm> | UserInputError {
+async function outcome(text: string): Promise<Map<string, Arm> | UserInputError> {
   try {
-    return parseArmsFile(text, SOURCE);
+    return await parseArmsFile(text, SOURCE);
   } catch (error) {
     if (!(error instanceof UserInputError)) throw error;
     expect(error.message).not.toBe('');
@@ -183,10 +183,10 @@ const yamlToken = fc.constantFrom(
 describe('parseArmsFile (property)', () => {
   const runs = { numRuns: fuzzRuns() };
 
-  it('loads every valid arms file, as YAML or JSON', () => {
-    fc.assert(
-      fc.property(validArms, fc.boolean(), (data, json) => {
-        const arms = outcome(asText(data, json));
+  it('loads every valid arms file, as YAML or JSON', async () => {
+    await fc.assert(
+      fc.asyncProperty(validArms, fc.boolean(), async (data, json) => {
+        const arms = await outcome(asText(data, json));
         expect(arms).toBeInstanceOf(Map);
         const loaded = arms as Map<string, Arm>;
         expect([...loaded.keys()]).toEqual(data.arms.map((arm) => arm.name));
@@ -199,45 +199,45 @@ describe('parseArmsFile (property)', () => {
     );
   });
 
-  it('a valid arms file with small changes: the arms or a UserInputError, nothing else', () => {
-    fc.assert(
-      fc.property(
+  it('a valid arms file with small changes: the arms or a UserInputError, nothing else', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         validArms,
         fc.array(mutation, { minLength: 1, maxLength: 4 }),
         fc.boolean(),
-        (data, changes, json) => {
-          outcome(asText(changes.reduce<Json>(mutate, data), json));
+        async (data, changes, json) => {
+          await outcome(asText(changes.reduce<Json>(mutate, data), json));
         },
       ),
       runs,
     );
   });
 
-  it('any JSON value, as JSON or as YAML', () => {
-    fc.assert(
-      fc.property(fc.jsonValue(), fc.boolean(), (data, json) => {
-        outcome(asText(data, json));
+  it('any JSON value, as JSON or as YAML', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), fc.boolean(), async (data, json) => {
+        await outcome(asText(data, json));
       }),
       runs,
     );
   });
 
-  it('random text and random YAML syntax', () => {
-    fc.assert(
-      fc.property(
+  it('random text and random YAML syntax', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.oneof(
           fc.string({ unit: 'binary', maxLength: 200 }),
           fc.array(yamlToken, { maxLength: 60 }).map((t) => t.join('')),
         ),
-        (text) => {
-          outcome(text);
+        async (text) => {
+          await outcome(text);
         },
       ),
       runs,
     );
   });
 
-  it('alias bombs and deep nesting end in an error, not a hang or a crash', () => {
+  it('alias bombs and deep nesting end in an error, not a hang or a crash', async () => {
     const laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     for (let i = 1; i < 10; i++)
       laughs.push(
@@ -250,6 +250,6 @@ describe('parseArmsFile (property)', () => {
       `${'['.repeat(50_000)}${']'.repeat(50_000)}`,
       `arms:${'\n  - '.repeat(1)}${'{a: '.repeat(5_000)}1${'}'.repeat(5_000)}`,
     ])
-      expect(outcome(text)).toBeInstanceOf(UserInputError);
+      expect(await outcome(text)).toBeInstanceOf(UserInputError);
   });
 });

@@ -1,89 +1,56 @@
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { readInputFile } from '../scenarios/input-file.js';
 import { parseYamlInput } from '../scenarios/yaml-input.js';
-import { UserInputError } from '../user-input-error.js';
-import { COMPACT_DEFAULTS, RECOVER_DEFAULTS, reservedArmName, type Arm, type GuardSetting } from './arms.js';
+import { type InputProblem, UserInputError } from '../user-input-error.js';
+import { userModulePath } from '../user-module/import-user-module.js';
+import { type Arm, BUILT_IN_BY_NAME, type GuardSetting, reservedArmName, settingOf } from './arms.js';
+import { importUserGuard, type UserGuardSetting } from './user-guards.js';
 
-const guardSetting = z.discriminatedUnion('guard', [
-  z.strictObject({ guard: z.literal('stuck') }),
-  z.strictObject({
-    guard: z.literal('budget'),
-    maxToolCalls: z.union([z.number().int().min(1), z.literal('task-class')]).default('task-class'),
-    counts: z.enum(['requested', 'executed']).default('requested'),
-  }),
-  z.strictObject({ guard: z.literal('repeat'), window: z.number().int().min(1).default(1) }),
-  z.strictObject({
-    guard: z.literal('classify'),
-    maxRetries: z.number().int().min(0).default(3),
-    backoffMs: z.array(z.number().int().min(0)).min(1).default([1000, 2000, 4000]),
-  }),
-  z.strictObject({
-    guard: z.literal('recover'),
-    maxRetries: z.number().int().min(0).default(RECOVER_DEFAULTS.maxRetries),
-    backoffMs: z
-      .array(z.number().int().min(0))
-      .min(1)
-      .default([...RECOVER_DEFAULTS.backoffMs]),
-    jitter: z.number().min(0).max(1).default(RECOVER_DEFAULTS.jitter),
-    retryAfterCapMs: z.number().min(0).default(RECOVER_DEFAULTS.retryAfterCapMs),
-    fallbackModel: z.string().min(1).nullable().default(RECOVER_DEFAULTS.fallbackModel),
-  }),
-  z.strictObject({
-    guard: z.literal('output'),
-    raisedMaxTokens: z.number().int().min(1).default(64_000),
-    maxResumes: z.number().int().min(0).default(3),
-  }),
-  z.strictObject({
-    guard: z.literal('iterations'),
-    initial: z.union([z.number().int().min(1), z.literal('task-class')]).default('task-class'),
-    extension: z.number().int().min(0).default(10),
-    cap: z.union([z.number().int().min(1), z.literal('task-class')]).default('task-class'),
-  }),
-  z.strictObject({
-    guard: z.literal('time'),
-    softMs: z.union([z.number().int().min(0), z.literal('task-class')]).default('task-class'),
-    hardMs: z.union([z.number().int().min(0), z.literal('task-class')]).default('task-class'),
-  }),
-  z.strictObject({ guard: z.literal('concurrency') }),
-  z.strictObject({
-    guard: z.literal('loops'),
-    window: z.number().int().min(2).default(6),
-    identical: z.number().int().min(2).default(3),
-    pattern: z.number().int().min(2).default(4),
-  }),
-  z.strictObject({ guard: z.literal('fixup') }),
-  z.strictObject({ guard: z.literal('repair'), repairTruncated: z.boolean().default(false) }),
-  z.strictObject({
-    guard: z.literal('compact'),
-    threshold: z.number().gt(0).max(1).default(COMPACT_DEFAULTS.threshold),
-    keepLast: z.number().int().min(1).default(COMPACT_DEFAULTS.keepLast),
-    deepKeepLast: z.number().int().min(1).default(COMPACT_DEFAULTS.deepKeepLast),
-    pin: z.boolean().default(COMPACT_DEFAULTS.pin),
-    summaryModel: z.string().min(1).default(COMPACT_DEFAULTS.summaryModel),
-    summaryMaxTokens: z.number().int().min(1).default(COMPACT_DEFAULTS.summaryMaxTokens),
-    ladderWindow: z.number().int().min(0).default(COMPACT_DEFAULTS.ladderWindow),
-    maxRecoveries: z.number().int().min(0).default(COMPACT_DEFAULTS.maxRecoveries),
-    reactive: z.boolean().default(COMPACT_DEFAULTS.reactive),
-    counter: z.enum(['estimate', 'cl100k']).default(COMPACT_DEFAULTS.counter),
-  }),
-  z.strictObject({ guard: z.literal('journal'), digestChars: z.number().int().min(0).default(500) }),
-]);
+/** A guard entry whose `guard` is a path names a user's module: `./x.ts`, `../x.ts` or `/abs/x.ts`, optionally `#export`. */
+const MODULE_PATH = /^(\.\.?)?\//;
+
+/** A guard entry as the file's schema reads it: a built-in guard's settings, or a user module still to import. */
+type GuardEntry =
+  | { readonly kind: 'built-in'; readonly setting: GuardSetting }
+  | { readonly kind: 'module'; readonly path: string; readonly settings: Readonly<Record<string, unknown>> };
+
+const EXPECTED_GUARD = `a built-in guard (${[...BUILT_IN_BY_NAME.keys()].join(', ')}) or the path of a guard module (starting with ./, ../ or /)`;
+
+/**
+ * One guard entry, read by its own descriptor's settings schema: an arms file is as strict
+ * as each guard's schema, and nothing here restates a guard's settings.
+ */
+const guardEntry = z.looseObject({ guard: z.string() }).transform((entry, ctx): GuardEntry => {
+  const { guard, ...settings } = entry;
+  if (MODULE_PATH.test(guard)) return { kind: 'module', path: guard, settings };
+  const descriptor = BUILT_IN_BY_NAME.get(guard);
+  if (descriptor === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['guard'], message: EXPECTED_GUARD, input: guard });
+    return z.NEVER;
+  }
+  const parsed = descriptor.settings.safeParse(settings);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    return z.NEVER;
+  }
+  return { kind: 'built-in', setting: settingOf(descriptor, parsed.data) };
+});
 
 const armsFileSchema = z.strictObject({
   arms: z
     .array(
       z.strictObject({
         name: z.string().regex(/^[a-z0-9][a-z0-9:_-]*$/, 'lower-case letters, digits, -, _ or :'),
-        guards: z
-          .array(guardSetting)
-          .refine((guards) => new Set(guards.map((g) => g.guard)).size === guards.length, 'each guard at most once'),
+        guards: z.array(guardEntry),
       }),
     )
     .min(1),
 });
 
 /**
- * Custom arms from a YAML or JSON file:
+ * Custom arms from a YAML or JSON file. A guard is a built-in one by name, or a user's
+ * guard (made with `defineGuard`) by the path of its module, relative to the file:
  *
  * ```yaml
  * arms:
@@ -93,14 +60,23 @@ const armsFileSchema = z.strictObject({
  *       - { guard: repeat, window: 2 }
  *       - { guard: classify, maxRetries: 2, backoffMs: [500, 1000] }
  *       - { guard: recover, fallbackModel: null }
+ *       - { guard: ./guards/no-deletes.ts, maxDeletes: 0 }
  * ```
  */
-export function loadArmsFile(path: string): Map<string, Arm> {
+export function loadArmsFile(path: string): Promise<Map<string, Arm>> {
   return parseArmsFile(readInputFile(path), path);
 }
 
-/** The custom arms of an arms file's text; `source` names the file in error messages. */
-export function parseArmsFile(text: string, source: string): Map<string, Arm> {
+/**
+ * The custom arms of an arms file's text; `source` names the file in error messages, and
+ * guard module paths are relative to `baseDir` (the file's folder). User guard modules are
+ * imported here, once per thread, and validate their own settings.
+ */
+export async function parseArmsFile(
+  text: string,
+  source: string,
+  baseDir = dirname(resolve(source)),
+): Promise<Map<string, Arm>> {
   let data: unknown;
   try {
     data = parseYamlInput(text);
@@ -117,8 +93,9 @@ export function parseArmsFile(text: string, source: string): Map<string, Arm> {
       })),
     );
   }
+  const problems: InputProblem[] = [];
   const arms = new Map<string, Arm>();
-  parsed.data.arms.forEach((arm, i) => {
+  for (const [i, arm] of parsed.data.arms.entries()) {
     const reserved = reservedArmName(arm.name);
     if (reserved !== undefined)
       throw UserInputError.single(
@@ -128,9 +105,58 @@ export function parseArmsFile(text: string, source: string): Map<string, Arm> {
       );
     if (arms.has(arm.name))
       throw UserInputError.single(source, `arms.${i}.name`, `a name used once; '${arm.name}' is used twice`);
-    arms.set(arm.name, { name: arm.name, guards: arm.guards as GuardSetting[] });
-  });
+    const guards: GuardSetting[] = [];
+    for (const [j, entry] of arm.guards.entries()) {
+      const field = `arms.${i}.guards.${j}`;
+      if (entry.kind === 'built-in') guards.push(entry.setting);
+      else {
+        const setting = await userGuard(entry, { source, field, baseDir }, problems);
+        if (setting !== undefined) guards.push(setting);
+      }
+    }
+    if (new Set(guards.map((setting) => setting.guard)).size !== guards.length)
+      problems.push({ source, field: `arms.${i}.guards`, expected: 'each guard at most once' });
+    arms.set(arm.name, { name: arm.name, guards });
+  }
+  if (problems.length > 0) throw new UserInputError(problems);
   return arms;
+}
+
+/**
+ * A user guard's entry: its module imported, its descriptor found, its settings read by the
+ * descriptor's own schema. Problems with the settings are added to `problems`; a module
+ * that cannot be imported, or exports no guard, is thrown at once.
+ */
+async function userGuard(
+  entry: Extract<GuardEntry, { kind: 'module' }>,
+  where: { readonly source: string; readonly field: string; readonly baseDir: string },
+  problems: InputProblem[],
+): Promise<UserGuardSetting | undefined> {
+  const { source, field, baseDir } = where;
+  const hash = entry.path.lastIndexOf('#');
+  const name = hash === -1 ? undefined : entry.path.slice(hash + 1);
+  const module = userModulePath(hash === -1 ? entry.path : entry.path.slice(0, hash), baseDir);
+  const descriptor = await importUserGuard(module, name, source, `${field}.guard`);
+  if (BUILT_IN_BY_NAME.has(descriptor.name)) {
+    problems.push({
+      source,
+      field: `${field}.guard`,
+      expected: `a guard named other than a built-in one; '${module}' defines '${descriptor.name}'`,
+    });
+    return undefined;
+  }
+  const settings = descriptor.settings.safeParse(entry.settings);
+  if (!settings.success) {
+    for (const issue of settings.error.issues)
+      problems.push({ source, field: [field, ...issue.path.map(String)].join('.'), expected: issue.message });
+    return undefined;
+  }
+  return {
+    guard: descriptor.name,
+    module,
+    ...(name === undefined ? {} : { export: name }),
+    settings: settings.data,
+  };
 }
 
 function firstLine(error: unknown): string {

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../user-input-error.js';
-import { ARM_PRESETS, resolveArms } from './arms.js';
+import { VirtualClock } from '../clock/virtual-clock.js';
+import type { LoopContext } from '../loop/guard.js';
+import { loadScenario } from '../scenarios/loader.js';
+import { ARM_PRESETS, BUILT_IN_GUARDS, buildGuards, DEFAULT_GUARDS, resolveArms } from './arms.js';
 import { loadArmsFile } from './arms-file.js';
 
 const guardsOf = (name: string) => ARM_PRESETS.get(name)?.guards.map((setting) => setting.guard);
@@ -120,12 +123,12 @@ describe('arms file', () => {
     return path;
   };
 
-  it('loads custom arms with defaults filled in, usable by name', () => {
+  it('loads custom arms with defaults filled in, usable by name', async () => {
     const path = write(
       'ok.yaml',
       'arms:\n  - name: tight\n    guards:\n      - { guard: budget, maxToolCalls: 8 }\n      - { guard: classify }\n',
     );
-    const custom = loadArmsFile(path);
+    const custom = await loadArmsFile(path);
     expect(resolveArms(['none', 'tight'], '--arms', custom)[1]).toEqual({
       name: 'tight',
       guards: [
@@ -135,22 +138,22 @@ describe('arms file', () => {
     });
   });
 
-  it('reads the repair guard, cut-off JSON left unrepaired unless asked', () => {
+  it('reads the repair guard, cut-off JSON left unrepaired unless asked', async () => {
     const path = write(
       'repair.yaml',
       'arms:\n  - name: lenient\n    guards:\n      - { guard: repair }\n  - name: greedy\n    guards:\n      - { guard: repair, repairTruncated: true }\n',
     );
-    const arms = loadArmsFile(path);
+    const arms = await loadArmsFile(path);
     expect(arms.get('lenient')?.guards).toEqual([{ guard: 'repair', repairTruncated: false }]);
     expect(arms.get('greedy')?.guards).toEqual([{ guard: 'repair', repairTruncated: true }]);
   });
 
-  it("fills in the recovery guard's defaults and accepts no fallback model", () => {
+  it("fills in the recovery guard's defaults and accepts no fallback model", async () => {
     const path = write(
       'recover.yaml',
       'arms:\n  - name: patient\n    guards:\n      - { guard: recover, maxRetries: 5, fallbackModel: null }\n',
     );
-    expect(loadArmsFile(path).get('patient')?.guards).toEqual([
+    expect((await loadArmsFile(path)).get('patient')?.guards).toEqual([
       {
         guard: 'recover',
         maxRetries: 5,
@@ -162,23 +165,23 @@ describe('arms file', () => {
     ]);
   });
 
-  it("fills in compaction's defaults, so pinning and the summary budget can be set alone", () => {
+  it("fills in compaction's defaults, so pinning and the summary budget can be set alone", async () => {
     const path = write(
       'compact.yaml',
       'arms:\n  - name: tight-summary\n    guards:\n      - { guard: compact, pin: false, summaryMaxTokens: 256 }\n',
     );
-    expect(loadArmsFile(path).get('tight-summary')?.guards).toEqual([
+    expect((await loadArmsFile(path)).get('tight-summary')?.guards).toEqual([
       { ...ARM_PRESETS.get('compact')!.guards[0], pin: false, summaryMaxTokens: 256 },
     ]);
   });
 
-  it('reports every problem with the file and field', () => {
+  it('reports every problem with the file and field', async () => {
     const path = write(
       'bad.yaml',
       'arms:\n  - name: Bad Name\n    guards:\n      - { guard: budget, maxToolCalls: 0 }\n      - { guard: teleport }\n',
     );
     try {
-      loadArmsFile(path);
+      await loadArmsFile(path);
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(UserInputError);
@@ -191,24 +194,115 @@ describe('arms file', () => {
     }
   });
 
-  it('refuses a name a preset already has', () => {
+  it('refuses a name a preset already has', async () => {
     const path = write('taken.yaml', 'arms:\n  - name: article\n    guards: []\n');
-    expect(() => loadArmsFile(path)).toThrow(/arms\.0\.name: a name of your own; 'article' is reserved: a preset arm/);
+    await expect(loadArmsFile(path)).rejects.toThrow(
+      /arms\.0\.name: a name of your own; 'article' is reserved: a preset arm/,
+    );
   });
 
-  it('refuses fractional backoffs: virtual time stays whole milliseconds', () => {
+  it('refuses fractional backoffs: virtual time stays whole milliseconds', async () => {
     const path = write(
       'fraction.yaml',
       'arms:\n  - name: odd\n    guards:\n      - { guard: classify, backoffMs: [500.5] }\n',
     );
-    expect(() => loadArmsFile(path)).toThrow(/arms\.0\.guards\.0\.backoffMs\.0: Invalid input: expected int/);
+    await expect(loadArmsFile(path)).rejects.toThrow(/arms\.0\.guards\.0\.backoffMs\.0: Invalid input: expected int/);
   });
 
-  it('refuses a guard listed twice', () => {
+  it('refuses a guard listed twice', async () => {
     const path = write(
       'twice.yaml',
       'arms:\n  - name: odd\n    guards:\n      - { guard: classify }\n      - { guard: classify }\n',
     );
-    expect(() => loadArmsFile(path)).toThrow(/arms\.0\.guards: each guard at most once/);
+    await expect(loadArmsFile(path)).rejects.toThrow(/arms\.0\.guards: each guard at most once/);
+  });
+});
+
+describe('built-in guard descriptors', () => {
+  it('default to the settings arms have always had, in the same key order (results keep their bytes)', () => {
+    expect(JSON.stringify(DEFAULT_GUARDS)).toBe(
+      JSON.stringify([
+        {
+          guard: 'recover',
+          maxRetries: 3,
+          backoffMs: [1000, 2000, 4000],
+          jitter: 0.25,
+          retryAfterCapMs: 60_000,
+          fallbackModel: 'claude-haiku-5-5',
+        },
+        {
+          guard: 'compact',
+          threshold: 0.7,
+          keepLast: 10,
+          deepKeepLast: 4,
+          pin: true,
+          summaryModel: 'claude-haiku-5-5',
+          summaryMaxTokens: 512,
+          ladderWindow: 20,
+          maxRecoveries: 4,
+          reactive: true,
+          counter: 'estimate',
+        },
+        { guard: 'output', raisedMaxTokens: 64_000, maxResumes: 3 },
+        { guard: 'fixup' },
+        { guard: 'stuck' },
+        { guard: 'budget', maxToolCalls: 'task-class', counts: 'requested' },
+        { guard: 'repeat', window: 1 },
+        { guard: 'classify', maxRetries: 3, backoffMs: [1000, 2000, 4000] },
+        { guard: 'loops', window: 6, identical: 3, pattern: 4 },
+        { guard: 'iterations', initial: 'task-class', extension: 10, cap: 'task-class' },
+        { guard: 'time', softMs: 'task-class', hardMs: 'task-class' },
+        { guard: 'concurrency' },
+        { guard: 'repair', repairTruncated: false },
+        { guard: 'journal', digestChars: 500 },
+      ]),
+    );
+  });
+
+  it('build each guard under its own name, in the order of the arm', () => {
+    const scenario = loadScenario('fetch-transform-write');
+    const guards = buildGuards(ARM_PRESETS.get('all')!, scenario, { sweepSeed: 1, scenario: scenario.id, runSeed: 1 });
+    expect(guards.map((guard) => guard.name)).toEqual(BUILT_IN_GUARDS.map((descriptor) => descriptor.name));
+  });
+
+  /** What the guard named `name` of arm `arm` decides before a model call, at this point of a run of `scenarioId`. */
+  const decisionOf = (arm: string, scenarioId: string, at: { toolCalls: number; iteration: number; nowMs: number }) => {
+    const scenario = loadScenario(scenarioId);
+    const [guard] = buildGuards(ARM_PRESETS.get(arm)!, scenario, { sweepSeed: 1, scenario: scenario.id, runSeed: 1 });
+    const ctx = {
+      clock: new VirtualClock(at.nowMs),
+      emit: () => {},
+      toolCalls: at.toolCalls,
+      toolExecutions: at.toolCalls,
+      toolTraits: () => undefined,
+      iteration: at.iteration,
+      messages: [],
+    } satisfies LoopContext;
+    return guard!.beforeModelCall?.(ctx)?.kind;
+  };
+
+  it.each([
+    ['lookup-readonly', 5],
+    ['fetch-transform-write', 15],
+    ['long-research', 40],
+  ])("resolve a 'task-class' tool budget to the class's: %s allows %i calls", (scenario, limit) => {
+    expect(decisionOf('budget', scenario, { toolCalls: limit - 1, iteration: 1, nowMs: 0 })).toBeUndefined();
+    expect(decisionOf('budget', scenario, { toolCalls: limit, iteration: 1, nowMs: 0 })).toBe('final_turn');
+  });
+
+  it.each([
+    ['fetch-transform-write', 10],
+    ['long-research', 30],
+  ])("resolve 'task-class' iterations to the class's: %s starts with %i model calls", (scenario, initial) => {
+    expect(decisionOf('iterations', scenario, { toolCalls: 0, iteration: initial - 1, nowMs: 0 })).toBeUndefined();
+    expect(decisionOf('iterations', scenario, { toolCalls: 0, iteration: initial, nowMs: 0 })).toBe('stop');
+  });
+
+  it.each([
+    ['lookup-readonly', 120_000],
+    ['long-research', 1_800_000],
+  ])("resolve 'task-class' time limits to the class's: %s stops hard at %i ms", (scenario, hardMs) => {
+    expect(decisionOf('time', scenario, { toolCalls: 0, iteration: 1, nowMs: hardMs - 1 })).toBe('final_turn');
+    expect(decisionOf('time', scenario, { toolCalls: 0, iteration: 1, nowMs: hardMs })).toBe('stop');
   });
 });

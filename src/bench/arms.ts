@@ -1,70 +1,101 @@
+import type { z } from 'zod';
+import type { GuardDescriptor, GuardRun } from '../loop/define-guard.js';
 import type { Guard } from '../loop/guard.js';
-import { argumentRepair } from '../loop/guards/argument-repair.js';
-import { concurrency } from '../loop/guards/concurrency.js';
-import { contextCompaction } from '../loop/guards/context-compaction.js';
-import { runJournal } from '../loop/guards/run-journal.js';
+import { argumentRepairGuard } from '../loop/guards/argument-repair.js';
+import { concurrencyGuard } from '../loop/guards/concurrency.js';
+import { contextCompactionGuard } from '../loop/guards/context-compaction.js';
+import { errorClassificationGuard } from '../loop/guards/error-classification.js';
+import { iterationBudgetGuard } from '../loop/guards/iteration-budget.js';
+import { llmRecoveryGuard } from '../loop/guards/llm-recovery.js';
+import { loopDetectionGuard } from '../loop/guards/loop-detection.js';
+import { orderingFixupGuard } from '../loop/guards/message-ordering.js';
+import { outputLimitRecoveryGuard } from '../loop/guards/output-limit-recovery.js';
+import { repeatFingerprintGuard } from '../loop/guards/repeat-fingerprint.js';
+import { runJournalGuard } from '../loop/guards/run-journal.js';
+import { stuckToolGuard } from '../loop/guards/stuck-tool.js';
+import { timeLimitsGuard } from '../loop/guards/time-limits.js';
+import { toolBudgetGuard } from '../loop/guards/tool-budget.js';
 import { RunJournal } from '../loop/journal/run-journal.js';
-import { errorClassification } from '../loop/guards/error-classification.js';
-import { iterationBudget } from '../loop/guards/iteration-budget.js';
-import { llmRecovery } from '../loop/guards/llm-recovery.js';
-import { loopDetection } from '../loop/guards/loop-detection.js';
-import { orderingFixup } from '../loop/guards/message-ordering.js';
-import { outputLimitRecovery } from '../loop/guards/output-limit-recovery.js';
-import { repeatFingerprint } from '../loop/guards/repeat-fingerprint.js';
-import { stuckTool } from '../loop/guards/stuck-tool.js';
-import { timeLimits } from '../loop/guards/time-limits.js';
-import { type BudgetCount, toolBudget } from '../loop/guards/tool-budget.js';
 import { DEFAULT_MODEL_ID } from '../model/model-client.js';
 import { contextWindowOf } from '../model/model-table.js';
 import type { StreamKey } from '../random/streams.js';
 import type { Scenario } from '../scenarios/loader.js';
-import type { BudgetClass } from '../scenarios/schema.js';
 import { UserInputError } from '../user-input-error.js';
 import { installCommand, missingPackages, peerByArm, PEERS } from '../peers/peer-registry.js';
 import type { PeerSetting } from '../peers/peer-setting.js';
+import { isUserGuardSetting, type UserGuardSetting, userGuardDescriptor } from './user-guards.js';
 
-/** One safeguard's settings, as written into results. */
-export type GuardSetting =
-  | { readonly guard: 'stuck' }
-  | { readonly guard: 'budget'; readonly maxToolCalls: number | 'task-class'; readonly counts: BudgetCount }
-  | { readonly guard: 'repeat'; readonly window: number }
-  | { readonly guard: 'classify'; readonly maxRetries: number; readonly backoffMs: readonly number[] }
-  | {
-      readonly guard: 'recover';
-      readonly maxRetries: number;
-      readonly backoffMs: readonly number[];
-      readonly jitter: number;
-      readonly retryAfterCapMs: number;
-      readonly fallbackModel: string | null;
-    }
-  | { readonly guard: 'output'; readonly raisedMaxTokens: number; readonly maxResumes: number }
-  | {
-      readonly guard: 'iterations';
-      readonly initial: number | 'task-class';
-      readonly extension: number;
-      readonly cap: number | 'task-class';
-    }
-  | { readonly guard: 'time'; readonly softMs: number | 'task-class'; readonly hardMs: number | 'task-class' }
-  | { readonly guard: 'concurrency' }
-  | { readonly guard: 'loops'; readonly window: number; readonly identical: number; readonly pattern: number }
-  | { readonly guard: 'fixup' }
-  | { readonly guard: 'repair'; readonly repairTruncated: boolean }
-  | {
-      readonly guard: 'compact';
-      readonly threshold: number;
-      readonly keepLast: number;
-      readonly deepKeepLast: number;
-      readonly pin: boolean;
-      readonly summaryModel: string;
-      readonly summaryMaxTokens: number;
-      readonly ladderWindow: number;
-      readonly maxRecoveries: number;
-      readonly reactive: boolean;
-      readonly counter: 'estimate' | 'cl100k';
-    }
-  | { readonly guard: 'journal'; readonly digestChars: number };
+/**
+ * Every built-in guard, in consultation order: an escalation is honoured before a repeat
+ * check could block it, and the budget is checked before anything else reaches the model.
+ */
+export const BUILT_IN_GUARDS = [
+  // First: model-call wrappers nest in guard order, so recovery is innermost, nearest the
+  // model, like an HTTP client's retry layer; a later wrapper (reactive compaction on a
+  // 413, say) sees a call only once transient faults have been ridden out. It takes no
+  // part in the tool-side decisions the other guards are ordered for.
+  llmRecoveryGuard,
+  // Outside recovery, so a 413 reaches it only once transient faults are ridden out and its
+  // summary calls are retried too; inside output-limit recovery, whose raise must not
+  // lengthen a summary.
+  contextCompactionGuard,
+  // Outside recovery: it sees a reply only once transient faults are ridden out, and its
+  // raised resend gets the same recovery.
+  outputLimitRecoveryGuard,
+  // Repairs the transcript before each call: a resumed history may be out of order.
+  orderingFixupGuard,
+  stuckToolGuard,
+  // The article's "count every tool call": a call refused by another guard still cost the
+  // model a turn, so it counts (`counts: 'executed'` counts only what reached the tools).
+  toolBudgetGuard,
+  // The article's rule: the same tool with the same arguments twice in a row.
+  repeatFingerprintGuard,
+  errorClassificationGuard,
+  // Before the iteration budget's warning: one intervention a batch, and thrash is the
+  // more urgent news.
+  loopDetectionGuard,
+  // Answers its own tool before the others see the call; stops at its limit after the
+  // budget's final turn has had its chance.
+  iterationBudgetGuard,
+  timeLimitsGuard,
+  concurrencyGuard,
+  // Only reads arguments that arrive as text (the OpenAI-compatible edge); its place in
+  // the order does not matter, since it is the only guard with that hook.
+  argumentRepairGuard,
+  // Answers only its own tools; compaction shows its journal after every summary.
+  runJournalGuard,
+] as const;
 
-export type GuardName = GuardSetting['guard'];
+type BuiltInGuard = (typeof BUILT_IN_GUARDS)[number];
+
+/** A guard's settings as an arm carries them and results show them: its name first, then its settings in schema order. */
+type SettingOf<D> =
+  D extends GuardDescriptor<infer Name, infer Settings>
+    ? { readonly guard: Name } & Readonly<z.output<Settings>>
+    : never;
+
+/** One built-in safeguard's settings, as written into results. */
+export type BuiltInGuardSetting = SettingOf<BuiltInGuard>;
+
+/** One safeguard's settings, as written into results: a built-in guard's, or a user guard's from its module. */
+export type GuardSetting = BuiltInGuardSetting | UserGuardSetting;
+
+export type GuardName = BuiltInGuard['name'];
+
+/** Built-in guards by name. */
+export const BUILT_IN_BY_NAME: ReadonlyMap<string, BuiltInGuard> = new Map(
+  BUILT_IN_GUARDS.map((descriptor) => [descriptor.name, descriptor]),
+);
+
+/**
+ * A built-in guard's entry in an arm, from settings its own schema produced (its defaults
+ * when none are given).
+ */
+export function settingOf<D extends BuiltInGuard>(descriptor: D, settings?: z.output<D['settings']>): SettingOf<D> {
+  // The one place a name meets its settings: TypeScript does not correlate a union's name
+  // with its settings, and both come from the same descriptor here.
+  return { guard: descriptor.name, ...(settings ?? descriptor.defaults) } as SettingOf<D>;
+}
 
 /** A benchmark arm: a name and the safeguards it turns on, in the order they are consulted. */
 export interface Arm {
@@ -74,91 +105,10 @@ export interface Arm {
   readonly peer?: PeerSetting;
 }
 
-/** LLM-call recovery's settings in `all` and when a guard is named without settings. */
-export const RECOVER_DEFAULTS = {
-  guard: 'recover',
-  maxRetries: 3,
-  backoffMs: [1000, 2000, 4000],
-  jitter: 0.25,
-  retryAfterCapMs: 60_000,
-  fallbackModel: 'claude-haiku-5-5',
-} as const satisfies GuardSetting;
-
-/** Context management's settings in `all` and when the guard is named without settings. */
-export const COMPACT_DEFAULTS = {
-  guard: 'compact',
-  threshold: 0.7,
-  keepLast: 10,
-  deepKeepLast: 4,
-  pin: true,
-  summaryModel: 'claude-haiku-5-5',
-  summaryMaxTokens: 512,
-  ladderWindow: 20,
-  maxRecoveries: 4,
-  reactive: true,
-  counter: 'estimate',
-} as const satisfies GuardSetting;
-
-/** Soft and hard time limits per task class, in virtual ms: well past a typical run of the class. */
-export const TIME_LIMITS_BY_CLASS: Readonly<Record<BudgetClass, { readonly softMs: number; readonly hardMs: number }>> =
-  {
-    lookup: { softMs: 60_000, hardMs: 120_000 },
-    standard: { softMs: 300_000, hardMs: 600_000 },
-    research: { softMs: 900_000, hardMs: 1_800_000 },
-  };
-
-/**
- * The dynamic iteration budget per task class: the issue's 10 → 25 for lookups and
- * standard tasks; a research task (tool budget 40) starts at 30 and may reach 60, so the
- * tool budget's final turn comes first.
- */
-export const ITERATIONS_BY_CLASS: Readonly<Record<BudgetClass, { readonly initial: number; readonly cap: number }>> = {
-  lookup: { initial: 10, cap: 25 },
-  standard: { initial: 10, cap: 25 },
-  research: { initial: 30, cap: 60 },
-};
-
-/**
- * Every guard with its default settings, in consultation order: an escalation is
- * honoured before a repeat check could block it, and the budget is checked before
- * anything else reaches the model.
- */
-export const DEFAULT_GUARDS: readonly GuardSetting[] = [
-  // First: model-call wrappers nest in guard order, so recovery is innermost, nearest the
-  // model, like an HTTP client's retry layer; a later wrapper (reactive compaction on a
-  // 413, say) sees a call only once transient faults have been ridden out. It takes no
-  // part in the tool-side decisions the other guards are ordered for.
-  RECOVER_DEFAULTS,
-  // Outside recovery, so a 413 reaches it only once transient faults are ridden out and its
-  // summary calls are retried too; inside output-limit recovery, whose raise must not
-  // lengthen a summary.
-  COMPACT_DEFAULTS,
-  // Outside recovery: it sees a reply only once transient faults are ridden out, and its
-  // raised resend gets the same recovery.
-  { guard: 'output', raisedMaxTokens: 64_000, maxResumes: 3 },
-  // Repairs the transcript before each call: a resumed history may be out of order.
-  { guard: 'fixup' },
-  { guard: 'stuck' },
-  // The article's "count every tool call": a call refused by another guard still cost the
-  // model a turn, so it counts (`counts: 'executed'` counts only what reached the tools).
-  { guard: 'budget', maxToolCalls: 'task-class', counts: 'requested' },
-  // The article's rule: the same tool with the same arguments twice in a row.
-  { guard: 'repeat', window: 1 },
-  { guard: 'classify', maxRetries: 3, backoffMs: [1000, 2000, 4000] },
-  // Before the iteration budget's warning: one intervention a batch, and thrash is the
-  // more urgent news.
-  { guard: 'loops', window: 6, identical: 3, pattern: 4 },
-  // Answers its own tool before the others see the call; stops at its limit after the
-  // budget's final turn has had its chance.
-  { guard: 'iterations', initial: 'task-class', extension: 10, cap: 'task-class' },
-  { guard: 'time', softMs: 'task-class', hardMs: 'task-class' },
-  { guard: 'concurrency' },
-  // Only reads arguments that arrive as text (the OpenAI-compatible edge); its place in
-  // the order does not matter, since it is the only guard with that hook.
-  { guard: 'repair', repairTruncated: false },
-  // Answers only its own tools; compaction shows its journal after every summary.
-  { guard: 'journal', digestChars: 500 },
-];
+/** Every built-in guard with its default settings, in consultation order. */
+export const DEFAULT_GUARDS: readonly BuiltInGuardSetting[] = BUILT_IN_GUARDS.map((descriptor) =>
+  settingOf<BuiltInGuard>(descriptor),
+);
 
 /** The four core safeguards of the article. */
 const ARTICLE: readonly GuardName[] = ['stuck', 'budget', 'repeat', 'classify'];
@@ -177,7 +127,7 @@ export const ARM_PRESETS: ReadonlyMap<string, Arm> = new Map(
     // Everything built so far; grows as guards land (article stays the four core ones).
     armOf('all', ALL_GUARDS),
     // Compaction without pinning: what the pinned results buy.
-    { name: 'compact-nopin', guards: [{ ...COMPACT_DEFAULTS, pin: false }] },
+    { name: 'compact-nopin', guards: [{ ...settingOf(contextCompactionGuard), pin: false }] },
   ].map((arm) => [arm.name, arm]),
 );
 
@@ -265,7 +215,8 @@ export function peerArm(name: string): Arm & { readonly peer: PeerSetting } {
  * Fresh guard instances for one run (guards keep per-run state); `key` names the run's
  * streams; `modelId` is the model asked for, whose context window applies unless the
  * scenario sets a smaller one; `journal` is the run's journal, kept by the journal guard
- * and shown by compaction after every summary.
+ * and shown by compaction after every summary. A user guard's module must have been
+ * imported in this thread (importArmGuards).
  */
 export function buildGuards(
   arm: Arm,
@@ -274,62 +225,20 @@ export function buildGuards(
   modelId = DEFAULT_MODEL_ID,
   journal: RunJournal = new RunJournal(),
 ): Guard[] {
-  const journaled = arm.guards.some((setting) => setting.guard === 'journal');
+  const run: GuardRun = {
+    taskClass: scenario.budgetClass,
+    toolBudget: scenario.toolBudget,
+    contextWindow: scenario.contextWindow ?? contextWindowOf(modelId),
+    modelId,
+    streamKey: key,
+    journal,
+    has: (name) => arm.guards.some((setting) => setting.guard === name),
+  };
   return arm.guards.map((setting) => {
-    switch (setting.guard) {
-      case 'stuck':
-        return stuckTool();
-      case 'budget':
-        return toolBudget({
-          maxToolCalls: setting.maxToolCalls === 'task-class' ? scenario.toolBudget : setting.maxToolCalls,
-          counts: setting.counts,
-        });
-      case 'repeat':
-        return repeatFingerprint({ window: setting.window });
-      case 'classify':
-        return errorClassification({ maxRetries: setting.maxRetries, backoffMs: setting.backoffMs });
-      case 'recover': {
-        const { guard: _, ...options } = setting;
-        return llmRecovery({ ...options, streamKey: key });
-      }
-      case 'output':
-        return outputLimitRecovery({ raisedMaxTokens: setting.raisedMaxTokens, maxResumes: setting.maxResumes });
-      case 'iterations': {
-        const byClass = ITERATIONS_BY_CLASS[scenario.budgetClass];
-        return iterationBudget({
-          initial: setting.initial === 'task-class' ? byClass.initial : setting.initial,
-          extension: setting.extension,
-          cap: setting.cap === 'task-class' ? byClass.cap : setting.cap,
-        });
-      }
-      case 'time': {
-        const byClass = TIME_LIMITS_BY_CLASS[scenario.budgetClass];
-        return timeLimits({
-          softMs: setting.softMs === 'task-class' ? byClass.softMs : setting.softMs,
-          hardMs: setting.hardMs === 'task-class' ? byClass.hardMs : setting.hardMs,
-        });
-      }
-      case 'concurrency':
-        return concurrency();
-      case 'loops': {
-        const { guard: _, ...options } = setting;
-        return loopDetection(options);
-      }
-      case 'fixup':
-        return orderingFixup();
-      case 'repair':
-        return argumentRepair({ repairTruncated: setting.repairTruncated });
-      case 'compact': {
-        const { guard: _, ...options } = setting;
-        const appendix = journaled ? () => (journal.isEmpty ? '' : journal.render()) : () => '';
-        return contextCompaction({
-          ...options,
-          contextWindow: scenario.contextWindow ?? contextWindowOf(modelId),
-          appendix,
-        });
-      }
-      case 'journal':
-        return runJournal({ journal, digestChars: setting.digestChars });
-    }
+    if (isUserGuardSetting(setting)) return userGuardDescriptor(setting).build(setting.settings, run);
+    const { guard, ...settings } = setting;
+    const descriptor: GuardDescriptor | undefined = BUILT_IN_BY_NAME.get(guard);
+    if (descriptor === undefined) throw new RangeError(`no built-in guard '${guard}'`);
+    return descriptor.build(settings, run);
   });
 }

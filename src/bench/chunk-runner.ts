@@ -5,6 +5,7 @@ import { runOne, type ModelChoice } from './run-one.js';
 import type { RunRecord } from './run-record.js';
 import { csvRows } from '../results/run-csv.js';
 import type { Chunk, SweepDefinition } from './sweep-plan.js';
+import { importArmGuards } from './user-guards.js';
 
 export interface ChunkTask {
   readonly definition: SweepDefinition;
@@ -38,6 +39,8 @@ export async function runChunk({ definition, chunk }: ChunkTask, context: ChunkC
   const source = definition.scenarios[chunk.scenarioIndex];
   const arm = definition.arms[chunk.armIndex];
   if (source === undefined || arm === undefined) throw new RangeError(`chunk ${chunk.index} is outside the sweep`);
+  // User guard modules are imported once per thread here, so building guards per run stays synchronous.
+  await importArmGuards([arm]);
   const { scenario, cast } = context;
   const model = context.model ?? { kind: definition.model };
   const runs = chunk.seedTo - chunk.seedFrom;

@@ -1,3 +1,6 @@
+/** The cheap model guards fall back to (LLM-call recovery) and summarise with (compaction). */
+export const CHEAP_MODEL_ID = 'claude-haiku-5-5';
+
 /** What the harness knows of a model: how much it reads at once and what it costs. */
 export interface ModelSpec {
   /** The model id prefix the entry applies to. */
@@ -16,7 +19,7 @@ export interface ModelSpec {
  */
 export const MODEL_TABLE: readonly ModelSpec[] = [
   { prefix: 'claude-sonnet-5-5', contextWindow: 200_000, inputPerMillion: 3, outputPerMillion: 15 },
-  { prefix: 'claude-haiku-5-5', contextWindow: 200_000, inputPerMillion: 1, outputPerMillion: 5 },
+  { prefix: CHEAP_MODEL_ID, contextWindow: 200_000, inputPerMillion: 1, outputPerMillion: 5 },
   { prefix: 'claude-opus-', contextWindow: 200_000, inputPerMillion: 15, outputPerMillion: 75 },
   { prefix: 'claude-sonnet-', contextWindow: 200_000, inputPerMillion: 3, outputPerMillion: 15 },
   { prefix: 'claude-haiku-', contextWindow: 200_000, inputPerMillion: 1, outputPerMillion: 5 },

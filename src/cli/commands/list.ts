@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ARM_GROUPS, ARM_PRESETS } from '../../bench/arms.js';
+import { ARM_GROUPS, ARM_PRESETS, BUILT_IN_GUARDS } from '../../bench/arms.js';
 import { listScenarioIds, loadScenario } from '../../scenarios/loader.js';
 import { installCommand, missingPackages, PEERS } from '../../peers/peer-registry.js';
 import { escapeControl } from '../../report/terminal-text.js';
@@ -7,7 +7,7 @@ import { escapeControl } from '../../report/terminal-text.js';
 export function registerList(program: Command): void {
   program
     .command('list')
-    .description('List the bundled scenarios and the arm presets.')
+    .description('List the bundled scenarios, the arm presets and the built-in guards.')
     .action(() => {
       const lines = ['Scenarios:'];
       for (const id of listScenarioIds()) {
@@ -32,6 +32,14 @@ export function registerList(program: Command): void {
             .map((arm) => arm.name)
             .join(', ')}`,
         );
+      lines.push('', 'Guards (settings with their defaults; events emitted):');
+      for (const guard of BUILT_IN_GUARDS) {
+        const settings = Object.entries(guard.defaults).map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
+        const events = guard.events.length === 0 ? '' : `; events ${guard.events.join(', ')}`;
+        lines.push(
+          `  ${guard.name.padEnd(12)} ${settings.length === 0 ? '(no settings)' : settings.join(', ')}${events}`,
+        );
+      }
       lines.push(
         '',
         "Peer frameworks (arms that run the scenario through another framework's loop; see docs/peers.md):",
@@ -42,7 +50,10 @@ export function registerList(program: Command): void {
           `  ${peer.arm.padEnd(26)} ${peer.title}${missing.length === 0 ? '' : ` — unavailable: ${missing.join(', ')} not installed; add with: ${installCommand(peer)}`}`,
         );
       }
-      lines.push('', 'Custom arms: --arms-file <yaml> (see `spiralbench run --help`).');
+      lines.push(
+        '',
+        'Custom arms: --arms-file <yaml> (see `spiralbench run --help`), with these guards or your own by module path (docs/guards.md).',
+      );
       process.stdout.write(`${lines.join('\n')}\n`);
     });
 }

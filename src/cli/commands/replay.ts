@@ -49,7 +49,7 @@ export function registerReplay(program: Command): void {
       const source = resolveScenarioSource(flags.scenario);
       const played = playedBy(source, flags);
       const { scenario } = played;
-      const custom = flags.armsFile === undefined ? new Map() : loadArmsFile(flags.armsFile);
+      const custom = flags.armsFile === undefined ? new Map() : await loadArmsFile(flags.armsFile);
       const [arm] = resolveArms([flags.arm], '--arm', custom);
       const events: AgentEvent[] = [];
       const { record, result, verdict, world } = await runOne({

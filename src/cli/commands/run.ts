@@ -226,7 +226,7 @@ export function registerRun(program: Command): void {
           '',
           `each scenario once; repeated: ${[...new Set(repeated)].join(', ')}`,
         );
-      const custom = flags.armsFile === undefined ? new Map() : loadArmsFile(flags.armsFile);
+      const custom = flags.armsFile === undefined ? new Map() : await loadArmsFile(flags.armsFile);
       const arms = resolveArms(flags.arms, '--arms', custom);
       const ensemble = flags.ensemble === undefined ? undefined : loadEnsemble(flags.ensemble);
       const { choice: model, real } = flags.live

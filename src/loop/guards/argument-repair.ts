@@ -1,4 +1,6 @@
 import { jsonrepair } from 'jsonrepair';
+import { z } from 'zod';
+import { defineGuard } from '../define-guard.js';
 import type { ArgumentParse, Guard } from '../guard.js';
 
 /** How a text of arguments was read, in the order the strategies are tried. */
@@ -169,9 +171,19 @@ export function repairArguments(raw: string, options: ArgumentRepairOptions = {}
  * argumentRepair({ repairTruncated: true })   // let jsonrepair close it
  */
 export function argumentRepair(options: ArgumentRepairOptions = {}): Guard {
-  const resolved = Object.freeze({ repairTruncated: options.repairTruncated ?? false });
+  const resolved = Object.freeze({
+    repairTruncated: options.repairTruncated ?? argumentRepairGuard.defaults.repairTruncated,
+  });
   return {
     name: 'repair',
     parseArguments: (raw) => repairArguments(raw, resolved),
   };
 }
+
+/** Argument repair in an arm: cut-off JSON stays an error by default. */
+export const argumentRepairGuard = defineGuard({
+  name: 'repair',
+  settings: z.strictObject({ repairTruncated: z.boolean().default(false) }),
+  events: ['agent.tool.arguments'],
+  build: (settings) => argumentRepair(settings),
+});

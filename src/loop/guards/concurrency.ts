@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { defineGuard } from '../define-guard.js';
 import type { Guard } from '../guard.js';
 
 /**
@@ -12,3 +14,10 @@ import type { Guard } from '../guard.js';
 export function concurrency(): Guard {
   return { name: 'concurrency', concurrentTools: true };
 }
+
+/** Concurrency in an arm: no settings. */
+export const concurrencyGuard = defineGuard({
+  name: 'concurrency',
+  settings: z.strictObject({}),
+  build: () => concurrency(),
+});

@@ -15,6 +15,7 @@ import type { ToolHost } from '../tool-host.js';
 import { contextCompaction, LADDER_QUESTION, type ContextCompactionOptions } from './context-compaction.js';
 import { llmRecovery } from './llm-recovery.js';
 import { STUCK_TOOL_NAME, stuckTool } from './stuck-tool.js';
+import { CHEAP_MODEL_ID } from '../../model/model-table.js';
 
 const READ: Tool = { name: 'read', input_schema: { type: 'object' } };
 const WINDOW = 10_000;
@@ -171,7 +172,7 @@ describe('contextCompaction', () => {
     expect(firstText(after[0])).toContain('Summary: earlier pages were read.');
     // The summary was asked of the cheap model, with the older part and tools offered but not usable.
     expect(model.summaries[0]).toMatchObject({
-      model: 'claude-haiku-5-5',
+      model: CHEAP_MODEL_ID,
       max_tokens: 512,
       tool_choice: { type: 'none' },
     });

@@ -1,5 +1,8 @@
 import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { z } from 'zod';
 import type { ModelRequest } from '../../model/model-client.js';
+import { CHEAP_MODEL_ID } from '../../model/model-table.js';
+import { defineGuard } from '../define-guard.js';
 import { exactRequestTokens, loadCl100k } from '../../model/exact-token-count.js';
 import { requestTokens } from '../../model/token-estimate.js';
 import { compactTranscript } from '../context/compact-transcript.js';
@@ -23,7 +26,7 @@ export interface ContextCompactionOptions {
   readonly deepKeepLast?: number;
   /** Pin the latest successful result of each tool into the summary. @default true */
   readonly pin?: boolean;
-  /** The cheap model that writes summaries. @default 'claude-haiku-5-5' */
+  /** The cheap model that writes summaries. @default CHEAP_MODEL_ID */
   readonly summaryModel?: string;
   /** Output limit of a summary call: a summary longer than this is cut. @default 512 */
   readonly summaryMaxTokens?: number;
@@ -78,16 +81,16 @@ function withUserText(messages: readonly MessageParam[], text: string): MessageP
  */
 export function contextCompaction({
   contextWindow,
-  threshold = 0.7,
-  keepLast = 10,
-  deepKeepLast = 4,
-  pin = true,
-  summaryModel = 'claude-haiku-5-5',
-  summaryMaxTokens = 512,
-  ladderWindow = 20,
-  maxRecoveries = 4,
-  reactive = true,
-  counter = 'estimate',
+  threshold = DEFAULTS.threshold,
+  keepLast = DEFAULTS.keepLast,
+  deepKeepLast = DEFAULTS.deepKeepLast,
+  pin = DEFAULTS.pin,
+  summaryModel = DEFAULTS.summaryModel,
+  summaryMaxTokens = DEFAULTS.summaryMaxTokens,
+  ladderWindow = DEFAULTS.ladderWindow,
+  maxRecoveries = DEFAULTS.maxRecoveries,
+  reactive = DEFAULTS.reactive,
+  counter = DEFAULTS.counter,
   appendix = () => '',
 }: ContextCompactionOptions): Guard {
   const limit = threshold * contextWindow;
@@ -229,3 +232,32 @@ export function contextCompaction({
     },
   };
 }
+
+/**
+ * Context management in an arm. The window is the run's (the model's, or the scenario's
+ * smaller one); the run journal is shown after every summary when the arm keeps one.
+ */
+export const contextCompactionGuard = defineGuard({
+  name: 'compact',
+  settings: z.strictObject({
+    threshold: z.number().gt(0).max(1).default(0.7),
+    keepLast: z.number().int().min(1).default(10),
+    deepKeepLast: z.number().int().min(1).default(4),
+    pin: z.boolean().default(true),
+    summaryModel: z.string().min(1).default(CHEAP_MODEL_ID),
+    summaryMaxTokens: z.number().int().min(1).default(512),
+    ladderWindow: z.number().int().min(0).default(20),
+    maxRecoveries: z.number().int().min(0).default(4),
+    reactive: z.boolean().default(true),
+    counter: z.enum(['estimate', 'cl100k']).default('estimate'),
+  }),
+  events: ['agent.compaction.run', 'agent.recovery.fired'],
+  build: (settings, { contextWindow, journal, has }) =>
+    contextCompaction({
+      ...settings,
+      contextWindow,
+      appendix: has('journal') ? () => (journal.isEmpty ? '' : journal.render()) : () => '',
+    }),
+});
+
+const DEFAULTS = contextCompactionGuard.defaults;

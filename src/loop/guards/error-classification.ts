@@ -1,6 +1,8 @@
 import type { ToolExecution } from '../../tools/tool-execution.js';
 import { ToolError, type ToolErrorCode } from '../../tools/tool-error.js';
 import { tryParseJson } from '../../scenarios/parse-json.js';
+import { z } from 'zod';
+import { defineGuard } from '../define-guard.js';
 import type { Guard } from '../guard.js';
 
 export interface ErrorClassificationOptions {
@@ -61,8 +63,8 @@ function malformedError(tool: string): ToolError {
  * errorClassification({ maxRetries: 3, backoffMs: [1000, 2000, 4000] })
  */
 export function errorClassification({
-  maxRetries = 3,
-  backoffMs = [1000, 2000, 4000],
+  maxRetries = errorClassificationGuard.defaults.maxRetries,
+  backoffMs = errorClassificationGuard.defaults.backoffMs,
 }: ErrorClassificationOptions = {}): Guard {
   return {
     name: 'classify',
@@ -93,3 +95,14 @@ export function errorClassification({
     },
   };
 }
+
+/** Error classification in an arm: three retries at 1 s, 2 s, 4 s by default. */
+export const errorClassificationGuard = defineGuard({
+  name: 'classify',
+  settings: z.strictObject({
+    maxRetries: z.number().int().min(0).default(3),
+    backoffMs: z.array(z.number().int().min(0)).min(1).default([1000, 2000, 4000]),
+  }),
+  events: ['agent.tool.retry'],
+  build: (settings) => errorClassification(settings),
+});

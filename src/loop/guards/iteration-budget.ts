@@ -1,4 +1,6 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
+import { z } from 'zod';
+import { defineGuard, type TaskClass } from '../define-guard.js';
 import type { Guard } from '../guard.js';
 
 export const MORE_ITERATIONS_TOOL_NAME = 'request_more_iterations';
@@ -35,9 +37,9 @@ export interface IterationBudgetOptions {
  * iterationBudget({ initial: 10, extension: 10, cap: 25 })
  */
 export function iterationBudget({
-  initial = 10,
-  extension = 10,
-  cap = 25,
+  initial = ITERATIONS_BY_CLASS.standard.initial,
+  extension = iterationBudgetGuard.defaults.extension,
+  cap = ITERATIONS_BY_CLASS.standard.cap,
   warnAt = 2,
 }: IterationBudgetOptions = {}): Guard {
   let limit = Math.min(initial, cap);
@@ -83,3 +85,35 @@ export function iterationBudget({
     },
   };
 }
+
+/**
+ * The dynamic iteration budget per task class: the issue's 10 → 25 for lookups and
+ * standard tasks; a research task (tool budget 40) starts at 30 and may reach 60, so the
+ * tool budget's final turn comes first.
+ */
+export const ITERATIONS_BY_CLASS: Readonly<Record<TaskClass, { readonly initial: number; readonly cap: number }>> = {
+  lookup: { initial: 10, cap: 25 },
+  standard: { initial: 10, cap: 25 },
+  research: { initial: 30, cap: 60 },
+};
+
+const byClassOr = (min: number) => z.union([z.number().int().min(min), z.literal('task-class')]).default('task-class');
+
+/** The iteration budget in an arm; `'task-class'` takes ITERATIONS_BY_CLASS for the run's class. */
+export const iterationBudgetGuard = defineGuard({
+  name: 'iterations',
+  settings: z.strictObject({
+    initial: byClassOr(1),
+    extension: z.number().int().min(0).default(10),
+    cap: byClassOr(1),
+  }),
+  events: ['agent.iterations.extended'],
+  build: ({ initial, extension, cap }, run) => {
+    const byClass = ITERATIONS_BY_CLASS[run.taskClass];
+    return iterationBudget({
+      initial: initial === 'task-class' ? byClass.initial : initial,
+      extension,
+      cap: cap === 'task-class' ? byClass.cap : cap,
+    });
+  },
+});

@@ -20,6 +20,7 @@ import { modelLatencyMs } from '../model-latency.js';
 import type { RunResult } from '../outcome.js';
 import type { ToolHost } from '../tool-host.js';
 import { llmRecovery, type LlmRecoveryOptions } from './llm-recovery.js';
+import { CHEAP_MODEL_ID } from '../../model/model-table.js';
 
 const X: Tool = { name: 'x', input_schema: { type: 'object' } };
 const host: ToolHost = {
@@ -28,7 +29,7 @@ const host: ToolHost = {
   execute: () => ({ kind: 'ok', content: '{"ok":true}', latencyMs: 0, fault: null }),
 };
 const KEY: StreamKey = { sweepSeed: 0, scenario: 'llm-recovery-test', runSeed: 5 };
-const FALLBACK = 'claude-haiku-5-5';
+const FALLBACK = CHEAP_MODEL_ID;
 /** Call x, then answer: two model turns. */
 const TWO_TURNS: ScriptedTurn[] = [{ text: 'Calling x.', calls: [{ name: 'x', input: {} }] }, { text: 'done' }];
 

@@ -1,4 +1,7 @@
+import { z } from 'zod';
+import { CHEAP_MODEL_ID } from '../../model/model-table.js';
 import { stream, type StreamKey } from '../../random/streams.js';
+import { defineGuard } from '../define-guard.js';
 import type { Guard, ModelCallResult } from '../guard.js';
 import { classifyModelError, describeModelError, errorClassName, errorStatus, retryAfterMs } from '../model-errors.js';
 
@@ -11,7 +14,7 @@ export interface LlmRecoveryOptions {
   readonly jitter?: number;
   /** Longest `retry-after` honoured, in ms; a longer one is cut to this. @default 60_000 */
   readonly retryAfterCapMs?: number;
-  /** Model to switch to when the model asked for is unknown or keeps failing; null: none. @default 'claude-haiku-5-5' */
+  /** Model to switch to when the model asked for is unknown or keeps failing; null: none. @default CHEAP_MODEL_ID */
   readonly fallbackModel?: string | null;
   /** Names the jitter stream (`recover:jitter`, indexed by the run's retry count). @default a fixed key */
   readonly streamKey?: StreamKey;
@@ -34,14 +37,14 @@ const DEFAULT_KEY: StreamKey = Object.freeze({ sweepSeed: 0, scenario: 'llm-reco
  * carries the conversation so far. Every retry and fallback is an event.
  *
  * @example
- * llmRecovery({ maxRetries: 3, backoffMs: [1000, 2000, 4000], jitter: 0.25, retryAfterCapMs: 60_000, fallbackModel: 'claude-haiku-5-5' })
+ * llmRecovery({ maxRetries: 3, backoffMs: [1000, 2000, 4000], jitter: 0.25, retryAfterCapMs: 60_000, fallbackModel: CHEAP_MODEL_ID })
  */
 export function llmRecovery({
-  maxRetries = 3,
-  backoffMs = [1000, 2000, 4000],
-  jitter = 0.25,
-  retryAfterCapMs = 60_000,
-  fallbackModel = 'claude-haiku-5-5',
+  maxRetries = llmRecoveryGuard.defaults.maxRetries,
+  backoffMs = llmRecoveryGuard.defaults.backoffMs,
+  jitter = llmRecoveryGuard.defaults.jitter,
+  retryAfterCapMs = llmRecoveryGuard.defaults.retryAfterCapMs,
+  fallbackModel = llmRecoveryGuard.defaults.fallbackModel,
   streamKey = DEFAULT_KEY,
 }: LlmRecoveryOptions = {}): Guard {
   let fallbackActive = false;
@@ -109,3 +112,17 @@ export function llmRecovery({
     },
   };
 }
+
+/** LLM-call recovery in an arm; its jitter is drawn from the run's streams. */
+export const llmRecoveryGuard = defineGuard({
+  name: 'recover',
+  settings: z.strictObject({
+    maxRetries: z.number().int().min(0).default(3),
+    backoffMs: z.array(z.number().int().min(0)).min(1).default([1000, 2000, 4000]),
+    jitter: z.number().min(0).max(1).default(0.25),
+    retryAfterCapMs: z.number().min(0).default(60_000),
+    fallbackModel: z.string().min(1).nullable().default(CHEAP_MODEL_ID),
+  }),
+  events: ['agent.model.retry', 'agent.model.fallback'],
+  build: (settings, run) => llmRecovery({ ...settings, streamKey: run.streamKey }),
+});

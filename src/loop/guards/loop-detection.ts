@@ -1,5 +1,7 @@
 import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { canonicalCall } from '../../scenarios/canonical-json.js';
+import { z } from 'zod';
+import { defineGuard } from '../define-guard.js';
 import type { BatchDecision, Guard, LoopContext } from '../guard.js';
 import { STUCK_TOOL, stuckTool, STUCK_TOOL_NAME } from './stuck-tool.js';
 
@@ -154,7 +156,11 @@ export function findThrash(recent: readonly RecentCall[], identical: number, pat
  * @example
  * loopDetection({ window: 6, identical: 3, pattern: 4 })
  */
-export function loopDetection({ window = 6, identical = 3, pattern = 4 }: LoopDetectionOptions = {}): Guard {
+export function loopDetection({
+  window = loopDetectionGuard.defaults.window,
+  identical = loopDetectionGuard.defaults.identical,
+  pattern = loopDetectionGuard.defaults.pattern,
+}: LoopDetectionOptions = {}): Guard {
   const escalate = stuckTool();
   let tier: 0 | 1 | 2 | 3 = 0;
   /** ctx.toolCalls at the last intervention. */
@@ -186,3 +192,15 @@ export function loopDetection({ window = 6, identical = 3, pattern = 4 }: LoopDe
     },
   };
 }
+
+/** Loop detection in an arm. */
+export const loopDetectionGuard = defineGuard({
+  name: 'loops',
+  settings: z.strictObject({
+    window: z.number().int().min(2).default(6),
+    identical: z.number().int().min(2).default(3),
+    pattern: z.number().int().min(2).default(4),
+  }),
+  events: ['agent.loop.detected', 'agent.guardrail.escalated'],
+  build: (settings) => loopDetection(settings),
+});

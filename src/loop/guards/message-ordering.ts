@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type {
   ContentBlockParam,
   MessageParam,
@@ -6,6 +7,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelRequest } from '../../model/model-client.js';
 import { memoByToolList } from '../../model/tool-list-memo.js';
+import { defineGuard } from '../define-guard.js';
 import type { Guard } from '../guard.js';
 
 /** What a fix changed, for the `agent.messages.fixed` event. */
@@ -245,3 +247,11 @@ export function orderingFixup(): Guard {
     },
   };
 }
+
+/** Message-ordering fixup in an arm: no settings. */
+export const orderingFixupGuard = defineGuard({
+  name: 'fixup',
+  settings: z.strictObject({}),
+  events: ['agent.messages.fixed'],
+  build: () => orderingFixup(),
+});

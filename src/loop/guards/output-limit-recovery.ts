@@ -1,5 +1,7 @@
 import type { Message, ModelRequest } from '../../model/model-client.js';
 import { cutOffToolCall } from '../../model/output-limit.js';
+import { z } from 'zod';
+import { defineGuard } from '../define-guard.js';
 import type { Guard } from '../guard.js';
 
 /** The message DESIGN.md gives for a reply cut off again after the budget was raised. */
@@ -47,8 +49,8 @@ function addUsage(discarded: Message, kept: Message): Message {
  * outputLimitRecovery({ raisedMaxTokens: 64_000, maxResumes: 3 })
  */
 export function outputLimitRecovery({
-  raisedMaxTokens = 64_000,
-  maxResumes = 3,
+  raisedMaxTokens = outputLimitRecoveryGuard.defaults.raisedMaxTokens,
+  maxResumes = outputLimitRecoveryGuard.defaults.maxResumes,
 }: OutputLimitRecoveryOptions = {}): Guard {
   let raised = false;
   let resumes = 0;
@@ -90,3 +92,14 @@ export function outputLimitRecovery({
     },
   };
 }
+
+/** Output-limit recovery in an arm. */
+export const outputLimitRecoveryGuard = defineGuard({
+  name: 'output',
+  settings: z.strictObject({
+    raisedMaxTokens: z.number().int().min(1).default(64_000),
+    maxResumes: z.number().int().min(0).default(3),
+  }),
+  events: ['agent.output_limit'],
+  build: (settings) => outputLimitRecovery(settings),
+});

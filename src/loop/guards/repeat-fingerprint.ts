@@ -2,6 +2,8 @@ import * as crypto from 'node:crypto';
 import type { MessageParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { textMemo } from '../../memo/text-memo.js';
 import { canonicalCall, canonicalJson } from '../../scenarios/canonical-json.js';
+import { z } from 'zod';
+import { defineGuard } from '../define-guard.js';
 import type { Guard, LoopContext } from '../guard.js';
 
 export interface RepeatFingerprintOptions {
@@ -103,7 +105,9 @@ function repeatsRecent(
  * repeatFingerprint() // the article's rule: the same call twice in a row
  * repeatFingerprint({ window: 2 }) // also the same call two calls back
  */
-export function repeatFingerprint({ window = 1 }: RepeatFingerprintOptions = {}): Guard {
+export function repeatFingerprint({
+  window = repeatFingerprintGuard.defaults.window,
+}: RepeatFingerprintOptions = {}): Guard {
   /**
    * The calls this guard has read, in order: their ids, and their arguments as parsed
    * (the transcript keeps arguments sent as text as text). Two lists searched from the
@@ -136,3 +140,11 @@ export function repeatFingerprint({ window = 1 }: RepeatFingerprintOptions = {})
     },
   };
 }
+
+/** Repeat fingerprinting in an arm: the article's rule by default (window 1). */
+export const repeatFingerprintGuard = defineGuard({
+  name: 'repeat',
+  settings: z.strictObject({ window: z.number().int().min(1).default(1) }),
+  events: ['agent.repeat.blocked'],
+  build: (settings) => repeatFingerprint(settings),
+});

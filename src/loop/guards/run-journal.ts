@@ -1,4 +1,6 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
+import { z } from 'zod';
+import { defineGuard } from '../define-guard.js';
 import type { Guard } from '../guard.js';
 import { JOURNAL_FIELDS, JOURNAL_SECTIONS, type JournalField, type RunJournal } from '../journal/run-journal.js';
 
@@ -49,7 +51,7 @@ export interface RunJournalOptions {
  * @example
  * runJournal({ journal: new RunJournal(), digestChars: 500 })
  */
-export function runJournal({ journal, digestChars = 500 }: RunJournalOptions): Guard {
+export function runJournal({ journal, digestChars = runJournalGuard.defaults.digestChars }: RunJournalOptions): Guard {
   return {
     name: 'journal',
     tools: JOURNAL_TOOLS,
@@ -88,3 +90,10 @@ export function runJournal({ journal, digestChars = 500 }: RunJournalOptions): G
     },
   };
 }
+
+/** The run journal in an arm: keeps the run's journal, which compaction shows after every summary. */
+export const runJournalGuard = defineGuard({
+  name: 'journal',
+  settings: z.strictObject({ digestChars: z.number().int().min(0).default(500) }),
+  build: ({ digestChars }, run) => runJournal({ journal: run.journal, digestChars }),
+});

@@ -1,4 +1,6 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
+import { z } from 'zod';
+import { defineGuard } from '../define-guard.js';
 import type { Guard } from '../guard.js';
 
 export const STUCK_TOOL_NAME = 'request_human_help';
@@ -36,3 +38,11 @@ export function stuckTool(): Guard {
     },
   };
 }
+
+/** The stuck tool in an arm: no settings. */
+export const stuckToolGuard = defineGuard({
+  name: 'stuck',
+  settings: z.strictObject({}),
+  events: ['agent.guardrail.escalated'],
+  build: () => stuckTool(),
+});

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { defineGuard, type TaskClass } from '../define-guard.js';
 import type { Guard, LoopContext } from '../guard.js';
 
 export const SOFT_LIMIT_MESSAGE =
@@ -40,3 +42,25 @@ export function timeLimits({ softMs, hardMs }: TimeLimitsOptions): Guard {
     afterToolBatch: hardStop,
   };
 }
+
+/** Soft and hard time limits per task class, in virtual ms: well past a typical run of the class. */
+export const TIME_LIMITS_BY_CLASS: Readonly<Record<TaskClass, { readonly softMs: number; readonly hardMs: number }>> = {
+  lookup: { softMs: 60_000, hardMs: 120_000 },
+  standard: { softMs: 300_000, hardMs: 600_000 },
+  research: { softMs: 900_000, hardMs: 1_800_000 },
+};
+
+const msOrByClass = () => z.union([z.number().int().min(0), z.literal('task-class')]).default('task-class');
+
+/** Time limits in an arm; `'task-class'` takes TIME_LIMITS_BY_CLASS for the run's class. */
+export const timeLimitsGuard = defineGuard({
+  name: 'time',
+  settings: z.strictObject({ softMs: msOrByClass(), hardMs: msOrByClass() }),
+  build: ({ softMs, hardMs }, run) => {
+    const byClass = TIME_LIMITS_BY_CLASS[run.taskClass];
+    return timeLimits({
+      softMs: softMs === 'task-class' ? byClass.softMs : softMs,
+      hardMs: hardMs === 'task-class' ? byClass.hardMs : hardMs,
+    });
+  },
+});

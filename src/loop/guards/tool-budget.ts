@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { defineGuard } from '../define-guard.js';
 import type { Guard, LoopContext } from '../guard.js';
 
 /**
@@ -6,7 +8,8 @@ import type { Guard, LoopContext } from '../guard.js';
  * tools saw, the executor's automatic retries included and refused calls not (what the
  * backend paid for). The run records both (`tool_calls`, `tool_executions`).
  */
-export type BudgetCount = 'requested' | 'executed';
+export type BudgetCount = (typeof BUDGET_COUNTS)[number];
+const BUDGET_COUNTS = ['requested', 'executed'] as const;
 
 export interface ToolBudgetOptions {
   /** Tool calls allowed before the final turn; set per task class (lookup 5, standard 15, research 40). */
@@ -32,7 +35,7 @@ const UNITS: Readonly<Record<BudgetCount, string>> = { requested: 'calls', execu
  * toolBudget({ maxToolCalls: 15 }) // the article's: every call the model asks for counts
  * toolBudget({ maxToolCalls: 15, counts: 'executed' }) // only what reached the tools
  */
-export function toolBudget({ maxToolCalls, counts = 'requested' }: ToolBudgetOptions): Guard {
+export function toolBudget({ maxToolCalls, counts = toolBudgetGuard.defaults.counts }: ToolBudgetOptions): Guard {
   const counted = counters[counts];
   const unit = UNITS[counts];
   let exhausted = false;
@@ -60,3 +63,18 @@ export function toolBudget({ maxToolCalls, counts = 'requested' }: ToolBudgetOpt
     },
   };
 }
+
+/**
+ * The tool budget in an arm. `maxToolCalls: 'task-class'` takes the scenario's class
+ * budget (lookup 5, standard 15, research 40).
+ */
+export const toolBudgetGuard = defineGuard({
+  name: 'budget',
+  settings: z.strictObject({
+    maxToolCalls: z.union([z.number().int().min(1), z.literal('task-class')]).default('task-class'),
+    counts: z.enum(BUDGET_COUNTS).default('requested'),
+  }),
+  events: ['agent.budget.exhausted'],
+  build: ({ maxToolCalls, counts }, run) =>
+    toolBudget({ maxToolCalls: maxToolCalls === 'task-class' ? run.toolBudget : maxToolCalls, counts }),
+});
