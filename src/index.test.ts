@@ -76,7 +76,10 @@ function indexExports(): { name: string; module: string; type: boolean }[] {
 /** The doc comment directly above `name`'s exported declaration in `file`, or null. */
 function docComment(file: string, name: string): string | null {
   const text = readFileSync(file, 'utf8');
-  const declaration = new RegExp(`^export (?:declare )?(?:abstract )?(?:class|interface|type|function|const) ${name}\\b`, 'm');
+  const declaration = new RegExp(
+    `^export (?:declare )?(?:abstract )?(?:async )?(?:class|interface|type|function|const) ${name}\\b`,
+    'm',
+  );
   const at = text.search(declaration);
   if (at < 0) return null;
   const before = text.slice(0, at).trimEnd();
@@ -88,12 +91,25 @@ describe('the public surface (src/index.ts)', () => {
   const exported = indexExports();
 
   it('names exactly the listed values and types', () => {
-    expect(exported.filter((entry) => !entry.type).map((entry) => entry.name).sort()).toEqual(VALUES);
-    expect(exported.filter((entry) => entry.type).map((entry) => entry.name).sort()).toEqual(TYPES);
+    expect(
+      exported
+        .filter((entry) => !entry.type)
+        .map((entry) => entry.name)
+        .sort(),
+    ).toEqual(VALUES);
+    expect(
+      exported
+        .filter((entry) => entry.type)
+        .map((entry) => entry.name)
+        .sort(),
+    ).toEqual(TYPES);
     // Only `export {…} from` lines: a declaration written in index.ts itself would be
     // public without passing through the lists above.
     const code = indexSource.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
-    const statements = code.split(';').map((part) => part.trim()).filter((part) => part !== '');
+    const statements = code
+      .split(';')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
     for (const part of statements) expect(part).toMatch(/^export (type )?\{[^}]*\} from '[^']+'$/);
   });
 
