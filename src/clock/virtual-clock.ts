@@ -1,6 +1,11 @@
 /**
  * Virtual time for one run. Sleeping advances the clock instantly, so backoff and
  * retry-after waits cost nothing on the wall clock yet show up, exactly, in results.
+ *
+ * @example
+ * const clock = new VirtualClock();
+ * const result = await new BudgetedAgentLoop({ model, tools, clock, guards: [errorClassification()] }).run(task);
+ * clock.now() === result.metrics.virtualMs; // backoff waits included, none of them really waited
  */
 export class VirtualClock {
   #nowMs: number;

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import {
   RESUMABLE_BOUNDARIES,
@@ -9,6 +10,7 @@ import {
   type RunDurability,
   type SavedRun,
 } from '../loop/durability.js';
+import { UserInputError } from '../user-input-error.js';
 import type { RunMetrics } from '../loop/outcome.js';
 
 const SCHEMA = `
@@ -52,6 +54,29 @@ function prepareStatements(db: Database.Database) {
 }
 type Statements = ReturnType<typeof prepareStatements>;
 
+/** The range package.json names for the optional peer dependency. */
+const SQLITE_RANGE = '^12.11.1';
+
+/**
+ * better-sqlite3, loaded when a store is first opened: it is an optional peer dependency
+ * (a native addon that compiles on install where no prebuilt binary is reachable), and
+ * only checkpoints need it, so `import 'spiralbench'` and every other command work without it.
+ */
+function openDatabase(path: string): Database.Database {
+  let open: typeof Database;
+  try {
+    open = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+    throw UserInputError.single(
+      'checkpoints',
+      '',
+      `the package better-sqlite3, which checkpoints and crash-resume need; it is not installed: add it with npm install 'better-sqlite3@${SQLITE_RANGE}'`,
+    );
+  }
+  return new open(path);
+}
+
 /** Why a run cannot be resumed, or the run as its last checkpoint left it. */
 export type ResumePoint =
   | { readonly kind: 'resumable'; readonly saved: SavedRun }
@@ -71,7 +96,7 @@ export class CheckpointStore {
 
   /** `path`: a database file, created if missing, or ':memory:'. */
   constructor(path: string) {
-    this.#db = new Database(path);
+    this.#db = openDatabase(path);
     // WAL with NORMAL sync: each commit survives a process crash, the risk this guards
     // against; a power cut may lose the last commits, never corrupt the file.
     if (path !== ':memory:') this.#db.pragma('journal_mode = WAL');

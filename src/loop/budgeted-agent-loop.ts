@@ -34,6 +34,17 @@ import { guardHooks, type GuardHooks } from './guard-hooks.js';
 import type { StreamingOptions } from './streamed-reply.js';
 import { contentText } from '../model/content-text.js';
 
+/**
+ * What a loop runs with: the model, the tools, the guards, and the limits every arm shares.
+ *
+ * @example
+ * const options: LoopOptions = {
+ *   model: new AnthropicModelClient({ apiKey: process.env.ANTHROPIC_API_KEY! }),
+ *   tools: myToolHost,
+ *   guards: [stuckTool(), toolBudget({ maxToolCalls: 15 })],
+ *   system: 'You are a careful data assistant.',
+ * };
+ */
 export interface LoopOptions {
   readonly model: ModelClient;
   /** Model id sent in each request. @default DEFAULT_MODEL_ID */

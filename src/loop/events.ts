@@ -3,7 +3,17 @@ import type { CheckpointBoundary } from './durability.js';
 import type { ToolErrorCode } from '../tools/tool-error.js';
 import type { RunOutcome } from './outcome.js';
 
-/** Every event the loop and its guards emit, on a literal `type`. `at` is virtual ms. */
+/**
+ * Every event the loop and its guards emit, on a literal `type`. `at` is virtual ms.
+ *
+ * @example
+ * const loop = new BudgetedAgentLoop({
+ *   model, tools,
+ *   onEvent: (event: AgentEvent) => {
+ *     if (event.type === 'agent.tool.retry') console.log(`retry ${event.tool} in ${event.delayMs} ms`);
+ *   },
+ * });
+ */
 export type AgentEvent =
   | { readonly type: 'agent_run.started'; readonly at: number }
   | {

@@ -8,7 +8,16 @@ import type { StreamTiming } from './streamed-reply.js';
 import type { RunOutcome } from './outcome.js';
 import type { ToolTraits } from './tool-host.js';
 
-/** What guards can see of the run. */
+/**
+ * What guards can see of the run.
+ *
+ * @example
+ * const quiet: Guard = {
+ *   name: 'quiet',
+ *   beforeModelCall: (ctx: LoopContext) =>
+ *     ctx.iteration >= 20 ? { kind: 'stop', outcome: { kind: 'max_iterations', iterations: ctx.iteration } } : undefined,
+ * };
+ */
 export interface LoopContext {
   readonly clock: VirtualClock;
   readonly emit: (event: AgentEvent) => void;
@@ -87,6 +96,14 @@ export interface ExecutionContext extends LoopContext {
 /**
  * A safeguard. Each hook is optional; a guard implements the points it needs. Decisions
  * are values, never exceptions. Guards hold per-run state, so build them per run.
+ *
+ * @example
+ * // Refuse every call of one tool, answering the model instead of running it.
+ * const noDeletes: Guard = {
+ *   name: 'no-deletes',
+ *   beforeToolCall: (call) =>
+ *     call.name === 'delete_record' ? { kind: 'answer', content: 'Deleting is not allowed.', isError: true } : undefined,
+ * };
  */
 export interface Guard {
   readonly name: string;

@@ -1,6 +1,15 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 
-/** How a run ended, from the loop's point of view (the verdict on the world is separate). */
+/**
+ * How a run ended, from the loop's point of view (the verdict on the world is separate).
+ *
+ * @example
+ * switch (result.outcome.kind) {
+ *   case 'completed': return result.outcome.finalText;
+ *   case 'escalated': return askAPerson(result.outcome.payload);
+ *   default: throw new Error(`agent stopped: ${result.outcome.kind}`);
+ * }
+ */
 export type RunOutcome =
   | { readonly kind: 'completed'; readonly finalText: string }
   | { readonly kind: 'budget_exhausted'; readonly finalText: string; readonly toolCalls: number }
@@ -35,6 +44,12 @@ export const OUTCOME_KINDS: readonly OutcomeKind[] = [
   'waiting_on_human',
 ];
 
+/**
+ * What a run cost: tool calls and executions, model calls, tokens, virtual time, dollars.
+ *
+ * @example
+ * const { toolCalls, inputTokens, costUsd } = result.metrics;
+ */
 export interface RunMetrics {
   /** tool_use blocks the model produced, refused ones included: what the budget counts by default (`counts: 'requested'`). */
   readonly toolCalls: number;
@@ -53,6 +68,13 @@ export interface RunMetrics {
   readonly costUsd: number;
 }
 
+/**
+ * What `BudgetedAgentLoop.run` returns: how the run ended, what it cost, and the transcript.
+ *
+ * @example
+ * const result: RunResult = await loop.run('Fetch user u_1042 ...');
+ * console.log(result.outcome.kind, result.metrics.toolCalls, result.messages.length);
+ */
 export interface RunResult {
   readonly outcome: RunOutcome;
   readonly metrics: RunMetrics;

@@ -1,7 +1,12 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolExecution } from '../tools/tool-execution.js';
 
-/** What the loop needs to know about a tool beyond its definition. */
+/**
+ * What the loop needs to know about a tool beyond its definition.
+ *
+ * @example
+ * const traits: ToolTraits = { sideEffecting: true, concurrencySafe: false }; // a write: never retried automatically
+ */
 export interface ToolTraits {
   /** Writes to the world; never retried automatically. */
   readonly sideEffecting: boolean;
@@ -12,6 +17,13 @@ export interface ToolTraits {
 /**
  * The tools a loop can call. The loop never sees the world or the fault injector behind
  * it; the benchmark's host wraps scenario tools in flaky wrappers.
+ *
+ * @example
+ * const tools: ToolHost = {
+ *   definitions: [{ name: 'get_user', description: 'Fetch a user', input_schema: { type: 'object', properties: { id: { type: 'string' } } } }],
+ *   traits: (name) => (name === 'get_user' ? { sideEffecting: false, concurrencySafe: true } : undefined),
+ *   execute: (name, input) => ({ kind: 'ok', content: JSON.stringify(users[String(input['id'])]), latencyMs: 40, fault: null }),
+ * };
  */
 export interface ToolHost {
   readonly definitions: readonly Tool[];

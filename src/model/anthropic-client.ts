@@ -1,6 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message, ModelClient, ModelRequest, RawMessageStreamEvent } from './model-client.js';
 
+/**
+ * How to reach the Messages API: the key, and optionally another base URL or `fetch`.
+ *
+ * @example
+ * new AnthropicModelClient({ apiKey: process.env.ANTHROPIC_API_KEY!, timeoutMs: 60_000 })
+ */
 export interface AnthropicClientOptions {
   readonly apiKey: string;
   /** Replaces the network: the simulated endpoint, in tests and simulated sweeps. */
@@ -45,6 +51,10 @@ function warningsOnce<T>(send: () => T): T {
 /**
  * A ModelClient over the real `@anthropic-ai/sdk` client. Built with `maxRetries: 0`:
  * the SDK must not retry underneath the guards being measured.
+ *
+ * @example
+ * const model = new AnthropicModelClient({ apiKey: process.env.ANTHROPIC_API_KEY! });
+ * const loop = new BudgetedAgentLoop({ model, tools, guards: [llmRecovery()] });
  */
 export class AnthropicModelClient implements ModelClient {
   readonly name: string;

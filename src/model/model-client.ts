@@ -1,16 +1,37 @@
 import type {
-  Message,
+  Message as AnthropicMessage,
   MessageCreateParamsNonStreaming,
   RawMessageStreamEvent,
 } from '@anthropic-ai/sdk/resources/messages';
 
+/**
+ * One model call's request: the Messages API's `MessageCreateParamsNonStreaming`.
+ *
+ * @example
+ * const request: ModelRequest = { model: 'claude-sonnet-5-5', max_tokens: 1024, messages: [{ role: 'user', content: 'Hi' }] };
+ */
 export type ModelRequest = MessageCreateParamsNonStreaming;
-export type { Message, RawMessageStreamEvent };
+
+/**
+ * One model reply: the Messages API's `Message`.
+ *
+ * @example
+ * const calls = reply.content.filter((block) => block.type === 'tool_use');
+ */
+export type Message = AnthropicMessage;
+export type { RawMessageStreamEvent };
 
 /**
  * The one port between the loop and a model, in the Anthropic Messages shapes. The
  * simulated model, the same model behind the real SDK, the scripted model and real
  * Claude all implement it.
+ *
+ * @example
+ * // Any provider, adapted at the edge to the Messages shapes.
+ * const myModel: ModelClient = {
+ *   name: 'my-provider',
+ *   create: async (request) => toAnthropicMessage(await myProvider.chat(fromAnthropicRequest(request))),
+ * };
  */
 export interface ModelClient {
   /** A label for results and transcripts, e.g. `simulated`, `simulated-sdk`, `anthropic`. */

@@ -5,6 +5,9 @@ import { assistantMessage } from './assistant-message.js';
 /**
  * One scripted reply: text, tool calls, or both. A call's `input` may be text: arguments
  * as the OpenAI-compatible edge delivers them, possibly malformed.
+ *
+ * @example
+ * const turns: ScriptedTurn[] = [{ calls: [{ name: 'get_user', input: { id: 'u_1' } }] }, { text: 'Done.' }];
  */
 export type ScriptedTurn = {
   readonly text?: string;
@@ -14,6 +17,11 @@ export type ScriptedTurn = {
 /**
  * Replays a fixed list of replies, for exact tests of the loop and its guards. It keeps
  * every request it was sent (`requests`), and fails loudly when the script runs out.
+ *
+ * @example
+ * const model = new ScriptedModel([{ calls: [{ name: 'get_user', input: { id: 'u_1' } }] }, { text: 'Done.' }]);
+ * await new BudgetedAgentLoop({ model, tools }).run('Fetch u_1');
+ * expect(model.requests).toHaveLength(2);
  */
 export class ScriptedModel implements ModelClient {
   readonly name = 'scripted';

@@ -15,7 +15,13 @@ import { traceSchema, type StoredTrace } from './trace-schema.js';
 // Saved results are read as untrusted input: every file is checked against its schema,
 // and a bad one is named with the line, the field and what was expected there.
 
-/** A finished sweep folder, its summary.json and meta.json read and checked; its runs are read on demand. */
+/**
+ * A finished sweep folder, its summary.json and meta.json read and checked; its runs are read on demand.
+ *
+ * @example
+ * const sweep: FinishedSweep = openFinishedSweep('results/nightly');
+ * for (const cell of sweep.summary.cells) console.log(cell.scenario, cell.arm, cell.runs);
+ */
 export interface FinishedSweep {
   /** The path as given. */
   readonly path: string;
@@ -89,6 +95,12 @@ export interface RunLine {
  * schema and against summary.json: a run of another sweep (sweep seed, cell, seed out of
  * range) is refused on its line, and at the end the runs counted per cell must be the
  * runs summary.json counts, so a runs.jsonl cut short or padded is never read as whole.
+ *
+ * @example
+ * const failed: number[] = [];
+ * await readRuns(openFinishedSweep('results/nightly'), (run) => {
+ *   if (run.verdict !== 'success') failed.push(run.seed);
+ * });
  */
 export async function readRuns(
   sweep: FinishedSweep,

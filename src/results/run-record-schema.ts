@@ -56,7 +56,12 @@ export const runRecordSchema = z.object({
   member: count.optional(),
 });
 
-/** A run record as read back from runs.jsonl; a sweep's RunRecord is one of these. */
+/**
+ * A run record as read back from runs.jsonl; a sweep's RunRecord is one of these.
+ *
+ * @example
+ * const costly = (run: StoredRun) => run.tool_calls > 50 || run.verdict === 'harmful';
+ */
 export type StoredRun = z.infer<typeof runRecordSchema>;
 
 /** One line of runs.jsonl, checked; `source` is `file:line`. */

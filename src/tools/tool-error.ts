@@ -1,6 +1,9 @@
 /**
  * The errors a tool call can end in. Whether an error is worth retrying is data on the
  * error (`retryable`), read by one function (`isRetryable` in loop/guards/error-classification).
+ *
+ * @example
+ * const code: ToolErrorCode = response.status === 404 ? 'not_found' : 'server_error';
  */
 export type ToolErrorCode =
   | 'timeout'
@@ -15,6 +18,13 @@ export type ToolErrorCode =
   | 'not_found'
   | 'handler_exception';
 
+/**
+ * A failed tool call as a value: a code, an HTTP-like status, whether a retry may help
+ * (`retryable`, from the code), and a server-requested wait.
+ *
+ * @example
+ * return { kind: 'error', error: new ToolError('rate_limited', 'slow down', { status: 429, retryAfterMs: 2000 }), latencyMs: 12, fault: null };
+ */
 export class ToolError extends Error {
   override readonly name = 'ToolError';
   readonly code: ToolErrorCode;

@@ -12,4 +12,10 @@ export const FAULT_KINDS = [
   'partial_write',
   'unauthorized',
 ] as const;
+/**
+ * A fault a tool execution met, as counted on a run (`faults` in runs.jsonl).
+ *
+ * @example
+ * const fault: FaultKind = 'timeout';
+ */
 export type FaultKind = (typeof FAULT_KINDS)[number];

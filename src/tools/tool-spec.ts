@@ -1,7 +1,18 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { Json, World } from './world.js';
 
-/** A tool a scenario can offer, by name. Handlers are plain functions of (input, world). */
+/**
+ * A tool a scenario can offer, by name. Handlers are plain functions of (input, world).
+ *
+ * @example
+ * const getUser: ToolSpec = {
+ *   definition: { name: 'get_user', description: 'Fetch a user by id', input_schema: { type: 'object', properties: { id: { type: 'string' } } } },
+ *   sideEffecting: false,
+ *   concurrencySafe: true,
+ *   latencyMs: 40,
+ *   run: (input, world) => world.records['users']?.[String(input['id'])] ?? null,
+ * };
+ */
 export interface ToolSpec {
   readonly definition: Tool;
   /** Writes to the world; never retried automatically. */

@@ -1,6 +1,11 @@
 import { deepFreeze } from '../memo/frozen-json.js';
 
-/** JSON values as tools exchange them. */
+/**
+ * JSON values as tools exchange them.
+ *
+ * @example
+ * const record: Json = { id: 'u_1', tags: ['a', 'b'], active: true };
+ */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export interface OutboxEntry {
@@ -11,6 +16,10 @@ export interface OutboxEntry {
 /**
  * The small world a scenario's tools read and write. A run is judged on the world it
  * leaves behind, never on what the model says about it.
+ *
+ * @example
+ * const world: World = { records: { users: { u_1: { id: 'u_1' } } }, outbox: [] };
+ * world.outbox.push({ key: 'profile:u_1', value: { id: 'u_1' } });
  */
 export interface World {
   /** Collections of records by id, e.g. `records.users.u_1042`. */

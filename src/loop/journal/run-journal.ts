@@ -16,6 +16,11 @@ export type JournalRecord = { readonly [F in JournalField]: string } & {
  * compaction and iteration-limit halts do not lose findings: objective, current state, the
  * next action for whoever picks the run up, and lists of verified findings, decisions,
  * artifacts, open questions and blockers. Per run; the loop's guards write and read it.
+ *
+ * @example
+ * const journal = new RunJournal();
+ * const guards = [runJournal({ journal }), contextCompaction({ contextWindow: 200_000 })];
+ * // after the run: journal.render() is what the agent recorded
  */
 export class RunJournal {
   readonly #fields: Record<JournalField, string> = { objective: '', current_state: '', handoff_next_action: '' };

@@ -1,0 +1,164 @@
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The package as a user gets it: `npm pack` of this repository, installed by npm into a
+// project outside it, imported by name, type-checked by tsc under NodeNext, and run.
+// Needs `npm run build` first (npm test does it) and the npm registry or its cache.
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const TSC = join(ROOT, 'node_modules', '.bin', 'tsc');
+const CONSUMER = join(ROOT, 'test', 'fixtures', 'consumer', 'consumer.ts');
+const NPM_FLAGS = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
+
+function run(command: string, args: readonly string[], cwd: string, timeout = 120_000): SpawnSyncReturns<string> {
+  const { ANTHROPIC_API_KEY: _key, npm_config_prefix: _prefix, ...env } = process.env;
+  return spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...env, NO_COLOR: '1' }, timeout });
+}
+
+function ok(result: SpawnSyncReturns<string>): string {
+  if (result.status !== 0)
+    throw new Error(`exit ${result.status}\n${result.stdout}\n${result.stderr}\n${result.error?.message ?? ''}`);
+  return result.stdout;
+}
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    // Our declarations are checked as a user's compiler sees them.
+    skipLibCheck: false,
+    types: ['node'],
+    outDir: 'build',
+    rootDir: 'src',
+  },
+  include: ['src'],
+};
+
+describe('the packed package, installed in a project of its own', () => {
+  let work: string;
+  let project: string;
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'spiralbench-pack-'));
+    project = join(work, 'consumer');
+    mkdirSync(join(project, 'src'), { recursive: true });
+    // --ignore-scripts: `prepare` would rebuild dist/ under the feet of tests running now.
+    ok(run('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--loglevel=error'], ROOT));
+    const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
+    if (tarball === undefined) throw new Error(`npm pack wrote no tarball into ${work}`);
+    writeFileSync(
+      join(project, 'package.json'),
+      `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`,
+    );
+    writeFileSync(join(project, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+    ok(run('npm', ['install', ...NPM_FLAGS, join(work, tarball), '@types/node@^20'], project, 170_000));
+    copyFileSync(CONSUMER, join(project, 'src', 'consumer.ts'));
+  }, 180_000);
+
+  afterAll(() => {
+    if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('ships the CLI, the scenarios and declarations, and no tests', () => {
+    const installed = join(project, 'node_modules', 'spiralbench');
+    for (const path of [
+      'dist/index.js',
+      'dist/index.d.ts',
+      'bin/spiralbench.js',
+      'scenarios/fetch-transform-write.yaml',
+    ])
+      expect(existsSync(join(installed, path)), path).toBe(true);
+    const shipped = readdirSync(installed, { recursive: true, encoding: 'utf8' });
+    expect(shipped.filter((path) => /\.test(-helpers)?\.(ts|js|d\.ts|js\.map)$/.test(path))).toEqual([]);
+    // better-sqlite3 is an optional peer: a plain install does not compile it.
+    expect(existsSync(join(project, 'node_modules', 'better-sqlite3'))).toBe(false);
+  });
+
+  it("type-checks a consumer that imports 'spiralbench' by name, and runs it", () => {
+    ok(run(process.execPath, [TSC, '-p', 'tsconfig.json'], project));
+    const first = ok(run(process.execPath, ['build/consumer.js'], project));
+    const runs = first
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(runs.map((entry) => entry.seed)).toEqual([1, 2, 3, 4, 5]);
+    for (const entry of runs) {
+      expect(entry.outcome).toBe('completed');
+      expect(entry.retryEvents).toBe(entry.toolRetries);
+      expect(entry.clockMs).toBe(entry.virtualMs);
+      // The user's guard saw every call the model made.
+      const counted = Object.values(entry.counted as Record<string, number>).reduce((sum, n) => sum + n, 0);
+      expect(counted).toBe(entry.toolCalls);
+      expect(entry.writes).toBe(entry.finalText === 'Done: the record is written.' ? 1 : 0);
+    }
+    // The seeded timeouts were met and ridden out by error classification's retries.
+    expect(runs.some((entry) => entry.toolRetries > 0)).toBe(true);
+    expect(runs.filter((entry) => entry.writes === 1).length).toBeGreaterThan(0);
+    // Deterministic: the same program prints the same bytes.
+    expect(ok(run(process.execPath, ['build/consumer.js'], project))).toBe(first);
+  });
+
+  it('refuses internal modules: only the public surface is importable', () => {
+    writeFileSync(
+      join(project, 'src', 'internal.ts'),
+      "import { ARM_PRESETS } from 'spiralbench/dist/bench/arms.js';\nconsole.log(ARM_PRESETS.size);\n",
+    );
+    writeFileSync(
+      join(project, 'src', 'wrong.ts'),
+      "import { toolBudget } from 'spiralbench';\nexport const guard = toolBudget({ maxToolCalls: 'fifteen' });\n",
+    );
+    try {
+      const checked = run(process.execPath, [TSC, '-p', 'tsconfig.json', '--noEmit'], project);
+      expect(checked.status).not.toBe(0);
+      expect(checked.stdout).toMatch(/src\/internal\.ts.*TS2307/);
+      // The declarations carry real types, not `any`.
+      expect(checked.stdout).toMatch(/src\/wrong\.ts.*TS2322/);
+    } finally {
+      rmSync(join(project, 'src', 'internal.ts'));
+      rmSync(join(project, 'src', 'wrong.ts'));
+    }
+    const imported = run(
+      process.execPath,
+      ['--input-type=module', '-e', "await import('spiralbench/dist/bench/arms.js')"],
+      project,
+    );
+    expect(imported.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
+  });
+
+  it('runs the installed CLI: a sweep, its report, a replay, and the sweep read back through the API', () => {
+    const sweep = ok(
+      run(
+        'npx',
+        ['spiralbench', 'run', '-s', 'fetch-transform-write', '-a', 'none,article', '-n', '5', '-o', 'out'],
+        project,
+      ),
+    );
+    expect(sweep).toContain('fetch-transform-write');
+    const markdown = ok(run('npx', ['spiralbench', 'report', 'out', '--markdown'], project));
+    expect(markdown).toMatch(/\| *article *\|/);
+    const replayLine = sweep.split('\n').find((line) => line.startsWith('replay a run: '));
+    expect(replayLine).toBeDefined();
+    const replayArgs = replayLine!.slice('replay a run: spiralbench '.length).split(' ');
+    const replay = ok(run('npx', ['spiralbench', ...replayArgs], project));
+    expect(replay).toContain('verdict');
+    const read = JSON.parse(ok(run(process.execPath, ['build/consumer.js', 'out'], project)));
+    expect(read.cells).toBe(2);
+    expect(read.runs).toBe(10);
+  });
+
+  it('names the package to install when checkpoints need better-sqlite3', () => {
+    const result = run(
+      'npx',
+      ['spiralbench', 'crash-resume', '-s', 'fetch-transform-write', '-n', '2', '-o', 'crash'],
+      project,
+    );
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("npm install 'better-sqlite3@");
+  });
+});
