@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import type { FaultProfile } from '../faults/fault-profile.js';
+import { faultProfileOf } from '../faults/fault-profile-file.js';
 import type { ModelFaultProfile } from '../faults/model-faults.js';
 import { UserInputError, type InputProblem } from '../user-input-error.js';
 import { readInputFile } from './input-file.js';
@@ -225,17 +226,6 @@ function buildScenario(
   personaText: string,
   module: ToolsModule | undefined,
 ): Scenario {
-  const rates = Object.fromEntries(
-    Object.entries(file.faults.tools)
-      .map(([tool, { unauthorized_after: _, ...toolRates }]) => [tool, toolRates] as const)
-      // An entry that only schedules a 401 keeps the scenario-wide rates.
-      .filter(([, toolRates]) => Object.keys(toolRates).length > 0),
-  );
-  const unauthorizedAfter = Object.fromEntries(
-    Object.entries(file.faults.tools).flatMap(([tool, faults]) =>
-      faults.unauthorized_after === undefined ? [] : [[tool, faults.unauthorized_after] as const],
-    ),
-  );
   return {
     id: file.id,
     title: file.title,
@@ -248,13 +238,7 @@ function buildScenario(
     contextWindow: file.context_window,
     persona,
     world: file.world,
-    faults: {
-      rates: file.faults.rates,
-      tools: rates,
-      unauthorizedAfter,
-      retryAfterMs: file.faults.retry_after_ms,
-      timeoutMs: file.faults.timeout_ms,
-    },
+    faults: faultProfileOf(file.faults),
     modelFaults: {
       rates: file.model_faults.rates,
       persistence: file.model_faults.persistence,
