@@ -68,7 +68,7 @@ check:
 `;
 }
 
-const TOOLS_TEXT = `import { defineTool, notFound } from 'spiralbench';
+const TOOLS_TEXT = `import { defineTool, invalidInput, notFound } from 'spiralbench';
 
 /**
  * A read, as your agent's own tool would make it: async, reading the scenario's world.
@@ -114,8 +114,9 @@ export const saveNote = defineTool({
   latencyMs: 300,
   run: async (input, world) => {
     const note = input.note;
-    if (typeof note !== 'object' || note === null) throw new Error("'note' must be an object");
-    world.outbox.push({ key: String(input.customer_id), value: structuredClone(note) });
+    if (typeof note !== 'object' || note === null) throw invalidInput("'note' must be an object");
+    // A copy as JSON: what the outbox keeps cannot change with the caller's object.
+    world.outbox.push({ key: String(input.customer_id), value: JSON.parse(JSON.stringify(note)) });
     return { ok: true, notes: world.outbox.length };
   },
 });
