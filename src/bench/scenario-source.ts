@@ -10,9 +10,10 @@ import {
 import { prepareScenarioFile } from '../scenarios/tools-module.js';
 
 /**
- * A loaded scenario, the file it came from, and the texts (its file's and its persona's)
- * it was built from: workers build it again from those texts, never from the files, so
- * a file edited during a sweep cannot change runs recorded under the first hash.
+ * A loaded scenario, the file it came from, and the texts (its file's, its persona's, its
+ * tools module's) it was built from: workers build it again from those texts, never from
+ * the files, and refuse a tools module that no longer matches its text, so a file edited
+ * during a sweep cannot change runs recorded under the first hash.
  */
 export interface ScenarioSource {
   readonly scenario: Scenario;
