@@ -31,7 +31,9 @@ describe('spiralbench validate', () => {
       'error: 5 problems',
       `  - ${x}: faults.rates.timeout: Too big: expected number to be <=1`,
       expect.stringMatching(
-        new RegExp(`^  - ${x}: tools\\.0: a catalogue tool \\(get_user, search_users, .*\\), got 'get_users'$`),
+        new RegExp(
+          `^  - ${x}: tools\\.0: a catalogue tool \\(get_user, search_users, .*\\) or one of your own \\(made with defineTool, exported by the module named in tools_module\\), got 'get_users'$`,
+        ),
       ),
       `  - ${x}: plan.steps.0.tool: one of the scenario's tools, got 'get_user'`,
       `  - ${y}: prompt: Invalid input: expected string, received undefined`,

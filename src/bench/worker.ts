@@ -1,6 +1,7 @@
 // The pool's worker entry: piscina calls the default export with each ChunkTask.
 import { workerData } from 'piscina';
 import { type Scenario, type ScenarioTexts, scenarioFromTexts } from '../scenarios/loader.js';
+import { prepareScenarioTexts } from '../scenarios/tools-module.js';
 import type { Persona } from '../scenarios/schema.js';
 import { type ChunkResult, type ChunkTask, runChunk } from './chunk-runner.js';
 import { ensembleCast } from './ensemble-cast.js';
@@ -16,12 +17,16 @@ export interface PoolData {
 const { scenarios, members } = workerData as PoolData;
 const built = new Map<number, { scenario: Scenario; cast: readonly Scenario[] | undefined }>();
 
-/** Built from the texts the first time this thread needs it: files are not read here. */
-function scenarioAt(index: number): { scenario: Scenario; cast: readonly Scenario[] | undefined } {
+/**
+ * Built from the texts the first time this thread needs it: scenario files are not read
+ * here, and a tools module is imported as the main thread read it.
+ */
+async function scenarioAt(index: number): Promise<{ scenario: Scenario; cast: readonly Scenario[] | undefined }> {
   let entry = built.get(index);
   if (entry === undefined) {
     const texts = scenarios[index];
     if (texts === undefined) throw new RangeError(`scenario ${index} is outside the sweep`);
+    await prepareScenarioTexts(texts);
     const scenario = scenarioFromTexts(texts);
     entry = { scenario, cast: ensembleCast(scenario, texts, members) };
     built.set(index, entry);
@@ -29,7 +34,7 @@ function scenarioAt(index: number): { scenario: Scenario; cast: readonly Scenari
   return entry;
 }
 
-export default function runPooledChunk(task: ChunkTask): Promise<ChunkResult> {
-  const { scenario, cast } = scenarioAt(task.chunk.scenarioIndex);
+export default async function runPooledChunk(task: ChunkTask): Promise<ChunkResult> {
+  const { scenario, cast } = await scenarioAt(task.chunk.scenarioIndex);
   return runChunk(task, cast === undefined ? { scenario } : { scenario, cast });
 }

@@ -19,6 +19,7 @@ import { registerRun } from './commands/run.js';
 import { registerArena } from './commands/arena.js';
 import { registerCalibrate } from './commands/calibrate.js';
 import { registerValidate } from './commands/validate.js';
+import { registerInit } from './commands/init.js';
 import { registerReport } from './commands/report.js';
 
 export function buildProgram(): Command {
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerMerge(program);
   registerCompare(program);
   registerValidate(program);
+  registerInit(program);
   registerReport(program);
   registerCrashResume(program);
   registerServeModel(program);

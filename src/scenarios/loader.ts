@@ -3,14 +3,12 @@ import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { RATE_FAULT_KINDS, type FaultProfile } from '../faults/fault-profile.js';
-import { MALFORMED_ARGUMENT_KINDS } from '../faults/malformed-arguments.js';
-import { MODEL_FAULT_KINDS, type ModelFaultProfile } from '../faults/model-faults.js';
+import type { FaultProfile } from '../faults/fault-profile.js';
+import { faultProfileOf } from '../faults/fault-profile-file.js';
+import type { ModelFaultProfile } from '../faults/model-faults.js';
 import { UserInputError, type InputProblem } from '../user-input-error.js';
 import { readInputFile } from './input-file.js';
 import type { WorldCheck } from './judge.js';
-import { stepServed } from './plan-matching.js';
-import { parseReference, referencesIn } from './references.js';
 import {
   BUDGET_CLASSES,
   personaSchema,
@@ -19,7 +17,9 @@ import {
   type Persona,
   type ScenarioFile,
 } from './schema.js';
+import { detourProblems, referenceProblems } from './scenario-problems.js';
 import { TOOL_CATALOGUE } from './tool-catalogue.js';
+import { importedToolsModule, TOOLS_MODULE_FIELD, type ToolsModule, toolsModulePathOf } from './tools-module.js';
 import type { ToolSpec } from '../tools/tool-spec.js';
 import { parseYamlInput } from './yaml-input.js';
 
@@ -55,7 +55,7 @@ export interface Scenario {
   readonly impossible: boolean;
   /** What the run is judged against (it carries `impossible` too, for the judge). */
   readonly check: Required<WorldCheck>;
-  /** sha256 of the scenario file and its persona file, for provenance. */
+  /** sha256 of the scenario file, its persona file and its tools module, for provenance and a sweep's identity. */
   readonly hash: string;
 }
 
@@ -87,6 +87,8 @@ export interface InputText {
  */
 export interface ScenarioTexts extends InputText {
   readonly persona: InputText & { readonly id: string };
+  /** The module its `tools_module` names (absolute path) and the text it was imported from. */
+  readonly toolsModule?: InputText;
 }
 
 /** A persona's text by id, or why there is none. */
@@ -116,127 +118,8 @@ export function listPersonaIds(dir = SCENARIOS_DIR): string[] {
   }
 }
 
-type Loose = Record<string, unknown>;
-const asObject = (value: unknown): Loose =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : {};
-const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-
-/**
- * Cross-field checks the schema alone cannot express. They read the raw file
- * defensively, so they run even when the schema check failed and every problem of a
- * file is reported in one go.
- */
-function referenceProblems(path: string, raw: unknown): InputProblem[] {
-  const problems: InputProblem[] = [];
-  const file = asObject(raw);
-  const tools = asArray(file['tools']).filter((tool): tool is string => typeof tool === 'string');
-  const offered = new Set(tools);
-  tools.forEach((tool, i) => {
-    if (!TOOL_CATALOGUE.has(tool)) {
-      problems.push({
-        source: path,
-        field: `tools.${i}`,
-        expected: `a catalogue tool (${[...TOOL_CATALOGUE.keys()].join(', ')}), got '${tool}'`,
-      });
-    }
-  });
-  const seen = new Set<string>();
-  const checkCall = (field: string, call: Loose) => {
-    const tool = call['tool'];
-    if (typeof tool === 'string' && !offered.has(tool))
-      problems.push({ source: path, field: `${field}.tool`, expected: `one of the scenario's tools, got '${tool}'` });
-    for (const reference of referencesIn(call['args'], `${field}.args`)) {
-      const parsed = parseReference(reference.text);
-      if (parsed === null || !seen.has(parsed.step)) {
-        problems.push({
-          source: path,
-          field: reference.field,
-          expected: `a reference to an earlier step ($<step id> or $<step id>.<field>...), got '${reference.text}'`,
-        });
-      }
-    }
-  };
-  const plan = asObject(file['plan']);
-  asArray(plan['steps']).forEach((entry, i) => {
-    const step = asObject(entry);
-    checkCall(`plan.steps.${i}`, step);
-    asArray(step['variants']).forEach((variant, j) =>
-      checkCall(`plan.steps.${i}.variants.${j}`, { tool: step['tool'], args: variant }),
-    );
-    if (step['verify'] !== undefined) checkCall(`plan.steps.${i}.verify`, asObject(step['verify']));
-    asArray(step['alternatives']).forEach((call, j) => checkCall(`plan.steps.${i}.alternatives.${j}`, asObject(call)));
-    const id = step['id'];
-    if (typeof id === 'string' && seen.has(id))
-      problems.push({
-        source: path,
-        field: `plan.steps.${i}.id`,
-        expected: `an id no earlier step has, got '${id}' again`,
-      });
-    if (typeof id === 'string') seen.add(id);
-  });
-  asArray(plan['detours']).forEach((call, i) => checkCall(`plan.detours.${i}`, asObject(call)));
-  const faults = asObject(file['faults']);
-  const checkRates = (field: string, rates: Loose, kinds: readonly string[] = RATE_FAULT_KINDS) => {
-    // One draw picks at most one fault, so the rates of one tool cannot add up to more than
-    // 1. A rate that is wrong on its own is the schema check's to report.
-    const values = kinds.map((kind) => rates[kind]).filter((rate) => rate !== undefined);
-    if (!values.every((rate): rate is number => typeof rate === 'number' && rate >= 0 && rate <= 1)) return;
-    const total = values.reduce((sum, rate) => sum + rate, 0);
-    if (total > 1 + 1e-9)
-      problems.push({
-        source: path,
-        field,
-        expected: `fault rates that add up to at most 1, got ${Number(total.toFixed(6))}`,
-      });
-  };
-  checkRates('faults.rates', asObject(faults['rates']));
-  for (const [tool, toolFaults] of Object.entries(asObject(faults['tools']))) {
-    if (!offered.has(tool))
-      problems.push({ source: path, field: `faults.tools.${tool}`, expected: "one of the scenario's tools" });
-    checkRates(`faults.tools.${tool}`, asObject(toolFaults));
-  }
-  checkRates('model_faults.rates', asObject(asObject(file['model_faults'])['rates']), MODEL_FAULT_KINDS);
-  const malformed = asObject(asObject(file['reply_faults'])['malformed_arguments']);
-  checkRates('reply_faults.malformed_arguments', malformed, MALFORMED_ARGUMENT_KINDS);
-  const writesMalformed = Object.values(malformed).some((rate) => typeof rate === 'number' && rate > 0);
-  if (writesMalformed && file['api'] !== 'openai-chat') {
-    // Over the Messages API the arguments arrive as an object: there is nothing to write wrong.
-    problems.push({
-      source: path,
-      field: 'reply_faults.malformed_arguments',
-      expected: `api: openai-chat (arguments are text only there), got api: ${String(file['api'] ?? 'anthropic')}`,
-    });
-  }
-  const id = file['id'];
-  if (typeof id === 'string' && basename(path, '.yaml') !== id) {
-    problems.push({
-      source: path,
-      field: 'id',
-      expected: `the file name without .yaml ('${basename(path, '.yaml')}'), got '${id}'`,
-    });
-  }
-  return problems;
-}
-
-/**
- * A detour is a call off the plan. One the simulated model would read as serving a step
- * after the first (the same tool, and for a shared tool the same arguments) would, taken
- * early, make the model believe it had skipped ahead.
- */
-function detourProblems(path: string, plan: ScenarioFile['plan']): InputProblem[] {
-  return plan.detours.flatMap((detour, i) => {
-    const step = stepServed(plan.steps, 1, detour.tool, detour.args);
-    if (step === -1) return [];
-    const id = plan.steps[step]?.id ?? '';
-    return [
-      {
-        source: path,
-        field: `plan.detours.${i}`,
-        expected: `a call off the plan; this one would be read as step '${id}' (use another tool, or for a tool steps share, arguments of the first step only)`,
-      },
-    ];
-  });
-}
+const asObject = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /** Personas read from `<dir>/personas`, by id. */
 function personasIn(scenarioPath: string, dir: string): PersonaLookup {
@@ -310,49 +193,52 @@ export function scenarioFromText(
   const data = parseYaml(path, text);
   const parsed = scenarioSchema.safeParse(data);
   const persona = personaOf(data, personas);
+  const modulePath = toolsModulePathOf(path, data);
+  const module = modulePath === undefined ? undefined : importedToolsModule(modulePath);
   const problems = [
     ...(parsed.success ? [] : zodProblems(path, parsed.error)),
-    ...referenceProblems(path, data),
+    ...(modulePath !== undefined && module === undefined
+      ? [{ source: path, field: TOOLS_MODULE_FIELD, expected: UNIMPORTED_TOOLS_MODULE }]
+      : []),
+    ...referenceProblems(path, data, module),
     ...(parsed.success ? detourProblems(path, parsed.data.plan) : []),
     ...(Array.isArray(persona) ? persona : []),
   ];
   if (!parsed.success || Array.isArray(persona) || problems.length > 0) throw new UserInputError(problems);
   const file = parsed.data;
-  const scenario = buildScenario(file, persona.persona, text, persona.text.text);
-  return { scenario, texts: { path, text, persona: persona.text } };
+  const scenario = buildScenario(file, persona.persona, text, persona.text.text, module);
+  const toolsModule = module === undefined ? {} : { toolsModule: { path: module.path, text: module.text } };
+  return { scenario, texts: { path, text, persona: persona.text, ...toolsModule } };
 }
 
-function buildScenario(file: ScenarioFile, persona: Persona, text: string, personaText: string): Scenario {
-  const rates = Object.fromEntries(
-    Object.entries(file.faults.tools)
-      .map(([tool, { unauthorized_after: _, ...toolRates }]) => [tool, toolRates] as const)
-      // An entry that only schedules a 401 keeps the scenario-wide rates.
-      .filter(([, toolRates]) => Object.keys(toolRates).length > 0),
-  );
-  const unauthorizedAfter = Object.fromEntries(
-    Object.entries(file.faults.tools).flatMap(([tool, faults]) =>
-      faults.unauthorized_after === undefined ? [] : [[tool, faults.unauthorized_after] as const],
-    ),
-  );
+/**
+ * A module is imported asynchronously and a scenario is built synchronously: every caller
+ * that reads a scenario file imports its module first (prepareScenarioFile,
+ * prepareScenarioTexts); one that cannot says so rather than running without its tools.
+ */
+const UNIMPORTED_TOOLS_MODULE =
+  'a scenario without a tools module here: this command reads scenarios without importing modules (run, arena, replay, calibrate and validate import them)';
+
+function buildScenario(
+  file: ScenarioFile,
+  persona: Persona,
+  text: string,
+  personaText: string,
+  module: ToolsModule | undefined,
+): Scenario {
   return {
     id: file.id,
     title: file.title,
     description: file.description,
     system: file.system,
     prompt: file.prompt,
-    tools: file.tools.map((name) => TOOL_CATALOGUE.get(name) as ToolSpec),
+    tools: file.tools.map((name) => (module?.tools.get(name) ?? TOOL_CATALOGUE.get(name)) as ToolSpec),
     budgetClass: file.budget_class,
     toolBudget: BUDGET_CLASSES[file.budget_class],
     contextWindow: file.context_window,
     persona,
     world: file.world,
-    faults: {
-      rates: file.faults.rates,
-      tools: rates,
-      unauthorizedAfter,
-      retryAfterMs: file.faults.retry_after_ms,
-      timeoutMs: file.faults.timeout_ms,
-    },
+    faults: faultProfileOf(file.faults),
     modelFaults: {
       rates: file.model_faults.rates,
       persistence: file.model_faults.persistence,
@@ -366,8 +252,15 @@ function buildScenario(file: ScenarioFile, persona: Persona, text: string, perso
     history: file.history,
     impossible: file.impossible,
     check: { outbox: file.check.outbox, impossible: file.impossible },
-    hash: createHash('sha256').update(text).update('\0').update(personaText).digest('hex'),
+    hash: scenarioHash(text, personaText, module),
   };
+}
+
+/** sha256 of the texts a scenario is built from; a scenario without a tools module hashes as it always has. */
+function scenarioHash(text: string, personaText: string, module: ToolsModule | undefined): string {
+  const hash = createHash('sha256').update(text).update('\0').update(personaText);
+  if (module !== undefined) hash.update('\0').update(module.text);
+  return hash.digest('hex');
 }
 
 /** The ids of the bundled scenarios, sorted. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RATE_FAULT_KINDS } from '../faults/fault-profile.js';
+import { faultsSchema } from '../faults/fault-profile-file.js';
 import { MALFORMED_ARGUMENT_KINDS, type MalformedArgumentKind } from '../faults/malformed-arguments.js';
 import { MODEL_FAULT_KINDS, NO_MODEL_FAULTS } from '../faults/model-faults.js';
 
@@ -12,22 +12,6 @@ const args = z
     'Tool arguments. A string "$<step id>" anywhere inside (nested objects and arrays too) stands for that earlier step\'s latest good result; "$<step id>.<field>.<index>" for a part of it.',
   );
 const toolCall = z.strictObject({ tool: z.string().min(1).describe('A tool the scenario offers.'), args });
-
-const faultRates = z.strictObject(
-  Object.fromEntries(
-    RATE_FAULT_KINDS.map((kind) => [kind, probability.optional().describe(`Chance per execution of a ${kind} fault.`)]),
-  ),
-);
-const toolFaults = faultRates.extend({
-  unauthorized_after: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe(
-      'From this 0-based execution of the tool on, it answers HTTP 401 (a credential revoked mid-task). Not drawn from the rates; an entry holding only this keeps the scenario-wide rates.',
-    ),
-});
 
 const MALFORMED_WORDS: Record<MalformedArgumentKind, string> = {
   fenced: 'inside a Markdown code fence',
@@ -132,7 +116,17 @@ export const scenarioSchema = z
       .default('You are an agent that completes tasks by calling tools.')
       .describe('The system prompt.'),
     prompt: z.string().min(1).describe('The task, as the first user message.'),
-    tools: z.array(z.string().min(1)).min(1).describe('Catalogue tools offered to the model, by name.'),
+    tools: z
+      .array(z.string().min(1))
+      .min(1)
+      .describe('Tools offered to the model, by name: catalogue tools, and tools of the tools_module.'),
+    tools_module: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'A module of your own tools (TypeScript or JavaScript, a path relative to this file): every export made with defineTool is a tool this scenario may name in `tools`.',
+      ),
     budget_class: z.enum(Object.keys(BUDGET_CLASSES) as [BudgetClass, ...BudgetClass[]]).describe(
       `Task class; sets the tool budget: ${Object.entries(BUDGET_CLASSES)
         .map(([name, calls]) => `${name} ${calls}`)
@@ -160,19 +154,7 @@ export const scenarioSchema = z
           .describe('Collections of records by id, e.g. users.u_1042, that tools read.'),
       })
       .describe('The starting world.'),
-    faults: z
-      .strictObject({
-        rates: faultRates
-          .default({})
-          .describe('Fault rates for every tool; one draw per execution picks at most one fault.'),
-        tools: z
-          .record(z.string(), toolFaults)
-          .default({})
-          .describe('Per-tool faults; rates given here replace `rates` for that tool.'),
-        retry_after_ms: z.number().int().min(0).default(1000).describe('The retry-after a 429 carries, in ms.'),
-        timeout_ms: z.number().int().min(0).default(10_000).describe('How long a timed-out call hangs, in ms.'),
-      })
-      .default({ rates: {}, tools: {}, retry_after_ms: 1000, timeout_ms: 10_000 }),
+    faults: faultsSchema.default({ rates: {}, tools: {}, retry_after_ms: 1000, timeout_ms: 10_000 }),
     model_faults: modelFaultsSchema.default({
       rates: {},
       persistence: NO_MODEL_FAULTS.persistence,

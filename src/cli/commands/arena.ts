@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
 import { checkPeerSweep } from '../../bench/peer-checks.js';
-import { resolveScenarioSource } from '../../bench/scenario-source.js';
+import { loadScenarioSources } from '../../bench/scenario-source.js';
 import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { installCommand, installedPeers, missingPackages, PEERS } from '../../peers/peer-registry.js';
@@ -94,7 +94,7 @@ export function registerArena(program: Command): void {
       ].join('\n'),
     )
     .action(async (flags: ArenaFlags) => {
-      const scenarios = flags.scenarios.map((ref) => ({ ...resolveScenarioSource(ref), ref }));
+      const scenarios = await loadScenarioSources(flags.scenarios);
       const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
       if (repeated.length > 0)
         throw UserInputError.single(

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { usesDefaultPersona } from '../../bench/ensemble-cast.js';
-import { resolveScenarioSource } from '../../bench/scenario-source.js';
+import { loadScenarioSource } from '../../bench/scenario-source.js';
 import {
   calibrate,
   DEFAULT_CALIBRATION_SEED,
@@ -111,7 +111,7 @@ export function registerCalibrate(program: Command): void {
       const targetValues = parseTargets(flags.target);
       const tolerances = flags.tolerance === undefined ? DEFAULT_TOLERANCES : parseTolerances(flags.tolerance);
       const out = outFile(flags.out);
-      const source = { ...resolveScenarioSource(flags.scenario), ref: flags.scenario };
+      const source = { ...(await loadScenarioSource(flags.scenario)), ref: flags.scenario };
       // `run --ensemble` leaves a scenario's own persona in place, so an ensemble fitted on
       // one would never be played there: the fit would describe runs that never happen.
       if (!usesDefaultPersona(source.texts))

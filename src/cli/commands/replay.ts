@@ -6,7 +6,7 @@ import { replayCommand } from '../../bench/replay-command.js';
 import type { AgentEvent } from '../../loop/events.js';
 import { renderTranscript } from '../../report/transcript.js';
 import { loadArmsFile } from '../../bench/arms-file.js';
-import { resolveScenarioSource, type ScenarioSource } from '../../bench/scenario-source.js';
+import { loadScenarioSource, type ScenarioSource } from '../../bench/scenario-source.js';
 import { ensembleCast, memberFor } from '../../bench/ensemble-cast.js';
 import type { Scenario } from '../../scenarios/loader.js';
 import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
@@ -46,7 +46,7 @@ export function registerReplay(program: Command): void {
       nonNegativeInt,
     )
     .action(async (flags: ReplayFlags) => {
-      const source = resolveScenarioSource(flags.scenario);
+      const source = await loadScenarioSource(flags.scenario);
       const played = playedBy(source, flags);
       const { scenario } = played;
       const custom = flags.armsFile === undefined ? new Map() : await loadArmsFile(flags.armsFile);

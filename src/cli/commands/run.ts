@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { type Arm, resolveArms } from '../../bench/arms.js';
 import { replayCommand } from '../../bench/replay-command.js';
 import { loadArmsFile } from '../../bench/arms-file.js';
-import { resolveScenarioSource } from '../../bench/scenario-source.js';
+import { loadScenarioSources } from '../../bench/scenario-source.js';
 import { usesDefaultPersona } from '../../bench/ensemble-cast.js';
 import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
 import { checkPeerSweep } from '../../bench/peer-checks.js';
@@ -218,7 +218,7 @@ export function registerRun(program: Command): void {
           `a folder other than the --check baseline (${baseline}), which the run would overwrite`,
         );
       }
-      const scenarios = flags.scenarios.map((ref) => ({ ...resolveScenarioSource(ref), ref }));
+      const scenarios = await loadScenarioSources(flags.scenarios);
       const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
       if (repeated.length > 0)
         throw UserInputError.single(

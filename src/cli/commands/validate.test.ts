@@ -32,21 +32,24 @@ function folder(files: Record<string, string>, personas: readonly string[] = [])
 }
 
 describe('validateScenarioPaths', () => {
-  it('passes every bundled scenario', () => {
-    const report = validateScenarioPaths([SCENARIOS_DIR]);
+  it('passes every bundled scenario', async () => {
+    const report = await validateScenarioPaths([SCENARIOS_DIR]);
     expect(report.problems).toEqual([]);
     expect(report.ok.length).toBeGreaterThanOrEqual(11);
   });
 
-  it('lists the good files of a folder, with personas from <folder>/personas', () => {
+  it('lists the good files of a folder, with personas from <folder>/personas', async () => {
     const dir = folder(
       { 'a.yaml': GOOD('a', 'stubborn'), 'b.yaml': GOOD('b', 'stubborn'), 'notes.txt': 'not a scenario' },
       ['stubborn'],
     );
-    expect(validateScenarioPaths([dir])).toEqual({ ok: [join(dir, 'a.yaml'), join(dir, 'b.yaml')], problems: [] });
+    expect(await validateScenarioPaths([dir])).toEqual({
+      ok: [join(dir, 'a.yaml'), join(dir, 'b.yaml')],
+      problems: [],
+    });
   });
 
-  it('reports every problem of every bad file, each with file, field and expectation, and still lists the good ones', () => {
+  it('reports every problem of every bad file, each with file, field and expectation, and still lists the good ones', async () => {
     const dir = folder({
       'good.yaml': GOOD('good'),
       'one.yaml': GOOD('one')
@@ -58,7 +61,7 @@ describe('validateScenarioPaths', () => {
     });
     const one = join(dir, 'one.yaml');
     const two = join(dir, 'two.yaml');
-    const report = validateScenarioPaths([dir]);
+    const report = await validateScenarioPaths([dir]);
     expect(report.ok).toEqual([join(dir, 'good.yaml')]);
     expect(report.problems.map((p) => [p.source, p.field])).toEqual([
       [one, 'budget_class'],
@@ -74,10 +77,10 @@ describe('validateScenarioPaths', () => {
     );
   });
 
-  it('takes single files too, and says when a path holds nothing to validate', () => {
+  it('takes single files too, and says when a path holds nothing to validate', async () => {
     const dir = folder({ 'a.yaml': GOOD('a') });
     const empty = folder({});
-    expect(validateScenarioPaths([join(dir, 'a.yaml'), empty, join(dir, 'missing.yaml')])).toEqual({
+    expect(await validateScenarioPaths([join(dir, 'a.yaml'), empty, join(dir, 'missing.yaml')])).toEqual({
       ok: [join(dir, 'a.yaml')],
       problems: [
         { source: empty, field: '', expected: 'a folder with at least one .yaml scenario file' },
@@ -90,11 +93,11 @@ describe('validateScenarioPaths', () => {
     });
   });
 
-  it('reports a broken persona file once, however many scenarios use it', () => {
+  it('reports a broken persona file once, however many scenarios use it', async () => {
     const dir = folder({ 'a.yaml': GOOD('a', 'odd'), 'b.yaml': GOOD('b', 'odd') });
     mkdirSync(join(dir, 'personas'));
     writeFileSync(join(dir, 'personas', 'odd.yaml'), 'id: odd\n');
-    const { ok, problems } = validateScenarioPaths([dir]);
+    const { ok, problems } = await validateScenarioPaths([dir]);
     expect(ok).toEqual([]);
     expect(problems.length).toBeGreaterThan(0);
     expect(problems.every((p) => p.source === join(dir, 'personas', 'odd.yaml'))).toBe(true);

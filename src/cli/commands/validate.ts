@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { loadScenarioAt } from '../../bench/scenario-source.js';
+import { loadScenarioFileAt } from '../../bench/scenario-source.js';
 import { escapeControl } from '../../report/terminal-text.js';
 import { formatProblem, UserInputError, type InputProblem } from '../../user-input-error.js';
 
@@ -34,7 +34,7 @@ function scenarioFiles(path: string): string[] | InputProblem {
  * personas/ folder beside the file, else the bundled ones), and collects every problem
  * of every file instead of stopping at the first bad one.
  */
-export function validateScenarioPaths(paths: readonly string[]): ValidationReport {
+export async function validateScenarioPaths(paths: readonly string[]): Promise<ValidationReport> {
   const ok: string[] = [];
   const problems: InputProblem[] = [];
   const seen = new Set<string>();
@@ -52,7 +52,7 @@ export function validateScenarioPaths(paths: readonly string[]): ValidationRepor
     }
     for (const file of files) {
       try {
-        loadScenarioAt(file);
+        await loadScenarioFileAt(file);
         ok.push(file);
       } catch (error) {
         if (!(error instanceof UserInputError)) throw error;
@@ -77,8 +77,8 @@ export function registerValidate(program: Command): void {
       'after',
       '\nExample:\n  spiralbench validate scenarios/\n\nExits 0 when every file is valid, 2 otherwise.',
     )
-    .action((paths: string[]) => {
-      const report = validateScenarioPaths(paths);
+    .action(async (paths: string[]) => {
+      const report = await validateScenarioPaths(paths);
       for (const file of report.ok) process.stdout.write(`ok ${escapeControl(file)}\n`);
       if (report.problems.length > 0) throw new UserInputError(report.problems);
     });

@@ -1,0 +1,73 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { Command } from 'commander';
+import { escapeControl } from '../../report/terminal-text.js';
+import { UserInputError } from '../../user-input-error.js';
+import { SCAFFOLD_SCENARIO_ID, scaffoldFiles } from '../init-scaffold.js';
+
+interface InitFlags {
+  readonly force: boolean;
+}
+
+/** A path as the user types it: relative to the working directory when inside it (./x when it has no folder), else absolute. */
+function typed(path: string): string {
+  const shown = relative(process.cwd(), path);
+  if (shown === '' || shown.startsWith('..') || isAbsolute(shown)) return path;
+  return shown.includes(sep) ? shown : `.${sep}${shown}`;
+}
+
+/**
+ * Writes the scaffold into `dir` and returns the files written. Refuses, naming every one,
+ * when any of them exists: a half-written scaffold over a user's files is worse than none.
+ */
+export function initProject(dir: string, force: boolean): string[] {
+  const target = resolve(dir);
+  // The package as a project installs it; an editor resolves the schema from the scenario's folder.
+  const schema = relative(
+    target,
+    join(process.cwd(), 'node_modules', 'spiralbench', 'scenarios', 'scenario.schema.json'),
+  );
+  const scenario = typed(join(target, `${SCAFFOLD_SCENARIO_ID}.yaml`));
+  const files = scaffoldFiles(schema.split(sep).join('/'), scenario).map((file) => ({
+    ...file,
+    path: join(target, file.name),
+  }));
+  const existing = files.filter((file) => existsSync(file.path));
+  if (existing.length > 0 && !force)
+    throw new UserInputError(
+      existing.map((file) => ({
+        source: typed(file.path),
+        field: '',
+        expected: 'no file here: init does not overwrite (pass --force to replace it)',
+      })),
+    );
+  mkdirSync(target, { recursive: true });
+  for (const file of files) writeFileSync(file.path, file.text);
+  return files.map((file) => file.path);
+}
+
+export function registerInit(program: Command): void {
+  program
+    .command('init')
+    .description(
+      'Scaffold a scenario played with your own tools: <dir>/customer-note.yaml, <dir>/tools.ts (one async read, one write, made with defineTool) and a README of the next commands.',
+    )
+    .argument('[dir]', 'the folder to write to (created if missing)', 'spiralbench')
+    .option('--force', 'replace files that already exist', false)
+    .addHelpText(
+      'after',
+      '\nExample:\n  spiralbench init my-bench\n\nExits 2, naming them, when a file it would write exists.',
+    )
+    .action((dir: string, flags: InitFlags) => {
+      const written = initProject(dir, flags.force);
+      const scenario = typed(written[0]!);
+      const lines = [
+        ...written.map((path) => `wrote ${escapeControl(typed(path))}`),
+        '',
+        'Next:',
+        `  npx spiralbench validate ${escapeControl(scenario)}`,
+        `  npx spiralbench run -s ${escapeControl(scenario)} -a none,article -n 20`,
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+}

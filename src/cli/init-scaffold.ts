@@ -1,0 +1,152 @@
+/**
+ * The files `spiralbench init` writes: a scenario whose tools come from a tools module of
+ * the user's own, that module (one async read, one side-effecting write), and a README of
+ * the next commands. Each is a function of where it lands, so the paths it prints are the
+ * ones the user will type.
+ */
+export interface ScaffoldFile {
+  /** Relative to the folder init writes to. */
+  readonly name: string;
+  readonly text: string;
+}
+
+/** The scenario's id: its file name without .yaml. */
+export const SCAFFOLD_SCENARIO_ID = 'customer-note';
+
+/**
+ * @param schemaPath the published scenario JSON Schema, relative to the scenario file, for
+ *   editors (`yaml-language-server`).
+ * @param runScenario the scenario path as typed from where init was run.
+ */
+export function scaffoldFiles(schemaPath: string, runScenario: string): readonly ScaffoldFile[] {
+  return [
+    { name: `${SCAFFOLD_SCENARIO_ID}.yaml`, text: scenarioText(schemaPath) },
+    { name: 'tools.ts', text: TOOLS_TEXT },
+    { name: 'README.md', text: readmeText(runScenario) },
+  ];
+}
+
+function scenarioText(schemaPath: string): string {
+  return `# yaml-language-server: $schema=${schemaPath}
+# A task for the simulated model, played with your own tools (tools.ts) failing on purpose.
+id: ${SCAFFOLD_SCENARIO_ID}
+title: Fetch a customer and save a note about them
+prompt: >
+  Fetch customer c_7 with get_customer, then save a note for them with save_note whose
+  note holds the customer's name and plan.
+# Your tools: every export of this module made with defineTool. Name the ones offered below.
+tools_module: ./tools.ts
+tools: [get_customer, save_note]
+budget_class: standard
+world:
+  records:
+    customers:
+      c_7: { id: c_7, name: Ada Lovelace, plan: pro, email: ada@example.com }
+      c_8: { id: c_8, name: Grace Hopper, plan: team, email: grace@example.com }
+# Seeded faults, drawn once per execution: the same seed meets the same faults in every arm.
+faults:
+  rates: { timeout: 0.25, rate_limit: 0.05, malformed_json: 0.05 }
+  tools:
+    # A note that was saved but whose answer was lost: a retry writes it twice.
+    save_note: { timeout: 0.2, partial_write: 0.1 }
+# What the simulated model understands of the task (it knows nothing of faults or safeguards).
+plan:
+  steps:
+    - id: fetch
+      tool: get_customer
+      args: { customer_id: c_7 }
+    - id: save
+      tool: save_note
+      args: { customer_id: c_7, note: { name: $fetch.name, plan: $fetch.plan } }
+  detours:
+    - { tool: get_customer, args: { customer_id: c_8 } }
+  final: Saved a note for Ada Lovelace (plan pro).
+# Judged on the world, never on what the model says: exactly this write, once.
+check:
+  outbox:
+    - { key: c_7, value: { name: Ada Lovelace, plan: pro } }
+`;
+}
+
+const TOOLS_TEXT = `import { defineTool, invalidInput, notFound } from 'spiralbench';
+
+/**
+ * A read, as your agent's own tool would make it: async, reading the scenario's world.
+ * Throw notFound / invalidInput for a request the tool refuses; the model sees a
+ * permanent error, as it would from a real service.
+ */
+export const getCustomer = defineTool({
+  name: 'get_customer',
+  description: 'Fetch one customer record by id from the CRM. Returns the record as JSON.',
+  input_schema: {
+    type: 'object',
+    properties: { customer_id: { type: 'string', description: 'The customer id, e.g. "c_7".' } },
+    required: ['customer_id'],
+  },
+  sideEffecting: false,
+  concurrencySafe: true,
+  latencyMs: 200,
+  run: async (input, world) => {
+    const id = String(input.customer_id);
+    const customer = world.records.customers?.[id];
+    if (customer === undefined) throw notFound(\`no customer with id '\${id}'\`);
+    return customer;
+  },
+});
+
+/**
+ * A write: side-effecting, so the harness never retries it on its own. Writes go to the
+ * world's outbox, which the scenario's check judges; a write made twice shows up twice.
+ */
+export const saveNote = defineTool({
+  name: 'save_note',
+  description: 'Save a note about a customer. Each call appends one note.',
+  input_schema: {
+    type: 'object',
+    properties: {
+      customer_id: { type: 'string', description: 'The customer the note is about.' },
+      note: { type: 'object', description: 'The note to save.' },
+    },
+    required: ['customer_id', 'note'],
+  },
+  sideEffecting: true,
+  concurrencySafe: false,
+  latencyMs: 300,
+  run: async (input, world) => {
+    const note = input.note;
+    if (typeof note !== 'object' || note === null) throw invalidInput("'note' must be an object");
+    // A copy as JSON: what the outbox keeps cannot change with the caller's object.
+    world.outbox.push({ key: String(input.customer_id), value: JSON.parse(JSON.stringify(note)) });
+    return { ok: true, notes: world.outbox.length };
+  },
+});
+`;
+
+function readmeText(scenario: string): string {
+  return `# Your spiralbench scenario
+
+- \`${SCAFFOLD_SCENARIO_ID}.yaml\`: the task, its world, its faults, the simulated model's plan and
+  the check on the final world.
+- \`tools.ts\`: your tools, made with \`defineTool\`; the scenario names them in \`tools:\`.
+
+Next:
+
+\`\`\`sh
+npx spiralbench validate ${scenario}
+npx spiralbench run -s ${scenario} -a none,article -n 20
+npx spiralbench replay -s ${scenario} -a none --seed 3    # one run, step by step
+\`\`\`
+
+Your tools behind the same faults in your own tests, without the harness:
+
+\`\`\`ts
+import { withFaults } from 'spiralbench';
+import { getCustomer } from './tools.js';
+
+const flaky = withFaults(getCustomer, { rates: { timeout: 0.25 } }, { seed: 7 });
+await flaky({ customer_id: 'c_7' }); // rejects with a ToolError on an injected fault
+\`\`\`
+
+See docs/tools.md in the spiralbench package for the whole story.
+`;
+}

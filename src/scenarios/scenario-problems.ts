@@ -1,0 +1,140 @@
+import { basename } from 'node:path';
+import { RATE_FAULT_KINDS } from '../faults/fault-profile.js';
+import { MALFORMED_ARGUMENT_KINDS } from '../faults/malformed-arguments.js';
+import { MODEL_FAULT_KINDS } from '../faults/model-faults.js';
+import type { ToolSpec } from '../tools/tool-spec.js';
+import type { InputProblem } from '../user-input-error.js';
+import { stepServed } from './plan-matching.js';
+import { parseReference, referencesIn } from './references.js';
+import type { ScenarioFile } from './schema.js';
+import { TOOL_CATALOGUE } from './tool-catalogue.js';
+
+type Loose = Record<string, unknown>;
+const asObject = (value: unknown): Loose =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : {};
+const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/**
+ * Cross-field checks the schema alone cannot express. They read the raw file
+ * defensively, so they run even when the schema check failed and every problem of a
+ * file is reported in one go.
+ */
+export function referenceProblems(
+  path: string,
+  raw: unknown,
+  own: { readonly path: string; readonly tools: ReadonlyMap<string, ToolSpec> } | undefined,
+): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const file = asObject(raw);
+  const tools = asArray(file['tools']).filter((tool): tool is string => typeof tool === 'string');
+  const offered = new Set(tools);
+  tools.forEach((tool, i) => {
+    if (!TOOL_CATALOGUE.has(tool) && own?.tools.has(tool) !== true) {
+      const yours =
+        own === undefined
+          ? 'or one of your own (made with defineTool, exported by the module named in tools_module)'
+          : `or a tool of tools_module '${own.path}' (${[...own.tools.keys()].join(', ')})`;
+      problems.push({
+        source: path,
+        field: `tools.${i}`,
+        expected: `a catalogue tool (${[...TOOL_CATALOGUE.keys()].join(', ')}) ${yours}, got '${tool}'`,
+      });
+    }
+  });
+  const seen = new Set<string>();
+  const checkCall = (field: string, call: Loose) => {
+    const tool = call['tool'];
+    if (typeof tool === 'string' && !offered.has(tool))
+      problems.push({ source: path, field: `${field}.tool`, expected: `one of the scenario's tools, got '${tool}'` });
+    for (const reference of referencesIn(call['args'], `${field}.args`)) {
+      const parsed = parseReference(reference.text);
+      if (parsed === null || !seen.has(parsed.step)) {
+        problems.push({
+          source: path,
+          field: reference.field,
+          expected: `a reference to an earlier step ($<step id> or $<step id>.<field>...), got '${reference.text}'`,
+        });
+      }
+    }
+  };
+  const plan = asObject(file['plan']);
+  asArray(plan['steps']).forEach((entry, i) => {
+    const step = asObject(entry);
+    checkCall(`plan.steps.${i}`, step);
+    asArray(step['variants']).forEach((variant, j) =>
+      checkCall(`plan.steps.${i}.variants.${j}`, { tool: step['tool'], args: variant }),
+    );
+    if (step['verify'] !== undefined) checkCall(`plan.steps.${i}.verify`, asObject(step['verify']));
+    asArray(step['alternatives']).forEach((call, j) => checkCall(`plan.steps.${i}.alternatives.${j}`, asObject(call)));
+    const id = step['id'];
+    if (typeof id === 'string' && seen.has(id))
+      problems.push({
+        source: path,
+        field: `plan.steps.${i}.id`,
+        expected: `an id no earlier step has, got '${id}' again`,
+      });
+    if (typeof id === 'string') seen.add(id);
+  });
+  asArray(plan['detours']).forEach((call, i) => checkCall(`plan.detours.${i}`, asObject(call)));
+  const faults = asObject(file['faults']);
+  const checkRates = (field: string, rates: Loose, kinds: readonly string[] = RATE_FAULT_KINDS) => {
+    // One draw picks at most one fault, so the rates of one tool cannot add up to more than
+    // 1. A rate that is wrong on its own is the schema check's to report.
+    const values = kinds.map((kind) => rates[kind]).filter((rate) => rate !== undefined);
+    if (!values.every((rate): rate is number => typeof rate === 'number' && rate >= 0 && rate <= 1)) return;
+    const total = values.reduce((sum, rate) => sum + rate, 0);
+    if (total > 1 + 1e-9)
+      problems.push({
+        source: path,
+        field,
+        expected: `fault rates that add up to at most 1, got ${Number(total.toFixed(6))}`,
+      });
+  };
+  checkRates('faults.rates', asObject(faults['rates']));
+  for (const [tool, toolFaults] of Object.entries(asObject(faults['tools']))) {
+    if (!offered.has(tool))
+      problems.push({ source: path, field: `faults.tools.${tool}`, expected: "one of the scenario's tools" });
+    checkRates(`faults.tools.${tool}`, asObject(toolFaults));
+  }
+  checkRates('model_faults.rates', asObject(asObject(file['model_faults'])['rates']), MODEL_FAULT_KINDS);
+  const malformed = asObject(asObject(file['reply_faults'])['malformed_arguments']);
+  checkRates('reply_faults.malformed_arguments', malformed, MALFORMED_ARGUMENT_KINDS);
+  const writesMalformed = Object.values(malformed).some((rate) => typeof rate === 'number' && rate > 0);
+  if (writesMalformed && file['api'] !== 'openai-chat') {
+    // Over the Messages API the arguments arrive as an object: there is nothing to write wrong.
+    problems.push({
+      source: path,
+      field: 'reply_faults.malformed_arguments',
+      expected: `api: openai-chat (arguments are text only there), got api: ${String(file['api'] ?? 'anthropic')}`,
+    });
+  }
+  const id = file['id'];
+  if (typeof id === 'string' && basename(path, '.yaml') !== id) {
+    problems.push({
+      source: path,
+      field: 'id',
+      expected: `the file name without .yaml ('${basename(path, '.yaml')}'), got '${id}'`,
+    });
+  }
+  return problems;
+}
+
+/**
+ * A detour is a call off the plan. One the simulated model would read as serving a step
+ * after the first (the same tool, and for a shared tool the same arguments) would, taken
+ * early, make the model believe it had skipped ahead.
+ */
+export function detourProblems(path: string, plan: ScenarioFile['plan']): InputProblem[] {
+  return plan.detours.flatMap((detour, i) => {
+    const step = stepServed(plan.steps, 1, detour.tool, detour.args);
+    if (step === -1) return [];
+    const id = plan.steps[step]?.id ?? '';
+    return [
+      {
+        source: path,
+        field: `plan.detours.${i}`,
+        expected: `a call off the plan; this one would be read as step '${id}' (use another tool, or for a tool steps share, arguments of the first step only)`,
+      },
+    ];
+  });
+}

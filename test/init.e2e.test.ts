@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from './cli-helpers.js';
+import { linkSpiralbenchPackage } from './spiralbench-package.js';
+
+interface RunLine {
+  readonly arm: string;
+  readonly verdict: string;
+  readonly tool_calls: number;
+}
+
+describe('spiralbench init', () => {
+  it('scaffolds a scenario with its own tools module, and refuses to overwrite it unless --force', () => {
+    const dir = join(tempDir(), 'bench');
+    const first = cli(['init', dir]);
+    expect(first.status, first.stderr).toBe(0);
+    const files = ['customer-note.yaml', 'tools.ts', 'README.md'].map((name) => join(dir, name));
+    for (const file of files) expect(first.stdout).toContain(`wrote ${file}\n`);
+    expect(first.stdout).toContain(`npx spiralbench run -s ${files[0]} -a none,article -n 20\n`);
+    expect(readFileSync(files[0]!, 'utf8')).toContain('tools_module: ./tools.ts\n');
+    expect(readFileSync(files[1]!, 'utf8')).toMatch(/run: async \(input, world\)/);
+
+    const again = cli(['init', dir]);
+    expect(again.status).toBe(2);
+    expect(again.stderr.split('\n')).toEqual([
+      'error: 3 problems',
+      ...files.map((file) => `  - ${file}: no file here: init does not overwrite (pass --force to replace it)`),
+      '',
+    ]);
+    expect(cli(['init', dir, '--force']).status).toBe(0);
+  });
+
+  // The scaffold's read tool is async: its runs succeed once the tool host awaits a tool's
+  // promise (the async-tools change); before it, every run writes a wrong note.
+  it('gives a scenario that validates and runs, with successes, importing defineTool from spiralbench', () => {
+    const project = tempDir();
+    linkSpiralbenchPackage(project);
+    const dir = join(project, 'bench');
+    expect(cli(['init', dir]).status).toBe(0);
+    const scenario = join(dir, 'customer-note.yaml');
+    const validate = cli(['validate', scenario]);
+    expect(validate.stderr).toBe('');
+    expect(validate.stdout).toBe(`ok ${scenario}\n`);
+    const out = join(project, 'results');
+    const run = cli(['run', '-s', scenario, '-a', 'none,article', '-n', '20', '-w', '2', '-o', out]);
+    expect(run.status, run.stderr).toBe(0);
+    const lines = readFileSync(join(out, 'runs.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as RunLine);
+    expect(lines).toHaveLength(40);
+    for (const arm of ['none', 'article']) {
+      const runs = lines.filter((line) => line.arm === arm);
+      expect(runs).toHaveLength(20);
+      expect(runs.filter((line) => line.verdict === 'success').length, arm).toBeGreaterThanOrEqual(5);
+      expect(runs.every((line) => line.tool_calls >= 1)).toBe(true);
+    }
+  });
+});

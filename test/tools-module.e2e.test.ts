@@ -1,0 +1,50 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from './cli-helpers.js';
+import { linkSpiralbenchPackage } from './spiralbench-package.js';
+
+/** init's scaffold with its read made synchronous: what a sweep needs of a tools module, whichever way run returns. */
+function syncToolsProject(): { project: string; scenario: string; tools: string } {
+  const project = tempDir();
+  linkSpiralbenchPackage(project);
+  const dir = join(project, 'bench');
+  expect(cli(['init', dir]).status).toBe(0);
+  const tools = join(dir, 'tools.ts');
+  writeFileSync(tools, readFileSync(tools, 'utf8').replaceAll('run: async (input, world)', 'run: (input, world)'));
+  return { project, scenario: join(dir, 'customer-note.yaml'), tools };
+}
+
+const summaryHash = (out: string): string =>
+  (JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { scenarios: Array<{ hash: string }> }).scenarios[0]!
+    .hash;
+
+describe('a scenario with a tools module, swept', () => {
+  it('gives byte-identical results with 2 workers (each importing the module) as with 1', () => {
+    const { project, scenario } = syncToolsProject();
+    const outs = ['1', '2'].map((workers) => {
+      const out = join(project, `w${workers}`);
+      const run = cli(['run', '-s', scenario, '-a', 'none,article', '-n', '24', '-w', workers, '-o', out]);
+      expect(run.status, run.stderr).toBe(0);
+      return out;
+    });
+    for (const file of ['runs.jsonl', 'runs.csv', 'summary.json'])
+      expect(readFileSync(join(outs[1]!, file), 'utf8'), file).toBe(readFileSync(join(outs[0]!, file), 'utf8'));
+    const lines = readFileSync(join(outs[0]!, 'runs.jsonl'), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(48);
+    expect(lines.filter((line) => line.includes('"verdict":"success"')).length).toBeGreaterThan(10);
+  });
+
+  it('is another sweep once the tools module changes: the scenario hash takes in the module text', () => {
+    const { project, scenario, tools } = syncToolsProject();
+    const sweep = (out: string): string => {
+      const run = cli(['run', '-s', scenario, '-a', 'none', '-n', '2', '-o', join(project, out)]);
+      expect(run.status, run.stderr).toBe(0);
+      return summaryHash(join(project, out));
+    };
+    const before = sweep('a');
+    expect(sweep('b')).toBe(before);
+    writeFileSync(tools, `${readFileSync(tools, 'utf8')}// a change\n`);
+    expect(sweep('c')).not.toBe(before);
+  });
+});
