@@ -11,7 +11,16 @@ import {
   type RateFaultKind,
 } from './fault-profile.js';
 import { FAULT_KINDS } from '../tools/tool-fault.js';
-import { FlakyTool } from './flaky-tool.js';
+import { FlakyTool as AnyFlakyTool } from './flaky-tool.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
+import { answeredNow } from '../tools/answered-now.test-helpers.js';
+
+/** The flaky wrapper over the catalogue's synchronous tools, whose answers are values, never promises. */
+class FlakyTool extends AnyFlakyTool {
+  override execute(input: Record<string, unknown>, world: World, rng: Rng): ToolExecution {
+    return answeredNow(super.execute(input, world, rng));
+  }
+}
 import { ToolError } from '../tools/tool-error.js';
 
 function spec(name: string): ToolSpec {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { answeredNow } from '../tools/answered-now.test-helpers.js';
 import { NO_FAULTS, RATE_FAULT_KINDS, type FaultProfile } from '../faults/fault-profile.js';
 import { FlakyTool } from '../faults/flaky-tool.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
@@ -59,7 +60,7 @@ function virtualExecution(
 ): { execution: ToolExecution; world: World } {
   const world = createWorld(USERS);
   const flaky = new FlakyTool(TOOL_CATALOGUE.get(tool) as ToolSpec, profile);
-  return { execution: flaky.execute(input, world, stream(KEY, `tool:${tool}`, 0)), world };
+  return { execution: answeredNow(flaky.execute(input, world, stream(KEY, `tool:${tool}`, 0))), world };
 }
 
 const errorCode = (execution: ToolExecution) => (execution.kind === 'error' ? execution.error.code : null);
