@@ -114,8 +114,7 @@ export interface Guard {
   /**
    * Wraps the executions of one tool call (e.g. retries); `next` runs one execution. `next`
    * answers synchronously when every layer under it does, so a wrapper that passes a value
-   * on as a value (and a promise on as a promise, see `whenSettled`) keeps synchronous
-   * tools free of promises.
+   * on as a value (and a promise on as a promise) keeps synchronous tools free of promises.
    */
   aroundExecution?(ctx: ExecutionContext, next: () => MaybePromise<ToolExecution>): MaybePromise<ToolExecution>;
   /** How a failed call is worded for the model. */
