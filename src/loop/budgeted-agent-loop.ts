@@ -25,9 +25,7 @@ import { describeModelError } from './model-errors.js';
 import { modelLatencyMs } from './model-latency.js';
 import type { RunMetrics, RunOutcome, RunResult } from './outcome.js';
 import type { ToolHost } from './tool-host.js';
-import { readArguments } from './tool-arguments.js';
-import { runEnveloped, type EnvelopedRun } from './enveloped-execution.js';
-import type { MaybePromise } from '../tools/maybe-promise.js';
+import { runToolCall, type ToolCallParts } from './tool-call.js';
 import { earlyStartTimes } from './early-tool-start.js';
 import { TurnLanes } from './turn-lanes.js';
 import { offeredTools } from './offered-tools.js';
@@ -76,11 +74,18 @@ export class BudgetedAgentLoop {
   readonly #options: LoopOptions;
   readonly #tools: readonly Tool[];
   readonly #hooks: GuardHooks;
+  readonly #toolCalls: ToolCallParts;
 
   constructor(options: LoopOptions) {
     this.#options = options;
     this.#tools = offeredTools(options.tools.definitions, options.guards ?? []);
     this.#hooks = guardHooks(options.guards ?? []);
+    this.#toolCalls = {
+      guards: options.guards ?? [],
+      hooks: this.#hooks,
+      host: options.tools,
+      durability: options.durability,
+    };
   }
 
   // Not async: it hands on #drive's promise, where an async wrapper would add a hop.
@@ -289,7 +294,7 @@ export class BudgetedAgentLoop {
             tool: call.name,
             leadMs: clock.now() - lane.now(),
           });
-        const answer = this.#runToolCall(call, context(lane), metrics);
+        const answer = runToolCall(call, context(lane), metrics, this.#toolCalls);
         const outcome = answer instanceof Promise ? await answer : answer;
         if (outcome.kind === 'stop') return finish(outcome.outcome);
         results.push(outcome.block);
@@ -329,7 +334,7 @@ export class BudgetedAgentLoop {
     const results: ToolResultBlockParam[] = [];
     for (const call of calls) {
       // A fresh context per call, as in a live turn: the budget counts the calls before it.
-      const outcome = await this.#runToolCall(call, context(), metrics, true);
+      const outcome = await runToolCall(call, context(), metrics, this.#toolCalls, true);
       if (outcome.kind === 'stop') return outcome.outcome;
       results.push(outcome.block);
     }
@@ -351,84 +356,6 @@ export class BudgetedAgentLoop {
     if (toolChoice !== null) request.tool_choice = toolChoice;
     return request;
   }
-
-  /**
-   * One tool call: counted, read, put to the guards, run, and its result recorded. A
-   * promise only when the tool answered with one.
-   */
-  #runToolCall(
-    call: ToolUseBlock,
-    ctx: LoopContext,
-    metrics: { toolCalls: number; toolExecutions: number },
-    settling = false,
-  ): MaybePromise<ToolCallOutcome> {
-    const guards = this.#options.guards ?? [];
-    const { durability } = this.#options;
-    const { clock, emit } = ctx;
-    metrics.toolCalls += 1;
-    emit({ type: 'agent.tool.call', at: clock.now(), id: call.id, tool: call.name, input: call.input });
-    const read = readArguments(call, guards, ctx);
-    if (!read.ok)
-      return told(
-        call,
-        { kind: 'result', block: { type: 'tool_result', tool_use_id: call.id, content: read.message, is_error: true } },
-        ctx,
-      );
-    let decision;
-    for (const guard of this.#hooks.beforeToolCall) {
-      decision = guard.beforeToolCall(read.call, ctx);
-      if (decision !== undefined) break;
-    }
-    if (decision?.kind === 'stop') return decision;
-    if (decision?.kind === 'answer') {
-      const block: ToolResultBlockParam = decision.isError
-        ? { type: 'tool_result', tool_use_id: call.id, content: decision.content, is_error: true }
-        : { type: 'tool_result', tool_use_id: call.id, content: decision.content };
-      return told(call, { kind: 'result', block }, ctx);
-    }
-    const run = runEnveloped(read.call, this.#options.tools, this.#hooks, ctx, durability, settling);
-    return run instanceof Promise
-      ? run.then((done) => executed(call, done, ctx, metrics))
-      : executed(call, run, ctx, metrics);
-  }
-}
-
-/** What became of one tool call: its result for the model, or the run's end. */
-type ToolCallOutcome =
-  | { readonly kind: 'result'; readonly block: ToolResultBlockParam }
-  | { readonly kind: 'stop'; readonly outcome: RunOutcome };
-
-/** A call that went to the tool: its executions counted, its result recorded. */
-function executed(
-  call: ToolUseBlock,
-  run: EnvelopedRun,
-  ctx: LoopContext,
-  metrics: { toolExecutions: number },
-): ToolCallOutcome {
-  if (run.kind === 'stop') return run;
-  metrics.toolExecutions += run.executions;
-  return told(call, run, ctx);
-}
-
-/**
- * The result is recorded as an event. The report is handed on as it is (the executor and
- * the envelope do the same): one object per call, not one per layer.
- */
-function told<Report extends { readonly kind: 'result'; readonly block: ToolResultBlockParam }>(
-  call: ToolUseBlock,
-  report: Report,
-  { clock, emit }: LoopContext,
-): Report {
-  const { block } = report;
-  emit({
-    type: 'agent.tool.result',
-    at: clock.now(),
-    id: call.id,
-    tool: call.name,
-    isError: block.is_error === true,
-    content: String(block.content ?? ''),
-  });
-  return report;
 }
 
 /** A module-level predicate: an arrow written in the loop would be a new closure every turn. */
