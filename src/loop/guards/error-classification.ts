@@ -1,8 +1,9 @@
+import type { MaybePromise } from '../../tools/maybe-promise.js';
+import type { ExecutionContext } from '../guard.js';
 import type { ToolExecution } from '../../tools/tool-execution.js';
 import { ToolError, type ToolErrorCode } from '../../tools/tool-error.js';
 import { tryParseJson } from '../../scenarios/parse-json.js';
-import type { ExecutionContext, Guard } from '../guard.js';
-import type { MaybePromise } from '../../tools/maybe-promise.js';
+import type { Guard } from '../guard.js';
 
 export interface ErrorClassificationOptions {
   /** Automatic retries of a transient failure of an idempotent tool. @default 3 */
