@@ -4,7 +4,7 @@ import { LiveSession } from './live-session.js';
 import { runOne } from './run-one.js';
 import { resolveScenarioSource } from './scenario-source.js';
 
-describe('LiveSession: one run over loopback, from the sources (the tool worker loads them through tsx)', () => {
+describe('LiveSession: one run over loopback, its tools served in this thread', () => {
   it('meets the virtual run’s faults, ends in the same world, and labels its record live', async () => {
     const { scenario, path } = resolveScenarioSource('fetch-transform-write');
     const arm = ARM_PRESETS.get('article') as Arm;

@@ -1,13 +1,13 @@
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { MODEL_FAULT_KINDS, type ModelFaultKind } from '../faults/model-faults.js';
-import { BlockingBridge } from '../live/blocking-bridge.js';
 import { LiveClock } from '../live/live-clock.js';
 import { LiveToolHost, type LiveToolReport } from '../live/live-tool-host.js';
 import { ModelServer } from '../live/model-server.js';
 import type { ModelClient } from '../model/model-client.js';
 import type { Scenario } from '../scenarios/loader.js';
 import type { World } from '../tools/world.js';
-import type { LiveToolSetup } from './live-tool-worker.js';
+import type { ToolServer } from '../live/tool-server.js';
+import { scenarioToolServer } from './scenario-tool-server.js';
 
 export interface LiveOptions {
   /** The client's timeout for one tool call, in real ms; sets the time scale (see LiveClock). @default 200 */
@@ -54,15 +54,23 @@ export interface LiveRun {
 export const LIVE_NOTE = 'live: real HTTP on 127.0.0.1, real time (waits scaled); results are not byte-reproducible';
 
 interface ScenarioParts {
-  readonly bridge: BlockingBridge<LiveToolSetup>;
+  readonly tools: ToolServer;
+  readonly toolBase: string;
   readonly modelBase: string;
   readonly server: ModelServer | undefined;
 }
 
 /**
- * The live infrastructure of a sweep, per scenario: a worker thread serving the tools
- * over HTTP (and calling them), and the simulated model served over HTTP. Start it once,
- * take a LiveRun per run, close it at the end.
+ * The live infrastructure of a sweep, per scenario: the tools served over HTTP and the
+ * simulated model served over HTTP, both on loopback in this thread. Start it once, take
+ * a LiveRun per run, close it at the end.
+ *
+ * The servers share this thread with the loop, which awaits every request it makes (a
+ * live tool answers with a promise): while a request is out the thread is free to serve
+ * it, and the run's blocking waits (LiveClock.sleep) fall between requests, never during
+ * one. Served here, a scenario's tools are the scenario's own objects (a user's tool runs
+ * as written, nothing is loaded twice), every byte still crosses a real socket, and the
+ * world the run is judged on is the one the server's tools wrote.
  */
 export class LiveSession {
   readonly timeoutMs: number;
@@ -96,17 +104,22 @@ export class LiveSession {
     return Math.max(4 * this.timeoutMs, Math.round(scenario.modelFaults.timeoutMs * this.scaleFor(scenario)));
   }
 
-  async run(scenario: Scenario, path: string, arm: string, seed: number): Promise<LiveRun> {
-    const parts = await this.#parts(scenario, path);
+  /**
+   * One live run of `scenario`. `_path`, the file a sweep loaded the scenario from, is not
+   * read: the tools are served from `scenario` itself.
+   */
+  async run(scenario: Scenario, _path: string, arm: string, seed: number): Promise<LiveRun> {
+    const parts = await this.#parts(scenario);
     const scale = this.scaleFor(scenario);
     this.#scales.set(scenario.id, scale);
     // Every run its own tag: fault state on both servers starts afresh, as in-process.
     const tag = `${arm.replace(/[^\w.-]/g, '_')}.${(this.#runs += 1)}`;
-    // Opening the run waits for the worker on the first run, and the SDK loads once: both before the run's clock starts.
-    const tools = new LiveToolHost({
-      bridge: parts.bridge as BlockingBridge<unknown>,
+    // Opening the run, and loading the SDK on the first run, both happen before the run's clock starts.
+    const tools = await LiveToolHost.open({
+      base: parts.toolBase,
       run: `${seed}~${tag}`,
       seed,
+      timeoutMs: this.timeoutMs,
       tools: scenario.tools,
     });
     const runUrl = `${parts.modelBase}/runs/${seed}~${tag}`;
@@ -117,7 +130,7 @@ export class LiveSession {
       clock,
       model,
       finish: async () => {
-        const report = tools.close();
+        const report = await tools.close();
         const counts = (await (await fetch(`${runUrl}/faults`)).json()) as Record<ModelFaultKind, number> | null;
         await (await fetch(`${runUrl}/`, { method: 'DELETE' })).body?.cancel();
         const modelFaults =
@@ -167,32 +180,27 @@ export class LiveSession {
 
   async close(): Promise<void> {
     for (const parts of this.#scenarios.values()) {
-      const { bridge, server } = await parts;
-      await bridge.close();
+      const { tools, server } = await parts;
+      await tools.close();
       await server?.close();
     }
   }
 
-  #parts(scenario: Scenario, path: string): Promise<ScenarioParts> {
+  #parts(scenario: Scenario): Promise<ScenarioParts> {
     let parts = this.#scenarios.get(scenario.id);
     if (parts === undefined) {
-      parts = this.#start(scenario, path);
+      parts = this.#start(scenario);
       this.#scenarios.set(scenario.id, parts);
     }
     return parts;
   }
 
-  async #start(scenario: Scenario, path: string): Promise<ScenarioParts> {
+  async #start(scenario: Scenario): Promise<ScenarioParts> {
     const sweepSeed = this.#options.sweepSeed ?? 0;
-    const setup: LiveToolSetup = { scenarioPath: path, sweepSeed, timeoutMs: this.timeoutMs };
-    const entry = new URL(
-      import.meta.url.endsWith('.ts') ? './live-tool-worker.ts' : './live-tool-worker.js',
-      import.meta.url,
-    );
-    // A call may legitimately take the timeout plus a redirect; a minute means the worker is gone.
-    const bridge = new BlockingBridge(entry, setup, 60_000);
+    const tools = scenarioToolServer(scenario, sweepSeed, this.timeoutMs);
+    const toolBase = await tools.listen();
     if (this.#options.modelUrl !== undefined)
-      return { bridge, modelBase: this.#options.modelUrl.replace(/\/+$/, ''), server: undefined };
+      return { tools, toolBase, modelBase: this.#options.modelUrl.replace(/\/+$/, ''), server: undefined };
     const server = new ModelServer({
       scenario,
       sweepSeed,
@@ -200,6 +208,6 @@ export class LiveSession {
       clock: new VirtualClock(),
       holdTimeoutsMs: 4 * this.modelTimeoutMs(scenario),
     });
-    return { bridge, modelBase: await server.listen(), server };
+    return { tools, toolBase, modelBase: await server.listen(), server };
   }
 }

@@ -259,6 +259,11 @@ function observed(host: ScenarioToolHost, see: (tool: string, execution: ToolExe
     traits: (name) => host.traits(name),
     execute(name, input) {
       const execution = host.execute(name, input);
+      if (execution instanceof Promise)
+        return execution.then((done) => {
+          see(name, done);
+          return done;
+        });
       see(name, execution);
       return execution;
     },

@@ -1,4 +1,5 @@
 import type { FaultKind } from '../tools/tool-fault.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
 import { toolFaults, type ToolFaults } from '../faults/flaky-tool.js';
 import type { ToolHost } from '../loop/tool-host.js';
 import { stream, type StreamKey } from '../random/streams.js';
@@ -63,9 +64,15 @@ function noFaultsYet(): Record<FaultKind, number> {
   };
 }
 
+function counted(faults: Record<FaultKind, number>, execution: ToolExecution): ToolExecution {
+  if (execution.fault !== null) faults[execution.fault] += 1;
+  return execution;
+}
+
 /**
  * The scenario's tools over one world, each behind a flaky wrapper. The Nth execution of
- * a tool draws from the stream (run, `tool:<name>`, N), whatever happened before it.
+ * a tool draws from the stream (run, `tool:<name>`, N), whatever happened before it: its
+ * index is taken when the execution starts, before an asynchronous tool settles.
  */
 export function createScenarioToolHost(scenario: Scenario, world: World, key: StreamKey): ScenarioToolHost {
   const { tools, definitions } = tableOf(scenario);
@@ -83,8 +90,8 @@ export function createScenarioToolHost(scenario: Scenario, world: World, key: St
       if (tool === undefined) throw new Error(`no tool '${name}'`);
       const index = executions[tool.slot]!++;
       const execution = tool.faults.execute(index, input, world, stream(key, tool.purpose, index));
-      if (execution.fault !== null) faults[execution.fault] += 1;
-      return execution;
+      if (!(execution instanceof Promise)) return counted(faults, execution);
+      return execution.then((settled) => counted(faults, settled));
     },
   };
 }

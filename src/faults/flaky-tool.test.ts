@@ -11,7 +11,16 @@ import {
   type RateFaultKind,
 } from './fault-profile.js';
 import { FAULT_KINDS } from '../tools/tool-fault.js';
-import { FlakyTool } from './flaky-tool.js';
+import { FlakyTool as AnyFlakyTool } from './flaky-tool.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
+import { answeredNow } from '../tools/answered-now.test-helpers.js';
+
+/** The flaky wrapper over the catalogue's synchronous tools, whose answers are values, never promises. */
+class FlakyTool extends AnyFlakyTool {
+  override execute(input: Record<string, unknown>, world: World, rng: Rng): ToolExecution {
+    return answeredNow(super.execute(input, world, rng));
+  }
+}
 import { ToolError } from '../tools/tool-error.js';
 
 function spec(name: string): ToolSpec {
@@ -283,5 +292,65 @@ describe('FlakyTool shared answers', () => {
     const second = tool.execute({ user_id: 'u_1042' }, world, draws(0.9));
     expect(first).toEqual({ kind: 'ok', content: JSON.stringify(USER), latencyMs: 300, fault: null });
     expect(second).toEqual(first);
+  });
+});
+
+describe('FlakyTool over an asynchronous handler', () => {
+  /** The tool with its handler answering through a promise (a throw becomes a rejection). */
+  const later = (sync: ToolSpec): ToolSpec => ({
+    ...sync,
+    run: async (input, world) => {
+      await Promise.resolve();
+      return sync.run(input, world);
+    },
+  });
+
+  it('meets each fault kind as the synchronous handler does, with the same draws and the same side effects', async () => {
+    for (const fault of FAULT_KINDS) {
+      const tool = fault === 'partial_write' ? 'write_result' : 'get_user';
+      const input = tool === 'write_result' ? { key: 'u_1042', value: { ok: true } } : { user_id: 'u_1042' };
+      const faults =
+        fault === 'unauthorized' ? profile({}, { unauthorizedAfter: { [tool]: 0 } }) : profile({ [fault]: 1 });
+      const sync = { world: newWorld(), rng: stream(KEY, `tool:${tool}`, 0) };
+      const async = { world: newWorld(), rng: stream(KEY, `tool:${tool}`, 0) };
+      const expected = new FlakyTool(spec(tool), faults).execute(input, sync.world, sync.rng);
+      const answer = new AnyFlakyTool(later(spec(tool)), faults).execute(input, async.world, async.rng);
+      expect(expected.fault).toBe(fault);
+      // Only a fault that lets the handler run waits for it.
+      expect(answer instanceof Promise).toBe(fault === 'malformed_json' || fault === 'partial_write');
+      expect(await answer).toEqual(expected);
+      expect(async.world.outbox).toEqual(sync.world.outbox);
+      // malformed_json cut the body with the same second draw: the streams stand at the same place.
+      expect(async.rng.next()).toBe(sync.rng.next());
+    }
+    const clean = await new AnyFlakyTool(later(spec('get_user')), profile({})).execute(
+      { user_id: 'u_1042' },
+      newWorld(),
+      draws(0.9),
+    );
+    expect(clean).toEqual(
+      new FlakyTool(spec('get_user'), profile({})).execute({ user_id: 'u_1042' }, newWorld(), draws(0.9)),
+    );
+  });
+
+  it('turns a rejection into the tool error it carries, or a handler exception', async () => {
+    const missing = await new AnyFlakyTool(later(spec('get_user')), profile({})).execute(
+      { user_id: 'u_9999' },
+      newWorld(),
+      draws(0.9),
+    );
+    expect(missing.kind === 'error' && missing.error.code).toBe('not_found');
+    const broken: ToolSpec = {
+      ...spec('get_user'),
+      run: async () => {
+        throw new TypeError('cannot read properties of undefined');
+      },
+    };
+    const thrown = await new AnyFlakyTool(broken, profile({})).execute({}, newWorld(), draws(0.9));
+    expect(thrown).toMatchObject({ kind: 'error', latencyMs: 300, fault: null });
+    expect(thrown.kind === 'error' && [thrown.error.code, thrown.error.message]).toEqual([
+      'handler_exception',
+      "Tool 'get_user' failed: cannot read properties of undefined",
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Rng } from '../random/streams.js';
 import type { ToolSpec } from '../tools/tool-spec.js';
-import type { World } from '../tools/world.js';
+import type { Json, World } from '../tools/world.js';
+import type { MaybePromise } from '../tools/maybe-promise.js';
 import { frozenMemo } from '../memo/frozen-memo.js';
 import { faultThresholds, type FaultProfile, type RateFaultKind } from './fault-profile.js';
 import type { FaultKind } from '../tools/tool-fault.js';
@@ -103,8 +104,12 @@ export class ToolFaults {
     return null;
   }
 
-  /** Execution number `index` (0-based) of the tool in a run. */
-  execute(index: number, input: Record<string, unknown>, world: World, rng: Rng): ToolExecution {
+  /**
+   * Execution number `index` (0-based) of the tool in a run. A promise only when the
+   * handler returned one; its faults are then applied once it settles, exactly as to a
+   * synchronous answer (a rejection is the handler's exception).
+   */
+  execute(index: number, input: Record<string, unknown>, world: World, rng: Rng): MaybePromise<ToolExecution> {
     // The draw is made even when the credential is revoked, so every execution takes
     // exactly one draw for the rate faults, whatever the schedule says.
     const fault = this.faultFor(rng.next());
@@ -112,14 +117,29 @@ export class ToolFaults {
     const early = fault === null ? undefined : this.#before[fault];
     if (early !== undefined) return early;
     // The remaining faults let the handler run: the side effect is real.
-    const { latencyMs } = this.spec;
-    let body: string;
+    let result: MaybePromise<Json>;
     try {
-      const result = this.spec.run(input, world);
-      body = typeof result === 'object' && result !== null ? this.#body(result) : JSON.stringify(result);
+      result = this.spec.run(input, world);
     } catch (error) {
-      return failed(asToolError(this.spec.definition.name, error), latencyMs, null);
+      return this.#thrown(error);
     }
+    return result instanceof Promise
+      ? result.then(
+          (settled) => this.#answer(settled, fault, rng),
+          (error: unknown) => this.#thrown(error),
+        )
+      : this.#answer(result, fault, rng);
+  }
+
+  /** The handler's exception as a tool failure. */
+  #thrown(error: unknown): ToolExecution {
+    return failed(asToolError(this.spec.definition.name, error), this.spec.latencyMs, null);
+  }
+
+  /** The handler's result as the wire delivers it under the drawn fault (the handler has run). */
+  #answer(result: Json, fault: RateFaultKind | null, rng: Rng): ToolExecution {
+    const { latencyMs } = this.spec;
+    const body = typeof result === 'object' && result !== null ? this.#body(result) : JSON.stringify(result);
     if (fault === 'partial_write') return this.#lostAnswer;
     if (fault === 'malformed_json') {
       // A response cut off mid-body, as a proxy or a crashed upstream leaves it.
@@ -146,7 +166,7 @@ export class FlakyTool {
     return this.#faults.faultFor(u);
   }
 
-  execute(input: Record<string, unknown>, world: World, rng: Rng): ToolExecution {
+  execute(input: Record<string, unknown>, world: World, rng: Rng): MaybePromise<ToolExecution> {
     return this.#faults.execute(this.#executions++, input, world, rng);
   }
 }

@@ -1,10 +1,10 @@
 import type { FaultKind } from '../tools/tool-fault.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
-import { ToolError, type ToolErrorCode } from '../tools/tool-error.js';
+import type { ToolErrorCode } from '../tools/tool-error.js';
 import type { ToolHost, ToolTraits } from '../loop/tool-host.js';
 import type { World } from '../tools/world.js';
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
-import type { BlockingBridge } from './blocking-bridge.js';
+import { callToolOverHttp } from './tool-client.js';
 import type { ServedCall } from './tool-server.js';
 
 /** One execution as the client met it. */
@@ -23,49 +23,47 @@ export interface LiveToolReport {
   readonly client: readonly ClientCall[];
 }
 
-interface WireExecution {
-  readonly kind: 'ok' | 'error';
-  readonly content?: string;
-  readonly error?: { code: ToolErrorCode; message: string; status?: number; retryAfterMs?: number };
-  readonly fault: FaultKind | null;
-}
-
 /**
- * A run's tools reached over HTTP: each execution goes through the bridge to the tool
- * server, over a real loopback socket. Traits and definitions are the scenario's, known
- * to the client as an API's documentation would be; the world stays on the server.
+ * A run's tools reached over HTTP: each execution is a real request over a loopback
+ * socket to the tool server, awaited (the loop awaits a tool that answers with a
+ * promise). Traits and definitions are the scenario's, known to the client as an API's
+ * documentation would be; the world stays on the server.
  */
 export class LiveToolHost implements ToolHost {
   readonly definitions: readonly Tool[];
   readonly faults: Partial<Record<FaultKind, number>> = {};
   readonly #traits: ReadonlyMap<string, ToolTraits>;
-  readonly #bridge: BlockingBridge<unknown>;
-  readonly #run: string;
+  /** The run on the server: `<base>/runs/<id>`. */
+  readonly #url: string;
+  readonly #timeoutMs: number;
   readonly #client: ClientCall[] = [];
 
-  constructor(options: {
-    readonly bridge: BlockingBridge<unknown>;
-    readonly run: string;
-    readonly seed: number;
-    readonly tools: ReadonlyArray<{ readonly definition: Tool } & ToolTraits>;
-  }) {
-    this.definitions = options.tools.map((tool) => tool.definition);
-    this.#traits = new Map(options.tools.map((tool) => [tool.definition.name, tool]));
-    this.#bridge = options.bridge;
-    this.#run = options.run;
-    this.#bridge.call({ op: 'open', run: this.#run, seed: options.seed });
+  private constructor(url: string, timeoutMs: number, tools: LiveToolHostOptions['tools']) {
+    this.definitions = tools.map((tool) => tool.definition);
+    this.#traits = new Map(tools.map((tool) => [tool.definition.name, tool]));
+    this.#url = url;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** Opens the run on the server (its world and seeded tools) and gives its host. */
+  static async open(options: LiveToolHostOptions): Promise<LiveToolHost> {
+    const host = new LiveToolHost(
+      `${options.base}/runs/${encodeURIComponent(options.run)}`,
+      options.timeoutMs,
+      options.tools,
+    );
+    await request('PUT', `${host.#url}?seed=${options.seed}`);
+    return host;
   }
 
   traits(name: string): ToolTraits | undefined {
     return this.#traits.get(name);
   }
 
-  execute(name: string, input: Record<string, unknown>): ToolExecution {
-    const wire = this.#bridge.call({ op: 'call', run: this.#run, tool: name, input }) as WireExecution;
-    const execution: ToolExecution =
-      wire.kind === 'ok'
-        ? { kind: 'ok', content: wire.content ?? '', latencyMs: 0, fault: wire.fault }
-        : { kind: 'error', error: rebuild(wire.error!), latencyMs: 0, fault: wire.fault };
+  async execute(name: string, input: Record<string, unknown>): Promise<ToolExecution> {
+    const execution = await callToolOverHttp(`${this.#url}/tools/${name}`, name, input, {
+      timeoutMs: this.#timeoutMs,
+    });
     if (execution.fault !== null) this.faults[execution.fault] = (this.faults[execution.fault] ?? 0) + 1;
     this.#client.push({
       tool: name,
@@ -76,18 +74,26 @@ export class LiveToolHost implements ToolHost {
   }
 
   /** Closes the run on the server; its world is what the run is judged on. */
-  close(): LiveToolReport {
-    const { world, calls } = this.#bridge.call({ op: 'close', run: this.#run }) as {
-      world: World;
-      calls: ServedCall[];
-    };
+  async close(): Promise<LiveToolReport> {
+    const { world, calls } = (await request('DELETE', this.#url)) as { world: World; calls: ServedCall[] };
     return { world, served: calls, client: this.#client };
   }
 }
 
-function rebuild(error: NonNullable<WireExecution['error']>): ToolError {
-  return new ToolError(error.code, error.message, {
-    ...(error.status === undefined ? {} : { status: error.status }),
-    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-  });
+export interface LiveToolHostOptions {
+  /** The tool server's base URL. */
+  readonly base: string;
+  readonly run: string;
+  readonly seed: number;
+  /** The client's timeout for one execution, real ms. */
+  readonly timeoutMs: number;
+  readonly tools: ReadonlyArray<{ readonly definition: Tool } & ToolTraits>;
+}
+
+/** A request to open or close a run: not a tool call, so any failure is the harness's and is thrown. */
+async function request(method: string, url: string): Promise<unknown> {
+  const response = await fetch(url, { method });
+  const body = (await response.json()) as unknown;
+  if (!response.ok) throw new Error(`${method} ${url}: HTTP ${response.status} ${JSON.stringify(body)}`);
+  return body;
 }

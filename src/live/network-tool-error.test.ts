@@ -1,6 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answeredNow } from '../tools/answered-now.test-helpers.js';
 import { NO_FAULTS, type RateFaultKind } from '../faults/fault-profile.js';
 import { FlakyTool } from '../faults/flaky-tool.js';
 import type { ToolError } from '../tools/tool-error.js';
@@ -20,10 +21,8 @@ function simulated(fault: RateFaultKind): ToolError {
   const spec = TOOL_CATALOGUE.get('get_user') as ToolSpec;
   const tool = new FlakyTool(spec, { ...NO_FAULTS, rates: { [fault]: 1 } });
   const world = createWorld({ records: { users: { u_1042: { id: 'u_1042', name: 'Ada', email: 'a@b.c' } } } });
-  const execution = tool.execute(
-    { user_id: 'u_1042' },
-    world,
-    stream({ sweepSeed: 0, scenario: 't', runSeed: 1 }, 'tool:get_user', 0),
+  const execution = answeredNow(
+    tool.execute({ user_id: 'u_1042' }, world, stream({ sweepSeed: 0, scenario: 't', runSeed: 1 }, 'tool:get_user', 0)),
   );
   if (execution.kind !== 'error') throw new Error(`${fault} did not fail`);
   return execution.error;

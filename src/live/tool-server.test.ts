@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { answeredNow } from '../tools/answered-now.test-helpers.js';
 import { NO_FAULTS, RATE_FAULT_KINDS, type FaultProfile } from '../faults/fault-profile.js';
 import { FlakyTool } from '../faults/flaky-tool.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
@@ -19,13 +20,17 @@ const TIMEOUT_MS = 120;
 async function serve(
   profile: FaultProfile,
   slowBody = false,
+  asyncRun = false,
 ): Promise<{ base: string; server: ToolServer; world: () => World }> {
   let world = createWorld(USERS);
   const server = new ToolServer({
     openRun(seed) {
       world = createWorld(USERS);
       const tools = new Map(
-        [...TOOL_CATALOGUE.values()].map((spec) => [spec.definition.name, new FlakyTool(spec, profile)]),
+        [...TOOL_CATALOGUE.values()].map((spec) => [
+          spec.definition.name,
+          new FlakyTool(asyncRun ? answeringLater(spec) : spec, profile),
+        ]),
       );
       const counts = new Map<string, number>();
       return {
@@ -46,6 +51,17 @@ async function serve(
   return { base, server, world: () => world };
 }
 
+/** The same tool, its handler asynchronous: it answers (or throws) a tick later. */
+function answeringLater(spec: ToolSpec): ToolSpec {
+  return {
+    ...spec,
+    run: async (input, world) => {
+      await Promise.resolve();
+      return spec.run(input, world);
+    },
+  };
+}
+
 const servers: ToolServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
@@ -59,9 +75,10 @@ function virtualExecution(
 ): { execution: ToolExecution; world: World } {
   const world = createWorld(USERS);
   const flaky = new FlakyTool(TOOL_CATALOGUE.get(tool) as ToolSpec, profile);
-  return { execution: flaky.execute(input, world, stream(KEY, `tool:${tool}`, 0)), world };
+  return { execution: answeredNow(flaky.execute(input, world, stream(KEY, `tool:${tool}`, 0))), world };
 }
 
+const okContent = (execution: ToolExecution) => (execution.kind === 'ok' ? execution.content : null);
 const errorCode = (execution: ToolExecution) => (execution.kind === 'error' ? execution.error.code : null);
 
 describe('ToolServer + callToolOverHttp: each seeded fault, rendered at the socket layer, comes back as the virtual run meets it', () => {
@@ -82,6 +99,32 @@ describe('ToolServer + callToolOverHttp: each seeded fault, rendered at the sock
       expect(world().outbox).toEqual(virtual.world.outbox);
     });
   }
+
+  it('an asynchronous handler is awaited and meets each fault as a synchronous one does', async () => {
+    for (const fault of RATE_FAULT_KINDS) {
+      const profile: FaultProfile = { ...NO_FAULTS, rates: { [fault]: 1 }, retryAfterMs: 2000 };
+      const tool = fault === 'partial_write' ? 'write_result' : 'get_user';
+      const input = tool === 'write_result' ? { key: 'u_1042', value: { ok: true } } : { user_id: 'u_1042' };
+      const { base, world } = await serve(profile, false, true);
+      const live = await callToolOverHttp(`${base}/runs/r1/tools/${tool}`, tool, input, { timeoutMs: TIMEOUT_MS });
+      const virtual = virtualExecution(profile, tool, input);
+      expect([fault, live.fault, errorCode(live)]).toEqual([
+        fault,
+        virtual.execution.fault,
+        errorCode(virtual.execution),
+      ]);
+      expect(world().outbox).toEqual(virtual.world.outbox);
+    }
+    const { base } = await serve(NO_FAULTS, false, true);
+    const url = `${base}/runs/r1/tools/get_user`;
+    const ok = await callToolOverHttp(url, 'get_user', { user_id: 'u_1042' }, { timeoutMs: TIMEOUT_MS });
+    // Its latency passed on the real clock: the content is what matters.
+    expect(ok).toMatchObject({ kind: 'ok', fault: null });
+    expect(ok).toHaveProperty(
+      'content',
+      okContent(virtualExecution(NO_FAULTS, 'get_user', { user_id: 'u_1042' }).execution),
+    );
+  });
 
   it('a timeout rendered as a stalled body is a timeout too', async () => {
     const profile: FaultProfile = { ...NO_FAULTS, rates: { timeout: 1 } };

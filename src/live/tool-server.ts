@@ -1,13 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { FaultKind } from '../tools/tool-fault.js';
+import type { MaybePromise } from '../tools/maybe-promise.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import type { World } from '../tools/world.js';
 import { wireAnswer } from './socket-fault.js';
 
 /** One run's tools as the server holds them: the same seeded host a virtual run uses, and its world. */
 export interface ServedRun {
-  execute(name: string, input: Record<string, unknown>): ToolExecution;
+  execute(name: string, input: Record<string, unknown>): MaybePromise<ToolExecution>;
   /** Draws how a timeout shows on the wire for the `index`-th execution of `tool` (true: a slow body). */
   slowBody(tool: string, index: number): boolean;
   readonly world: World;
@@ -107,7 +108,8 @@ export class ToolServer {
     const input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
     const index = state.executions.get(tool) ?? 0;
     state.executions.set(tool, index + 1);
-    const execution = state.run.execute(tool, input);
+    const answer = state.run.execute(tool, input);
+    const execution = answer instanceof Promise ? await answer : answer;
     state.calls.push({ tool, fault: execution.fault });
     this.#render(request, response, wireAnswer(execution, state.run.slowBody(tool, index)));
   }

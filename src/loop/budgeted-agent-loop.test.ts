@@ -235,3 +235,98 @@ describe('BudgetedAgentLoop', () => {
     expect(result.messages[0]).toEqual({ role: 'user', content: 'go' });
   });
 });
+
+/** Settles after a few turns of the event loop: later than any synchronous answer, with no timer. */
+function later<T>(value: () => T, turns = 3): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const step = (left: number): void => {
+      if (left > 0) return void setImmediate(() => step(left - 1));
+      try {
+        resolve(value());
+      } catch (error) {
+        reject(error);
+      }
+    };
+    step(turns);
+  });
+}
+
+describe('BudgetedAgentLoop with tools that answer through a promise', () => {
+  it('turns a rejected asynchronous tool into an error tool result and carries on', async () => {
+    const host = {
+      ...okHost(),
+      execute: (): Promise<ToolExecution> =>
+        later(() => {
+          throw new Error('boom later');
+        }),
+    };
+    const model = new ScriptedModel([callX, { text: 'recovered' }]);
+    const result = await new BudgetedAgentLoop({ model, tools: host }).run('go');
+    expect(result.outcome).toEqual({ kind: 'completed', finalText: 'recovered' });
+    expect(toolResults(result)).toEqual([
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_script_0_0',
+        content: "Error: Tool 'x' failed: boom later",
+        is_error: true,
+      },
+    ]);
+    expect(result.metrics).toMatchObject({ toolCalls: 1, toolExecutions: 1 });
+  });
+
+  it('keeps a mixed turn in request order, on the same virtual clock, concurrent or not', async () => {
+    const tools: Tool[] = ['read_a', 'read_slow', 'write_c', 'read_d'].map((name) => ({
+      name,
+      input_schema: { type: 'object' },
+    }));
+    const turn: ScriptedTurn = { calls: tools.map((tool) => ({ name: tool.name, input: {} })) };
+    const run = async (answers: 'at once' | 'mixed', concurrent: boolean) => {
+      const executed: string[] = [];
+      const host: ToolHost = {
+        definitions: tools,
+        traits: (name) => ({ sideEffecting: name.startsWith('write'), concurrencySafe: name.startsWith('read') }),
+        execute(name) {
+          executed.push(name);
+          const execution: ToolExecution = {
+            kind: 'ok',
+            content: `{"${name}":1}`,
+            latencyMs: name.length * 100,
+            fault: null,
+          };
+          // The slow read settles last of all, after calls the loop could have started meanwhile.
+          return answers === 'mixed' && name === 'read_slow' ? later(() => execution, 10) : execution;
+        },
+      };
+      const events: AgentEvent[] = [];
+      const guards: Guard[] = concurrent ? [{ name: 'concurrency', concurrentTools: true }] : [];
+      const result = await new BudgetedAgentLoop({
+        model: new ScriptedModel([turn, turn, { text: 'done' }]),
+        tools: host,
+        guards,
+        onEvent: (event) => events.push(event),
+      }).run('go');
+      return { executed, events, result };
+    };
+    for (const concurrent of [false, true]) {
+      const sync = await run('at once', concurrent);
+      const mixed = await run('mixed', concurrent);
+      expect(mixed.executed).toEqual([
+        'read_a',
+        'read_slow',
+        'write_c',
+        'read_d',
+        'read_a',
+        'read_slow',
+        'write_c',
+        'read_d',
+      ]);
+      expect(toolResults(mixed.result).map((block) => block.content)).toEqual(
+        [...tools, ...tools].map((tool) => `{"${tool.name}":1}`),
+      );
+      expect(mixed).toEqual(sync);
+    }
+    // Concurrency shows on the clock alone: the two leading reads share a start.
+    const serial = (await run('mixed', false)).result.metrics.virtualMs;
+    expect((await run('mixed', true)).result.metrics.virtualMs).toBe(serial - 2 * 600);
+  });
+});

@@ -25,8 +25,7 @@ import { describeModelError } from './model-errors.js';
 import { modelLatencyMs } from './model-latency.js';
 import type { RunMetrics, RunOutcome, RunResult } from './outcome.js';
 import type { ToolHost } from './tool-host.js';
-import { readArguments } from './tool-arguments.js';
-import { runEnveloped } from './enveloped-execution.js';
+import { runToolCall, type ToolCallParts } from './tool-call.js';
 import { earlyStartTimes } from './early-tool-start.js';
 import { TurnLanes } from './turn-lanes.js';
 import { offeredTools } from './offered-tools.js';
@@ -86,11 +85,18 @@ export class BudgetedAgentLoop {
   readonly #options: LoopOptions;
   readonly #tools: readonly Tool[];
   readonly #hooks: GuardHooks;
+  readonly #toolCalls: ToolCallParts;
 
   constructor(options: LoopOptions) {
     this.#options = options;
     this.#tools = offeredTools(options.tools.definitions, options.guards ?? []);
     this.#hooks = guardHooks(options.guards ?? []);
+    this.#toolCalls = {
+      guards: options.guards ?? [],
+      hooks: this.#hooks,
+      host: options.tools,
+      durability: options.durability,
+    };
   }
 
   // Not async: it hands on #drive's promise, where an async wrapper would add a hop.
@@ -184,7 +190,7 @@ export class BudgetedAgentLoop {
       if (resumed.systemHash !== systemPromptHash(this.#options.system)) {
         return finish({ kind: 'waiting_on_human', reason: 'the system prompt changed since the run was checkpointed' });
       }
-      const settled = this.#settleInterruptedTurn(messages, context, metrics);
+      const settled = await this.#settleInterruptedTurn(messages, context, metrics);
       if (settled !== null) return finish(settled);
       if (messages.at(-1)?.role === 'user') checkpoint('tool_results');
     }
@@ -278,7 +284,10 @@ export class BudgetedAgentLoop {
 
       // Phase 3: the tool calls of this turn, results in request order, each on the lane
       // TurnLanes gives it: with concurrency, a run of concurrency-safe calls together;
-      // streamed, the leading read-only calls from when their blocks ended.
+      // streamed, the leading read-only calls from when their blocks ended. A call that
+      // answers with a promise is awaited before the next one starts, so guards see the
+      // same counts and tools the same order of executions whatever mix of synchronous and
+      // asynchronous tools a turn has; running together is a matter of the lanes' clocks.
       const results: ToolResultBlockParam[] = [];
       const lanes = new TurnLanes(
         clock,
@@ -296,7 +305,8 @@ export class BudgetedAgentLoop {
             tool: call.name,
             leadMs: clock.now() - lane.now(),
           });
-        const outcome = this.#runToolCall(call, context(lane), metrics);
+        const answer = runToolCall(call, context(lane), metrics, this.#toolCalls);
+        const outcome = answer instanceof Promise ? await answer : answer;
         if (outcome.kind === 'stop') return finish(outcome.outcome);
         results.push(outcome.block);
         lanes.close(i, lane);
@@ -323,11 +333,11 @@ export class BudgetedAgentLoop {
    * reply), settled through the envelope and answered, so the loop goes on from a whole
    * turn. A reply without calls was the final answer: the run had completed.
    */
-  #settleInterruptedTurn(
+  async #settleInterruptedTurn(
     messages: MessageParam[],
     context: () => LoopContext,
     metrics: { toolCalls: number; toolExecutions: number },
-  ): RunOutcome | null {
+  ): Promise<RunOutcome | null> {
     const last = messages.at(-1);
     if (last?.role !== 'assistant' || typeof last.content === 'string') return null;
     const calls = last.content.filter(isToolUse);
@@ -335,7 +345,7 @@ export class BudgetedAgentLoop {
     const results: ToolResultBlockParam[] = [];
     for (const call of calls) {
       // A fresh context per call, as in a live turn: the budget counts the calls before it.
-      const outcome = this.#runToolCall(call, context(), metrics, true);
+      const outcome = await runToolCall(call, context(), metrics, this.#toolCalls, true);
       if (outcome.kind === 'stop') return outcome.outcome;
       results.push(outcome.block);
     }
@@ -356,59 +366,6 @@ export class BudgetedAgentLoop {
     if (this.#options.system !== undefined) request.system = this.#options.system;
     if (toolChoice !== null) request.tool_choice = toolChoice;
     return request;
-  }
-
-  /** One tool call: counted, read, put to the guards, run, and its result recorded. */
-  #runToolCall(
-    call: ToolUseBlock,
-    ctx: LoopContext,
-    metrics: { toolCalls: number; toolExecutions: number },
-    settling = false,
-  ):
-    | { readonly kind: 'result'; readonly block: ToolResultBlockParam }
-    | { readonly kind: 'stop'; readonly outcome: RunOutcome } {
-    const guards = this.#options.guards ?? [];
-    const { durability } = this.#options;
-    const { clock, emit } = ctx;
-    metrics.toolCalls += 1;
-    emit({ type: 'agent.tool.call', at: clock.now(), id: call.id, tool: call.name, input: call.input });
-    const read = readArguments(call, guards, ctx);
-    // The executor's report is handed on as it is (the envelope does the same): one object per call, not one per layer.
-    let report: { readonly kind: 'result'; readonly block: ToolResultBlockParam };
-    if (!read.ok) {
-      report = {
-        kind: 'result',
-        block: { type: 'tool_result', tool_use_id: call.id, content: read.message, is_error: true },
-      };
-    } else {
-      let decision;
-      for (const guard of this.#hooks.beforeToolCall) {
-        decision = guard.beforeToolCall(read.call, ctx);
-        if (decision !== undefined) break;
-      }
-      if (decision?.kind === 'stop') return decision;
-      if (decision?.kind === 'answer') {
-        const block: ToolResultBlockParam = decision.isError
-          ? { type: 'tool_result', tool_use_id: call.id, content: decision.content, is_error: true }
-          : { type: 'tool_result', tool_use_id: call.id, content: decision.content };
-        report = { kind: 'result', block };
-      } else {
-        const run = runEnveloped(read.call, this.#options.tools, this.#hooks, ctx, durability, settling);
-        if (run.kind === 'stop') return run;
-        metrics.toolExecutions += run.executions;
-        report = run;
-      }
-    }
-    const { block } = report;
-    emit({
-      type: 'agent.tool.result',
-      at: clock.now(),
-      id: call.id,
-      tool: call.name,
-      isError: block.is_error === true,
-      content: String(block.content ?? ''),
-    });
-    return report;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import type { MaybePromise } from '../tools/maybe-promise.js';
 import type { RunDurability } from './durability.js';
 import type { LoopContext } from './guard.js';
 import type { GuardHooks } from './guard-hooks.js';
@@ -14,7 +15,8 @@ export type EnvelopedRun = ToolCallReport | { readonly kind: 'stop'; readonly ou
  * interrupted, the envelope is read first: a completed call is answered from it without
  * running (`agent.tool.replayed`), a started call of a side-effecting tool halts the run
  * `waiting_on_human` (it may have gone through), anything else runs. Without durability
- * it is a plain execution. A call of a tool nobody provides stops the run `failed`.
+ * it is a plain execution. A call of a tool nobody provides stops the run `failed`. The
+ * run is a promise only when the tool answered with one.
  */
 export function runEnveloped(
   call: ToolUseBlock,
@@ -23,7 +25,7 @@ export function runEnveloped(
   ctx: LoopContext,
   durability: RunDurability | undefined,
   settling: boolean,
-): EnvelopedRun {
+): MaybePromise<EnvelopedRun> {
   const { clock, emit } = ctx;
   // Only a call of the turn a crash interrupted can be in the envelope already.
   const entry = settling ? durability?.toolCall(call.id) : undefined;
@@ -38,12 +40,20 @@ export function runEnveloped(
   durability?.startToolCall(call, clock.now());
   let report;
   try {
+    // An unknown tool is found before anything runs, so it is always thrown synchronously.
     report = executeToolCall(call, host, hooks, ctx);
   } catch (error) {
     if (error instanceof UnknownToolError)
       return { kind: 'stop', outcome: { kind: 'failed', reason: `configuration error: ${error.message}`, error } };
     throw error;
   }
-  durability?.completeToolCall(call.id, report.block, clock.now());
+  if (durability === undefined) return report;
+  return report instanceof Promise
+    ? report.then((done) => completed(durability, call, done, clock.now()))
+    : completed(durability, call, report, clock.now());
+}
+
+function completed(durability: RunDurability, call: ToolUseBlock, report: ToolCallReport, at: number): ToolCallReport {
+  durability.completeToolCall(call.id, report.block, at);
   return report;
 }

@@ -1,5 +1,6 @@
 import type { MessageParam, Tool, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { VirtualClock } from '../clock/virtual-clock.js';
+import type { MaybePromise } from '../tools/maybe-promise.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import type { ToolError } from '../tools/tool-error.js';
 import type { Message, ModelRequest } from '../model/model-client.js';
@@ -127,8 +128,12 @@ export interface Guard {
   /** Reads arguments that arrived as a string; without such a guard the loop parses them strictly. */
   parseArguments?(raw: string, call: ToolUseBlock, ctx: LoopContext): ArgumentParse;
   beforeToolCall?(call: ToolUseBlock, ctx: LoopContext): ToolCallDecision | undefined;
-  /** Wraps the executions of one tool call (e.g. retries); `next` runs one execution. */
-  aroundExecution?(ctx: ExecutionContext, next: () => ToolExecution): ToolExecution;
+  /**
+   * Wraps the executions of one tool call (e.g. retries); `next` runs one execution. `next`
+   * answers synchronously when every layer under it does, so a wrapper that passes a value
+   * on as a value (and a promise on as a promise) keeps synchronous tools free of promises.
+   */
+  aroundExecution?(ctx: ExecutionContext, next: () => MaybePromise<ToolExecution>): MaybePromise<ToolExecution>;
   /** How a failed call is worded for the model. */
   describeError?(error: ToolError, ctx: ExecutionContext): string;
   afterToolBatch?(ctx: LoopContext): BatchDecision | undefined;

@@ -1,5 +1,6 @@
 import type { ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
+import { answeredNow } from '../tools/answered-now.test-helpers.js';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import { ToolError } from '../tools/tool-error.js';
@@ -36,14 +37,18 @@ describe('executeToolCall', () => {
   it('words a failure with the last guard that words errors, and plainly without one', () => {
     const first: Guard = { name: 'first', describeError: () => 'first wording' };
     const last: Guard = { name: 'last', describeError: (error) => `last wording of ${error.code}` };
-    const worded = executeToolCall(CALL, failingHost(), guardHooks([first, { name: 'other' }, last]), context());
+    const worded = answeredNow(
+      executeToolCall(CALL, failingHost(), guardHooks([first, { name: 'other' }, last]), context()),
+    );
     expect(worded.block).toEqual({
       type: 'tool_result',
       tool_use_id: 'toolu_1',
       content: 'last wording of timeout',
       is_error: true,
     });
-    expect(executeToolCall(CALL, failingHost(), guardHooks([]), context()).block.content).toBe('Error: timed out');
+    expect(answeredNow(executeToolCall(CALL, failingHost(), guardHooks([]), context())).block.content).toBe(
+      'Error: timed out',
+    );
   });
 
   it('nests execution wrappers in guard order, the first innermost, and counts every execution', () => {
@@ -59,7 +64,9 @@ describe('executeToolCall', () => {
       },
     });
     const host = failingHost();
-    const report = executeToolCall(CALL, host, guardHooks([wrapper('inner'), wrapper('outer')]), context());
+    const report = answeredNow(
+      executeToolCall(CALL, host, guardHooks([wrapper('inner'), wrapper('outer')]), context()),
+    );
     expect(order).toEqual(['outer in', 'inner in', 'inner out', 'inner in', 'inner out', 'outer out']);
     expect(report.executions).toBe(4);
     expect(host.executions).toBe(4);

@@ -1,4 +1,5 @@
 import type { ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import type { MaybePromise } from '../tools/maybe-promise.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import { ToolError } from '../tools/tool-error.js';
 import type { ExecutionContext, LoopContext } from './guard.js';
@@ -26,8 +27,9 @@ function asInput(input: unknown): Record<string, unknown> {
 
 /**
  * Runs one tool call through the guards' execution wrappers and words the result for
- * the model. A throwing handler becomes an error result; it never crashes the loop.
- * The report is a `kind: 'result'` value, so the envelope and the loop hand it on as it
+ * the model. A throwing or rejecting handler becomes an error result; it never crashes
+ * the loop. The report is a value when every layer answered synchronously, a promise
+ * once one of them answered with a promise. The report is a `kind: 'result'` value, so the envelope and the loop hand it on as it
  * is rather than rewrapping it (an object fewer per call at each layer).
  */
 export function executeToolCall(
@@ -35,7 +37,7 @@ export function executeToolCall(
   host: ToolHost,
   hooks: Pick<GuardHooks, 'aroundExecution' | 'describeError'>,
   loop: LoopContext,
-): ToolCallReport {
+): MaybePromise<ToolCallReport> {
   const traits = host.traits(call.name);
   if (traits === undefined) throw new UnknownToolError(call.name);
   const ctx: ExecutionContext = {
@@ -52,24 +54,21 @@ export function executeToolCall(
   const input = asInput(call.input);
   let executions = 0;
 
-  let run = (): ToolExecution => {
+  let run = (): MaybePromise<ToolExecution> => {
     executions += 1;
-    let execution: ToolExecution;
+    let answer: MaybePromise<ToolExecution>;
     try {
-      execution = host.execute(call.name, input);
+      answer = host.execute(call.name, input);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      execution = {
-        kind: 'error',
-        error: new ToolError('handler_exception', `Tool '${call.name}' failed: ${message}`),
-        latencyMs: 0,
-        fault: null,
-      };
+      return settle(ctx, handlerException(call.name, error));
     }
-    ctx.clock.sleep(execution.latencyMs);
-    if (execution.fault !== null)
-      ctx.emit({ type: 'agent.tool.fault', at: ctx.clock.now(), tool: call.name, fault: execution.fault });
-    return execution;
+    // A rejection is a handler exception like a throw: a tool result, never a crashed loop.
+    return answer instanceof Promise
+      ? answer.then(
+          (execution) => settle(ctx, execution),
+          (error: unknown) => settle(ctx, handlerException(call.name, error)),
+        )
+      : settle(ctx, answer);
   };
   // Each wrapper but the outermost is closed over the one inside it; the outermost is
   // called directly (most arms have one wrapper: no closure for it on every call).
@@ -81,6 +80,27 @@ export function executeToolCall(
   }
   const outermost = wrappers.at(-1);
   const execution = outermost === undefined ? run() : outermost.aroundExecution(ctx, run);
+  // The count is read once the last execution is in, however long it took.
+  return execution instanceof Promise
+    ? execution.then((done) => report(call, done, hooks, ctx, executions))
+    : report(call, execution, hooks, ctx, executions);
+}
+
+/** An execution has come back: its time passes and its fault is told. */
+function settle(ctx: ExecutionContext, execution: ToolExecution): ToolExecution {
+  ctx.clock.sleep(execution.latencyMs);
+  if (execution.fault !== null)
+    ctx.emit({ type: 'agent.tool.fault', at: ctx.clock.now(), tool: ctx.call.name, fault: execution.fault });
+  return execution;
+}
+
+function report(
+  call: ToolUseBlock,
+  execution: ToolExecution,
+  hooks: Pick<GuardHooks, 'describeError'>,
+  ctx: ExecutionContext,
+  executions: number,
+): ToolCallReport {
   if (execution.kind === 'ok')
     return {
       kind: 'result',
@@ -92,4 +112,14 @@ export function executeToolCall(
   const content =
     describer === undefined ? `Error: ${execution.error.message}` : describer.describeError(execution.error, ctx);
   return { kind: 'result', block: { type: 'tool_result', tool_use_id: call.id, content, is_error: true }, executions };
+}
+
+function handlerException(tool: string, error: unknown): ToolExecution {
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    kind: 'error',
+    error: new ToolError('handler_exception', `Tool '${tool}' failed: ${message}`),
+    latencyMs: 0,
+    fault: null,
+  };
 }

@@ -1,4 +1,5 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
+import type { MaybePromise } from '../tools/maybe-promise.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 
 /**
@@ -28,6 +29,11 @@ export interface ToolTraits {
 export interface ToolHost {
   readonly definitions: readonly Tool[];
   traits(name: string): ToolTraits | undefined;
-  /** One execution of a tool; failures are values, never exceptions. */
-  execute(name: string, input: Record<string, unknown>): ToolExecution;
+  /**
+   * One execution of a tool; failures are values, never exceptions (a throw or a rejection
+   * still becomes an error result). A synchronous tool answers with the value itself: the
+   * loop then awaits nothing, which keeps simulated runs fast; an asynchronous one answers
+   * with a promise, which the loop awaits before the turn's next call starts.
+   */
+  execute(name: string, input: Record<string, unknown>): MaybePromise<ToolExecution>;
 }

@@ -3,6 +3,7 @@ import type { ToolError } from '../tools/tool-error.js';
 import { modelLatencyMs } from '../loop/model-latency.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { ToolHost } from '../loop/tool-host.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
 import { callCost } from '../model/model-table.js';
 
 /** What a peer run counts, in the RunMetrics terms our own loop uses. */
@@ -104,15 +105,20 @@ export class PeerMeter {
    * One execution of a scenario tool for the framework: its result text, or a
    * PeerToolFailure thrown the way a user's tool function throws. Called synchronously at
    * the start of the framework's tool function, so the tools' seeded streams are drawn in
-   * the order the framework starts its calls.
+   * the order the framework starts its calls. A string for a synchronous tool, a promise
+   * of one only for a tool that answers with a promise.
    */
-  runTool(name: string, input: unknown): string {
+  runTool(name: string, input: unknown): string | Promise<string> {
     this.counts.toolExecutions += 1;
     const id = `peer_exec_${this.counts.toolExecutions}`;
     const args =
       typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
     this.#onEvent({ type: 'agent.tool.call', at: this.#clock.now(), id, tool: name, input: args });
-    const execution = this.#tools.execute(name, args);
+    const answer = this.#tools.execute(name, args);
+    return answer instanceof Promise ? answer.then((done) => this.#told(id, name, done)) : this.#told(id, name, answer);
+  }
+
+  #told(id: string, name: string, execution: ToolExecution): string {
     this.#clock.sleep(execution.latencyMs);
     const ok = execution.kind === 'ok';
     this.#onEvent({

@@ -1,4 +1,5 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
+import type { MaybePromise } from './maybe-promise.js';
 import type { Json, World } from './world.js';
 
 /**
@@ -22,9 +23,10 @@ export interface ToolSpec {
   /** Virtual time a successful call takes. */
   readonly latencyMs: number;
   /**
-   * Returns the tool's JSON result or throws a ToolError. The world's records and the
-   * input may be frozen and shared with other runs (see createWorld, tryParseJson): a
-   * handler reads them, writes only to the outbox, and copies what it would change.
+   * Returns the tool's JSON result or throws a ToolError; an asynchronous tool returns a
+   * promise of the result, or rejects. The world's records and the input may be frozen and
+   * shared with other runs (see createWorld, tryParseJson): a handler reads them, writes
+   * only to the outbox, and copies what it would change.
    */
-  run(input: Record<string, unknown>, world: World): Json;
+  run(input: Record<string, unknown>, world: World): MaybePromise<Json>;
 }

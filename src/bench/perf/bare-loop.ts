@@ -33,6 +33,8 @@ export function runBareLoop(scenario: Scenario, key: StreamKey, maxIterations = 
     for (const block of reply.content) {
       if (block.type !== 'tool_use') continue;
       const execution = host.execute(block.name, block.input as Record<string, unknown>);
+      // The reference point is the synchronous path: the built-in scenarios' tools answer at once.
+      if (execution instanceof Promise) throw new Error(`the bare loop runs synchronous tools only ('${block.name}')`);
       results.push(
         execution.kind === 'ok'
           ? { type: 'tool_result', tool_use_id: block.id, content: execution.content }

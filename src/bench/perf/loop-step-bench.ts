@@ -6,6 +6,7 @@ import { CheckpointStore } from '../../durability/checkpoint-store.js';
 import type { Scenario } from '../../scenarios/loader.js';
 import { ARM_PRESETS, type Arm } from '../arms.js';
 import { runOne } from '../run-one.js';
+import { withAsyncTools } from './async-scenario.js';
 import { runBareLoop } from './bare-loop.js';
 
 export interface StepBenchRow {
@@ -33,6 +34,12 @@ export interface StepBenchOptions {
   readonly checkpoints?: boolean;
   /** Also measure `article` with every reply streamed, in-process (and through the SDK when `sdk`). @default true */
   readonly stream?: boolean;
+  /**
+   * Also measure `article` with the scenario's tools answering through promises, as a
+   * user's async tools do: the price of the asynchronous path beside the synchronous one.
+   * @default true
+   */
+  readonly asyncTools?: boolean;
 }
 
 /**
@@ -55,11 +62,12 @@ export async function benchLoopSteps(options: StepBenchOptions): Promise<StepBen
     return total;
   };
   const loop =
-    (arm: Arm, kind: 'simulated' | 'simulated-sdk', stream = false) =>
+    (arm: Arm, kind: 'simulated' | 'simulated-sdk', stream = false, tools = scenario) =>
     async (): Promise<number> => {
       let total = 0;
       for (let seed = 1; seed <= seeds; seed++)
-        total += (await runOne({ sweepSeed: 0, scenario, arm, seed, model: { kind }, stream })).record.model_calls;
+        total += (await runOne({ sweepSeed: 0, scenario: tools, arm, seed, model: { kind }, stream })).record
+          .model_calls;
       return total;
     };
 
@@ -68,6 +76,13 @@ export async function benchLoopSteps(options: StepBenchOptions): Promise<StepBen
   for (const arm of arms) {
     const name = `loop: ${arm.name}`;
     const task = loop(arm, 'simulated');
+    steps.set(name, await task());
+    bench.add(name, task);
+  }
+  if (options.asyncTools !== false) {
+    const arm = ARM_PRESETS.get('article') as Arm;
+    const name = `loop: ${arm.name}, async tools`;
+    const task = loop(arm, 'simulated', false, withAsyncTools(scenario));
     steps.set(name, await task());
     bench.add(name, task);
   }

@@ -17,6 +17,7 @@ interface BenchFlags {
   readonly checkpoints: boolean;
   readonly tokens: boolean;
   readonly stream: boolean;
+  readonly asyncTools: boolean;
   readonly json: boolean;
 }
 
@@ -36,6 +37,7 @@ export function registerBench(program: Command): void {
       '--no-stream',
       'skip measuring the article arm with every reply streamed (in-process, and through the SDK unless --no-sdk)',
     )
+    .option('--no-async-tools', 'skip measuring the article arm with the scenario tools answering through promises')
     .option(
       '--no-tokens',
       'skip measuring token accounting (the estimator, cached and not, and the exact cl100k count)',
@@ -52,6 +54,7 @@ export function registerBench(program: Command): void {
         sdk: flags.sdk,
         checkpoints: flags.checkpoints,
         stream: flags.stream,
+        asyncTools: flags.asyncTools,
       });
       const tokenRows = flags.tokens
         ? await benchTokenAccounting({ scenario, seeds: flags.seeds, timeMs: flags.time })

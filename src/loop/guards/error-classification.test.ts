@@ -194,3 +194,44 @@ describe('errorClassification', () => {
     );
   });
 });
+
+describe('errorClassification over an asynchronous tool', () => {
+  /** The run of one call against `script`, each execution answered at once or through a promise. */
+  async function run(script: readonly ToolExecution[], answers: 'at once' | 'later' | 'mixed') {
+    const { host: sync, executions } = scriptedHost(script);
+    let n = 0;
+    const host: ToolHost = {
+      ...sync,
+      execute(name, input) {
+        const execution = sync.execute(name, input);
+        n += 1;
+        const later = answers === 'later' || (answers === 'mixed' && n % 2 === 0);
+        return later
+          ? new Promise<ToolExecution>((resolve) => setImmediate(() => resolve(execution as ToolExecution)))
+          : execution;
+      },
+    };
+    const model = new ScriptedModel([{ calls: [{ name: 'fetch_thing', input: { id: 7 } }] }, { text: 'finished' }]);
+    const events: AgentEvent[] = [];
+    const clock = new VirtualClock();
+    const result = await new BudgetedAgentLoop({
+      model,
+      tools: host,
+      guards: [errorClassification()],
+      clock,
+      onEvent: (e) => events.push(e),
+    }).run('Fetch thing 7.');
+    return { events, metrics: result.metrics, messages: result.messages, executions: executions() };
+  }
+
+  it('retries with the same backoffs at the same virtual times, whether executions answer at once or later', async () => {
+    const rateLimited = new ToolError('rate_limited', 'fetch_thing: HTTP 429', { status: 429, retryAfterMs: 5000 });
+    const script = [err(timeout(), 10), err(rateLimited, 20), ok('{"v', 30), ok('{"v":1}', 40)];
+    const atOnce = await run(script, 'at once');
+    expect(atOnce.executions).toBe(4);
+    expect(retryDelays(atOnce.events)).toEqual([1000, 5000, 4000]);
+    expect(atOnce.metrics.virtualMs).toBe(100 + 10_000 + modelTime(atOnce.events));
+    expect(await run(script, 'later')).toEqual(atOnce);
+    expect(await run(script, 'mixed')).toEqual(atOnce);
+  });
+});

@@ -1,3 +1,5 @@
+import type { MaybePromise } from '../../tools/maybe-promise.js';
+import type { ExecutionContext } from '../guard.js';
 import type { ToolExecution } from '../../tools/tool-execution.js';
 import { ToolError, type ToolErrorCode } from '../../tools/tool-error.js';
 import { tryParseJson } from '../../scenarios/parse-json.js';
@@ -55,6 +57,37 @@ function malformedError(tool: string): ToolError {
 }
 
 /**
+ * The retries from attempt `from` on, given the execution before it: synchronously while
+ * `next` answers with values, awaiting only from the first promise on. Either way the
+ * retries, their events and their virtual waits come in the same order at the same times.
+ */
+function retried(
+  ctx: ExecutionContext,
+  next: () => MaybePromise<ToolExecution>,
+  before: ToolExecution,
+  from: number,
+  maxRetries: number,
+  backoffMs: readonly number[],
+): MaybePromise<ToolExecution> {
+  const tool = ctx.call.name;
+  let execution = checkBody(before, tool);
+  for (let attempt = from; attempt <= maxRetries; attempt++) {
+    if (execution.kind !== 'error' || ctx.traits.sideEffecting || classify(execution.error) !== 'transient') break;
+    const delayMs = Math.max(
+      backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] ?? 0,
+      execution.error.retryAfterMs ?? 0,
+    );
+    ctx.emit({ type: 'agent.tool.retry', at: ctx.clock.now(), tool, attempt, delayMs, code: execution.error.code });
+    ctx.clock.sleep(delayMs);
+    const answer = next();
+    if (answer instanceof Promise)
+      return answer.then((done) => retried(ctx, next, done, attempt + 1, maxRetries, backoffMs));
+    execution = checkBody(answer, tool);
+  }
+  return execution;
+}
+
+/**
  * Classifies tool failures as transient or permanent. Transient failures of idempotent
  * tools are retried here, with backoff, before the model sees them; side-effecting tools
  * are never retried automatically. The result the model sees names the class in plain words.
@@ -69,19 +102,10 @@ export function errorClassification({
   return {
     name: 'classify',
     aroundExecution(ctx, next) {
-      const tool = ctx.call.name;
-      let execution = checkBody(next(), tool);
-      for (let attempt = 1; attempt <= maxRetries; attempt++) {
-        if (execution.kind !== 'error' || ctx.traits.sideEffecting || classify(execution.error) !== 'transient') break;
-        const delayMs = Math.max(
-          backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] ?? 0,
-          execution.error.retryAfterMs ?? 0,
-        );
-        ctx.emit({ type: 'agent.tool.retry', at: ctx.clock.now(), tool, attempt, delayMs, code: execution.error.code });
-        ctx.clock.sleep(delayMs);
-        execution = checkBody(next(), tool);
-      }
-      return execution;
+      const answer = next();
+      return answer instanceof Promise
+        ? answer.then((done) => retried(ctx, next, done, 1, maxRetries, backoffMs))
+        : retried(ctx, next, answer, 1, maxRetries, backoffMs);
     },
     describeError(error, ctx) {
       const label = LABELS[error.code];

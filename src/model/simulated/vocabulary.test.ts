@@ -1,5 +1,6 @@
 import type { ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
+import { answeredNow } from '../../tools/answered-now.test-helpers.js';
 import { FAULT_KINDS } from '../../tools/tool-fault.js';
 import { toolFaults } from '../../faults/flaky-tool.js';
 import type { ToolError } from '../../tools/tool-error.js';
@@ -108,7 +109,7 @@ function everyToolError(): { readonly error: ToolError; readonly sideEffecting: 
         timeoutMs: 10_000,
       });
       for (const input of [{}, { user_id: 'u_9', order_id: 'o_9', id: 'x', key: 'k', query: 'q', sku: 'S' }]) {
-        const execution = faults.execute(0, input, world, ZERO);
+        const execution = answeredNow(faults.execute(0, input, world, ZERO));
         if (execution.kind === 'error') errors.push({ error: execution.error, sideEffecting: spec.sideEffecting });
       }
     }
