@@ -116,7 +116,7 @@ export function defineTool<S extends JsonSchemaObject | ZodInputSchema>(definiti
     concurrencySafe,
     latencyMs,
     // The host awaits a returned promise before it judges the result (ToolSpec.run).
-    run: checked as ToolSpec['run'],
+    run: checked,
   });
 }
 
