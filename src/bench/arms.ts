@@ -22,6 +22,7 @@ import type { BudgetClass } from '../scenarios/schema.js';
 import { UserInputError } from '../user-input-error.js';
 import { installCommand, missingPackages, peerByArm, PEERS } from '../peers/peer-registry.js';
 import type { PeerSetting } from '../peers/peer-setting.js';
+import type { AgentRef } from '../agents/agent-arm.js';
 
 /** One safeguard's settings, as written into results. */
 export type GuardSetting =
@@ -72,6 +73,8 @@ export interface Arm {
   readonly guards: readonly GuardSetting[];
   /** Set on `peer:<name>` arms: the run goes through that framework's loop instead of ours (guards stay empty). */
   readonly peer?: PeerSetting;
+  /** Set on a user's agent arm (`--agent`, or `agent:` in an arms file): the run goes through that agent (guards stay empty). */
+  readonly agent?: AgentRef;
 }
 
 /** LLM-call recovery's settings in `all` and when a guard is named without settings. */

@@ -150,13 +150,13 @@ function modelAtHand(
 /** One cell of the matrix: a scenario, an arm and a seed, run and judged on its world. */
 export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const { scenario, arm, seed, sweepSeed } = spec;
-  if (arm.peer !== undefined) {
-    // Loaded on demand: sweeps without peer arms never load a framework.
-    const { runPeer } = await import('./run-peer.js');
-    const output = await runPeer({
+  if (arm.peer !== undefined || arm.agent !== undefined) {
+    // Loaded on demand: sweeps without agent arms never load an agent or its framework.
+    const { runAgentArm } = await import('../agents/run-agent.js');
+    const output = await runAgentArm({
       sweepSeed,
       scenario,
-      arm: { ...arm, peer: arm.peer },
+      arm,
       seed,
       ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }),
     });

@@ -1,0 +1,87 @@
+import { basename, extname } from 'node:path';
+import { importUserModule, pickExport, userModulePath } from '../user-module/import-user-module.js';
+import { UserInputError } from '../user-input-error.js';
+import { type AgentDefinition, isAgentDefinition } from './define-agent.js';
+
+/**
+ * A user's agent as an arm carries it. A module is named by its absolute path (and export),
+ * so a pool worker, which receives the arm structured-cloned, imports it once per thread;
+ * an inline definition lives in this process only (see `runAgentSweep`).
+ */
+export type AgentRef =
+  | {
+      readonly kind: 'module';
+      /** The module's absolute path. */
+      readonly module: string;
+      /** The export holding the definition, when it is not the default or the only one. */
+      readonly export?: string;
+      /** The arm's settings as given (an arms file); the agent's schema parses them at each run. */
+      readonly settings: Readonly<Record<string, unknown>>;
+    }
+  | {
+      readonly kind: 'inline';
+      /** Its key in this process's inline definitions. */
+      readonly id: string;
+      readonly settings: Readonly<Record<string, unknown>>;
+    };
+
+/** Where the user named the module, for the one message a bad one gets. */
+export interface AgentSourceName {
+  /** The flag or file, e.g. `--agent` or `arms.yaml`. */
+  readonly source: string;
+  /** The field within a file, e.g. `arms[2].agent`. */
+  readonly field?: string;
+}
+
+const inline = new Map<string, AgentDefinition>();
+
+/** A definition made in this process, kept so that arms can name it; inline arms run in this thread only. */
+export function inlineAgent(definition: AgentDefinition, settings: Readonly<Record<string, unknown>> = {}): AgentRef {
+  const id = `inline-${inline.size + 1}`;
+  inline.set(id, definition);
+  return { kind: 'inline', id, settings };
+}
+
+/** `path[#export]` as `--agent` takes it, resolved against `baseDir`. */
+export function parseAgentSpec(spec: string, baseDir: string): { readonly module: string; readonly export?: string } {
+  const hash = spec.lastIndexOf('#');
+  const path = hash === -1 ? spec : spec.slice(0, hash);
+  const name = hash === -1 ? '' : spec.slice(hash + 1);
+  return { module: userModulePath(path, baseDir), ...(name === '' ? {} : { export: name }) };
+}
+
+/** The agent an arm names: imported once per thread for a module, checked by shape, with a message naming `where` if it is not one. */
+export async function agentOf(ref: AgentRef, where: AgentSourceName = { source: '--agent' }): Promise<AgentDefinition> {
+  if (ref.kind === 'inline') {
+    const found = inline.get(ref.id);
+    if (found === undefined)
+      throw new Error(`inline agent '${ref.id}' is not in this thread (inline agents run with one worker)`);
+    return found;
+  }
+  const module = await importUserModule(ref.module, where.source, where.field);
+  return pickExport(module, isAgentDefinition, 'an agent made with defineAgent', {
+    source: where.source,
+    ...(where.field === undefined ? {} : { field: where.field }),
+    path: ref.module,
+    ...(ref.export === undefined ? {} : { name: ref.export }),
+  });
+}
+
+/** The arm name of an agent: `agent:<its name>`, or the module file's name when the definition has none. */
+export function agentArmName(definition: AgentDefinition, ref: AgentRef): string {
+  if (definition.name !== undefined) return `agent:${definition.name}`;
+  return ref.kind === 'module' ? `agent:${basename(ref.module, extname(ref.module))}` : `agent:${ref.id}`;
+}
+
+/** The settings, checked against the agent's schema before anything runs: one message naming the field that is wrong. */
+export function checkAgentSettings(definition: AgentDefinition, ref: AgentRef, where: AgentSourceName): void {
+  const parsed = definition.settings.safeParse(ref.settings);
+  if (parsed.success) return;
+  const issue = parsed.error.issues[0]!;
+  const path = issue.path.join('.');
+  throw UserInputError.single(
+    where.source,
+    `${where.field === undefined ? 'settings' : `${where.field.replace(/\.agent$/, '')}.settings`}${path === '' ? '' : `.${path}`}`,
+    issue.message,
+  );
+}
