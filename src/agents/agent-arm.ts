@@ -1,6 +1,7 @@
 import { basename, extname } from 'node:path';
 import { importUserModule, pickExport, userModulePath } from '../user-module/import-user-module.js';
 import { UserInputError } from '../user-input-error.js';
+import type { Arm } from '../bench/arms.js';
 import { type AgentDefinition, isAgentDefinition } from './define-agent.js';
 
 /**
@@ -84,4 +85,49 @@ export function checkAgentSettings(definition: AgentDefinition, ref: AgentRef, w
     `${where.field === undefined ? 'settings' : `${where.field.replace(/\.agent$/, '')}.settings`}${path === '' ? '' : `.${path}`}`,
     issue.message,
   );
+}
+
+/** `--agent`'s spelling of a module arm, for a replay command: the absolute path, then `#export` if named. */
+export function agentSpec(ref: Extract<AgentRef, { kind: 'module' }>): string {
+  return ref.export === undefined ? ref.module : `${ref.module}#${ref.export}`;
+}
+
+/** One arm per agent module named by `--agent` (paths from `baseDir`), each named `agent:<name>`, checked before anything runs. */
+export async function agentArms(
+  specs: readonly string[],
+  baseDir: string,
+  source = '--agent',
+): Promise<Map<string, Arm & { readonly agent: AgentRef }>> {
+  const arms = new Map<string, Arm & { readonly agent: AgentRef }>();
+  for (const spec of specs) {
+    const ref: AgentRef = { kind: 'module', ...parseAgentSpec(spec, baseDir), settings: {} };
+    const definition = await agentOf(ref, { source });
+    checkAgentSettings(definition, ref, { source });
+    const name = agentArmName(definition, ref);
+    const taken = arms.get(name);
+    if (taken !== undefined && agentSpec(taken.agent as typeof ref) !== agentSpec(ref))
+      throw UserInputError.single(
+        source,
+        '',
+        `agents with different names; '${spec}' and '${agentSpec(taken.agent as typeof ref)}' are both ${name} (give one a name in defineAgent({ name }))`,
+      );
+    arms.set(name, { name, guards: [], agent: ref });
+  }
+  return arms;
+}
+
+/** Every user agent arm's module imported and its settings checked, before a sweep starts; `source` names where each came from. */
+export async function checkAgentArms(
+  arms: readonly Arm[],
+  sourceOf: (arm: Arm) => AgentSourceName,
+): Promise<Map<string, AgentDefinition>> {
+  const agents = new Map<string, AgentDefinition>();
+  for (const arm of arms) {
+    if (arm.agent === undefined) continue;
+    const where = sourceOf(arm);
+    const definition = await agentOf(arm.agent, where);
+    checkAgentSettings(definition, arm.agent, where);
+    agents.set(arm.name, definition);
+  }
+  return agents;
 }

@@ -14,10 +14,10 @@ export interface OpenAIFunctionTool {
 
 /** The scenario's tools as an agent gets them: definitions for its client, and one way to run them. */
 export interface AgentTools {
-  /** The definitions in the Anthropic Messages shape (`tools` of `messages.create`), JSON Schema as given. */
-  readonly anthropic: readonly Tool[];
-  /** The same definitions in the Chat Completions shape. */
-  readonly openai: readonly OpenAIFunctionTool[];
+  /** The definitions in the Anthropic Messages shape (`tools` of `messages.create`), JSON Schema as given; this run's own copy. */
+  readonly anthropic: Tool[];
+  /** The same definitions in the Chat Completions shape; this run's own copy. */
+  readonly openai: OpenAIFunctionTool[];
   /** Whether a tool writes to the world (never retry it blindly) and may run alongside others; undefined for an unknown name. */
   traits(name: string): ToolTraits | undefined;
   /**
@@ -35,18 +35,16 @@ export interface AgentTools {
 
 /** The agent's view of a run's tools, every execution going through `meter`. */
 export function agentTools(host: ToolHost, meter: PeerMeter): AgentTools {
-  const anthropic = Object.freeze([...host.definitions]);
-  const openai = Object.freeze(
-    host.definitions.map(
-      (definition): OpenAIFunctionTool => ({
-        type: 'function',
-        function: {
-          name: definition.name,
-          ...(definition.description === undefined ? {} : { description: definition.description }),
-          parameters: definition.input_schema as Readonly<Record<string, unknown>>,
-        },
-      }),
-    ),
+  const anthropic = [...host.definitions];
+  const openai = host.definitions.map(
+    (definition): OpenAIFunctionTool => ({
+      type: 'function',
+      function: {
+        name: definition.name,
+        ...(definition.description === undefined ? {} : { description: definition.description }),
+        parameters: definition.input_schema as Readonly<Record<string, unknown>>,
+      },
+    }),
   );
   return Object.freeze({
     anthropic,

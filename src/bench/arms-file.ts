@@ -1,4 +1,6 @@
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import { parseAgentSpec } from '../agents/agent-arm.js';
 import { readInputFile } from '../scenarios/input-file.js';
 import { parseYamlInput } from '../scenarios/yaml-input.js';
 import { UserInputError } from '../user-input-error.js';
@@ -69,15 +71,27 @@ const guardSetting = z.discriminatedUnion('guard', [
   z.strictObject({ guard: z.literal('journal'), digestChars: z.number().int().min(0).default(500) }),
 ]);
 
+const armName = z.string().regex(/^[a-z0-9][a-z0-9:_-]*$/, 'lower-case letters, digits, -, _ or :');
+
+/** A user's agent as an arm: its module (relative to the arms file, `#export` optional) and its settings. */
+const agentArm = z.strictObject({
+  name: armName,
+  agent: z.string().min(1, 'a module path, e.g. ./my-agent.ts'),
+  settings: z.record(z.string(), z.unknown()).default({}),
+});
+
 const armsFileSchema = z.strictObject({
   arms: z
     .array(
-      z.strictObject({
-        name: z.string().regex(/^[a-z0-9][a-z0-9:_-]*$/, 'lower-case letters, digits, -, _ or :'),
-        guards: z
-          .array(guardSetting)
-          .refine((guards) => new Set(guards.map((g) => g.guard)).size === guards.length, 'each guard at most once'),
-      }),
+      z.union([
+        z.strictObject({
+          name: armName,
+          guards: z
+            .array(guardSetting)
+            .refine((guards) => new Set(guards.map((g) => g.guard)).size === guards.length, 'each guard at most once'),
+        }),
+        agentArm,
+      ]),
     )
     .min(1),
 });
@@ -93,6 +107,9 @@ const armsFileSchema = z.strictObject({
  *       - { guard: repeat, window: 2 }
  *       - { guard: classify, maxRetries: 2, backoffMs: [500, 1000] }
  *       - { guard: recover, fallbackModel: null }
+ *   - name: mine
+ *     agent: ./my-agent.ts        # a defineAgent module, from this file's folder; #name picks an export
+ *     settings: { maxTurns: 8 }   # parsed by the agent's own settings schema
  * ```
  */
 export function loadArmsFile(path: string): Map<string, Arm> {
@@ -128,6 +145,11 @@ export function parseArmsFile(text: string, source: string): Map<string, Arm> {
       );
     if (arms.has(arm.name))
       throw UserInputError.single(source, `arms.${i}.name`, `a name used once; '${arm.name}' is used twice`);
+    if ('agent' in arm) {
+      const module = parseAgentSpec(arm.agent, dirname(resolve(source)));
+      arms.set(arm.name, { name: arm.name, guards: [], agent: { kind: 'module', ...module, settings: arm.settings } });
+      return;
+    }
     arms.set(arm.name, { name: arm.name, guards: arm.guards as GuardSetting[] });
   });
   return arms;

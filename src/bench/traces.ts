@@ -5,6 +5,7 @@ import type { Arm } from './arms.js';
 import type { TraceReason } from './cell-accumulator.js';
 import { runOne, type ModelChoice } from './run-one.js';
 import { replayCommand } from './replay-command.js';
+import { agentSpec } from '../agents/agent-arm.js';
 import type { RunRecord } from './run-record.js';
 import { contentText } from '../model/content-text.js';
 
@@ -79,6 +80,8 @@ export async function captureTrace(
       seed,
       sweepSeed,
       ...(names.armsFile === undefined ? {} : { armsFile: names.armsFile }),
+      // An arms file names its agents itself; an agent from --agent is named again.
+      ...(names.armsFile === undefined && arm.agent?.kind === 'module' ? { agent: agentSpec(arm.agent) } : {}),
       ...(names.ensemble === undefined || names.member === undefined
         ? {}
         : { ensemble: names.ensemble, member: names.member }),
