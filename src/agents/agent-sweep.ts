@@ -7,6 +7,7 @@ import { runSweep, type SweepSummary } from '../bench/sweep.js';
 import { UserInputError } from '../user-input-error.js';
 import { type AgentRef, agentArmName, agentOf, checkAgentSettings, inlineAgent, parseAgentSpec } from './agent-arm.js';
 import type { AgentDefinition } from './define-agent.js';
+import { inProcessModel } from '../bench/model-source.js';
 
 /** One agent over some scenarios and seeds, from code (a test, a CI script). */
 export interface AgentSweepOptions {
@@ -63,7 +64,7 @@ export async function runAgentSweep(options: AgentSweepOptions): Promise<AgentSw
   checkPeerSweep(
     [arm],
     scenarios.map(({ scenario }) => scenario),
-    { kind: 'simulated' },
+    inProcessModel(),
     { agents: new Map([[arm.name, definition]]) },
   );
   const records: RunRecord[] = [];

@@ -20,7 +20,7 @@ import type { AgentDefinition } from './define-agent.js';
 import { agentOf } from './agent-arm.js';
 import type { Arm } from '../bench/arms.js';
 import { peerByArm } from '../peers/peer-registry.js';
-import { simulatedAgentEndpoint } from './simulated-endpoint.js';
+import { inProcessModel, type ModelSource } from '../bench/model-source.js';
 
 export interface AgentRunSpec {
   readonly sweepSeed: number;
@@ -33,6 +33,8 @@ export interface AgentRunSpec {
   readonly settings: unknown;
   /** Hears each tool execution as an agent.tool.call / agent.tool.result event. */
   readonly onEvent?: (event: AgentEvent) => void;
+  /** Where replies come from. @default inProcessModel() (agents reach its HTTP endpoints either way) */
+  readonly model?: ModelSource;
 }
 
 /** `max_tokens` of our own loop's requests, offered to agents so like is compared with like. */
@@ -46,15 +48,8 @@ const MAX_TOKENS = 1024;
  * agent has none of our guards); the result's messages are what the run opened with, as
  * the agent keeps its transcript to itself (the tool calls are in the events).
  */
-export async function runAgent({
-  sweepSeed,
-  scenario,
-  arm,
-  seed,
-  agent,
-  settings,
-  onEvent,
-}: AgentRunSpec): Promise<RunOutput> {
+export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
+  const { sweepSeed, scenario, arm, seed, agent, settings, onEvent } = spec;
   const key: StreamKey = { sweepSeed, scenario: scenario.id, runSeed: seed };
   const world = createWorld(scenario.world);
   const host = createScenarioToolHost(scenario, world, key);
@@ -65,7 +60,10 @@ export async function runAgent({
     refetches.observe(event);
     onEvent?.(event);
   });
-  const endpoint = simulatedAgentEndpoint(scenario, key, modelFaults);
+  const source = spec.model ?? inProcessModel();
+  const endpoint = source.agentEndpoint(scenario, key, modelFaults);
+  // The sweep's checks refuse such a source before anything runs (checkPeerSweep).
+  if (endpoint === undefined) throw new Error(`agent arm '${arm}' cannot run against ${source.name} yet`);
   // Loaded on demand (a dependency, cached after the first run): built-in arms never need it.
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
   const context = agentContext({
@@ -144,6 +142,7 @@ export async function runAgentArm(spec: {
   readonly arm: Arm;
   readonly seed: number;
   readonly onEvent?: (event: AgentEvent) => void;
+  readonly model?: ModelSource;
 }): Promise<RunOutput> {
   const { arm } = spec;
   let agent: AgentDefinition;
@@ -165,5 +164,6 @@ export async function runAgentArm(spec: {
     agent,
     settings,
     ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }),
+    ...(spec.model === undefined ? {} : { model: spec.model }),
   });
 }

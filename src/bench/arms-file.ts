@@ -80,20 +80,27 @@ const agentArm = z.strictObject({
   settings: z.record(z.string(), z.unknown()).default({}),
 });
 
+const guardArm = z.strictObject({
+  name: armName,
+  guards: z
+    .array(guardSetting)
+    .refine((guards) => new Set(guards.map((g) => g.guard)).size === guards.length, 'each guard at most once'),
+});
+
+/**
+ * An entry is an agent arm when it has an `agent` key, else a guard arm: chosen before
+ * parsing, so each problem is reported at its own field, not as "matches neither".
+ */
+const armEntry = z.unknown().transform((entry, ctx) => {
+  const schema = typeof entry === 'object' && entry !== null && 'agent' in entry ? agentArm : guardArm;
+  const parsed = schema.safeParse(entry);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  return z.NEVER;
+});
+
 const armsFileSchema = z.strictObject({
-  arms: z
-    .array(
-      z.union([
-        z.strictObject({
-          name: armName,
-          guards: z
-            .array(guardSetting)
-            .refine((guards) => new Set(guards.map((g) => g.guard)).size === guards.length, 'each guard at most once'),
-        }),
-        agentArm,
-      ]),
-    )
-    .min(1),
+  arms: z.array(armEntry).min(1),
 });
 
 /**

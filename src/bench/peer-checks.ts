@@ -3,7 +3,7 @@ import { peerByArm } from '../peers/peer-registry.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { UserInputError } from '../user-input-error.js';
 import type { Arm } from './arms.js';
-import type { ModelChoice } from './run-one.js';
+import type { ModelSource } from './model-source.js';
 
 /** What a sweep check needs to know of an agent arm. */
 interface AgentTraits {
@@ -23,7 +23,7 @@ interface AgentTraits {
 export function checkPeerSweep(
   arms: readonly Arm[],
   scenarios: readonly Scenario[],
-  model: ModelChoice,
+  model: ModelSource,
   options: { readonly stream?: boolean; readonly agents?: ReadonlyMap<string, AgentDefinition> } = {},
 ): void {
   const peers = arms.filter((arm) => arm.peer !== undefined || arm.agent !== undefined);
@@ -40,7 +40,7 @@ export function checkPeerSweep(
       `agent arms (${peers.map((arm) => arm.name).join(', ')}) run unstreamed, in their own way; leave --stream out, or drop them`,
     );
   }
-  if (model.kind === 'client') {
+  if (model.kind === 'real') {
     throw UserInputError.single(
       '--arms',
       '',

@@ -1,4 +1,4 @@
-import type { ModelChoice } from '../bench/run-one.js';
+import { clientModel, inProcessModel, type ModelSource, sdkModel } from '../bench/model-source.js';
 import type { RequestLimiterOptions } from '../model/rate-limit/request-limiter.js';
 import { UserInputError } from '../user-input-error.js';
 import { parseBaseUrl } from './base-url.js';
@@ -34,7 +34,8 @@ export interface RealModelTarget {
 }
 
 export interface ModelSelection {
-  readonly choice: ModelChoice;
+  /** Built once here; every layer below reads its traits instead of asking which kind it is. */
+  readonly source: ModelSource;
   /** Set for a real model. */
   readonly real?: RealModelTarget;
 }
@@ -69,7 +70,7 @@ export async function selectModel(
           `applies to a real model only: name one with --model (the simulated model runs in-process; use --workers for parallelism)`,
         );
     }
-    return { choice: { kind: flags.via === 'sdk' ? 'simulated-sdk' : 'simulated' } };
+    return { source: flags.via === 'sdk' ? sdkModel() : inProcessModel() };
   }
   if (flags.via === 'sdk') {
     throw UserInputError.single(
@@ -105,7 +106,7 @@ export async function selectModel(
       name: `openai-compatible:${modelId}`,
     });
     return {
-      choice: { kind: 'client', client: withRedactedErrors(client, [apiKey, ...baseUrl.secrets]), modelId },
+      source: clientModel(withRedactedErrors(client, [apiKey, ...baseUrl.secrets]), modelId, concurrency),
       real: { provider, modelId, endpoint: baseUrl.display, local: baseUrl.local, concurrency },
     };
   }
@@ -128,14 +129,14 @@ export async function selectModel(
   const endpoint =
     baseUrl ?? parseBaseUrl(nonEmpty(env['ANTHROPIC_BASE_URL']) ?? 'https://api.anthropic.com', 'ANTHROPIC_BASE_URL');
   return {
-    choice: { kind: 'client', client: withRedactedErrors(client, [apiKey, ...endpoint.secrets]), modelId },
+    source: clientModel(withRedactedErrors(client, [apiKey, ...endpoint.secrets]), modelId, concurrency),
     real: { provider, modelId, endpoint: endpoint.display, local: endpoint.local, concurrency },
   };
 }
 
-/** The model of a run, for commands that need no more than the choice. */
-export async function chooseModel(flags: ModelFlags, env: NodeJS.ProcessEnv = process.env): Promise<ModelChoice> {
-  return (await selectModel(flags, env)).choice;
+/** The model source of a run, for commands that need no more than that. */
+export async function chooseModel(flags: ModelFlags, env: NodeJS.ProcessEnv = process.env): Promise<ModelSource> {
+  return (await selectModel(flags, env)).source;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

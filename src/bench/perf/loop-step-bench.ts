@@ -7,6 +7,7 @@ import type { Scenario } from '../../scenarios/loader.js';
 import { ARM_PRESETS, type Arm } from '../arms.js';
 import { runOne } from '../run-one.js';
 import { runBareLoop } from './bare-loop.js';
+import { portableModel } from '../model-source.js';
 
 export interface StepBenchRow {
   readonly task: string;
@@ -59,7 +60,8 @@ export async function benchLoopSteps(options: StepBenchOptions): Promise<StepBen
     async (): Promise<number> => {
       let total = 0;
       for (let seed = 1; seed <= seeds; seed++)
-        total += (await runOne({ sweepSeed: 0, scenario, arm, seed, model: { kind }, stream })).record.model_calls;
+        total += (await runOne({ sweepSeed: 0, scenario, arm, seed, model: portableModel(kind), stream })).record
+          .model_calls;
       return total;
     };
 

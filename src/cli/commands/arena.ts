@@ -17,6 +17,7 @@ import { sweepUntilInterrupted } from '../sweep-until-interrupted.js';
 import { colourStdout } from '../terminal-capabilities.js';
 import { outputFolder } from '../output-folder.js';
 import { optionAlias } from '../option-alias.js';
+import { inProcessModel } from '../../bench/model-source.js';
 
 interface ArenaFlags {
   readonly scenarios: string[];
@@ -113,7 +114,7 @@ export function registerArena(program: Command): void {
       checkPeerSweep(
         arms,
         scenarios.map(({ scenario }) => scenario),
-        { kind: 'simulated' },
+        inProcessModel(),
       );
       const outDir = resolve(flags.out);
       const total = scenarios.length * arms.length * flags.seeds;

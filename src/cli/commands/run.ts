@@ -34,7 +34,7 @@ import {
   workerCount,
 } from '../parse.js';
 import { LiveSession, LIVE_NOTE } from '../../bench/live-session.js';
-import type { ModelChoice } from '../../bench/run-one.js';
+import { liveModel as liveSource, type ModelSource } from '../../bench/model-source.js';
 import { sweepProgress } from '../progress.js';
 import { UNANSWERED_RUNS_TO_STOP } from '../../bench/sweep-health.js';
 import { EXIT } from '../exit-codes.js';
@@ -243,8 +243,8 @@ export function registerRun(program: Command): void {
         agents.has(arm.name) ? { source: '--agent' } : { source: flags.armsFile!, field: `arms (${arm.name}).agent` },
       );
       const ensemble = flags.ensemble === undefined ? undefined : loadEnsemble(flags.ensemble);
-      const { choice: model, real } = flags.live
-        ? { choice: liveModel(flags), real: undefined }
+      const { source: model, real } = flags.live
+        ? { source: liveModel(flags), real: undefined }
         : await selectModel(flags, process.env, {
             onHold: (hold) =>
               process.stderr.write(
@@ -290,14 +290,13 @@ export function registerRun(program: Command): void {
         ...(flags.stream ? { stream: true } : {}),
         ...(ensemble === undefined ? {} : { ensemble }),
         workers: flags.workers,
-        ...(real === undefined ? {} : { concurrency: real.concurrency }),
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
         outDir,
         resume: flags.resume,
         discard: flags.discard,
         ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
         ...(watch === undefined ? {} : { onRecord: watch.onRecord, stop: watch.stop }),
-      }).finally(() => (model.kind === 'live' ? model.session.close() : undefined));
+      }).finally(() => model.close());
       // Wall time and memory go to stderr: stdout stays the same bytes for the same sweep.
       const seconds = (wallClock.ms() - started) / 1000;
       writeSweepMeta(outDir, {
@@ -379,7 +378,7 @@ export function registerRun(program: Command): void {
 }
 
 /** Live mode's model choice: the simulated model over HTTP; a real model, --via, --stream, shards and resume do not combine with it. */
-function liveModel(flags: RunFlags): ModelChoice {
+function liveModel(flags: RunFlags): ModelSource {
   if (flags.model !== undefined || flags.provider !== undefined || flags.baseUrl !== undefined) {
     throw UserInputError.single(
       '--live',
@@ -396,14 +395,13 @@ function liveModel(flags: RunFlags): ModelChoice {
       '',
       'a whole sweep: --shard and --resume are for reproducible (virtual) sweeps',
     );
-  return {
-    kind: 'live',
-    session: new LiveSession({
+  return liveSource(
+    new LiveSession({
       timeoutMs: flags.liveTimeoutMs,
       sweepSeed: flags.sweepSeed,
       ...(flags.modelUrl === undefined ? {} : { modelUrl: flags.modelUrl }),
     }),
-  };
+  );
 }
 
 /** The replay command of the sweep's first run, as an example the user can paste. */
@@ -411,7 +409,7 @@ function firstRunReplay(
   flags: RunFlags,
   arms: readonly Arm[],
   custom: ReadonlyMap<string, Arm>,
-  model: ModelChoice,
+  model: ModelSource,
   defaultPersona: boolean,
 ): string {
   const first = arms[0]!;
@@ -426,7 +424,7 @@ function firstRunReplay(
     sweepSeed: flags.sweepSeed,
     ...(fromFile ? { armsFile: flags.armsFile! } : {}),
     ...(!fromFile && first.agent?.kind === 'module' ? { agent: agentSpec(first.agent) } : {}),
-    viaSdk: model.kind === 'simulated-sdk',
+    viaSdk: model.viaSdk,
     stream: flags.stream,
   });
 }
