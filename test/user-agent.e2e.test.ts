@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../src/bench/run-record.js';
 import { BIN, cli, tempDir } from './cli-helpers.js';
+import { cliAsync, startFakeProvider } from './fake-provider-server.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/agents/${name}`, import.meta.url));
 const HAND_WRITTEN = fixture('hand-written-loop.ts');
@@ -290,6 +291,44 @@ describe('a user agent in the sweep machinery', () => {
     ]);
     expect(wrongExport.status).toBe(2);
     expect(wrongExport.stderr).toContain("an agent made with defineAgent exported as 'unrelated'");
+  });
+});
+
+describe('a user agent against a real model (--model), through a stand-in server', () => {
+  it('reaches the server with the key the harness adds, never the agent; the key is in no output', async () => {
+    const provider = await startFakeProvider({ scenario: 'lookup-readonly' });
+    try {
+      const out = join(tempDir(), 'real');
+      const run = await cliAsync(
+        ['run', '-s', 'lookup-readonly', '-a', 'agent:hand-written', '--agent', HAND_WRITTEN, '-n', '2'].concat([
+          '--model',
+          'claude-haiku-4-5',
+          '--base-url',
+          provider.url,
+          '--yes',
+          '-o',
+          out,
+        ]),
+        { ANTHROPIC_API_KEY: SECRET },
+      );
+      expect(run.status, run.stderr).toBe(0);
+      const records = recordsOf(out);
+      expect(records.map((record) => [record.arm, record.model])).toEqual([
+        ['agent:hand-written', 'anthropic:claude-haiku-4-5'],
+        ['agent:hand-written', 'anthropic:claude-haiku-4-5'],
+      ]);
+      const calls = records.reduce((sum, record) => sum + record.model_calls, 0);
+      expect(calls).toBeGreaterThan(0);
+      expect(provider.requests).toHaveLength(calls);
+      for (const request of provider.requests) {
+        expect(request.path).toBe('/v1/messages');
+        expect(request.headers['x-api-key']).toBe(SECRET);
+      }
+      for (const output of [run.stdout, run.stderr, ...Object.values(folderFiles(out))])
+        expect(output).not.toContain(SECRET);
+    } finally {
+      await provider.close();
+    }
   });
 });
 

@@ -84,7 +84,8 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
   try {
     outcome = outcomeOf(await agent.run(context), meter.counts.modelCalls);
   } catch (error) {
-    outcome = { kind: 'failed', reason: errorLine(agent.name ?? 'agent', error), error };
+    const scrubbed = endpoint.scrub?.(error) ?? error;
+    outcome = { kind: 'failed', reason: errorLine(agent.name ?? 'agent', scrubbed), error: scrubbed };
   }
   const verdict = judge(scenario.check, world, outcome.kind === 'escalated');
   const counts = meter.counts;
@@ -93,7 +94,7 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
     scenario: scenario.id,
     arm,
     seed,
-    model: agent.api === 'openai-chat' ? 'simulated-openai-sdk' : 'simulated-sdk',
+    model: endpoint.label ?? (agent.api === 'openai-chat' ? 'simulated-openai-sdk' : 'simulated-sdk'),
     outcome: outcome.kind,
     verdict: verdict.verdict,
     verdict_reason: verdict.reason,

@@ -15,6 +15,10 @@ export interface AgentEndpoint {
   readonly fetch: typeof fetch;
   readonly baseURL: AgentBaseURLs;
   readonly modelId: string;
+  /** What records call the model; absent for the simulated model (then the agent's API names it). */
+  readonly label?: string;
+  /** Scrubs an error that ended the run before its record keeps it (a real model's secrets). */
+  readonly scrub?: (error: unknown) => unknown;
 }
 
 /** Hosts nothing listens on: the fetch answers every request itself, so nothing leaves the process. */

@@ -40,13 +40,18 @@ export interface ModelSource {
   readonly live?: LiveSession;
   /** The run's model for our loop; synchronous when nothing has to be loaded (the in-process fast path). */
   clientFor(scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): ModelClient | Promise<ModelClient>;
-  /** The run's model for an agent's own clients, or undefined where agents cannot run yet (a real model, live mode). */
+  /** The APIs an agent may speak to this source (a real server speaks one; live mode serves agents none yet). */
+  readonly agentApis: ReadonlyArray<'anthropic' | 'openai-chat'>;
+  /** The run's model for an agent's own clients, or undefined where agents cannot run (live mode). */
   agentEndpoint(scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): AgentEndpoint | undefined;
   /** Lets go of what the source holds (live mode's servers). */
   close(): Promise<void>;
 }
 
 const nothingToClose = async (): Promise<void> => {};
+
+/** The simulated model answers both APIs, each with its own edge's faults. */
+const BOTH_APIS = ['anthropic', 'openai-chat'] as const;
 
 /**
  * The simulated model in-process (the fast path): behind the scenario's model faults and
@@ -66,6 +71,7 @@ export function inProcessModel(modelId?: string): ModelSource {
     viaSdk: false,
     modelId,
     clientFor: simulatedClient,
+    agentApis: BOTH_APIS,
     agentEndpoint: simulatedAgentEndpoint,
     close: nothingToClose,
   } as const);
@@ -101,6 +107,7 @@ export function sdkModel(): ModelSource {
     viaSdk: true,
     modelId: undefined,
     clientFor: sdkClient,
+    agentApis: BOTH_APIS,
     agentEndpoint: simulatedAgentEndpoint,
     close: nothingToClose,
   } as const);
@@ -135,12 +142,17 @@ async function sdkClient(scenario: Scenario, key: StreamKey, faults: ModelFaultI
 /**
  * A model client of your own (real Claude, an OpenAI-compatible server, a scripted
  * model): it meets no injected model faults, only its own. Its runs stay in this thread,
- * `concurrency` at a time.
+ * `concurrency` at a time. With `agents`, agent arms reach the same server through it.
  *
  * @example
  * await runOne({ sweepSeed: 0, scenario, arm, seed: 1, model: clientModel(client, 'claude-haiku-4-5') });
  */
-export function clientModel(client: ModelClient, modelId: string, concurrency = 1): ModelSource {
+export function clientModel(
+  client: ModelClient,
+  modelId: string,
+  concurrency = 1,
+  agents?: AgentEndpoint & { readonly api: 'anthropic' | 'openai-chat' },
+): ModelSource {
   return Object.freeze({
     name: client.name,
     kind: 'real',
@@ -149,7 +161,9 @@ export function clientModel(client: ModelClient, modelId: string, concurrency = 
     viaSdk: false,
     modelId,
     clientFor: () => client,
-    agentEndpoint: () => undefined,
+    agentApis: agents === undefined ? [] : [agents.api],
+    // One server for every run: a real model meets no injected faults, only its own.
+    agentEndpoint: () => agents,
     close: nothingToClose,
   } as const);
 }
@@ -167,6 +181,7 @@ export function liveModel(session: LiveSession): ModelSource {
     clientFor(): never {
       throw new Error('a live run takes its model from its session (LiveSession.run)');
     },
+    agentApis: [],
     agentEndpoint: () => undefined,
     close: () => session.close(),
   } as const);

@@ -14,7 +14,8 @@ interface AgentTraits {
 
 /**
  * Refuses, before anything runs, a sweep an agent arm (a built-in peer or a user's agent)
- * cannot take part in: a real model (agents drive the simulated endpoint only), a
+ * cannot take part in: a real model for a built-in peer (they are compared on the
+ * simulated faults), a real server of an API the agent does not speak, live mode, a
  * streamed sweep, an `api: openai-chat` scenario for an agent on the Anthropic API (its
  * reply faults would never reach the agent), or a scenario whose history has tool blocks
  * that a built-in agent cannot replay in its own message types. A user's agent gets the
@@ -40,11 +41,12 @@ export function checkPeerSweep(
       `agent arms (${peers.map((arm) => arm.name).join(', ')}) run unstreamed, in their own way; leave --stream out, or drop them`,
     );
   }
-  if (model.kind === 'real') {
+  const builtIn = peers.filter((arm) => arm.peer !== undefined);
+  if (model.kind === 'real' && builtIn.length > 0) {
     throw UserInputError.single(
       '--arms',
       '',
-      `agent arms (${peers.map((arm) => arm.name).join(', ')}) run against the simulated model only; leave --model out, or drop them`,
+      `agent arms (${builtIn.map((arm) => arm.name).join(', ')}) run against the simulated model only; leave --model out, or drop them`,
     );
   }
   if (model.kind === 'live') {
@@ -54,6 +56,16 @@ export function checkPeerSweep(
       '',
       `agent arms (${peers.map((arm) => arm.name).join(', ')}) do not run live yet; leave --live out, or drop them`,
     );
+  }
+  for (const arm of peers) {
+    // A real server speaks one API: an agent on the other would reach nothing.
+    const api = traits(arm).api;
+    if (!model.agentApis.includes(api))
+      throw UserInputError.single(
+        '--arms',
+        '',
+        `arm '${arm.name}' speaks the ${api === 'anthropic' ? 'Anthropic' : 'OpenAI Chat Completions'} API, which ${model.name} does not serve; use a model of that API, or drop the arm`,
+      );
   }
   for (const arm of peers) {
     // A scenario on the OpenAI-compatible edge has its faults there (malformed arguments):

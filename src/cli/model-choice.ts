@@ -1,6 +1,7 @@
 import { clientModel, inProcessModel, type ModelSource, sdkModel } from '../bench/model-source.js';
 import type { RequestLimiterOptions } from '../model/rate-limit/request-limiter.js';
 import { UserInputError } from '../user-input-error.js';
+import { realAgentEndpoint } from '../agents/real-endpoint.js';
 import { parseBaseUrl } from './base-url.js';
 
 export type Via = 'in-process' | 'sdk';
@@ -105,8 +106,18 @@ export async function selectModel(
       fetch,
       name: `openai-compatible:${modelId}`,
     });
+    const secrets = [apiKey, ...baseUrl.secrets];
+    const agents = realAgentEndpoint({
+      api: 'openai-chat',
+      baseURL: baseUrl.href,
+      auth: { authorization: `Bearer ${apiKey}` },
+      secrets,
+      fetch,
+      modelId,
+      label: client.name,
+    });
     return {
-      source: clientModel(withRedactedErrors(client, [apiKey, ...baseUrl.secrets]), modelId, concurrency),
+      source: clientModel(withRedactedErrors(client, secrets), modelId, concurrency, { ...agents, api: 'openai-chat' }),
       real: { provider, modelId, endpoint: baseUrl.display, local: baseUrl.local, concurrency },
     };
   }
@@ -128,8 +139,18 @@ export async function selectModel(
   // Without --base-url the SDK reads ANTHROPIC_BASE_URL itself; say where requests go either way.
   const endpoint =
     baseUrl ?? parseBaseUrl(nonEmpty(env['ANTHROPIC_BASE_URL']) ?? 'https://api.anthropic.com', 'ANTHROPIC_BASE_URL');
+  const secrets = [apiKey, ...endpoint.secrets];
+  const agents = realAgentEndpoint({
+    api: 'anthropic',
+    baseURL: endpoint.href,
+    auth: { 'x-api-key': apiKey },
+    secrets,
+    fetch,
+    modelId,
+    label: client.name,
+  });
   return {
-    source: clientModel(withRedactedErrors(client, [apiKey, ...endpoint.secrets]), modelId, concurrency),
+    source: clientModel(withRedactedErrors(client, secrets), modelId, concurrency, { ...agents, api: 'anthropic' }),
     real: { provider, modelId, endpoint: endpoint.display, local: endpoint.local, concurrency },
   };
 }
