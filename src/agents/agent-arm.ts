@@ -35,15 +35,28 @@ export interface AgentSourceName {
 }
 
 const inline = new Map<string, AgentDefinition>();
+const inlineIds = new WeakMap<AgentDefinition, string>();
 
-/** A definition made in this process, kept so that arms can name it; inline arms run in this thread only. */
+/**
+ * A definition made in this process, kept so that arms can name it (one id per
+ * definition, however many sweeps run it); inline arms run in this thread only.
+ */
 export function inlineAgent(definition: AgentDefinition, settings: Readonly<Record<string, unknown>> = {}): AgentRef {
-  const id = `inline-${inline.size + 1}`;
-  inline.set(id, definition);
+  let id = inlineIds.get(definition);
+  if (id === undefined) {
+    id = `inline-${inline.size + 1}`;
+    inline.set(id, definition);
+    inlineIds.set(definition, id);
+  }
   return { kind: 'inline', id, settings };
 }
 
-/** `path[#export]` as `--agent` takes it, resolved against `baseDir`. */
+/**
+ * `path[#export]` as `--agent` takes it, resolved against `baseDir`.
+ *
+ * @example
+ * parseAgentSpec('./agents.ts#careful', '/home/me') // { module: '/home/me/agents.ts', export: 'careful' }
+ */
 export function parseAgentSpec(spec: string, baseDir: string): { readonly module: string; readonly export?: string } {
   const hash = spec.lastIndexOf('#');
   const path = hash === -1 ? spec : spec.slice(0, hash);

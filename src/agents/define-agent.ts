@@ -88,7 +88,12 @@ export function defineAgent(
   }) as AgentDefinition;
 }
 
-/** Whether `value` is an agent definition, by shape: it may come from another copy of spiralbench. */
+/**
+ * Whether `value` is an agent definition, by shape: it may come from another copy of spiralbench.
+ *
+ * @example
+ * isAgentDefinition(defineAgent(async () => 'done')) // true
+ */
 export function isAgentDefinition(value: unknown): value is AgentDefinition {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Partial<Record<keyof AgentDefinition, unknown>>;

@@ -47,6 +47,9 @@ const MAX_TOKENS = 1024;
  * and virtual time. The record is judged on the world. Guard event counts stay zero (the
  * agent has none of our guards); the result's messages are what the run opened with, as
  * the agent keeps its transcript to itself (the tool calls are in the events).
+ *
+ * @example
+ * const { record } = await runAgent({ sweepSeed: 0, scenario, arm: 'agent:mine', seed: 1, agent: mine, settings: {} });
  */
 export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
   const { sweepSeed, scenario, arm, seed, agent, settings, onEvent } = spec;
