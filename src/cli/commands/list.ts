@@ -43,6 +43,7 @@ export function registerList(program: Command): void {
         );
       }
       lines.push('', 'Custom arms: --arms-file <yaml> (see `spiralbench run --help`).');
+      lines.push('Your own agent loop: --agent ./my-agent.ts, as the arm agent:<name> (see docs/agents.md).');
       process.stdout.write(`${lines.join('\n')}\n`);
     });
 }
