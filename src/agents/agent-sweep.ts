@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Arm } from '../bench/arms.js';
-import { checkPeerSweep } from '../bench/peer-checks.js';
+import { checkAgentSweep } from '../bench/agent-checks.js';
 import type { RunRecord } from '../bench/run-record.js';
 import { resolveScenarioSource } from '../bench/scenario-source.js';
 import { runSweep, type SweepSummary } from '../bench/sweep.js';
@@ -61,7 +61,7 @@ export async function runAgentSweep(options: AgentSweepOptions): Promise<AgentSw
   if (options.scenarios.length === 0) throw UserInputError.single('scenarios', '', 'at least one scenario id or path');
   const scenarios = options.scenarios.map((scenario) => ({ ...resolveScenarioSource(scenario), ref: scenario }));
   const arm: Arm = { name: agentArmName(definition, ref), guards: [], agent: ref };
-  checkPeerSweep(
+  checkAgentSweep(
     [arm],
     scenarios.map(({ scenario }) => scenario),
     inProcessModel(),

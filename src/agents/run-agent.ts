@@ -65,7 +65,7 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
   });
   const source = spec.model ?? inProcessModel();
   const endpoint = source.agentEndpoint(scenario, key, modelFaults);
-  // The sweep's checks refuse such a source before anything runs (checkPeerSweep).
+  // The sweep's checks refuse such a source before anything runs (checkAgentSweep).
   if (endpoint === undefined) throw new Error(`agent arm '${arm}' cannot run against ${source.name} yet`);
   // Loaded on demand (a dependency, cached after the first run): built-in arms never need it.
   const { default: Anthropic } = await import('@anthropic-ai/sdk');

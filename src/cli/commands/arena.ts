@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
-import { checkPeerSweep } from '../../bench/peer-checks.js';
+import { checkAgentSweep } from '../../bench/agent-checks.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
 import { wallClock } from '../../clock/wall-clock.js';
@@ -121,7 +121,7 @@ export function registerArena(program: Command): void {
       const arms = resolveArms([...ARENA_ARMS, ...peers.map((peer) => peer.arm), ...agents.keys()], '--arms', agents);
       const definitions = await checkAgentArms(arms, () => ({ source: '--agent' }));
       const ensemble = flags.ensemble === undefined ? undefined : loadEnsemble(flags.ensemble);
-      checkPeerSweep(
+      checkAgentSweep(
         arms,
         scenarios.map(({ scenario }) => scenario),
         inProcessModel(),

@@ -9,7 +9,7 @@ import { agentArms, agentSpec, checkAgentArms } from '../../agents/agent-arm.js'
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { usesDefaultPersona } from '../../bench/ensemble-cast.js';
 import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
-import { checkPeerSweep } from '../../bench/peer-checks.js';
+import { checkAgentSweep } from '../../bench/agent-checks.js';
 import type { Shard } from '../../bench/sweep-plan.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { writeReport } from '../../report/html/write-report.js';
@@ -254,7 +254,7 @@ export function registerRun(program: Command): void {
       // With --json the label goes to stderr, so stdout stays one JSON document (which carries `live` itself).
       if (model.kind === 'live')
         (flags.json ? process.stderr : process.stdout).write(`${LIVE_NOTE} · tool timeout ${flags.liveTimeoutMs} ms\n`);
-      checkPeerSweep(
+      checkAgentSweep(
         arms,
         scenarios.map(({ scenario }) => scenario),
         model,

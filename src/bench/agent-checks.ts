@@ -21,7 +21,7 @@ interface AgentTraits {
  * that a built-in agent cannot replay in its own message types. A user's agent gets the
  * history as Anthropic messages, tool blocks and all: what it makes of them is its own.
  */
-export function checkPeerSweep(
+export function checkAgentSweep(
   arms: readonly Arm[],
   scenarios: readonly Scenario[],
   model: ModelSource,
