@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineAgent } from '../agents/define-agent.js';
-import { contentText } from '../model/content-text.js';
 import { errorReason } from './error-reason.js';
 
 /** The tool runner's settings: its loop limit, and the client's retries (0: see docs/peers.md). */
@@ -46,7 +45,10 @@ export default defineAgent({
       });
       const last = await runner.runUntilDone();
       if (last.content.some((block) => block.type === 'tool_use')) return { outcome: 'max_iterations' };
-      return { outcome: 'completed', finalText: contentText(last.content) };
+      return {
+        outcome: 'completed',
+        finalText: last.content.map((block) => (block.type === 'text' ? block.text : '')).join(''),
+      };
     } catch (error) {
       return { outcome: 'failed', reason: errorReason('toolRunner', error) };
     }

@@ -1,5 +1,4 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { contentText } from '../model/content-text.js';
 
 /** One turn of a text-only history. */
 export interface TextTurn {
@@ -21,7 +20,10 @@ export function textOnlyHistory(history: readonly MessageParam[]): readonly Text
   for (const message of history) {
     if (typeof message.content === 'string') turns.push({ role: message.role, text: message.content });
     else if (message.content.every((block) => block.type === 'text'))
-      turns.push({ role: message.role, text: contentText(message.content) });
+      turns.push({
+        role: message.role,
+        text: message.content.map((block) => (block.type === 'text' ? block.text : '')).join(''),
+      });
     else return null;
   }
   return turns;
