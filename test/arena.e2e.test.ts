@@ -110,7 +110,7 @@ describe('spiralbench arena', () => {
       { ANTHROPIC_API_KEY: 'sk-ant-test-not-real' },
     );
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain('peer arms (peer:langchain) run against the simulated model only');
+    expect(result.stderr).toContain('agent arms (peer:langchain) run against the simulated model only');
   });
 
   it('--help explains the arms, the ranking and where the settings are', () => {

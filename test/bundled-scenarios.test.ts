@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ARM_PRESETS, type Arm } from '../src/bench/arms.js';
 import { runOne } from '../src/bench/run-one.js';
 import { listScenarioIds, loadScenario } from '../src/scenarios/loader.js';
+import { inProcessModel, sdkModel } from '../src/bench/model-source.js';
 
 const arms = ['none', 'article'].map((name) => ARM_PRESETS.get(name) as Arm);
 const ids = listScenarioIds();
@@ -45,8 +46,8 @@ describe('every bundled scenario', () => {
   it.each(ids)('%s gives the same record in-process and through the real SDK', async (id) => {
     const scenario = loadScenario(id);
     for (const arm of arms) {
-      const direct = await runOne({ sweepSeed: 0, scenario, arm, seed: 3, model: { kind: 'simulated' } });
-      const viaSdk = await runOne({ sweepSeed: 0, scenario, arm, seed: 3, model: { kind: 'simulated-sdk' } });
+      const direct = await runOne({ sweepSeed: 0, scenario, arm, seed: 3, model: inProcessModel() });
+      const viaSdk = await runOne({ sweepSeed: 0, scenario, arm, seed: 3, model: sdkModel() });
       const transcript = (messages: readonly MessageParam[]) => JSON.stringify(messages);
       expect(transcript(viaSdk.result.messages)).toBe(transcript(direct.result.messages));
       expect({ ...viaSdk.record, model: 'x' }).toEqual({ ...direct.record, model: 'x' });
@@ -158,14 +159,14 @@ describe('the scenario library', () => {
         scenario,
         arm: ARM_PRESETS.get(arm) as Arm,
         seed: 2,
-        model: { kind: 'simulated' },
+        model: inProcessModel(),
       });
       const viaSdk = await runOne({
         sweepSeed: 0,
         scenario,
         arm: ARM_PRESETS.get(arm) as Arm,
         seed: 2,
-        model: { kind: 'simulated-sdk' },
+        model: sdkModel(),
       });
       expect(direct.record.events['agent.compaction.run'], arm).toBeGreaterThan(0);
       expect(JSON.stringify(viaSdk.result.messages)).toBe(JSON.stringify(direct.result.messages));

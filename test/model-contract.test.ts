@@ -12,6 +12,7 @@ import { SimulatedModel } from '../src/model/simulated/simulated-model.js';
 import { requestTokens } from '../src/model/token-estimate.js';
 import { ANTHROPIC_ERROR_CLASS, rejectionOf, visibleError } from './sdk-errors.js';
 import { loadScenario } from '../src/scenarios/loader.js';
+import { inProcessModel, sdkModel } from '../src/bench/model-source.js';
 
 const scenario = loadScenario('fetch-transform-write');
 const streamKey = { sweepSeed: 0, scenario: scenario.id, runSeed: 7 };
@@ -86,8 +87,8 @@ describe('the simulated model is the same in-process and through the SDK', () =>
   it('gives identical transcripts and records for the same seeds', async () => {
     for (const arm of arms) {
       for (let seed = 1; seed <= 25; seed++) {
-        const direct = await runOne({ sweepSeed: 0, scenario, arm, seed, model: { kind: 'simulated' } });
-        const viaSdk = await runOne({ sweepSeed: 0, scenario, arm, seed, model: { kind: 'simulated-sdk' } });
+        const direct = await runOne({ sweepSeed: 0, scenario, arm, seed, model: inProcessModel() });
+        const viaSdk = await runOne({ sweepSeed: 0, scenario, arm, seed, model: sdkModel() });
         const transcript = (messages: readonly MessageParam[]) => JSON.stringify(messages);
         expect(transcript(viaSdk.result.messages)).toBe(transcript(direct.result.messages));
         expect({ ...viaSdk.record, model: 'x' }).toEqual({ ...direct.record, model: 'x' });
@@ -154,8 +155,8 @@ describe('model faults are the same errors in-process and through the real SDK',
       const faulted = loadScenario(id);
       for (const arm of ['none', 'recover', 'all'].map((name) => ARM_PRESETS.get(name) as Arm)) {
         for (let seed = 1; seed <= 15; seed++) {
-          const direct = await runOne({ sweepSeed: 0, scenario: faulted, arm, seed, model: { kind: 'simulated' } });
-          const sdk = await runOne({ sweepSeed: 0, scenario: faulted, arm, seed, model: { kind: 'simulated-sdk' } });
+          const direct = await runOne({ sweepSeed: 0, scenario: faulted, arm, seed, model: inProcessModel() });
+          const sdk = await runOne({ sweepSeed: 0, scenario: faulted, arm, seed, model: sdkModel() });
           expect(JSON.stringify(sdk.result.messages), `${id} ${arm.name} ${seed}`).toBe(
             JSON.stringify(direct.result.messages),
           );

@@ -14,6 +14,7 @@ import { SimulatedModel } from '../src/model/simulated/simulated-model.js';
 import { requestTokens } from '../src/model/token-estimate.js';
 import { ANTHROPIC_ERROR_CLASS, rejectionOf, visibleError } from './sdk-errors.js';
 import { loadScenario, type Scenario } from '../src/scenarios/loader.js';
+import { inProcessModel, sdkModel } from '../src/bench/model-source.js';
 
 const scenario = loadScenario('malformed-args');
 const streamKey = { sweepSeed: 0, scenario: scenario.id, runSeed: 7 };
@@ -66,8 +67,8 @@ describe('the OpenAI-compatible edge is the same in-process and through the open
     const strategies = new Set<string>();
     for (const arm of arms) {
       for (let seed = 1; seed <= 20; seed++) {
-        const direct = await runOne({ sweepSeed: 0, scenario, arm, seed, model: { kind: 'simulated' } });
-        const sdk = await runOne({ sweepSeed: 0, scenario, arm, seed, model: { kind: 'simulated-sdk' } });
+        const direct = await runOne({ sweepSeed: 0, scenario, arm, seed, model: inProcessModel() });
+        const sdk = await runOne({ sweepSeed: 0, scenario, arm, seed, model: sdkModel() });
         expect(JSON.stringify(sdk.result.messages), `${arm.name} ${seed}`).toBe(JSON.stringify(direct.result.messages));
         expect(direct.record.model).toBe('simulated-openai');
         expect(sdk.record.model).toBe('simulated-openai-sdk');
@@ -94,8 +95,8 @@ describe('the OpenAI-compatible edge is the same in-process and through the open
     const seen = new Set<string>();
     for (const arm of ['none', 'recover'].map((name) => ARM_PRESETS.get(name) as Arm)) {
       for (let seed = 1; seed <= 15; seed++) {
-        const direct = await runOne({ sweepSeed: 0, scenario: faulted, arm, seed, model: { kind: 'simulated' } });
-        const sdk = await runOne({ sweepSeed: 0, scenario: faulted, arm, seed, model: { kind: 'simulated-sdk' } });
+        const direct = await runOne({ sweepSeed: 0, scenario: faulted, arm, seed, model: inProcessModel() });
+        const sdk = await runOne({ sweepSeed: 0, scenario: faulted, arm, seed, model: sdkModel() });
         expect(JSON.stringify(sdk.result.messages), `${arm.name} ${seed}`).toBe(JSON.stringify(direct.result.messages));
         expect({ ...sdk.record, model: 'x' }).toEqual({ ...direct.record, model: 'x' });
         if (direct.record.events['agent.model.retry'] > 0) seen.add('retry');

@@ -18,6 +18,7 @@ import { SimulatedModel } from '../src/model/simulated/simulated-model.js';
 import { loadScenario } from '../src/scenarios/loader.js';
 import { createWorld } from '../src/tools/world.js';
 import { visibleError } from './sdk-errors.js';
+import { clientModel } from '../src/bench/model-source.js';
 
 const scenario = loadScenario('research-8-sources');
 const key = { sweepSeed: 0, scenario: scenario.id, runSeed: 1 };
@@ -210,7 +211,7 @@ describe('streamed runs over a socket', () => {
         arm: article,
         seed,
         stream: true,
-        model: { kind: 'client', client, modelId: DEFAULT_MODEL_ID },
+        model: clientModel(client, DEFAULT_MODEL_ID),
       });
       const inProcess = await runOne({ sweepSeed: 0, scenario: reference, arm: article, seed, stream: true });
       expect(overHttp.record.model).toBe('simulated-http+stream');

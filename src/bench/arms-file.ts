@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import { parseAgentSpec } from '../agents/agent-arm.js';
 import { readInputFile } from '../scenarios/input-file.js';
 import { parseYamlInput } from '../scenarios/yaml-input.js';
 import { type InputProblem, UserInputError } from '../user-input-error.js';
@@ -37,15 +38,34 @@ const guardEntry = z.looseObject({ guard: z.string() }).transform((entry, ctx): 
   return { kind: 'built-in', setting: settingOf(descriptor, parsed.data) };
 });
 
+const armName = z.string().regex(/^[a-z0-9][a-z0-9:_-]*$/, 'lower-case letters, digits, -, _ or :');
+
+/** A user's agent as an arm: its module (relative to the arms file, `#export` optional) and its settings. */
+const agentArm = z.strictObject({
+  name: armName,
+  agent: z.string().min(1, 'a module path, e.g. ./my-agent.ts'),
+  settings: z.record(z.string(), z.unknown()).default({}),
+});
+
+const guardArm = z.strictObject({
+  name: armName,
+  guards: z.array(guardEntry),
+});
+
+/**
+ * An entry is an agent arm when it has an `agent` key, else a guard arm: chosen before
+ * parsing, so each problem is reported at its own field, not as "matches neither".
+ */
+const armEntry = z.unknown().transform((entry, ctx) => {
+  const schema = typeof entry === 'object' && entry !== null && 'agent' in entry ? agentArm : guardArm;
+  const parsed = schema.safeParse(entry);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  return z.NEVER;
+});
+
 const armsFileSchema = z.strictObject({
-  arms: z
-    .array(
-      z.strictObject({
-        name: z.string().regex(/^[a-z0-9][a-z0-9:_-]*$/, 'lower-case letters, digits, -, _ or :'),
-        guards: z.array(guardEntry),
-      }),
-    )
-    .min(1),
+  arms: z.array(armEntry).min(1),
 });
 
 /**
@@ -61,6 +81,9 @@ const armsFileSchema = z.strictObject({
  *       - { guard: classify, maxRetries: 2, backoffMs: [500, 1000] }
  *       - { guard: recover, fallbackModel: null }
  *       - { guard: ./guards/no-deletes.ts, maxDeletes: 0 }
+ *   - name: mine
+ *     agent: ./my-agent.ts        # a defineAgent module, from this file's folder; #name picks an export
+ *     settings: { maxTurns: 8 }   # parsed by the agent's own settings schema
  * ```
  */
 export function loadArmsFile(path: string): Promise<Map<string, Arm>> {
@@ -105,6 +128,11 @@ export async function parseArmsFile(
       );
     if (arms.has(arm.name))
       throw UserInputError.single(source, `arms.${i}.name`, `a name used once; '${arm.name}' is used twice`);
+    if ('agent' in arm) {
+      const module = parseAgentSpec(arm.agent, baseDir);
+      arms.set(arm.name, { name: arm.name, guards: [], agent: { kind: 'module', ...module, settings: arm.settings } });
+      continue;
+    }
     const guards: GuardSetting[] = [];
     for (const [j, entry] of arm.guards.entries()) {
       const field = `arms.${i}.guards.${j}`;

@@ -24,6 +24,7 @@ import { UserInputError } from '../user-input-error.js';
 import { installCommand, missingPackages, peerByArm, PEERS } from '../peers/peer-registry.js';
 import type { PeerSetting } from '../peers/peer-setting.js';
 import { isUserGuardSetting, type UserGuardSetting, userGuardDescriptor } from './user-guards.js';
+import type { AgentRef } from '../agents/agent-arm.js';
 
 /**
  * Every built-in guard, in consultation order: an escalation is honoured before a repeat
@@ -103,6 +104,8 @@ export interface Arm {
   readonly guards: readonly GuardSetting[];
   /** Set on `peer:<name>` arms: the run goes through that framework's loop instead of ours (guards stay empty). */
   readonly peer?: PeerSetting;
+  /** Set on a user's agent arm (`--agent`, or `agent:` in an arms file): the run goes through that agent (guards stay empty). */
+  readonly agent?: AgentRef;
 }
 
 /** Every built-in guard with its default settings, in consultation order. */

@@ -1,7 +1,8 @@
 import type { Scenario } from '../scenarios/loader.js';
 import { memberFor } from './ensemble-cast.js';
 import { PACKED_WIDTH, packRun } from './packed-metrics.js';
-import { runOne, type ModelChoice } from './run-one.js';
+import { type ModelSource, portableModel } from './model-source.js';
+import { runOne } from './run-one.js';
 import type { RunRecord } from './run-record.js';
 import { csvRows } from '../results/run-csv.js';
 import type { Chunk, SweepDefinition } from './sweep-plan.js';
@@ -18,8 +19,8 @@ export interface ChunkContext {
   readonly scenario: Scenario;
   /** With an ensemble, the scenario as each member plays it (see ensembleCast); absent otherwise. */
   readonly cast?: readonly Scenario[];
-  /** A real client instead of the definition's simulated model (clients do not cross threads). */
-  readonly model?: ModelChoice;
+  /** The sweep's model source, in the thread that made it; a worker rebuilds it from the definition's `model`. */
+  readonly model?: ModelSource;
 }
 
 /** A finished chunk, ready to append: output lines and the numbers summaries need. */
@@ -42,7 +43,7 @@ export async function runChunk({ definition, chunk }: ChunkTask, context: ChunkC
   // User guard modules are imported once per thread here, so building guards per run stays synchronous.
   await importArmGuards([arm]);
   const { scenario, cast } = context;
-  const model = context.model ?? { kind: definition.model };
+  const model = context.model ?? portableModel(definition.model);
   const runs = chunk.seedTo - chunk.seedFrom;
   const records: RunRecord[] = [];
   const packed = new Float64Array(runs * PACKED_WIDTH);

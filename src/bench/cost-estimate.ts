@@ -2,6 +2,7 @@ import { modelSpec, type ModelSpec } from '../model/model-table.js';
 import type { Scenario } from '../scenarios/loader.js';
 import type { Arm } from './arms.js';
 import { runOne } from './run-one.js';
+import { inProcessModel } from './model-source.js';
 
 export interface CostEstimateOptions {
   readonly scenarios: readonly Scenario[];
@@ -70,7 +71,7 @@ export async function estimateSweepCost(options: CostEstimateOptions): Promise<C
           scenario,
           arm,
           seed,
-          model: { kind: 'simulated', modelId: options.modelId },
+          model: inProcessModel(options.modelId),
         });
         sampledRuns += 1;
         inputTokens += record.input_tokens;

@@ -12,7 +12,7 @@ import { judge, type VerdictKind } from '../scenarios/judge.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { createWorld, type World } from '../tools/world.js';
 import { buildGuards, type Arm } from './arms.js';
-import { modelFor } from './run-one.js';
+import { simulatedClient } from './model-source.js';
 import { createScenarioToolHost, type ScenarioToolHost } from './scenario-tool-host.js';
 
 /** How a crashed run is picked up: from its checkpoint through the envelope, or naively (from its last user message, no envelope). */
@@ -53,12 +53,7 @@ interface RunParts {
 
 /** A loop for one process's life of the run: fresh guards, tools and model, over the world that outlives it. */
 async function loopFor(scenario: Scenario, arm: Arm, key: StreamKey, parts: RunParts): Promise<BudgetedAgentLoop> {
-  const model = await modelFor(
-    { kind: 'simulated' },
-    scenario,
-    key,
-    new ModelFaultInjector(scenario.modelFaults, key, parts.clock),
-  );
+  const model = simulatedClient(scenario, key, new ModelFaultInjector(scenario.modelFaults, key, parts.clock));
   const options: LoopOptions = {
     model,
     tools: parts.tools,

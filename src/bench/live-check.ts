@@ -7,6 +7,7 @@ import { UserInputError } from '../user-input-error.js';
 import type { Arm } from './arms.js';
 import { LiveSession, type LiveLabel, type LiveOptions } from './live-session.js';
 import { runOne, type RunOutput } from './run-one.js';
+import { liveModel } from './model-source.js';
 
 export interface LiveCheckOptions {
   readonly scenario: Scenario;
@@ -135,7 +136,7 @@ export async function liveCheck(options: LiveCheckOptions): Promise<LiveCheckRes
         });
         virtualMs += wallClock.ms() - started;
         started = wallClock.ms();
-        const live = await runOne({ ...spec, model: { kind: 'live', session } });
+        const live = await runOne({ ...spec, model: liveModel(session) });
         liveMs += wallClock.ms() - started;
         armRuns.push(compare(arm.name, seed, virtual, virtualCalls, live));
         options.onProgress?.(runs.length + armRuns.length, total);

@@ -3,6 +3,7 @@ import { ARM_PRESETS, type Arm } from './arms.js';
 import { LiveSession } from './live-session.js';
 import { runOne } from './run-one.js';
 import { resolveScenarioSource } from './scenario-source.js';
+import { liveModel } from './model-source.js';
 
 describe('LiveSession: one run over loopback, its tools served in this thread', () => {
   it('meets the virtual run’s faults, ends in the same world, and labels its record live', async () => {
@@ -12,7 +13,7 @@ describe('LiveSession: one run over loopback, its tools served in this thread', 
     try {
       // Seed 4 meets three tool timeouts.
       const spec = { sweepSeed: 0, scenario, arm, seed: 4, scenarioPath: path };
-      const live = await runOne({ ...spec, model: { kind: 'live', session } });
+      const live = await runOne({ ...spec, model: liveModel(session) });
       const virtual = await runOne(spec);
       expect(virtual.record.faults.timeout).toBeGreaterThan(0);
       expect(live.record.faults).toEqual(virtual.record.faults);

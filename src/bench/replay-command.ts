@@ -7,6 +7,8 @@ export interface ReplayTarget {
   readonly sweepSeed: number;
   /** The arms file that defines the arm, as the user gave it; absent for built-in arms. */
   readonly armsFile?: string;
+  /** The agent module of an `agent:` arm not from an arms file, as `--agent` takes it. */
+  readonly agent?: string;
   /** The simulated model was reached through the SDK (`--via sdk`). @default false */
   readonly viaSdk?: boolean;
   /** Every model call was streamed. @default false */
@@ -42,6 +44,7 @@ export function replayCommand(target: ReplayTarget): string {
   ];
   if (target.sweepSeed !== 0) words.push('--sweep-seed', `${target.sweepSeed}`);
   if (target.armsFile !== undefined) words.push('--arms-file', target.armsFile);
+  if (target.agent !== undefined) words.push('--agent', target.agent);
   if (target.ensemble !== undefined) words.push('--ensemble', target.ensemble);
   if (target.member !== undefined) words.push('--member', `${target.member}`);
   if (target.viaSdk === true) words.push('--via', 'sdk');

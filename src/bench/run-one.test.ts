@@ -4,6 +4,7 @@ import type { ModelClient } from '../model/model-client.js';
 import { loadScenario } from '../scenarios/loader.js';
 import { resolveArms } from './arms.js';
 import { runOne } from './run-one.js';
+import { clientModel } from './model-source.js';
 
 const scenario = loadScenario('lookup-readonly');
 const [none, recover] = resolveArms(['none', 'recover']);
@@ -31,7 +32,7 @@ describe('a failed run says why in its record', () => {
       scenario,
       arm: none!,
       seed: 1,
-      model: { kind: 'client', client: refusing(unauthorized), modelId: 'claude-haiku-4-5' },
+      model: clientModel(refusing(unauthorized), 'claude-haiku-4-5'),
     });
     expect(record.outcome).toBe('failed');
     expect(record.failure_reason).toEqual({
@@ -53,7 +54,7 @@ describe('a failed run says why in its record', () => {
       scenario,
       arm: recover!,
       seed: 1,
-      model: { kind: 'client', client: refusing(refused), modelId: 'claude-haiku-4-5' },
+      model: clientModel(refusing(refused), 'claude-haiku-4-5'),
     });
     expect(record.failure_reason).toEqual({
       error_class: 'APIConnectionError',

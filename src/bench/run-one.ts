@@ -1,17 +1,10 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
-import { MalformedArguments } from '../faults/malformed-arguments.js';
 import { ModelFaultInjector } from '../faults/model-faults.js';
 import { BudgetedAgentLoop } from '../loop/budgeted-agent-loop.js';
 import type { RunDurability } from '../loop/durability.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { RunResult } from '../loop/outcome.js';
-import { FaultyModel } from '../model/faulty-model.js';
-import type { ModelClient } from '../model/model-client.js';
-import { contextWindowWith } from '../model/model-table.js';
-import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
-import { SimulatedChatModel } from '../model/openai/simulated-chat.js';
-import { SimulatedModel } from '../model/simulated/simulated-model.js';
 import type { StreamKey } from '../random/streams.js';
 import { judge, type Verdict } from '../scenarios/judge.js';
 import type { Scenario } from '../scenarios/loader.js';
@@ -30,29 +23,18 @@ import { RefetchCounter } from './refetch-counter.js';
 import { createScenarioToolHost, type ScenarioToolHost } from './scenario-tool-host.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import type { LiveToolReport } from '../live/live-tool-host.js';
-import type { LiveSession } from './live-session.js';
+import { inProcessModel, type ModelSource } from './model-source.js';
 
-/**
- * Which model serves a run: the simulated model in-process (the fast path), the same
- * model behind the real Anthropic SDK through a custom fetch, or any client (real Claude).
- */
-export type ModelChoice =
-  | {
-      readonly kind: 'simulated';
-      /** The model id requests carry (its context window and prices apply); the cost estimate of a real sweep sets it. @default DEFAULT_MODEL_ID */
-      readonly modelId?: string;
-    }
-  | { readonly kind: 'simulated-sdk' }
-  | { readonly kind: 'client'; readonly client: ModelClient; readonly modelId: string }
-  /** Live mode: tools and the simulated model over real HTTP on loopback, in real time. */
-  | { readonly kind: 'live'; readonly session: LiveSession };
+/** The default source, made once: it holds nothing per run. */
+const IN_PROCESS = inProcessModel();
 
 export interface RunSpec {
   readonly sweepSeed: number;
   readonly scenario: Scenario;
   readonly arm: Arm;
   readonly seed: number;
-  readonly model?: ModelChoice;
+  /** Where replies come from. @default inProcessModel() */
+  readonly model?: ModelSource;
   /** Receives every event of the run (replay uses it for the timeline). */
   readonly onEvent?: (event: AgentEvent) => void;
   /** Checkpoints and the idempotency envelope for this run; none by default. */
@@ -81,102 +63,35 @@ export interface RunOutput {
   readonly world: World;
 }
 
-/**
- * The run's model. The simulated model sits behind the scenario's model faults and the
- * API's request checks (its context window among them), in-process or at the HTTP
- * endpoint the real SDK calls; both raise the Anthropic SDK's own errors. A scenario on
- * `api: openai-chat` is served through the OpenAI-compatible edge instead (Chat
- * Completions, arguments as text, some written malformed), in-process or through the real
- * `openai` client. A real model meets real faults only. The client's name says which edge
- * served the run.
- */
-export async function modelFor(
-  choice: Exclude<ModelChoice, { kind: 'live' }>,
-  scenario: Scenario,
-  key: StreamKey,
-  faults: ModelFaultInjector,
-): Promise<ModelClient> {
-  const atHand = modelAtHand(choice, scenario, key, faults);
-  if (atHand !== null) return atHand;
-  const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
-  if (scenario.api === 'openai-chat') {
-    const chat = { model, faults, malformed: new MalformedArguments(scenario.replyFaults.malformed_arguments, key) };
-    // Loaded on demand, like the Anthropic SDK below: in-process sweeps never need it.
-    const [{ OpenAICompatibleModelClient }, { simulatedChatFetch }] = await Promise.all([
-      import('../model/openai/openai-compatible-client.js'),
-      import('../model/openai/chat-endpoint.js'),
-    ]);
-    return new OpenAICompatibleModelClient({
-      apiKey: 'sk-simulated',
-      fetch: simulatedChatFetch(chat),
-      baseURL: 'http://simulated.invalid/v1',
-      name: 'simulated-openai-sdk',
-    });
-  }
-  const contextWindow = contextWindowWith(scenario.contextWindow);
-  // Loaded on demand: the SDK costs ~0.3 s of start-up that in-process sweeps never need.
-  const { AnthropicModelClient } = await import('../model/anthropic-client.js');
-  return new AnthropicModelClient({
-    apiKey: 'sk-ant-simulated',
-    fetch: simulatedFetch(model, faults, contextWindow),
-    baseURL: 'http://simulated.invalid',
-    name: 'simulated-sdk',
-  });
-}
-
-/**
- * The run's model when no module has to be loaded for it (a given client, the simulated
- * model in-process), else null. Synchronous, so the in-process run, a sweep's usual one,
- * does not wait a turn for a model that is already made.
- */
-function modelAtHand(
-  choice: Exclude<ModelChoice, { kind: 'live' }>,
-  scenario: Scenario,
-  key: StreamKey,
-  faults: ModelFaultInjector,
-): ModelClient | null {
-  if (choice.kind === 'client') return choice.client;
-  if (choice.kind !== 'simulated') return null;
-  const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
-  if (scenario.api === 'openai-chat')
-    return new SimulatedChatModel({
-      model,
-      faults,
-      malformed: new MalformedArguments(scenario.replyFaults.malformed_arguments, key),
-    });
-  return new FaultyModel(model, faults, { contextWindow: contextWindowWith(scenario.contextWindow) });
-}
-
 /** One cell of the matrix: a scenario, an arm and a seed, run and judged on its world. */
 export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const { scenario, arm, seed, sweepSeed } = spec;
-  if (arm.peer !== undefined) {
-    // Loaded on demand: sweeps without peer arms never load a framework.
-    const { runPeer } = await import('./run-peer.js');
-    const output = await runPeer({
+  if (arm.peer !== undefined || arm.agent !== undefined) {
+    // Loaded on demand: sweeps without agent arms never load an agent or its framework.
+    const { runAgentArm } = await import('../agents/run-agent.js');
+    const output = await runAgentArm({
       sweepSeed,
       scenario,
-      arm: { ...arm, peer: arm.peer },
+      arm,
       seed,
+      ...(spec.model === undefined ? {} : { model: spec.model }),
       ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }),
     });
     withMember(output.record, spec.member);
     return output;
   }
   const key: StreamKey = { sweepSeed, scenario: scenario.id, runSeed: seed };
-  const choice = spec.model ?? { kind: 'simulated' };
-  const live = choice.kind === 'live' ? await choice.session.run(scenario, livePath(spec), arm.name, seed) : undefined;
+  const source = spec.model ?? IN_PROCESS;
+  const live = source.live === undefined ? undefined : await source.live.run(scenario, livePath(spec), arm.name, seed);
   const world = createWorld(scenario.world);
   const host: ScenarioToolHost = live?.tools ?? createScenarioToolHost(scenario, world, key);
   const tools = spec.onExecution === undefined ? host : observed(host, spec.onExecution);
   const clock = live?.clock ?? new VirtualClock();
   const modelFaults = new ModelFaultInjector(scenario.modelFaults, key, clock);
-  const notLive = choice as Exclude<ModelChoice, { kind: 'live' }>;
-  const model =
-    live?.model ??
-    modelAtHand(notLive, scenario, key, modelFaults) ??
-    (await modelFor(notLive, scenario, key, modelFaults));
-  const modelId = choice.kind === 'simulated-sdk' || choice.kind === 'live' ? undefined : choice.modelId;
+  const made = live?.model ?? source.clientFor(scenario, key, modelFaults);
+  // Awaited only when it is a promise: the in-process run, a sweep's usual one, does not wait a turn.
+  const model = made instanceof Promise ? await made : made;
+  const { modelId } = source;
   const events = zeroEventCounts();
   const onEvent = spec.onEvent;
   const refetches = new RefetchCounter(scenario);

@@ -19,7 +19,8 @@ import type { PoolData } from './worker.js';
 import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { checkSameSweep, type SweepIdentity } from './sweep-progress.js';
 import { captureTrace, type Trace } from './traces.js';
-import { modelLabel, type ModelChoice } from './run-one.js';
+import { modelLabel } from './run-one.js';
+import { inProcessModel, type ModelSource } from './model-source.js';
 import type { RunRecord } from './run-record.js';
 import type { LiveLabel } from './live-session.js';
 import { checkSeeds, planSweep, type Shard, type SweepDefinition, type SweepPlan } from './sweep-plan.js';
@@ -40,17 +41,12 @@ export interface SweepOptions {
   readonly baseSeed?: number;
   /** Namespace of every random stream of the sweep. @default 0 */
   readonly sweepSeed?: number;
-  /** @default the simulated model in-process */
-  readonly model?: ModelChoice;
+  /** Where replies come from; its traits decide threads, concurrency and chunk size. @default inProcessModel() */
+  readonly model?: ModelSource;
   /** Stream every model call (docs/streaming.md); results name the model `<model>+stream`. @default false */
   readonly stream?: boolean;
-  /** Worker threads; 1 runs inline. A real model always runs inline. @default the machine's cores */
+  /** Worker threads; 1 runs inline. A source that is not portable (a real model, live) always runs inline. @default the machine's cores */
   readonly workers?: number;
-  /**
-   * A real model's runs in flight at once, in this thread (they wait on the network, not
-   * the CPU). The client's request limiter bounds its HTTP requests separately. @default 1
-   */
-  readonly concurrency?: number;
   /** Run only this slice of the sweep. @default the whole sweep */
   readonly shard?: Shard;
   /** Runs per unit of work. @default 250; 1 for a real model, so each paid run is written as soon as it ends */
@@ -126,12 +122,6 @@ export function storedEnsemble(ensemble: PersonaEnsemble): StoredEnsemble {
   return { name: ensemble.name, members: ensemble.members.length, hash: ensemble.hash };
 }
 
-/** The model as results name it. */
-function modelName(model: ModelChoice): string {
-  if (model.kind === 'client') return model.client.name;
-  return model.kind === 'live' ? 'simulated-live-http' : model.kind;
-}
-
 export function isImpossible(scenario: Scenario): boolean {
   return (scenario as { readonly impossible?: boolean }).impossible === true;
 }
@@ -155,9 +145,9 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
 }
 
 async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefined): Promise<SweepSummary> {
-  const model = options.model ?? { kind: 'simulated' };
+  const model = options.model ?? inProcessModel();
   const { ensemble } = options;
-  if (ensemble !== undefined && (model.kind === 'client' || model.kind === 'live'))
+  if (ensemble !== undefined && model.kind !== 'simulated')
     throw UserInputError.single(
       '--ensemble',
       '',
@@ -168,24 +158,23 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     arms: options.arms,
     seeds: { base: options.baseSeed ?? 1, count: options.seeds },
     sweepSeed: options.sweepSeed ?? 0,
-    model: model.kind === 'client' || model.kind === 'live' ? 'simulated' : model.kind,
+    model: model.portable ?? 'simulated',
     ...(options.stream === true ? { stream: true as const } : {}),
     ...(ensemble === undefined ? {} : { ensemble: storedEnsemble(ensemble) }),
   };
   checkSeeds(definition.seeds);
   const shard = options.shard ?? { index: 1, count: 1 };
-  const chunkSize = options.chunkSize ?? (model.kind === 'client' ? 1 : 250);
+  const chunkSize = options.chunkSize ?? (model.kind === 'real' ? 1 : 250);
   const plan = planSweep(definition, chunkSize, shard);
   const total = plan.runs;
   // A real client, and live sockets, stay in this thread: they do not cross into workers.
-  const workers =
-    model.kind === 'client' || model.kind === 'live' ? 1 : Math.max(1, options.workers ?? availableParallelism());
+  const workers = model.portable === null ? 1 : Math.max(1, options.workers ?? availableParallelism());
   const identity: SweepIdentity = {
     scenarios: options.scenarios.map(({ scenario }) => ({ id: scenario.id, hash: scenario.hash })),
     arms: options.arms,
     seeds: definition.seeds,
     sweep_seed: definition.sweepSeed,
-    model: modelLabel(modelName(model), options.stream),
+    model: modelLabel(model.name, options.stream),
     shard,
     chunk_size: chunkSize,
     ...(ensemble === undefined ? {} : { ensemble: { name: ensemble.name, hash: ensemble.hash } }),
@@ -237,12 +226,12 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     return cast === undefined ? { scenario, model } : { scenario, model, cast };
   };
   const stopped = () => options.signal?.aborted === true;
-  if (model.kind === 'client') {
+  if (model.kind === 'real') {
     const run = (index: number) => {
       const chunk = plan.chunk(index);
       return runChunk({ definition, chunk }, contextOf(chunk.scenarioIndex));
     };
-    await runInOrder(plan.chunkCount, first, Math.max(1, options.concurrency ?? 1), run, accept, stopped);
+    await runInOrder(plan.chunkCount, first, Math.max(1, model.concurrency), run, accept, stopped);
   } else if (workers === 1) {
     for (let index = first; index < plan.chunkCount; index++) {
       // A simulated run never waits on I/O, so without this turn of the event loop a
@@ -275,7 +264,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     {
       sweep_seed: definition.sweepSeed,
       seeds: definition.seeds,
-      model: modelLabel(modelName(model), options.stream),
+      model: modelLabel(model.name, options.stream),
       shard: shard.count === 1 ? null : shard,
       scenarios: options.scenarios.map(({ scenario }) => ({
         id: scenario.id,
@@ -286,7 +275,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
       arms: options.arms,
     },
     [...cells.values()].map((cell) => cell.summary()),
-    model.kind === 'live' ? model.session.label() : undefined,
+    model.live?.label(),
     definition.ensemble,
   );
   if (writer !== undefined) {
@@ -294,7 +283,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     // selected runs are run again with their events recorded. A real model would not
     // replay (and would cost money again): its sweeps have no traces; nor have live ones.
     const traces: Trace[] = [];
-    if (model.kind !== 'client' && model.kind !== 'live') {
+    if (model.kind === 'simulated') {
       for (const [key, cell] of cells) {
         const [scenarioIndex, armIndex] = key.split('/').map(Number) as [number, number];
         const { scenario, ref } = options.scenarios[scenarioIndex]!;

@@ -3,8 +3,10 @@ import type { Scenario } from '../scenarios/loader.js';
 import type { OutboxEntry } from '../tools/world.js';
 import type { Arm } from './arms.js';
 import type { TraceReason } from './cell-accumulator.js';
-import { runOne, type ModelChoice } from './run-one.js';
+import { runOne } from './run-one.js';
+import { inProcessModel, type ModelSource } from './model-source.js';
 import { replayCommand } from './replay-command.js';
+import { agentSpec } from '../agents/agent-arm.js';
 import type { RunRecord } from './run-record.js';
 import { contentText } from '../model/content-text.js';
 
@@ -48,7 +50,7 @@ export async function captureTrace(
   seed: number,
   sweepSeed: number,
   reasons: readonly TraceReason[],
-  model: ModelChoice = { kind: 'simulated' },
+  model: ModelSource = inProcessModel(),
   stream = false,
   names: TraceNames = {},
 ): Promise<Trace> {
@@ -79,10 +81,12 @@ export async function captureTrace(
       seed,
       sweepSeed,
       ...(names.armsFile === undefined ? {} : { armsFile: names.armsFile }),
+      // An arms file names its agents itself; an agent from --agent is named again.
+      ...(names.armsFile === undefined && arm.agent?.kind === 'module' ? { agent: agentSpec(arm.agent) } : {}),
       ...(names.ensemble === undefined || names.member === undefined
         ? {}
         : { ensemble: names.ensemble, member: names.member }),
-      viaSdk: model.kind === 'simulated-sdk',
+      viaSdk: model.viaSdk,
       stream,
     }),
     record,

@@ -15,8 +15,16 @@ const problem = async (flags: ModelFlags, env: NodeJS.ProcessEnv = {}): Promise<
 
 describe('selectModel', () => {
   it('keeps the simulated model when no real model is named', async () => {
-    expect((await selectModel({ via: 'in-process' }, {})).choice).toEqual({ kind: 'simulated' });
-    expect((await selectModel({ via: 'sdk' }, {})).choice).toEqual({ kind: 'simulated-sdk' });
+    expect((await selectModel({ via: 'in-process' }, {})).source).toMatchObject({
+      name: 'simulated',
+      portable: 'simulated',
+      viaSdk: false,
+    });
+    expect((await selectModel({ via: 'sdk' }, {})).source).toMatchObject({
+      name: 'simulated-sdk',
+      portable: 'simulated-sdk',
+      viaSdk: true,
+    });
   });
 
   it('refuses real-model flags without --model, and each bad combination, naming the flag', async () => {
@@ -47,11 +55,11 @@ describe('selectModel', () => {
   });
 
   it('builds an OpenAI-compatible client for a local server without a key, labelled with provider and model', async () => {
-    const { choice, real } = await selectModel(
+    const { source, real } = await selectModel(
       { via: 'in-process', model: 'qwen2.5', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:8080/v1' },
       {},
     );
-    expect(choice.kind === 'client' && choice.client.name).toBe('openai-compatible:qwen2.5');
+    expect([source.kind, source.name, source.portable]).toEqual(['real', 'openai-compatible:qwen2.5', null]);
     expect(real).toEqual({
       provider: 'openai-compatible',
       modelId: 'qwen2.5',

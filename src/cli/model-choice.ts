@@ -1,6 +1,7 @@
-import type { ModelChoice } from '../bench/run-one.js';
+import { clientModel, inProcessModel, type ModelSource, sdkModel } from '../bench/model-source.js';
 import type { RequestLimiterOptions } from '../model/rate-limit/request-limiter.js';
 import { UserInputError } from '../user-input-error.js';
+import { realAgentEndpoint } from '../agents/real-endpoint.js';
 import { parseBaseUrl } from './base-url.js';
 
 export type Via = 'in-process' | 'sdk';
@@ -34,7 +35,8 @@ export interface RealModelTarget {
 }
 
 export interface ModelSelection {
-  readonly choice: ModelChoice;
+  /** Built once here; every layer below reads its traits instead of asking which kind it is. */
+  readonly source: ModelSource;
   /** Set for a real model. */
   readonly real?: RealModelTarget;
 }
@@ -69,7 +71,7 @@ export async function selectModel(
           `applies to a real model only: name one with --model (the simulated model runs in-process; use --workers for parallelism)`,
         );
     }
-    return { choice: { kind: flags.via === 'sdk' ? 'simulated-sdk' : 'simulated' } };
+    return { source: flags.via === 'sdk' ? sdkModel() : inProcessModel() };
   }
   if (flags.via === 'sdk') {
     throw UserInputError.single(
@@ -104,8 +106,18 @@ export async function selectModel(
       fetch,
       name: `openai-compatible:${modelId}`,
     });
+    const secrets = [apiKey, ...baseUrl.secrets];
+    const agents = realAgentEndpoint({
+      api: 'openai-chat',
+      baseURL: baseUrl.href,
+      auth: { authorization: `Bearer ${apiKey}` },
+      secrets,
+      fetch,
+      modelId,
+      label: client.name,
+    });
     return {
-      choice: { kind: 'client', client: withRedactedErrors(client, [apiKey, ...baseUrl.secrets]), modelId },
+      source: clientModel(withRedactedErrors(client, secrets), modelId, concurrency, { ...agents, api: 'openai-chat' }),
       real: { provider, modelId, endpoint: baseUrl.display, local: baseUrl.local, concurrency },
     };
   }
@@ -127,15 +139,25 @@ export async function selectModel(
   // Without --base-url the SDK reads ANTHROPIC_BASE_URL itself; say where requests go either way.
   const endpoint =
     baseUrl ?? parseBaseUrl(nonEmpty(env['ANTHROPIC_BASE_URL']) ?? 'https://api.anthropic.com', 'ANTHROPIC_BASE_URL');
+  const secrets = [apiKey, ...endpoint.secrets];
+  const agents = realAgentEndpoint({
+    api: 'anthropic',
+    baseURL: endpoint.href,
+    auth: { 'x-api-key': apiKey },
+    secrets,
+    fetch,
+    modelId,
+    label: client.name,
+  });
   return {
-    choice: { kind: 'client', client: withRedactedErrors(client, [apiKey, ...endpoint.secrets]), modelId },
+    source: clientModel(withRedactedErrors(client, secrets), modelId, concurrency, { ...agents, api: 'anthropic' }),
     real: { provider, modelId, endpoint: endpoint.display, local: endpoint.local, concurrency },
   };
 }
 
-/** The model of a run, for commands that need no more than the choice. */
-export async function chooseModel(flags: ModelFlags, env: NodeJS.ProcessEnv = process.env): Promise<ModelChoice> {
-  return (await selectModel(flags, env)).choice;
+/** The model source of a run, for commands that need no more than that. */
+export async function chooseModel(flags: ModelFlags, env: NodeJS.ProcessEnv = process.env): Promise<ModelSource> {
+  return (await selectModel(flags, env)).source;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -7,6 +7,7 @@ import { DEFAULT_MODEL_ID } from '../model/model-client.js';
 import { OpenAICompatibleModelClient } from '../model/openai/openai-compatible-client.js';
 import { loadScenario } from '../scenarios/loader.js';
 import { ModelServer } from './model-server.js';
+import { clientModel, sdkModel } from '../bench/model-source.js';
 
 const article = ARM_PRESETS.get('article') as Arm;
 const withoutModel = <T extends { model: string }>(record: T) => ({ ...record, model: 'x' });
@@ -41,7 +42,7 @@ describe('ModelServer: the simulated model over real HTTP on loopback', () => {
         scenario: reference,
         arm: article,
         seed,
-        model: { kind: 'client', client, modelId: DEFAULT_MODEL_ID },
+        model: clientModel(client, DEFAULT_MODEL_ID),
       });
       const inProcess = await runOne({ sweepSeed: 0, scenario: reference, arm: article, seed });
       expect(overHttp.record.model).toBe('simulated-http');
@@ -62,7 +63,7 @@ describe('ModelServer: the simulated model over real HTTP on loopback', () => {
         scenario: edge,
         arm: article,
         seed,
-        model: { kind: 'client', client, modelId: DEFAULT_MODEL_ID },
+        model: clientModel(client, DEFAULT_MODEL_ID),
       });
       const inProcess = await runOne({ sweepSeed: 0, scenario: edge, arm: article, seed });
       expect(withoutModel(overHttp.record)).toEqual(withoutModel(inProcess.record));
@@ -99,7 +100,7 @@ describe('ModelServer: fault state per run, not per seed', () => {
   it('a second run of a seed under its own ~tag meets the faults of an in-process run again, counted apart', async () => {
     const arm = ARM_PRESETS.get('none') as Arm;
     const seed = 1;
-    const inProcess = await runOne({ sweepSeed: 0, scenario: outage, arm, seed, model: { kind: 'simulated-sdk' } });
+    const inProcess = await runOne({ sweepSeed: 0, scenario: outage, arm, seed, model: sdkModel() });
     const runOver = async (run: string) => {
       const client = new AnthropicModelClient({
         apiKey: 'sk-ant-local',
@@ -111,7 +112,7 @@ describe('ModelServer: fault state per run, not per seed', () => {
         scenario: outage,
         arm,
         seed,
-        model: { kind: 'client', client, modelId: DEFAULT_MODEL_ID },
+        model: clientModel(client, DEFAULT_MODEL_ID),
       });
     };
     const first = await runOver(`${seed}~a`);

@@ -1,41 +1,51 @@
-import { ChatAnthropic } from '@langchain/anthropic';
-import { tool } from '@langchain/core/tools';
-import { AIMessage, type BaseMessageLike } from '@langchain/core/messages';
-import {
-  createAgent,
-  modelCallLimitMiddleware,
-  modelRetryMiddleware,
-  toolCallLimitMiddleware,
-  type AgentMiddleware,
-} from 'langchain';
-import type { RunOutcome } from '../loop/outcome.js';
-import { errorReason, textOnlyHistory, type PeerAdapter } from './peer-adapter.js';
-import type { PeerSetting } from './peer-setting.js';
+import type { BaseMessageLike } from '@langchain/core/messages';
+import type { AgentMiddleware } from 'langchain';
+import { z } from 'zod';
+import { defineAgent } from '../agents/define-agent.js';
+import { errorReason } from './error-reason.js';
+import { textOnlyHistory } from './text-history.js';
 
-type Setting = Extract<PeerSetting, { peer: 'langchain' }>;
+/** A limit, or null for none. */
+const limit = z.number().int().positive().nullable().default(null);
 
+/** createAgent's settings: LangGraph's limit, the middleware to add (none by default), the client's retries. */
+export const langchainSettings = z.object({
+  /** LangGraph's `recursionLimit` (graph super-steps: a model call and a tool batch are one each). */
+  recursionLimit: z.number().int().positive().default(25),
+  /** `modelCallLimitMiddleware({ runLimit })`, or null for no such middleware. */
+  modelCallLimit: limit,
+  /** `toolCallLimitMiddleware({ runLimit })` over all tools, or null for no such middleware. */
+  toolCallLimit: limit,
+  /** `modelRetryMiddleware({ maxRetries })` with no backoff, or null for no such middleware. */
+  modelRetries: z.number().int().nonnegative().nullable().default(null),
+  /** ChatAnthropic's `maxRetries` (its AsyncCaller). */
+  clientMaxRetries: z.number().int().nonnegative().default(0),
+});
+
+type Settings = z.output<typeof langchainSettings>;
 type Limit = (options: { readonly runLimit: number; readonly exitBehavior: 'end' }) => AgentMiddleware;
 
-function middlewareFor(setting: Setting): AgentMiddleware[] {
+async function middlewareFor(settings: Settings): Promise<AgentMiddleware[]> {
+  const { modelCallLimitMiddleware, modelRetryMiddleware, toolCallLimitMiddleware } = await import('langchain');
   const middleware: AgentMiddleware[] = [];
   // Retries without backoff: a backoff here would sleep on the wall clock (docs/peers.md).
-  if (setting.modelRetries !== null)
+  if (settings.modelRetries !== null)
     middleware.push(
       modelRetryMiddleware({
-        maxRetries: setting.modelRetries,
+        maxRetries: settings.modelRetries,
         initialDelayMs: 0,
         jitter: false,
         onFailure: 'error',
       }) as AgentMiddleware,
     );
   // Their declared option types do not resolve against this project's zod; the options are the documented ones.
-  if (setting.modelCallLimit !== null)
+  if (settings.modelCallLimit !== null)
     middleware.push(
-      (modelCallLimitMiddleware as unknown as Limit)({ runLimit: setting.modelCallLimit, exitBehavior: 'end' }),
+      (modelCallLimitMiddleware as unknown as Limit)({ runLimit: settings.modelCallLimit, exitBehavior: 'end' }),
     );
-  if (setting.toolCallLimit !== null)
+  if (settings.toolCallLimit !== null)
     middleware.push(
-      (toolCallLimitMiddleware as unknown as Limit)({ runLimit: setting.toolCallLimit, exitBehavior: 'end' }),
+      (toolCallLimitMiddleware as unknown as Limit)({ runLimit: settings.toolCallLimit, exitBehavior: 'end' }),
     );
   return middleware;
 }
@@ -43,32 +53,37 @@ function middlewareFor(setting: Setting): AgentMiddleware[] {
 /**
  * LangChain's agent loop: `createAgent` (a LangGraph graph of a model node and a tool
  * node) over `ChatAnthropic`, invoked with the scenario's messages and a
- * `recursionLimit`; the setting's middleware goes in as given. A tool that throws is
+ * `recursionLimit`; the settings' middleware goes in as given. A tool that throws is
  * answered by the ToolNode's default handler (`<error>\n Please fix your mistakes.`). The
  * loop ends at a reply without tool calls, at a call limit, or with GraphRecursionError
  * at the recursion limit.
  */
-export const langchain: PeerAdapter<Setting> = {
-  async run(
-    setting,
-    { scenario, tools, meter, modelId, maxTokens, messagesFetch, anthropicBaseURL },
-  ): Promise<RunOutcome> {
-    const history = textOnlyHistory(scenario);
-    if (history === null)
+export default defineAgent({
+  name: 'langchain',
+  settings: langchainSettings,
+  async run({ settings, tools, fetch, baseURL, apiKey, modelId, maxTokens, system, prompt, history }) {
+    const turns = textOnlyHistory(history);
+    if (turns === null)
       return {
-        kind: 'failed',
+        outcome: 'failed',
         reason: 'langchain: the adapter replays only text histories; this scenario has tool blocks in its history',
       };
+    const [{ ChatAnthropic }, { tool }, { AIMessage }, { createAgent }] = await Promise.all([
+      import('@langchain/anthropic'),
+      import('@langchain/core/tools'),
+      import('@langchain/core/messages'),
+      import('langchain'),
+    ]);
     const model = new ChatAnthropic({
       model: modelId,
-      apiKey: 'sk-ant-simulated',
-      anthropicApiUrl: anthropicBaseURL,
+      apiKey,
+      anthropicApiUrl: baseURL.anthropic,
       maxTokens,
-      maxRetries: setting.clientMaxRetries,
-      clientOptions: { fetch: messagesFetch },
+      maxRetries: settings.clientMaxRetries,
+      clientOptions: { fetch },
     });
-    const langchainTools = tools.definitions.map((definition) =>
-      tool(async (input: unknown) => meter.runTool(definition.name, input), {
+    const langchainTools = tools.anthropic.map((definition) =>
+      tool((input: unknown) => tools.call(definition.name, input), {
         name: definition.name,
         description: definition.description ?? definition.name,
         schema: definition.input_schema as Record<string, unknown>,
@@ -77,27 +92,25 @@ export const langchain: PeerAdapter<Setting> = {
     const agent = createAgent({
       model,
       tools: langchainTools,
-      systemPrompt: scenario.system,
-      middleware: middlewareFor(setting),
+      systemPrompt: system,
+      middleware: await middlewareFor(settings),
     });
     const messages: BaseMessageLike[] = [
-      ...history.map((turn) => ({ role: turn.role, content: turn.text })),
-      { role: 'user', content: scenario.prompt },
+      ...turns.map((turn) => ({ role: turn.role, content: turn.text })),
+      { role: 'user', content: prompt },
     ];
     try {
-      const state = await agent.invoke({ messages }, { recursionLimit: setting.recursionLimit });
+      const state = await agent.invoke({ messages }, { recursionLimit: settings.recursionLimit });
       const last = state.messages.at(-1);
-      if (last instanceof AIMessage && (last.tool_calls?.length ?? 0) > 0)
-        return { kind: 'max_iterations', iterations: meter.counts.modelCalls };
+      if (last instanceof AIMessage && (last.tool_calls?.length ?? 0) > 0) return { outcome: 'max_iterations' };
       return {
-        kind: 'completed',
+        outcome: 'completed',
         finalText: typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? ''),
       };
     } catch (error) {
       // By name: @langchain/langgraph comes with langchain and is not imported on its own.
-      if (error instanceof Error && error.name === 'GraphRecursionError')
-        return { kind: 'max_iterations', iterations: meter.counts.modelCalls };
-      return { kind: 'failed', reason: errorReason('langchain', error) };
+      if (error instanceof Error && error.name === 'GraphRecursionError') return { outcome: 'max_iterations' };
+      return { outcome: 'failed', reason: errorReason('langchain', error) };
     }
   },
-};
+});

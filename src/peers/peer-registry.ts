@@ -1,10 +1,14 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PeerAdapter } from './peer-adapter.js';
+import type { AgentDefinition } from '../agents/define-agent.js';
+import anthropicToolRunner from './anthropic-tool-runner.js';
+import langchain from './langchain.js';
+import openaiAgents from './openai-agents.js';
+import vercelAi from './vercel-ai.js';
 import type { PeerName, PeerSetting } from './peer-setting.js';
 
-/** One peer framework: its arm name, the packages it needs, its default settings and its adapter (loaded on demand). */
+/** One built-in agent: a peer framework's loop, written with `defineAgent` as a user's agent is. */
 export interface PeerEntry {
   readonly name: PeerName;
   /** What `--arms` calls it. */
@@ -12,12 +16,27 @@ export interface PeerEntry {
   readonly title: string;
   /** npm packages with the version ranges that run on Node 20 (package.json lists them as optional peer dependencies). */
   readonly packages: ReadonlyArray<{ readonly name: string; readonly range: string }>;
+  /** Its settings with their defaults, as results write them (the agent's schema parsing `{}`). */
   readonly defaults: PeerSetting;
   /** Whether it can replay a scenario history with tool blocks in it (only the Anthropic shapes can, as given). */
   readonly toolHistory: boolean;
   /** The API it speaks: a scenario's reply faults (malformed arguments) live on its own API's edge only. */
   readonly api: 'anthropic' | 'openai-chat';
-  load(): Promise<PeerAdapter>;
+  /** The agent itself; it loads its framework only when it runs. */
+  readonly agent: AgentDefinition;
+}
+
+/** A catalogue entry from the agent itself: its name, API and default settings come from its definition. */
+function builtIn(agent: AgentDefinition, about: Pick<PeerEntry, 'title' | 'packages' | 'toolHistory'>): PeerEntry {
+  const name = agent.name as PeerName;
+  return {
+    name,
+    arm: `peer:${name}`,
+    ...about,
+    defaults: { peer: name, ...agent.settings.parse({}) } as PeerSetting,
+    api: agent.api,
+    agent,
+  };
 }
 
 /**
@@ -27,63 +46,36 @@ export interface PeerEntry {
  * step), 25 model calls. Client retries are 0: see docs/peers.md.
  */
 export const PEERS: readonly PeerEntry[] = [
-  {
-    name: 'anthropic-tool-runner',
-    arm: 'peer:anthropic-tool-runner',
+  builtIn(anthropicToolRunner, {
     title: 'Anthropic SDK client.beta.messages.toolRunner',
     packages: [{ name: '@anthropic-ai/sdk', range: '^1.12.0' }],
-    defaults: { peer: 'anthropic-tool-runner', maxIterations: 25, clientMaxRetries: 0 },
     toolHistory: true,
-    api: 'anthropic',
-    load: async () => (await import('./anthropic-tool-runner.js')).anthropicToolRunner as PeerAdapter,
-  },
-  {
-    name: 'vercel-ai',
-    arm: 'peer:vercel-ai',
+  }),
+  builtIn(vercelAi, {
     title: 'Vercel AI SDK generateText + @ai-sdk/anthropic',
     packages: [
       { name: 'ai', range: '^6.0.326' },
       { name: '@ai-sdk/anthropic', range: '^3.0.139' },
     ],
-    defaults: { peer: 'vercel-ai', maxSteps: 25, maxRetries: 0 },
     toolHistory: false,
-    api: 'anthropic',
-    load: async () => (await import('./vercel-ai.js')).vercelAi as PeerAdapter,
-  },
-  {
-    name: 'langchain',
-    arm: 'peer:langchain',
+  }),
+  builtIn(langchain, {
     title: 'LangChain createAgent (LangGraph) + @langchain/anthropic',
     packages: [
       { name: 'langchain', range: '^1.5.14' },
       { name: '@langchain/core', range: '^1.4.0' },
       { name: '@langchain/anthropic', range: '^1.5.11' },
     ],
-    defaults: {
-      peer: 'langchain',
-      recursionLimit: 25,
-      modelCallLimit: null,
-      toolCallLimit: null,
-      modelRetries: null,
-      clientMaxRetries: 0,
-    },
     toolHistory: false,
-    api: 'anthropic',
-    load: async () => (await import('./langchain.js')).langchain as PeerAdapter,
-  },
-  {
-    name: 'openai-agents',
-    arm: 'peer:openai-agents',
+  }),
+  builtIn(openaiAgents, {
     title: 'OpenAI Agents SDK run() over Chat Completions',
     packages: [
       { name: '@openai/agents', range: '^0.14.3' },
       { name: 'openai', range: '^6.49.0' },
     ],
-    defaults: { peer: 'openai-agents', maxTurns: 10, clientMaxRetries: 0 },
     toolHistory: false,
-    api: 'openai-chat',
-    load: async () => (await import('./openai-agents.js')).openaiAgents as PeerAdapter,
-  },
+  }),
 ];
 
 export function peerByArm(arm: string): PeerEntry | undefined {

@@ -1,10 +1,16 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { generateText, jsonSchema, stepCountIs, tool, type ModelMessage, type ToolSet } from 'ai';
-import type { RunOutcome } from '../loop/outcome.js';
-import { errorReason, textOnlyHistory, withoutNullCitations, type PeerAdapter } from './peer-adapter.js';
-import type { PeerSetting } from './peer-setting.js';
+import type { ModelMessage, ToolSet } from 'ai';
+import { z } from 'zod';
+import { defineAgent } from '../agents/define-agent.js';
+import { errorReason } from './error-reason.js';
+import { textOnlyHistory } from './text-history.js';
 
-type Setting = Extract<PeerSetting, { peer: 'vercel-ai' }>;
+/** generateText's settings: its step limit, and its retries (0: see docs/peers.md). */
+export const vercelAiSettings = z.object({
+  /** `stopWhen: stepCountIs(n)` of `generateText` (model calls). */
+  maxSteps: z.number().int().positive().default(25),
+  /** `generateText`'s `maxRetries`. */
+  maxRetries: z.number().int().nonnegative().default(0),
+});
 
 /**
  * The Vercel AI SDK's loop: `generateText` with the scenario's tools and `stopWhen:
@@ -12,48 +18,67 @@ type Setting = Extract<PeerSetting, { peer: 'vercel-ai' }>;
  * call; the tool calls of a step run together and a thrown error goes back to the model
  * as an error tool result; the loop ends at a step without tool calls or at the limit.
  */
-export const vercelAi: PeerAdapter<Setting> = {
-  async run(
-    setting,
-    { scenario, tools, meter, modelId, maxTokens, messagesFetch, anthropicBaseURL },
-  ): Promise<RunOutcome> {
-    const history = textOnlyHistory(scenario);
-    if (history === null)
+export default defineAgent({
+  name: 'vercel-ai',
+  settings: vercelAiSettings,
+  async run({ settings, tools, fetch, baseURL, apiKey, modelId, maxTokens, system, prompt, history }) {
+    const turns = textOnlyHistory(history);
+    if (turns === null)
       return {
-        kind: 'failed',
+        outcome: 'failed',
         reason: 'vercel-ai: the adapter replays only text histories; this scenario has tool blocks in its history',
       };
+    const [{ createAnthropic }, { generateText, jsonSchema, stepCountIs, tool }] = await Promise.all([
+      import('@ai-sdk/anthropic'),
+      import('ai'),
+    ]);
     const provider = createAnthropic({
-      apiKey: 'sk-ant-simulated',
-      baseURL: `${anthropicBaseURL}/v1`,
-      fetch: withoutNullCitations(messagesFetch),
+      apiKey,
+      baseURL: `${baseURL.anthropic}/v1`,
+      fetch: withoutNullCitations(fetch),
     });
     const toolSet: ToolSet = {};
-    for (const definition of tools.definitions) {
+    for (const definition of tools.anthropic) {
       toolSet[definition.name] = tool({
         ...(definition.description === undefined ? {} : { description: definition.description }),
         inputSchema: jsonSchema(definition.input_schema as Parameters<typeof jsonSchema>[0]),
-        execute: async (input: unknown) => meter.runTool(definition.name, input),
+        execute: (input: unknown) => tools.call(definition.name, input),
       });
     }
     const messages: ModelMessage[] = [
-      ...history.map((turn) => ({ role: turn.role, content: turn.text }) as ModelMessage),
-      { role: 'user', content: scenario.prompt },
+      ...turns.map((turn) => ({ role: turn.role, content: turn.text }) as ModelMessage),
+      { role: 'user', content: prompt },
     ];
     try {
       const result = await generateText({
         model: provider(modelId),
-        system: scenario.system,
+        system,
         messages,
         tools: toolSet,
         maxOutputTokens: maxTokens,
-        maxRetries: setting.maxRetries,
-        stopWhen: stepCountIs(setting.maxSteps),
+        maxRetries: settings.maxRetries,
+        stopWhen: stepCountIs(settings.maxSteps),
       });
-      if (result.finishReason === 'tool-calls') return { kind: 'max_iterations', iterations: result.steps.length };
-      return { kind: 'completed', finalText: result.text };
+      if (result.finishReason === 'tool-calls') return { outcome: 'max_iterations', iterations: result.steps.length };
+      return { outcome: 'completed', finalText: result.text };
     } catch (error) {
-      return { kind: 'failed', reason: errorReason('generateText', error) };
+      return { outcome: 'failed', reason: errorReason('generateText', error) };
     }
   },
-};
+});
+
+/**
+ * The Messages endpoint for a client whose response schema takes a text block's
+ * `citations` only as an array or absent (@ai-sdk/anthropic): the simulated endpoint
+ * writes `citations: null`, as the Anthropic SDK's types allow, and the API itself leaves
+ * the field out when there are none. Only that field is touched.
+ */
+export function withoutNullCitations(endpoint: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await endpoint(input, init);
+    if (response.status !== 200) return response;
+    const body = (await response.json()) as { content?: Array<Record<string, unknown>> };
+    for (const block of body.content ?? []) if (block['citations'] === null) delete block['citations'];
+    return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+  };
+}

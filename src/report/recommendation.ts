@@ -180,7 +180,9 @@ export function recommend(runs: SweepRuns, summary: StoredSummary): Answer {
     ownPersonaScenarios,
     ensemble: runs.ensemble,
     price,
-    arena: summary.arms.some((arm) => arm.peer !== undefined),
+    arena: summary.arms.some(
+      (arm) => arm.peer !== undefined || (arm as { readonly agent?: unknown }).agent !== undefined,
+    ),
   };
 }
 
@@ -189,6 +191,8 @@ function guardsOf(summary: StoredSummary, arm: string): string[] {
   if (stored === undefined) return [];
   const peer = (stored.peer as { readonly peer?: unknown } | undefined)?.peer;
   if (stored.peer !== undefined) return [typeof peer === 'string' ? `${peer}'s own loop` : arm];
+  // A user's agent (summary.json writes where it came from under `agent`): its own loop too.
+  if ((stored as { readonly agent?: unknown }).agent !== undefined) return [`${arm}'s own loop`];
   return stored.guards.map((guard) => guard.guard);
 }
 

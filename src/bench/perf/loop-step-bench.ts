@@ -8,6 +8,7 @@ import { ARM_PRESETS, type Arm } from '../arms.js';
 import { runOne } from '../run-one.js';
 import { withAsyncTools } from './async-scenario.js';
 import { runBareLoop } from './bare-loop.js';
+import { portableModel } from '../model-source.js';
 
 export interface StepBenchRow {
   readonly task: string;
@@ -66,7 +67,7 @@ export async function benchLoopSteps(options: StepBenchOptions): Promise<StepBen
     async (): Promise<number> => {
       let total = 0;
       for (let seed = 1; seed <= seeds; seed++)
-        total += (await runOne({ sweepSeed: 0, scenario: tools, arm, seed, model: { kind }, stream })).record
+        total += (await runOne({ sweepSeed: 0, scenario: tools, arm, seed, model: portableModel(kind), stream })).record
           .model_calls;
       return total;
     };

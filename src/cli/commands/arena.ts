@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
-import { checkPeerSweep } from '../../bench/peer-checks.js';
+import { checkAgentSweep } from '../../bench/agent-checks.js';
 import { loadScenarioSources } from '../../bench/scenario-source.js';
 import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
 import { wallClock } from '../../clock/wall-clock.js';
@@ -17,6 +17,8 @@ import { sweepUntilInterrupted } from '../sweep-until-interrupted.js';
 import { colourStdout } from '../terminal-capabilities.js';
 import { outputFolder } from '../output-folder.js';
 import { optionAlias } from '../option-alias.js';
+import { agentArms, checkAgentArms } from '../../agents/agent-arm.js';
+import { inProcessModel } from '../../bench/model-source.js';
 
 interface ArenaFlags {
   readonly scenarios: string[];
@@ -28,6 +30,7 @@ interface ArenaFlags {
   readonly resume: boolean;
   readonly discard: boolean;
   readonly ensemble?: string;
+  readonly agent: string[];
 }
 
 /** Our three reference arms, then every installed peer framework. */
@@ -43,6 +46,12 @@ export function registerArena(program: Command): void {
       '-s, --scenarios <ids>',
       'scenario ids or .yaml paths, comma-separated (see `spiralbench list`)',
       commaList,
+    )
+    .option(
+      '--agent <path>',
+      'your own agent (a defineAgent module; path#export picks an export) in the arena as agent:<name>; repeatable or comma-separated (docs/agents.md)',
+      (value: string, previous: string[]) => [...previous, ...commaList(value)],
+      [] as string[],
     )
     .option('-n, --seeds <count>', 'runs per scenario and arm (at most 1000000000)', seedCount, 100)
     .option(
@@ -108,12 +117,15 @@ export function registerArena(program: Command): void {
           `${peer.arm} is not in the arena: ${missingPackages(peer).join(', ')} not installed (add with: ${installCommand(peer)})\n`,
         );
       }
-      const arms = resolveArms([...ARENA_ARMS, ...peers.map((peer) => peer.arm)], '--arms');
+      const agents = await agentArms(flags.agent, process.cwd());
+      const arms = resolveArms([...ARENA_ARMS, ...peers.map((peer) => peer.arm), ...agents.keys()], '--arms', agents);
+      const definitions = await checkAgentArms(arms, () => ({ source: '--agent' }));
       const ensemble = flags.ensemble === undefined ? undefined : loadEnsemble(flags.ensemble);
-      checkPeerSweep(
+      checkAgentSweep(
         arms,
         scenarios.map(({ scenario }) => scenario),
-        { kind: 'simulated' },
+        inProcessModel(),
+        { agents: definitions },
       );
       const outDir = resolve(flags.out);
       const total = scenarios.length * arms.length * flags.seeds;

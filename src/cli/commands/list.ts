@@ -54,6 +54,7 @@ export function registerList(program: Command): void {
         '',
         'Custom arms: --arms-file <yaml> (see `spiralbench run --help`), with these guards or your own by module path (docs/guards.md).',
       );
+      lines.push('Your own agent loop: --agent ./my-agent.ts, as the arm agent:<name> (see docs/agents.md).');
       process.stdout.write(`${lines.join('\n')}\n`);
     });
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { resolveArms } from '../../bench/arms.js';
+import { type Arm, resolveArms } from '../../bench/arms.js';
+import { agentArms, agentSpec, checkAgentArms } from '../../agents/agent-arm.js';
 import { describeFailure } from '../../bench/failure-reason.js';
 import { runOne } from '../../bench/run-one.js';
 import { replayCommand } from '../../bench/replay-command.js';
@@ -21,6 +22,7 @@ interface ReplayFlags {
   readonly sweepSeed: number;
   readonly via: string;
   readonly armsFile?: string;
+  readonly agent?: string;
   readonly stream: boolean;
   readonly ensemble?: string;
   readonly member?: number;
@@ -38,6 +40,7 @@ export function registerReplay(program: Command): void {
     .option('--sweep-seed <n>', 'the sweep seed the run belonged to', nonNegativeInt, 0)
     .option('--via <path>', "'in-process' or 'sdk' (the real client of the scenario's API)", 'in-process')
     .option('--arms-file <path>', 'the arms file the run used, for a custom arm')
+    .option('--agent <path>', 'the agent module (path#export) the run used, for an agent:<name> arm from --agent')
     .option('--stream', 'stream every model call, as a run with --stream did (docs/streaming.md)', false)
     .option('--ensemble <name>', "the persona ensemble the run's sweep used: 'default' or its file")
     .option(
@@ -49,8 +52,13 @@ export function registerReplay(program: Command): void {
       const source = await loadScenarioSource(flags.scenario);
       const played = playedBy(source, flags);
       const { scenario } = played;
-      const custom = flags.armsFile === undefined ? new Map() : await loadArmsFile(flags.armsFile);
+      const fromFile = flags.armsFile === undefined ? new Map<string, Arm>() : await loadArmsFile(flags.armsFile);
+      const agents = await agentArms(flags.agent === undefined ? [] : [flags.agent], process.cwd());
+      const custom = new Map<string, Arm>([...fromFile, ...agents]);
       const [arm] = resolveArms([flags.arm], '--arm', custom);
+      await checkAgentArms([arm!], () =>
+        agents.has(arm!.name) ? { source: '--agent' } : { source: flags.armsFile!, field: `arms (${arm!.name}).agent` },
+      );
       const events: AgentEvent[] = [];
       const { record, result, verdict, world } = await runOne({
         sweepSeed: flags.sweepSeed,
@@ -68,7 +76,8 @@ export function registerReplay(program: Command): void {
         arm: arm!.name,
         seed: flags.seed,
         sweepSeed: flags.sweepSeed,
-        ...(flags.armsFile !== undefined && custom.has(arm!.name) ? { armsFile: flags.armsFile } : {}),
+        ...(flags.armsFile !== undefined && fromFile.has(arm!.name) ? { armsFile: flags.armsFile } : {}),
+        ...(agents.has(arm!.name) ? { agent: flags.agent! } : {}),
         ...(played.member === undefined ? {} : { ensemble: flags.ensemble!, member: played.member }),
         viaSdk: flags.via === 'sdk',
         stream: flags.stream,
@@ -78,9 +87,11 @@ export function registerReplay(program: Command): void {
           header: [
             `${scenario.id} · arm ${arm!.name} · seed ${flags.seed} · sweep seed ${flags.sweepSeed} · model ${record.model}`,
             ...played.note,
-            arm!.peer === undefined
-              ? `guards: ${arm!.guards.length === 0 ? '(none)' : arm!.guards.map((guard) => JSON.stringify(guard)).join(' ')}`
-              : `peer framework: ${JSON.stringify(arm!.peer)} (its transcript stays inside the framework: tool calls and results below)`,
+            arm!.peer !== undefined
+              ? `peer framework: ${JSON.stringify(arm!.peer)} (its transcript stays inside the framework: tool calls and results below)`
+              : arm!.agent !== undefined
+                ? `agent: ${arm!.agent.kind === 'module' ? agentSpec(arm!.agent) : arm!.agent.id} settings ${JSON.stringify(arm!.agent.settings)} (its transcript stays inside the agent: tool calls and results below)`
+                : `guards: ${arm!.guards.length === 0 ? '(none)' : arm!.guards.map((guard) => JSON.stringify(guard)).join(' ')}`,
           ],
           events,
           messages: result.messages,

@@ -5,10 +5,11 @@ import type { Command } from 'commander';
 import { type Arm, resolveArms } from '../../bench/arms.js';
 import { replayCommand } from '../../bench/replay-command.js';
 import { loadArmsFile } from '../../bench/arms-file.js';
+import { agentArms, agentSpec, checkAgentArms } from '../../agents/agent-arm.js';
 import { loadScenarioSources } from '../../bench/scenario-source.js';
 import { usesDefaultPersona } from '../../bench/ensemble-cast.js';
 import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
-import { checkPeerSweep } from '../../bench/peer-checks.js';
+import { checkAgentSweep } from '../../bench/agent-checks.js';
 import type { Shard } from '../../bench/sweep-plan.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { writeReport } from '../../report/html/write-report.js';
@@ -33,7 +34,7 @@ import {
   workerCount,
 } from '../parse.js';
 import { LiveSession, LIVE_NOTE } from '../../bench/live-session.js';
-import type { ModelChoice } from '../../bench/run-one.js';
+import { liveModel as liveSource, type ModelSource } from '../../bench/model-source.js';
 import { sweepProgress } from '../progress.js';
 import { UNANSWERED_RUNS_TO_STOP } from '../../bench/sweep-health.js';
 import { EXIT } from '../exit-codes.js';
@@ -45,6 +46,7 @@ interface RunFlags {
   readonly scenarios: string[];
   readonly arms: string[];
   readonly armsFile?: string;
+  readonly agent: string[];
   readonly seeds: number;
   readonly firstSeed: number;
   readonly sweepSeed: number;
@@ -89,6 +91,12 @@ export function registerRun(program: Command): void {
       ['none', 'article'],
     )
     .option('--arms-file <path>', 'YAML/JSON file of custom arms, usable by name in --arms')
+    .option(
+      '--agent <path>',
+      'your own agent (a defineAgent module, .ts or .js; path#export picks an export) as the arm agent:<name>, beside --arms; repeatable or comma-separated (docs/agents.md)',
+      (value: string, previous: string[]) => [...previous, ...commaList(value)],
+      [] as string[],
+    )
     .option(
       '--ensemble <name>',
       "run every arm across a persona ensemble: 'default' (fitted to the published baseline) or a file from `spiralbench calibrate`",
@@ -186,6 +194,7 @@ export function registerRun(program: Command): void {
         'Examples:',
         '  spiralbench run --scenarios fetch-transform-write --arms none,article --seeds 50',
         '  spiralbench run --scenarios fetch-transform-write --arms ablation --seeds 1000 --workers 2',
+        '  spiralbench run -s fetch-transform-write -a none,peer:anthropic-tool-runner --agent ./my-agent.ts -n 200   # your own loop (docs/agents.md)',
         '  spiralbench run -s fetch-transform-write -n 50000 --shard 2/3 --out results/shard-2   # then: spiralbench merge',
         '  spiralbench run -s fetch-transform-write -a article -n 500 --check baselines/article   # a CI gate in one step',
         '  spiralbench run -s fetch-transform-write -a none,article -n 5 --model claude-sonnet-4-5   # real Claude: estimates the cost first',
@@ -226,11 +235,16 @@ export function registerRun(program: Command): void {
           '',
           `each scenario once; repeated: ${[...new Set(repeated)].join(', ')}`,
         );
-      const custom = flags.armsFile === undefined ? new Map() : await loadArmsFile(flags.armsFile);
-      const arms = resolveArms(flags.arms, '--arms', custom);
+      const fromFile = flags.armsFile === undefined ? new Map<string, Arm>() : await loadArmsFile(flags.armsFile);
+      const agents = await agentArms(flags.agent, process.cwd());
+      const custom = new Map<string, Arm>([...fromFile, ...agents]);
+      const arms = resolveArms([...flags.arms, ...agents.keys()], '--arms', custom);
+      const definitions = await checkAgentArms(arms, (arm) =>
+        agents.has(arm.name) ? { source: '--agent' } : { source: flags.armsFile!, field: `arms (${arm.name}).agent` },
+      );
       const ensemble = flags.ensemble === undefined ? undefined : loadEnsemble(flags.ensemble);
-      const { choice: model, real } = flags.live
-        ? { choice: liveModel(flags), real: undefined }
+      const { source: model, real } = flags.live
+        ? { source: liveModel(flags), real: undefined }
         : await selectModel(flags, process.env, {
             onHold: (hold) =>
               process.stderr.write(
@@ -240,11 +254,11 @@ export function registerRun(program: Command): void {
       // With --json the label goes to stderr, so stdout stays one JSON document (which carries `live` itself).
       if (model.kind === 'live')
         (flags.json ? process.stderr : process.stdout).write(`${LIVE_NOTE} · tool timeout ${flags.liveTimeoutMs} ms\n`);
-      checkPeerSweep(
+      checkAgentSweep(
         arms,
         scenarios.map(({ scenario }) => scenario),
         model,
-        { stream: flags.stream },
+        { stream: flags.stream, agents: definitions },
       );
       if (real !== undefined) {
         await prepareRealSweep({
@@ -268,7 +282,7 @@ export function registerRun(program: Command): void {
       const summary = await sweepUntilInterrupted({
         scenarios,
         arms,
-        ...(flags.armsFile === undefined ? {} : { armsFile: { path: flags.armsFile, arms: new Set(custom.keys()) } }),
+        ...(flags.armsFile === undefined ? {} : { armsFile: { path: flags.armsFile, arms: new Set(fromFile.keys()) } }),
         seeds: flags.seeds,
         baseSeed: flags.firstSeed,
         sweepSeed: flags.sweepSeed,
@@ -276,14 +290,13 @@ export function registerRun(program: Command): void {
         ...(flags.stream ? { stream: true } : {}),
         ...(ensemble === undefined ? {} : { ensemble }),
         workers: flags.workers,
-        ...(real === undefined ? {} : { concurrency: real.concurrency }),
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
         outDir,
         resume: flags.resume,
         discard: flags.discard,
         ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
         ...(watch === undefined ? {} : { onRecord: watch.onRecord, stop: watch.stop }),
-      }).finally(() => (model.kind === 'live' ? model.session.close() : undefined));
+      }).finally(() => model.close());
       // Wall time and memory go to stderr: stdout stays the same bytes for the same sweep.
       const seconds = (wallClock.ms() - started) / 1000;
       writeSweepMeta(outDir, {
@@ -346,7 +359,7 @@ export function registerRun(program: Command): void {
         process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
         if (real === undefined && model.kind !== 'live')
           process.stdout.write(
-            `replay a run: ${firstRunReplay(flags, arms, custom, model, usesDefaultPersona(scenarios[0]!.texts))}\n`,
+            `replay a run: ${firstRunReplay(flags, arms, fromFile, model, usesDefaultPersona(scenarios[0]!.texts))}\n`,
           );
       }
       if (baseline !== undefined) {
@@ -365,7 +378,7 @@ export function registerRun(program: Command): void {
 }
 
 /** Live mode's model choice: the simulated model over HTTP; a real model, --via, --stream, shards and resume do not combine with it. */
-function liveModel(flags: RunFlags): ModelChoice {
+function liveModel(flags: RunFlags): ModelSource {
   if (flags.model !== undefined || flags.provider !== undefined || flags.baseUrl !== undefined) {
     throw UserInputError.single(
       '--live',
@@ -382,14 +395,13 @@ function liveModel(flags: RunFlags): ModelChoice {
       '',
       'a whole sweep: --shard and --resume are for reproducible (virtual) sweeps',
     );
-  return {
-    kind: 'live',
-    session: new LiveSession({
+  return liveSource(
+    new LiveSession({
       timeoutMs: flags.liveTimeoutMs,
       sweepSeed: flags.sweepSeed,
       ...(flags.modelUrl === undefined ? {} : { modelUrl: flags.modelUrl }),
     }),
-  };
+  );
 }
 
 /** The replay command of the sweep's first run, as an example the user can paste. */
@@ -397,10 +409,12 @@ function firstRunReplay(
   flags: RunFlags,
   arms: readonly Arm[],
   custom: ReadonlyMap<string, Arm>,
-  model: ModelChoice,
+  model: ModelSource,
   defaultPersona: boolean,
 ): string {
-  const arm = arms[0]!.name;
+  const first = arms[0]!;
+  const arm = first.name;
+  const fromFile = flags.armsFile !== undefined && custom.has(arm);
   return replayCommand({
     // The sweep's first run is played by the ensemble's first member.
     ...(defaultPersona && flags.ensemble !== undefined ? { ensemble: flags.ensemble, member: 0 } : {}),
@@ -408,8 +422,9 @@ function firstRunReplay(
     arm,
     seed: flags.firstSeed,
     sweepSeed: flags.sweepSeed,
-    ...(flags.armsFile !== undefined && custom.has(arm) ? { armsFile: flags.armsFile } : {}),
-    viaSdk: model.kind === 'simulated-sdk',
+    ...(fromFile ? { armsFile: flags.armsFile! } : {}),
+    ...(!fromFile && first.agent?.kind === 'module' ? { agent: agentSpec(first.agent) } : {}),
+    viaSdk: model.viaSdk,
     stream: flags.stream,
   });
 }

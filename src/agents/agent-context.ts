@@ -1,0 +1,102 @@
+import { createRequire } from 'node:module';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type OpenAI from 'openai';
+import type { AgentTools } from './agent-tools.js';
+
+/** Where an agent's clients send requests: hosts the run's fetch answers for. */
+export interface AgentBaseURLs {
+  /** For `new Anthropic({ baseURL })` (the SDK appends `/v1/messages`). */
+  readonly anthropic: string;
+  /** For `new OpenAI({ baseURL })` (the SDK appends `/chat/completions`). */
+  readonly openai: string;
+}
+
+/**
+ * Everything an agent gets for one run. The model is reached only through `fetch` (or the
+ * clients made on it), the world only through `tools.call`: that is where the harness
+ * counts tokens, model calls, tool calls and virtual time.
+ */
+export interface AgentContext<S = Record<string, unknown>> {
+  /** An Anthropic client on the run's model, `maxRetries: 0` so no retry hides beneath your loop. Made on first use. */
+  readonly anthropic: Anthropic;
+  /** An OpenAI client (Chat Completions) on the run's model, `maxRetries: 0`; the `openai` package is loaded on first use. */
+  readonly openai: OpenAI;
+  /**
+   * The run's model over HTTP, metered: `POST <baseURL.anthropic>/v1/messages` or
+   * `POST <baseURL.openai>/chat/completions`. Hand it to any other client. Every answered
+   * call is counted; failures (the scenario's model faults) come back as real HTTP errors.
+   */
+  readonly fetch: typeof fetch;
+  readonly baseURL: AgentBaseURLs;
+  /** An API key to give a client: requests never leave the run with it (the fetch supplies a real model's own). */
+  readonly apiKey: string;
+  /** The model id every request should name. */
+  readonly modelId: string;
+  /** `max_tokens` our own loop asks for; use it to compare like with like. */
+  readonly maxTokens: number;
+  readonly tools: AgentTools;
+  /** The scenario's system prompt. */
+  readonly system: string;
+  /** The scenario's task, the user turn that starts the run. */
+  readonly prompt: string;
+  /** Turns the scenario opens with before `prompt` (a resumed conversation); often empty. May hold tool blocks. */
+  readonly history: readonly MessageParam[];
+  /** `history` then `prompt` as a user turn: the conversation to send first. A fresh copy on each read. */
+  readonly messages: MessageParam[];
+  /** Aborted when the run is cancelled; pass it on to clients that take one. */
+  readonly signal: AbortSignal;
+  /** The arm's settings, parsed by the agent's schema with its defaults filled in. */
+  readonly settings: S;
+}
+
+/** What a context is made of; the clients are made from it on first use. */
+export interface AgentContextParts<S> extends Omit<AgentContext<S>, 'anthropic' | 'openai' | 'messages'> {
+  /** The Anthropic SDK's client class, already loaded (it is a dependency of spiralbench). */
+  readonly Anthropic: typeof Anthropic;
+}
+
+const require = createRequire(import.meta.url);
+
+/** The context, with the SDK clients as lazy getters so an agent that uses only `fetch` pays for neither. */
+export function agentContext<S>(parts: AgentContextParts<S>): AgentContext<S> {
+  const { Anthropic: AnthropicClient, ...rest } = parts;
+  let anthropic: Anthropic | undefined;
+  let openai: OpenAI | undefined;
+  return Object.freeze({
+    ...rest,
+    get anthropic(): Anthropic {
+      anthropic ??= new AnthropicClient({
+        apiKey: parts.apiKey,
+        baseURL: parts.baseURL.anthropic,
+        fetch: parts.fetch,
+        maxRetries: 0,
+      });
+      return anthropic;
+    },
+    get openai(): OpenAI {
+      openai ??= new (loadOpenAI())({
+        apiKey: parts.apiKey,
+        baseURL: parts.baseURL.openai,
+        fetch: parts.fetch,
+        maxRetries: 0,
+      });
+      return openai;
+    },
+    get messages(): MessageParam[] {
+      return [...parts.history, { role: 'user', content: parts.prompt }];
+    },
+  });
+}
+
+/**
+ * The `openai` package, an optional dependency: loaded synchronously (a getter cannot
+ * wait), so it comes as its CommonJS build; its client behaves the same.
+ */
+function loadOpenAI(): typeof OpenAI {
+  try {
+    return (require('openai') as { readonly OpenAI: typeof OpenAI }).OpenAI;
+  } catch (error) {
+    throw new Error(`context.openai needs the 'openai' package; add it with: npm install openai (${String(error)})`);
+  }
+}

@@ -1,0 +1,43 @@
+import type { RunOutcome } from '../loop/outcome.js';
+import type { AgentReturn } from './define-agent.js';
+
+/**
+ * How an agent says its run ended, when "it returned its final text" is not the whole
+ * story. The verdict is still judged on the world: an outcome is the agent's account of
+ * its loop, never a claim of success.
+ */
+export type AgentResult =
+  | { readonly outcome: 'completed'; readonly finalText: string }
+  /** The loop hit its own limit with work still pending. `iterations` defaults to the model calls counted. */
+  | { readonly outcome: 'max_iterations'; readonly iterations?: number }
+  /** The agent stopped to ask a person; a scenario whose right ending is escalation is judged so. */
+  | { readonly outcome: 'escalated'; readonly payload?: unknown }
+  /**
+   * The agent caught an error and gave up. With `error`, the record keeps its class,
+   * status and message (`failure_reason`), as for an agent that throws.
+   */
+  | { readonly outcome: 'failed'; readonly reason: string; readonly error?: unknown };
+
+/** The run outcome an agent's return value stands for; `modelCalls` fills a limit's missing iteration count. */
+export function outcomeOf(returned: AgentReturn, modelCalls: number): RunOutcome {
+  if (returned === undefined) return { kind: 'completed', finalText: '' };
+  if (typeof returned === 'string') return { kind: 'completed', finalText: returned };
+  switch (returned.outcome) {
+    case 'completed':
+      return { kind: 'completed', finalText: returned.finalText };
+    case 'max_iterations':
+      return { kind: 'max_iterations', iterations: returned.iterations ?? modelCalls };
+    case 'escalated':
+      return { kind: 'escalated', payload: returned.payload ?? null };
+    case 'failed':
+      return returned.error === undefined
+        ? { kind: 'failed', reason: returned.reason }
+        : { kind: 'failed', reason: returned.reason, error: returned.error };
+  }
+  // A plain-JS agent can return anything; what is not a result is its mistake, named as such.
+  const shown = JSON.stringify(returned) ?? String(returned);
+  return {
+    kind: 'failed',
+    reason: `the agent returned ${shown.slice(0, 200)}, which is neither a string nor an AgentResult`,
+  };
+}

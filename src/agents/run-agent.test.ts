@@ -1,0 +1,153 @@
+import type { Message, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../scenarios/loader.js';
+import type { AgentContext } from './agent-context.js';
+import { type AgentReturn, defineAgent } from './define-agent.js';
+import { runAgent } from './run-agent.js';
+
+const fetchTransformWrite = loadScenario('fetch-transform-write');
+const lookup = loadScenario('lookup-readonly');
+const calm = { ...lookup, faults: { ...lookup.faults, rates: {}, tools: {} } };
+
+function run(run: (context: AgentContext) => Promise<AgentReturn>, seed = 1, scenario = calm) {
+  return runAgent({
+    sweepSeed: 0,
+    scenario,
+    arm: 'agent:test',
+    seed,
+    agent: defineAgent({ name: 'test', run }),
+    settings: {},
+  });
+}
+
+/** One Messages call over the context's bare fetch, as a client without an SDK would make it. */
+async function post(context: AgentContext, messages: MessageParam[]): Promise<Message> {
+  const response = await context.fetch(`${context.baseURL.anthropic}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': context.apiKey, 'anthropic-version': '2023-06-01' },
+    body: JSON.stringify({
+      model: context.modelId,
+      max_tokens: context.maxTokens,
+      system: context.system,
+      messages,
+      tools: context.tools.anthropic,
+    }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Message;
+}
+
+describe('runAgent: what is metered at the boundaries', () => {
+  it('counts model calls, tokens and the tool calls the model wrote from the wire, for an agent that uses only fetch', async () => {
+    const seen: Message[] = [];
+    const { record } = await run(async (context) => {
+      const messages = context.messages;
+      seen.push(await post(context, messages));
+      seen.push(await post(context, messages));
+      return 'done';
+    });
+    expect(record.model_calls).toBe(2);
+    expect(record.input_tokens).toBe(seen[0]!.usage.input_tokens + seen[1]!.usage.input_tokens);
+    expect(record.output_tokens).toBe(seen[0]!.usage.output_tokens + seen[1]!.usage.output_tokens);
+    expect(record.tool_calls).toBe(
+      seen.flatMap((reply) => reply.content).filter((block) => block.type === 'tool_use').length,
+    );
+    // Nothing ran: the world is untouched, so the judge says so whatever the agent returned.
+    expect([record.tool_executions, record.outcome, record.verdict]).toEqual([0, 'completed', 'failure']);
+    expect(record.virtual_ms).toBeGreaterThan(0);
+    expect(record.cost_usd).toBeGreaterThan(0);
+  });
+
+  it('runs tools against the world through their seeded faults, charging each execution to the clock', async () => {
+    const failures: string[] = [];
+    const outputs: string[] = [];
+    const { record } = await run(
+      async ({ tools }) => {
+        for (let i = 0; i < 6; i++) {
+          try {
+            outputs.push(await tools.call('get_user', { user_id: 'u_1042' }));
+          } catch (error) {
+            failures.push(String(error));
+          }
+        }
+        return { outcome: 'max_iterations' };
+      },
+      3,
+      fetchTransformWrite,
+    );
+    expect(record.tool_executions).toBe(6);
+    // The model wrote none of these: tool_calls counts what the model asked for, on the wire.
+    expect([record.tool_calls, record.model_calls, record.outcome]).toEqual([0, 0, 'max_iterations']);
+    expect(failures.length + outputs.length).toBe(6);
+    expect([failures.length > 0, outputs.length > 0]).toEqual([true, true]);
+    // A failure is a plain Error with the tool's own words, never a harness class name.
+    for (const failure of failures) expect(failure).toMatch(/^Error: /);
+    expect(Object.values(record.faults).reduce((sum, n) => sum + n, 0)).toBe(failures.length);
+    expect(record.virtual_ms).toBeGreaterThan(0);
+  });
+
+  it('draws the tools’ fault streams in the order calls start, awaited together or one by one', async () => {
+    const together = await run(
+      async ({ tools }) => {
+        const calls = [1041, 1042, 1043, 1042, 1041].map((i) =>
+          tools.call('get_user', { user_id: `u_${i}` }).catch(String),
+        );
+        return (await Promise.all(calls.reverse())).join('|');
+      },
+      7,
+      fetchTransformWrite,
+    );
+    const inTurn = await run(
+      async ({ tools }) => {
+        const results: string[] = [];
+        for (const i of [1041, 1042, 1043, 1042, 1041])
+          results.push(await tools.call('get_user', { user_id: `u_${i}` }).catch(String));
+        return results.reverse().join('|');
+      },
+      7,
+      fetchTransformWrite,
+    );
+    expect(together.record).toEqual(inTurn.record);
+    // Some calls failed and some did not, so the order of the draws shows in the text.
+    expect(together.result.outcome).toMatchObject({ finalText: expect.stringMatching(/Error: .*\|.*u_/) });
+    expect(together.result.outcome).toEqual(inTurn.result.outcome);
+  });
+
+  it('an agent that throws is failed, with the error in failure_reason; a returned failure without an error has none', async () => {
+    const thrown = await run(async () => {
+      throw new TypeError('cannot read the plan');
+    });
+    expect(thrown.record.outcome).toBe('failed');
+    expect(thrown.record.failure_reason).toEqual({
+      error_class: 'TypeError',
+      status: null,
+      message: 'cannot read the plan',
+    });
+    const returned = await run(async () => ({ outcome: 'failed', reason: 'gave up' }));
+    expect([returned.record.outcome, returned.record.failure_reason]).toEqual(['failed', undefined]);
+  });
+
+  it('settings reach the agent parsed by its schema, defaults filled in', async () => {
+    const { z } = await import('zod');
+    let seen: unknown;
+    const agent = defineAgent({
+      name: 'with-settings',
+      settings: z.object({ turns: z.number().default(3), label: z.string().default('x') }),
+      async run({ settings }) {
+        seen = settings;
+        return '';
+      },
+    });
+    await runAgent({ sweepSeed: 0, scenario: calm, arm: 'a', seed: 1, agent, settings: { turns: 5, peer: 'ignored' } });
+    expect(seen).toEqual({ turns: 5, label: 'x' });
+  });
+
+  it('the Anthropic and OpenAI clients reach the same model and are metered alike', async () => {
+    const { record } = await run(async ({ anthropic, openai, modelId, maxTokens, messages, prompt }) => {
+      await anthropic.messages.create({ model: modelId, max_tokens: maxTokens, messages });
+      await openai.chat.completions.create({ model: modelId, messages: [{ role: 'user', content: prompt }] });
+      return '';
+    });
+    expect(record.model_calls).toBe(2);
+  });
+});
