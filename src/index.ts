@@ -51,8 +51,18 @@ export type { World, Json } from './tools/world.js';
 export { openFinishedSweep, readRuns, type FinishedSweep } from './results/results-reader.js';
 export type { StoredRun } from './results/run-record-schema.js';
 
-// ─── Names added when the other parts of issue 17 merge (one line each) ───────────────
-// defineGuard, GuardDescriptor       from './loop/define-guard.js'
-// defineAgent, AgentContext, runAgentSweep  from './agents/…'
-// defineTool, withFaults             from './tools/…'
-// ──────────────────────────────────────────────────────────────────────────────────────
+// Guards of your own: one module each, usable in an arms file by path (docs/guards.md).
+export { defineGuard, type GuardDescriptor, type GuardRun } from './loop/define-guard.js';
+
+// Agents of your own: any loop as an arm, run on the seeded model and tools (docs/agents.md).
+export { defineAgent, type AgentDefinition } from './agents/define-agent.js';
+export type { AgentContext } from './agents/agent-context.js';
+export type { AgentTools } from './agents/agent-tools.js';
+export type { AgentResult } from './agents/agent-result.js';
+export { runAgentSweep, type AgentSweepOptions, type AgentSweepResult } from './agents/agent-sweep.js';
+
+// Tools of your own: for a scenario's tools_module, and the seeded faults around any function (docs/tools.md).
+export { defineTool, type DefinedTool, type ToolDefinition } from './tools/define-tool.js';
+export { invalidInput, notFound } from './tools/tool-error.js';
+export { withFaults, type WithFaultsOptions, type FlakyCall } from './faults/with-faults.js';
+export type { MaybePromise } from './tools/maybe-promise.js';
