@@ -16,6 +16,14 @@ export interface AgentBaseURLs {
  * Everything an agent gets for one run. The model is reached only through `fetch` (or the
  * clients made on it), the world only through `tools.call`: that is where the harness
  * counts tokens, model calls, tool calls and virtual time.
+ *
+ * @example
+ * defineAgent(async (ctx: AgentContext<Record<string, never>>) => {
+ *   const reply = await ctx.anthropic.messages.create({
+ *     model: ctx.modelId, max_tokens: ctx.maxTokens, system: ctx.system, messages: ctx.messages, tools: ctx.tools.anthropic,
+ *   });
+ *   return reply.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+ * });
  */
 export interface AgentContext<S = Record<string, unknown>> {
   /** An Anthropic client on the run's model, `maxRetries: 0` so no retry hides beneath your loop. Made on first use. */

@@ -5,6 +5,15 @@ import type { AgentReturn } from './define-agent.js';
  * How an agent says its run ended, when "it returned its final text" is not the whole
  * story. The verdict is still judged on the world: an outcome is the agent's account of
  * its loop, never a claim of success.
+ *
+ * @example
+ * defineAgent(async ({ tools }): Promise<AgentResult> => {
+ *   try {
+ *     return { outcome: 'completed', finalText: await tools.call('get_user', { id: 'u_1' }) };
+ *   } catch (error) {
+ *     return { outcome: 'failed', reason: 'get_user kept failing', error };
+ *   }
+ * });
  */
 export type AgentResult =
   | { readonly outcome: 'completed'; readonly finalText: string }

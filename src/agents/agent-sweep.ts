@@ -9,7 +9,12 @@ import { type AgentRef, agentArmName, agentOf, checkAgentSettings, inlineAgent, 
 import type { AgentDefinition } from './define-agent.js';
 import { inProcessModel } from '../bench/model-source.js';
 
-/** One agent over some scenarios and seeds, from code (a test, a CI script). */
+/**
+ * One agent over some scenarios and seeds, from code (a test, a CI script).
+ *
+ * @example
+ * const options: AgentSweepOptions = { agent: './agents/mine.ts#mine', scenarios: ['fetch-transform-write'], seeds: 500, workers: 4, out: 'results/mine' };
+ */
 export interface AgentSweepOptions {
   /** The agent: a definition made in this process, or the path of a module that exports one (`path#export` picks an export). */
   readonly agent: AgentDefinition | string;
@@ -33,6 +38,14 @@ export interface AgentSweepOptions {
   readonly workers?: number;
 }
 
+/**
+ * What `runAgentSweep` resolves to.
+ *
+ * @example
+ * const { records, summary } = await runAgentSweep({ agent: mine, scenarios: ['fetch-transform-write'], seeds: 200 });
+ * const failed = records.filter((record) => record.verdict !== 'success').map((record) => record.seed);
+ * console.log(summary.cells[0]!.success); // { successes, trials, rate, low, high }
+ */
 export interface AgentSweepResult {
   /** Every run's record, in sweep order (scenario, then seed). */
   readonly records: readonly RunRecord[];

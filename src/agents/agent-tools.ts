@@ -12,7 +12,19 @@ export interface OpenAIFunctionTool {
   };
 }
 
-/** The scenario's tools as an agent gets them: definitions for its client, and one way to run them. */
+/**
+ * The scenario's tools as an agent gets them: definitions for its client, and one way to run them.
+ *
+ * @example
+ * defineAgent(async ({ openai, tools, modelId, system, prompt }) => {
+ *   const messages = [{ role: 'system' as const, content: system }, { role: 'user' as const, content: prompt }];
+ *   const reply = await openai.chat.completions.create({ model: modelId, messages, tools: tools.openai });
+ *   for (const call of reply.choices[0]?.message.tool_calls ?? []) {
+ *     if (call.type === 'function' && !tools.traits(call.function.name)?.sideEffecting)
+ *       await tools.call(call.function.name, JSON.parse(call.function.arguments));
+ *   }
+ * });
+ */
 export interface AgentTools {
   /** The definitions in the Anthropic Messages shape (`tools` of `messages.create`), JSON Schema as given; this run's own copy. */
   readonly anthropic: Tool[];

@@ -14,6 +14,10 @@ export type AgentReturn = AgentResult | string | undefined;
 /**
  * An agent as spiralbench runs it. Made by `defineAgent`, frozen, and recognised by its
  * `kind`, never by class: a user's module may load its own copy of spiralbench.
+ *
+ * @example
+ * const mine: AgentDefinition = defineAgent({ name: 'mine', run: async ({ tools }) => tools.call('get_user', { id: 'u_1' }) });
+ * await runAgentSweep({ agent: mine, scenarios: ['fetch-transform-write'], seeds: 20 });
  */
 export interface AgentDefinition<S extends Record<string, unknown> = Record<string, unknown>> {
   readonly kind: 'spiralbench.agent';
@@ -56,7 +60,7 @@ export interface AgentOptions<Schema extends AgentSettingsSchema> {
  *     history.push({ role: 'assistant', content: reply.content });
  *     const calls = reply.content.filter((block) => block.type === 'tool_use');
  *     if (calls.length === 0) return reply.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
- *     const results = [];
+ *     const results: ToolResultBlockParam[] = [];
  *     for (const call of calls) {
  *       try { results.push({ type: 'tool_result', tool_use_id: call.id, content: await tools.call(call.name, call.input) }); }
  *       catch (error) { results.push({ type: 'tool_result', tool_use_id: call.id, content: String(error), is_error: true }); }

@@ -8,7 +8,13 @@ import { UserInputError } from '../user-input-error.js';
 import { type FaultsInput, faultProfileOf, faultsSchema } from './fault-profile-file.js';
 import { toolFaults } from './flaky-tool.js';
 
-/** Where a wrapped tool's draws come from, and what it runs against. */
+/**
+ * Where a wrapped tool's draws come from, and what it runs against.
+ *
+ * @example
+ * // The faults get_user met in run 7 of scenario fetch-transform-write, sweep seed 0, call for call.
+ * const options: WithFaultsOptions = { seed: 0, scenario: 'fetch-transform-write', runSeed: 7, world };
+ */
 export interface WithFaultsOptions {
   /**
    * The sweep seed of the streams drawn from: with `scenario` and `runSeed` as a sweep's, the
@@ -33,7 +39,14 @@ export interface WithFaultsOptions {
   readonly world?: World;
 }
 
-/** A tool or function behind seeded faults: each call is the next execution, and draws as such. */
+/**
+ * A tool or function behind seeded faults: each call is the next execution, and draws as such.
+ *
+ * @example
+ * const flaky: FlakyCall<{ id: string }, Json> = withFaults(fetchUser, { rates: { timeout: 0.3 } });
+ * const execution = await flaky.execute({ id: 'u_1' }); // { kind: 'error', error, latencyMs, fault: 'timeout' } or { kind: 'ok', ... }
+ * flaky.calls; // 1
+ */
 export interface FlakyCall<I, O> {
   /**
    * Resolves with the result as a caller receives it over the wire (a JSON round trip);

@@ -11,6 +11,17 @@ export type TaskClass = 'lookup' | 'standard' | 'research';
  * What a guard may know of the run it is built for, and nothing of how the harness found
  * it out: a guard built from this works the same under the bench, a replay or a user's
  * own agent.
+ *
+ * @example
+ * defineGuard({
+ *   name: 'half-budget',
+ *   settings: z.object({}),
+ *   build: (_settings, run: GuardRun) => {
+ *     const limit = Math.ceil(run.toolBudget / 2); // half of what the task's class allows
+ *     let calls = 0;
+ *     return { name: 'half-budget', beforeToolCall: () => (++calls > limit ? { kind: 'answer', content: 'Out of calls.', isError: true } : undefined) };
+ *   },
+ * });
  */
 export interface GuardRun {
   readonly taskClass: TaskClass;
@@ -50,6 +61,11 @@ export interface GuardDefinition<Name extends string, Settings extends GuardSett
  * A guard as the harness knows it: built per run from settings an arm carries. Frozen, and
  * recognised by its `kind` rather than by class or symbol, since a user's module may load
  * its own copy of spiralbench.
+ *
+ * @example
+ * const cap: GuardDescriptor = searchCap; // what defineGuard returned
+ * cap.defaults; // { maxSearches: 1, tools: ['search_users'] }
+ * const guard = cap.build({ ...cap.defaults, maxSearches: 0 }, run); // one run's Guard
  */
 export interface GuardDescriptor<
   Name extends string = string,

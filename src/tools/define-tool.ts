@@ -18,7 +18,22 @@ export type ZodInputSchema = z.ZodType<Record<string, unknown>>;
 /** What `run` receives: the zod schema's output, or the input as the model sent it. */
 export type ToolInput<S> = S extends ZodInputSchema ? z.output<S> : Record<string, unknown>;
 
-/** A tool of the user's, as `defineTool` takes it. */
+/**
+ * A tool of the user's, as `defineTool` takes it.
+ *
+ * @example
+ * const saveNote: ToolDefinition<typeof noteInput> = {
+ *   name: 'save_note',
+ *   description: 'Save a note on a customer.',
+ *   input_schema: noteInput, // z.object({ customer_id: z.string(), text: z.string() })
+ *   sideEffecting: true,
+ *   concurrencySafe: false,
+ *   run: ({ customer_id, text }, world) => {
+ *     world.outbox.push({ key: `note:${customer_id}`, value: text });
+ *     return { saved: true };
+ *   },
+ * };
+ */
 export interface ToolDefinition<S extends JsonSchemaObject | ZodInputSchema> {
   /** The name the model calls it by (letters, digits, `_` and `-`, at most 64). */
   readonly name: string;
@@ -46,6 +61,10 @@ export interface ToolDefinition<S extends JsonSchemaObject | ZodInputSchema> {
 /**
  * A tool made by `defineTool`: a ToolSpec a scenario's `tools_module` can offer, marked by
  * `kind` rather than by class, since a user's module may load its own copy of spiralbench.
+ *
+ * @example
+ * const tool: DefinedTool = defineTool(saveNote);
+ * const result = await tool.run({ customer_id: 'c_7', text: 'called back' }, world); // a ToolSpec like any other
  */
 export interface DefinedTool extends ToolSpec {
   readonly kind: 'spiralbench.tool';

@@ -58,12 +58,23 @@ const TRANSIENT_CODES: ReadonlySet<ToolErrorCode> = new Set([
   'malformed_response',
 ]);
 
-/** Thrown by tool handlers for a request the tool rejects (HTTP 400). */
+/**
+ * Thrown by tool handlers for a request the tool rejects (HTTP 400).
+ *
+ * @example
+ * if (typeof input['limit'] !== 'number') throw invalidInput("'limit' must be a number");
+ */
 export function invalidInput(message: string): ToolError {
   return new ToolError('invalid_input', message, { status: 400 });
 }
 
-/** Thrown by tool handlers when the thing asked for does not exist (HTTP 404). */
+/**
+ * Thrown by tool handlers when the thing asked for does not exist (HTTP 404).
+ *
+ * @example
+ * const user = world.records['users']?.[id];
+ * if (user === undefined) throw notFound(`no user '${id}'`);
+ */
 export function notFound(message: string): ToolError {
   return new ToolError('not_found', message, { status: 404 });
 }
