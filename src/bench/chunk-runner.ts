@@ -56,7 +56,6 @@ export async function runChunk({ definition, chunk }: ChunkTask, context: ChunkC
       seed,
       model,
       stream: definition.stream === true,
-      scenarioPath: source.path,
       member,
     });
     packRun(record, packed, records.length);

@@ -11,8 +11,6 @@ import { liveModel } from './model-source.js';
 
 export interface LiveCheckOptions {
   readonly scenario: Scenario;
-  /** The scenario's file, which the live tool worker loads. */
-  readonly scenarioPath: string;
   readonly arms: readonly Arm[];
   readonly seeds: number;
   /** @default 1 */
@@ -103,12 +101,12 @@ function firstDifference(
  * took another path because real time passed differently.
  */
 export async function liveCheck(options: LiveCheckOptions): Promise<LiveCheckResult> {
-  const peers = options.arms.filter((arm) => arm.peer !== undefined);
-  if (peers.length > 0)
+  const agents = options.arms.filter((arm) => arm.peer !== undefined || arm.agent !== undefined);
+  if (agents.length > 0)
     throw UserInputError.single(
       '--arms',
       '',
-      `our arms only: peer arms (${peers.map((arm) => arm.name).join(', ')}) do not run live yet`,
+      `our arms only: agent arms (${agents.map((arm) => arm.name).join(', ')}) do not run live yet`,
     );
   const base = options.baseSeed ?? 1;
   const sweepSeed = options.sweepSeed ?? 0;
@@ -122,7 +120,7 @@ export async function liveCheck(options: LiveCheckOptions): Promise<LiveCheckRes
       let liveMs = 0;
       const armRuns: LiveCheckRun[] = [];
       for (let seed = base; seed < base + options.seeds; seed++) {
-        const spec = { sweepSeed, scenario: options.scenario, arm, seed, scenarioPath: options.scenarioPath };
+        const spec = { sweepSeed, scenario: options.scenario, arm, seed };
         const virtualCalls: CheckedCall[] = [];
         let started = wallClock.ms();
         const virtual = await runOne({

@@ -104,11 +104,8 @@ export class LiveSession {
     return Math.max(4 * this.timeoutMs, Math.round(scenario.modelFaults.timeoutMs * this.scaleFor(scenario)));
   }
 
-  /**
-   * One live run of `scenario`. `_path`, the file a sweep loaded the scenario from, is not
-   * read: the tools are served from `scenario` itself.
-   */
-  async run(scenario: Scenario, _path: string, arm: string, seed: number): Promise<LiveRun> {
+  /** One live run of `scenario`: its tools are served from `scenario` itself, a user's tools module included. */
+  async run(scenario: Scenario, arm: string, seed: number): Promise<LiveRun> {
     const parts = await this.#parts(scenario);
     const scale = this.scaleFor(scenario);
     this.#scales.set(scenario.id, scale);

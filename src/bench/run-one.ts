@@ -39,8 +39,6 @@ export interface RunSpec {
   readonly onEvent?: (event: AgentEvent) => void;
   /** Checkpoints and the idempotency envelope for this run; none by default. */
   readonly durability?: RunDurability;
-  /** The scenario's file, which a live run's tool worker loads (live runs only). */
-  readonly scenarioPath?: string;
   /** Sees every execution the tool host answers, before any guard reads it (live-check compares them). */
   readonly onExecution?: (tool: string, execution: ToolExecution) => void;
   /** Stream every model call (docs/streaming.md); the record's model reads `<model>+stream`. @default false */
@@ -82,7 +80,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   }
   const key: StreamKey = { sweepSeed, scenario: scenario.id, runSeed: seed };
   const source = spec.model ?? IN_PROCESS;
-  const live = source.live === undefined ? undefined : await source.live.run(scenario, livePath(spec), arm.name, seed);
+  const live = source.live === undefined ? undefined : await source.live.run(scenario, arm.name, seed);
   const world = createWorld(scenario.world);
   const host: ScenarioToolHost = live?.tools ?? createScenarioToolHost(scenario, world, key);
   const tools = spec.onExecution === undefined ? host : observed(host, spec.onExecution);
@@ -158,12 +156,6 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
  */
 function withMember(record: RunRecord, member: number | undefined): void {
   if (member !== undefined) (record as { member?: number }).member = member;
-}
-
-function livePath(spec: RunSpec): string {
-  if (spec.scenarioPath === undefined)
-    throw new Error(`a live run of '${spec.scenario.id}' needs the scenario's file (scenarioPath) for its tool server`);
-  return spec.scenarioPath;
 }
 
 /** The host, with every execution shown to `see` as it comes back. */

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
 import { liveCheck, type LiveCheckResult } from '../../bench/live-check.js';
 import { writeFileAtomic } from '../../results/atomic-write.js';
-import { resolveScenarioSource } from '../../bench/scenario-source.js';
+import { loadScenarioSource } from '../../bench/scenario-source.js';
 import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
 import { sweepProgress } from '../progress.js';
 import { outputFolder } from '../output-folder.js';
@@ -56,12 +56,11 @@ export function registerLiveCheck(program: Command): void {
       ].join('\n'),
     )
     .action(async (flags: LiveCheckFlags) => {
-      const { scenario, path } = resolveScenarioSource(flags.scenario);
+      const { scenario } = await loadScenarioSource(flags.scenario);
       const arms = resolveArms(flags.arms, '--arms', new Map());
       const progress = sweepProgress(arms.length * flags.seeds);
       const result = await liveCheck({
         scenario,
-        scenarioPath: path,
         arms,
         seeds: flags.seeds,
         baseSeed: flags.firstSeed,
