@@ -1,6 +1,6 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolHost, ToolTraits } from '../loop/tool-host.js';
-import type { PeerMeter } from '../peers/peer-meter.js';
+import type { AgentMeter } from './agent-meter.js';
 
 /** A tool in the Chat Completions shape (`tools` of `openai.chat.completions.create`). */
 export interface OpenAIFunctionTool {
@@ -46,7 +46,7 @@ export interface AgentTools {
 }
 
 /** The agent's view of a run's tools, every execution going through `meter`. */
-export function agentTools(host: ToolHost, meter: PeerMeter): AgentTools {
+export function agentTools(host: ToolHost, meter: AgentMeter): AgentTools {
   const anthropic = [...host.definitions];
   const openai = host.definitions.map(
     (definition): OpenAIFunctionTool => ({

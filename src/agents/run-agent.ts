@@ -2,7 +2,7 @@ import { VirtualClock } from '../clock/virtual-clock.js';
 import { ModelFaultInjector } from '../faults/model-faults.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { RunOutcome } from '../loop/outcome.js';
-import { PeerMeter } from '../peers/peer-meter.js';
+import { AgentMeter } from './agent-meter.js';
 import type { StreamKey } from '../random/streams.js';
 import { judge } from '../scenarios/judge.js';
 import type { Scenario } from '../scenarios/loader.js';
@@ -59,7 +59,7 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
   const clock = new VirtualClock();
   const modelFaults = new ModelFaultInjector(scenario.modelFaults, key, clock);
   const refetches = new RefetchCounter(scenario);
-  const meter = new PeerMeter(clock, host, (event) => {
+  const meter = new AgentMeter(clock, host, (event) => {
     refetches.observe(event);
     onEvent?.(event);
   });

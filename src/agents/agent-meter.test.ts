@@ -3,7 +3,7 @@ import { VirtualClock } from '../clock/virtual-clock.js';
 import { ToolError } from '../tools/tool-error.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { ToolHost } from '../loop/tool-host.js';
-import { PeerMeter } from './peer-meter.js';
+import { AgentMeter } from './agent-meter.js';
 
 const host = (fail: boolean): ToolHost => ({
   definitions: [],
@@ -19,11 +19,11 @@ const host = (fail: boolean): ToolHost => ({
       : { kind: 'ok', content: '{"id":"u_1"}', latencyMs: 120, fault: null },
 });
 
-describe('PeerMeter', () => {
+describe('AgentMeter', () => {
   it('runs a tool on the virtual clock and hands the framework its text', () => {
     const clock = new VirtualClock();
     const events: AgentEvent[] = [];
-    const meter = new PeerMeter(clock, host(false), (event) => events.push(event));
+    const meter = new AgentMeter(clock, host(false), (event) => events.push(event));
     expect(meter.runTool('get_user', { user_id: 'u_1' })).toBe('{"id":"u_1"}');
     expect([clock.now(), meter.counts.toolExecutions, events.map((event) => event.type)]).toEqual([
       120,
@@ -34,7 +34,7 @@ describe('PeerMeter', () => {
 
   it('throws a failure as a plain Error with the tool message, after charging its latency', () => {
     const clock = new VirtualClock();
-    const meter = new PeerMeter(clock, host(true));
+    const meter = new AgentMeter(clock, host(true));
     let thrown: unknown;
     try {
       meter.runTool('get_user', {});
@@ -47,7 +47,7 @@ describe('PeerMeter', () => {
 
   it('counts answered calls, tool calls and tokens on the wire, in both API shapes, and skips errors', async () => {
     const clock = new VirtualClock();
-    const meter = new PeerMeter(clock, host(false));
+    const meter = new AgentMeter(clock, host(false));
     const replies: Response[] = [
       new Response(
         JSON.stringify({

@@ -6,8 +6,8 @@ import type { ToolHost } from '../loop/tool-host.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import { callCost } from '../model/model-table.js';
 
-/** What a peer run counts, in the RunMetrics terms our own loop uses. */
-export interface PeerCounts {
+/** What an agent run counts, in the RunMetrics terms our own loop uses. */
+export interface AgentCounts {
   /** Tool calls the model wrote (tool_use blocks, or Chat Completions tool_calls), whether or not the framework ran them. */
   toolCalls: number;
   /** Executions the tools saw. */
@@ -20,12 +20,12 @@ export interface PeerCounts {
 }
 
 /**
- * A tool failure as the peer's tool function throws it: the flaky wrapper's error, with
+ * A tool failure as an agent's tool function throws it: the flaky wrapper's error, with
  * its message, so each framework words it for the model its own way (that wording is
  * part of what is being compared). Its name stays `Error`, as a user's tool would throw
  * it: frameworks that print `${error}` must not show the model a harness class name.
  */
-export class PeerToolFailure extends Error {
+export class AgentToolFailure extends Error {
   constructor(readonly error: ToolError) {
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
@@ -47,15 +47,15 @@ interface WireReply {
 }
 
 /**
- * The measuring tape between a peer framework and the run: it sits on the wire (the
- * framework's own client calls a metered fetch) and in the tool functions the adapter
- * hands the framework, so it counts what the model did and what the tools saw without
- * reading the framework's internals. Time is virtual: an answered call costs the same
+ * The measuring tape between an agent (a peer framework or a user's own loop) and the
+ * run: it sits on the wire (the agent's client calls a metered fetch) and behind the
+ * agent's tool calls, so it counts what the model did and what the tools saw without
+ * reading the agent's internals. Time is virtual: an answered call costs the same
  * model latency as in our loop, a tool execution its latency, a fault what the fault
  * injector charged.
  */
-export class PeerMeter {
-  readonly counts: PeerCounts = {
+export class AgentMeter {
+  readonly counts: AgentCounts = {
     toolCalls: 0,
     toolExecutions: 0,
     modelCalls: 0,
@@ -103,7 +103,7 @@ export class PeerMeter {
 
   /**
    * One execution of a scenario tool for the framework: its result text, or a
-   * PeerToolFailure thrown the way a user's tool function throws. Called synchronously at
+   * AgentToolFailure thrown the way a user's tool function throws. Called synchronously at
    * the start of the framework's tool function, so the tools' seeded streams are drawn in
    * the order the framework starts its calls. A string for a synchronous tool, a promise
    * of one only for a tool that answers with a promise.
@@ -129,7 +129,7 @@ export class PeerMeter {
       isError: !ok,
       content: ok ? execution.content : execution.error.message,
     });
-    if (execution.kind === 'error') throw new PeerToolFailure(execution.error);
+    if (execution.kind === 'error') throw new AgentToolFailure(execution.error);
     return execution.content;
   }
 }
