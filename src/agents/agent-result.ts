@@ -1,5 +1,4 @@
 import type { RunOutcome } from '../loop/outcome.js';
-import type { AgentReturn } from './define-agent.js';
 
 /**
  * How an agent says its run ended, when "it returned its final text" is not the whole
@@ -26,6 +25,9 @@ export type AgentResult =
    * status and message (`failure_reason`), as for an agent that throws.
    */
   | { readonly outcome: 'failed'; readonly reason: string; readonly error?: unknown };
+
+/** What an agent's `run` returns: a result, its final text (a completed run), or nothing (completed, no text). */
+export type AgentReturn = AgentResult | string | undefined;
 
 /** The run outcome an agent's return value stands for; `modelCalls` fills a limit's missing iteration count. */
 export function outcomeOf(returned: AgentReturn, modelCalls: number): RunOutcome {

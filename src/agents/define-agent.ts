@@ -1,15 +1,12 @@
 import { z } from 'zod';
 import type { AgentContext } from './agent-context.js';
-import type { AgentResult } from './agent-result.js';
+import type { AgentReturn } from './agent-result.js';
 
 /** The settings schema of an agent that takes none. */
 const NO_SETTINGS = z.object({});
 
 /** Settings as an agent declares them: a zod object whose fields all have defaults, so `{}` parses. */
 export type AgentSettingsSchema = z.ZodObject;
-
-/** What an agent's `run` returns: a result, its final text (a completed run), or nothing (completed, no text). */
-export type AgentReturn = AgentResult | string | undefined;
 
 /**
  * An agent as spiralbench runs it. Made by `defineAgent`, frozen, and recognised by its

@@ -2,7 +2,8 @@ import type { Message, MessageParam } from '@anthropic-ai/sdk/resources/messages
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../scenarios/loader.js';
 import type { AgentContext } from './agent-context.js';
-import { type AgentReturn, defineAgent } from './define-agent.js';
+import type { AgentReturn } from './agent-result.js';
+import { defineAgent } from './define-agent.js';
 import { runAgent } from './run-agent.js';
 
 const fetchTransformWrite = loadScenario('fetch-transform-write');
