@@ -47,4 +47,18 @@ describe('a scenario with a tools module, swept', () => {
     writeFileSync(tools, `${readFileSync(tools, 'utf8')}// a change\n`);
     expect(sweep('c')).not.toBe(before);
   });
+
+  it('is refused, before any run, when a tool of the module shares a name with a tool a guard offers', () => {
+    const { project, scenario, tools } = syncToolsProject();
+    // The stuck-tool guard offers request_human_help: two tools of one name would fail every article run.
+    writeFileSync(tools, readFileSync(tools, 'utf8').replace(/name: 'save_note'/, "name: 'request_human_help'"));
+    writeFileSync(scenario, readFileSync(scenario, 'utf8').replace(/\bsave_note\b/g, 'request_human_help'));
+    const out = join(project, 'clash');
+    const run = cli(['run', '-s', scenario, '-a', 'none,article', '-n', '2', '-o', out]);
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toContain(
+      "tools: tool names other than 'request_human_help', which the stuck guard of arm 'article' offers the model",
+    );
+    expect(cli(['run', '-s', scenario, '-a', 'none', '-n', '2', '-o', join(project, 'bare')]).status).toBe(0);
+  });
 });

@@ -23,6 +23,7 @@ import { modelLabel } from './run-one.js';
 import { inProcessModel, type ModelSource } from './model-source.js';
 import type { RunRecord } from './run-record.js';
 import type { LiveLabel } from './live-session.js';
+import { checkGuardToolNames } from './guard-tool-names.js';
 import { checkSeeds, planSweep, type Shard, type SweepDefinition, type SweepPlan } from './sweep-plan.js';
 
 export interface SweepOptions {
@@ -163,6 +164,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     ...(ensemble === undefined ? {} : { ensemble: storedEnsemble(ensemble) }),
   };
   checkSeeds(definition.seeds);
+  checkGuardToolNames(options.scenarios, options.arms);
   const shard = options.shard ?? { index: 1, count: 1 };
   const chunkSize = options.chunkSize ?? (model.kind === 'real' ? 1 : 250);
   const plan = planSweep(definition, chunkSize, shard);
