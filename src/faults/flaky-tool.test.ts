@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stream, type Rng, type StreamKey } from '../random/streams.js';
 import { TOOL_CATALOGUE } from '../scenarios/tool-catalogue.js';
 import type { ToolSpec } from '../tools/tool-spec.js';
-import { createWorld, type World } from '../tools/world.js';
+import { createWorld, type Json, type World } from '../tools/world.js';
 import {
   NO_FAULTS,
   RATE_FAULT_KINDS,
@@ -211,6 +211,24 @@ describe('FlakyTool.execute', () => {
     });
     expect(execution.fault).toBeNull();
   });
+});
+
+describe('FlakyTool with a handler that answers no JSON', () => {
+  const answering = (value: unknown): ToolSpec => ({ ...spec('get_user'), run: () => value as Json });
+  for (const [what, value] of [
+    ['undefined (a handler that forgot to return)', undefined],
+    ['a function', () => 1],
+    ['a BigInt', 1n],
+  ] as const) {
+    it(`${what} is an error result for the model, charged the tool's latency, never a thrown exception`, () => {
+      for (const u of [0.9, 0.4]) {
+        // 0.9: no fault; 0.4: malformed_json under REFERENCE, which cuts the body it is handed.
+        const execution = new FlakyTool(answering(value), profile(REFERENCE)).execute({}, newWorld(), draws(u, 0.5));
+        expect(execution).toMatchObject({ kind: 'error', latencyMs: spec('get_user').latencyMs, fault: null });
+        expect(execution.kind === 'error' ? execution.error : undefined).toMatchObject({ code: 'handler_exception' });
+      }
+    });
+  }
 });
 
 describe('FlakyTool unauthorized_after', () => {

@@ -139,7 +139,15 @@ export class ToolFaults {
   /** The handler's result as the wire delivers it under the drawn fault (the handler has run). */
   #answer(result: Json, fault: RateFaultKind | null, rng: Rng): ToolExecution {
     const { latencyMs } = this.spec;
-    const body = typeof result === 'object' && result !== null ? this.#body(result) : JSON.stringify(result);
+    let body: string | undefined;
+    try {
+      body = typeof result === 'object' && result !== null ? this.#body(result) : JSON.stringify(result);
+    } catch (error) {
+      // A BigInt or a cycle: the handler's answer cannot go over the wire.
+      return this.#thrown(error);
+    }
+    // undefined, a function or a symbol: a handler that forgot to return (or to throw notFound).
+    if (body === undefined) return this.#thrown(new Error(`returned no JSON value (${typeof result})`));
     if (fault === 'partial_write') return this.#lostAnswer;
     if (fault === 'malformed_json') {
       // A response cut off mid-body, as a proxy or a crashed upstream leaves it.
