@@ -21,17 +21,22 @@ export type AgentResult =
   /** The agent stopped to ask a person; a scenario whose right ending is escalation is judged so. */
   | { readonly outcome: 'escalated'; readonly payload?: unknown }
   /**
-   * The agent caught an error and gave up. With `error`, the record keeps its class,
-   * status and message (`failure_reason`), as for an agent that throws.
+   * The agent caught an error and gave up. `reason` is shown by `replay`; with `error`,
+   * the record also keeps its class, status and message (`failure_reason`), as for an
+   * agent that throws.
    */
   | { readonly outcome: 'failed'; readonly reason: string; readonly error?: unknown };
 
-/** What an agent's `run` returns: a result, its final text (a completed run), or nothing (completed, no text). */
-export type AgentReturn = AgentResult | string | undefined;
+/**
+ * What an agent's `run` returns: a result, its final text (a completed run), or nothing
+ * (completed, no text). `void` so that an `async run` without a `return` type-checks.
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: a function that returns nothing returns void.
+export type AgentReturn = AgentResult | string | undefined | void;
 
 /** The run outcome an agent's return value stands for; `modelCalls` fills a limit's missing iteration count. */
 export function outcomeOf(returned: AgentReturn, modelCalls: number): RunOutcome {
-  if (returned === undefined) return { kind: 'completed', finalText: '' };
+  if (returned === undefined || returned === null) return { kind: 'completed', finalText: '' };
   if (typeof returned === 'string') return { kind: 'completed', finalText: returned };
   switch (returned.outcome) {
     case 'completed':
@@ -46,9 +51,13 @@ export function outcomeOf(returned: AgentReturn, modelCalls: number): RunOutcome
         : { kind: 'failed', reason: returned.reason, error: returned.error };
   }
   // A plain-JS agent can return anything; what is not a result is its mistake, named as such.
-  const shown = JSON.stringify(returned) ?? String(returned);
-  return {
-    kind: 'failed',
-    reason: `the agent returned ${shown.slice(0, 200)}, which is neither a string nor an AgentResult`,
-  };
+  let shown: string;
+  try {
+    shown = JSON.stringify(returned) ?? String(returned);
+  } catch {
+    shown = String(returned);
+  }
+  const reason = `the agent returned ${shown.slice(0, 200)}, which is neither a string nor an AgentResult`;
+  // The error carries the reason into the record's failure_reason.
+  return { kind: 'failed', reason, error: new TypeError(reason) };
 }

@@ -126,6 +126,42 @@ describe('runAgent: what is metered at the boundaries', () => {
     });
     const returned = await run(async () => ({ outcome: 'failed', reason: 'gave up' }));
     expect([returned.record.outcome, returned.record.failure_reason]).toEqual(['failed', undefined]);
+    expect(returned.result.outcome).toMatchObject({ kind: 'failed', reason: 'gave up' });
+  });
+
+  it('an agent whose async run has no return completed, with no final text (and type-checks as written)', async () => {
+    const quiet = defineAgent({
+      name: 'quiet',
+      async run({ tools }) {
+        await tools.call('get_user', { user_id: 'u_1042' }).catch(() => undefined);
+      },
+    });
+    const { record, result } = await runAgent({
+      sweepSeed: 0,
+      scenario: calm,
+      arm: 'agent:quiet',
+      seed: 1,
+      agent: quiet,
+      settings: {},
+    });
+    expect(record.outcome).toBe('completed');
+    expect(result.outcome).toEqual({ kind: 'completed', finalText: '' });
+  });
+
+  it('an agent that returns neither text nor an AgentResult is failed, saying what it returned', async () => {
+    for (const [value, shown] of [
+      [42, '42'],
+      [{ outcome: 'escalated-ish' }, '{"outcome":"escalated-ish"}'],
+      [{ big: 1n }, '[object Object]'],
+    ] as const) {
+      const { record } = await run(async () => value as unknown as string);
+      expect(record.outcome).toBe('failed');
+      expect(record.failure_reason).toEqual({
+        error_class: 'TypeError',
+        status: null,
+        message: `the agent returned ${shown}, which is neither a string nor an AgentResult`,
+      });
+    }
   });
 
   it('settings reach the agent parsed by its schema, defaults filled in', async () => {
