@@ -261,6 +261,23 @@ describe('a user agent in the sweep machinery', () => {
     ]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('settings.maxTurns');
+    // A misspelt setting is refused, not run silently with the default.
+    arms('{ maxTurn: 2 }');
+    const typo = cli([
+      'run',
+      '-s',
+      'fetch-transform-write',
+      '-a',
+      'short',
+      '--arms-file',
+      join(dir, 'arms.yaml'),
+      '-n',
+      '2',
+      '-o',
+      join(dir, 'typo'),
+    ]);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toMatch(/settings.*maxTurn/);
   });
 
   it('a bad --agent gets one clear message and exit 2: a missing file, a module without an agent', () => {

@@ -83,7 +83,8 @@ export function defineAgent(
     kind: 'spiralbench.agent',
     name: options.name,
     api: options.api ?? 'anthropic',
-    settings: options.settings ?? NO_SETTINGS,
+    // Strict, as a guard's are: a misspelt setting in an arms file is an error, not a silent default.
+    settings: (options.settings ?? NO_SETTINGS).strict(),
     // Awaited here so a synchronous throw becomes a rejection like any other failure.
     run: async (context: AgentContext) => run(context),
   }) as AgentDefinition;
