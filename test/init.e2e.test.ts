@@ -25,7 +25,10 @@ describe('spiralbench init', () => {
     expect(again.status).toBe(2);
     expect(again.stderr.split('\n')).toEqual([
       'error: 3 problems',
-      ...files.map((file) => `  - ${file}: no file here: init does not overwrite (pass --force to replace it)`),
+      ...files.map(
+        (file) =>
+          `  - ${file}: a path init can write to; a file is there and init does not overwrite it (pass --force to replace it)`,
+      ),
       '',
     ]);
     expect(cli(['init', dir, '--force']).status).toBe(0);

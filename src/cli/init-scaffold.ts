@@ -143,8 +143,9 @@ Your tools behind the same faults in your own tests, without the harness:
 import { withFaults } from 'spiralbench';
 import { getCustomer } from './tools.js';
 
-const flaky = withFaults(getCustomer, { rates: { timeout: 0.25 } }, { seed: 7 });
-await flaky({ customer_id: 'c_7' }); // rejects with a ToolError on an injected fault
+const world = { records: { customers: { c_7: { id: 'c_7', name: 'Ada Lovelace', plan: 'pro' } } }, outbox: [] };
+const flaky = withFaults(getCustomer, { rates: { timeout: 0.25 } }, { seed: 7, world });
+await flaky({ customer_id: 'c_7' }); // the customer, or a ToolError on an injected fault
 \`\`\`
 
 See docs/tools.md in the spiralbench package for the whole story.

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { escapeControl } from '../../report/terminal-text.js';
+import { writeFileAtomic } from '../../results/atomic-write.js';
 import { UserInputError } from '../../user-input-error.js';
 import { SCAFFOLD_SCENARIO_ID, scaffoldFiles } from '../init-scaffold.js';
 
@@ -38,11 +39,12 @@ export function initProject(dir: string, force: boolean): string[] {
       existing.map((file) => ({
         source: typed(file.path),
         field: '',
-        expected: 'no file here: init does not overwrite (pass --force to replace it)',
+        expected:
+          'a path init can write to; a file is there and init does not overwrite it (pass --force to replace it)',
       })),
     );
   mkdirSync(target, { recursive: true });
-  for (const file of files) writeFileSync(file.path, file.text);
+  for (const file of files) writeFileAtomic(file.path, file.text);
   return files.map((file) => file.path);
 }
 
