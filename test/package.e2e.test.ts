@@ -1,5 +1,14 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = join(ROOT, 'node_modules', '.bin', 'tsc');
-const CONSUMER = join(ROOT, 'test', 'fixtures', 'consumer', 'consumer.ts');
+const CONSUMER = join(ROOT, 'test', 'fixtures', 'consumer');
 const NPM_FLAGS = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
 
 function run(command: string, args: readonly string[], cwd: string, timeout = 120_000): SpawnSyncReturns<string> {
@@ -58,7 +67,7 @@ describe('the packed package, installed in a project of its own', () => {
     );
     writeFileSync(join(project, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
     ok(run('npm', ['install', ...NPM_FLAGS, join(work, tarball), '@types/node@^20'], project, 170_000));
-    copyFileSync(CONSUMER, join(project, 'src', 'consumer.ts'));
+    for (const file of readdirSync(CONSUMER)) copyFileSync(join(CONSUMER, file), join(project, 'src', file));
   }, 180_000);
 
   afterAll(() => {
@@ -70,6 +79,8 @@ describe('the packed package, installed in a project of its own', () => {
     for (const path of [
       'dist/index.js',
       'dist/index.d.ts',
+      'dist/vitest/index.js',
+      'dist/vitest/index.d.ts',
       'bin/spiralbench.js',
       'scenarios/fetch-transform-write.yaml',
     ])
@@ -102,6 +113,61 @@ describe('the packed package, installed in a project of its own', () => {
     expect(runs.filter((entry) => entry.writes === 1).length).toBeGreaterThan(0);
     // Deterministic: the same program prints the same bytes.
     expect(ok(run(process.execPath, ['build/consumer.js'], project))).toBe(first);
+  });
+
+  it('runs its own agent (defineAgent) over 20 seeds of fetch-transform-write into a folder that report and replay read', () => {
+    ok(run(process.execPath, [TSC, '-p', 'tsconfig.json'], project));
+    const swept = JSON.parse(ok(run(process.execPath, ['build/agent-sweep.js', 'agent-out'], project)));
+    expect(swept.outDir).toBe(join(project, 'agent-out'));
+    expect(swept.arm).toBe('agent:consumer-loop');
+    expect(swept.seeds).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+    // The seeded faults bite some runs and not others: a verdict per run, judged on the world.
+    expect(swept.success.trials).toBe(20);
+    expect(swept.success.successes).toBeGreaterThan(0);
+    expect(swept.success.successes).toBeLessThan(20);
+    const lines = (file: string) =>
+      readFileSync(join(project, 'agent-out', file), 'utf8')
+        .trim()
+        .split('\n');
+    expect(lines('runs.jsonl')).toHaveLength(20);
+
+    const markdown = ok(run('npx', ['spiralbench', 'report', 'agent-out', '--markdown'], project));
+    expect(markdown).toMatch(/\| *agent:consumer-loop *\| *20 *\|/);
+
+    // A replay command as the results folder prints it reproduces its run.
+    const trace = JSON.parse(lines('traces.jsonl')[0]!) as {
+      replay: string;
+      record: { seed: number; verdict: string; tool_calls: number };
+    };
+    expect(trace.replay).toContain(`--agent ${join(project, 'build', 'my-agent.js')}`);
+    const replay = ok(run('sh', ['-c', trace.replay.replace(/^spiralbench /, 'npx spiralbench ')], project));
+    expect(replay).toContain(`verdict: ${trace.record.verdict}`);
+    expect(replay).toContain(`tool calls ${trace.record.tool_calls} `);
+
+    // The installed CLI runs the TypeScript source as it is (through tsx) to the same runs.
+    ok(
+      run(
+        'npx',
+        [
+          'spiralbench',
+          'run',
+          '-s',
+          'fetch-transform-write',
+          '-a',
+          'agent:consumer-loop',
+          '--agent',
+          'src/my-agent.ts',
+          '-n',
+          '20',
+          '-o',
+          'agent-cli',
+        ],
+        project,
+      ),
+    );
+    expect(readFileSync(join(project, 'agent-cli', 'runs.jsonl'), 'utf8')).toBe(
+      readFileSync(join(project, 'agent-out', 'runs.jsonl'), 'utf8'),
+    );
   });
 
   it('refuses internal modules: only the public surface is importable', () => {

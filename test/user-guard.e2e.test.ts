@@ -42,7 +42,7 @@ const lines = <T>(path: string): T[] =>
     .split('\n')
     .map((line) => JSON.parse(line) as T);
 
-// The example guard of examples/guards, as a user's project holds it: spiralbench (here the
+// The example guard of examples/my-agent-project/guards, as a user's project holds it: spiralbench (here the
 // build of this repo, until the package is installed by name) and zod resolve from the project.
 describe('a user guard module named in an arms file', () => {
   const cwd = tempDir('user-guard-');
@@ -53,7 +53,7 @@ describe('a user guard module named in an arms file', () => {
   beforeAll(() => {
     symlinkSync(join(REPO, 'node_modules'), join(cwd, 'node_modules'));
     mkdirSync(join(cwd, 'guards'));
-    const example = readFileSync(join(REPO, 'examples/guards/search-cap.ts'), 'utf8');
+    const example = readFileSync(join(REPO, 'examples/my-agent-project/guards/search-cap.ts'), 'utf8');
     expect(example).toContain("from 'spiralbench'");
     writeFileSync(
       join(cwd, 'guards/search-cap.ts'),

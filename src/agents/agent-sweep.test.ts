@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,5 +33,40 @@ describe('runAgentSweep', () => {
     await expect(
       runAgentSweep({ agent: strict, scenarios: ['lookup-readonly'], seeds: 1, settings: { turns: 'x' } }),
     ).rejects.toThrow(UserInputError);
+  });
+
+  it("imports a scenario file's tools_module before reading it, as `run` does", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-sweep-tools-'));
+    const defineTool = JSON.stringify(fileURLToPath(new URL('../tools/define-tool.js', import.meta.url)));
+    writeFileSync(
+      join(dir, 'tools.ts'),
+      `import { defineTool } from ${defineTool};
+export const note = defineTool({ name: 'save_note', description: 'Save a note.', input_schema: { type: 'object', properties: {} }, sideEffecting: true, concurrencySafe: false, run: async (_input, world) => { world.outbox.push({ key: 'n', value: { ok: true } }); return { ok: true }; } });
+`,
+    );
+    writeFileSync(
+      join(dir, 'note.yaml'),
+      `id: note
+title: Save a note
+prompt: Save a note with save_note.
+tools_module: ./tools.ts
+tools: [save_note]
+budget_class: standard
+world: { records: {} }
+plan:
+  steps:
+    - { id: save, tool: save_note, args: {} }
+  final: Saved.
+check:
+  outbox:
+    - { key: n, value: { ok: true } }
+`,
+    );
+    const saver = defineAgent(async ({ tools }) => {
+      await tools.call('save_note', {});
+      return 'Saved.';
+    });
+    const { records } = await runAgentSweep({ agent: saver, scenarios: [join(dir, 'note.yaml')], seeds: 2 });
+    expect(records.map((record) => record.verdict)).toEqual(['success', 'success']);
   });
 });

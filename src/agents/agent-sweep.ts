@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Arm } from '../bench/arms.js';
 import { checkAgentSweep } from '../bench/agent-checks.js';
 import type { RunRecord } from '../bench/run-record.js';
-import { resolveScenarioSource } from '../bench/scenario-source.js';
+import { loadScenarioSources } from '../bench/scenario-source.js';
 import { runSweep, type SweepSummary } from '../bench/sweep.js';
 import { UserInputError } from '../user-input-error.js';
 import { type AgentRef, agentArmName, agentOf, checkAgentSettings, inlineAgent, parseAgentSpec } from './agent-arm.js';
@@ -72,7 +72,8 @@ export async function runAgentSweep(options: AgentSweepOptions): Promise<AgentSw
   const definition = typeof options.agent === 'string' ? await agentOf(ref, where) : options.agent;
   checkAgentSettings(definition, ref, where);
   if (options.scenarios.length === 0) throw UserInputError.single('scenarios', '', 'at least one scenario id or path');
-  const scenarios = options.scenarios.map((scenario) => ({ ...resolveScenarioSource(scenario), ref: scenario }));
+  // As `run` loads them: a scenario file's tools_module is imported before the file is read.
+  const scenarios = await loadScenarioSources(options.scenarios);
   const arm: Arm = { name: agentArmName(definition, ref), guards: [], agent: ref };
   checkAgentSweep(
     [arm],

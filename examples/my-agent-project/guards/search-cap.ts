@@ -1,5 +1,5 @@
 // A user guard: one module, nothing in spiralbench to edit. Use it from an arms file
-// (examples/guards/arms.yaml) with `spiralbench run --arms-file examples/guards/arms.yaml`.
+// (arms.yaml, beside it) with `spiralbench run --arms-file guards/arms.yaml`.
 import { defineGuard } from 'spiralbench';
 import { z } from 'zod';
 
