@@ -175,8 +175,12 @@ describe('runAgent: what is metered at the boundaries', () => {
         return '';
       },
     });
-    await runAgent({ sweepSeed: 0, scenario: calm, arm: 'a', seed: 1, agent, settings: { turns: 5, peer: 'ignored' } });
+    await runAgent({ sweepSeed: 0, scenario: calm, arm: 'a', seed: 1, agent, settings: { turns: 5 } });
     expect(seen).toEqual({ turns: 5, label: 'x' });
+    // Strict: a misspelt setting is an error, never a silent default.
+    await expect(
+      runAgent({ sweepSeed: 0, scenario: calm, arm: 'a', seed: 1, agent, settings: { turn: 5 } }),
+    ).rejects.toThrow(/turn/);
   });
 
   it('the Anthropic and OpenAI clients reach the same model and are metered alike', async () => {

@@ -29,7 +29,7 @@ export interface AgentRunSpec {
   readonly arm: string;
   readonly seed: number;
   readonly agent: AgentDefinition;
-  /** The arm's settings; parsed by the agent's schema (unknown keys dropped, defaults filled in). */
+  /** The arm's settings; parsed by the agent's schema (strict: an unknown key is an error; defaults filled in). */
   readonly settings: unknown;
   /** Hears each tool execution as an agent.tool.call / agent.tool.result event. */
   readonly onEvent?: (event: AgentEvent) => void;
@@ -155,7 +155,9 @@ export async function runAgentArm(spec: {
     const entry = peerByArm(arm.name) ?? peerByArm(`peer:${arm.peer.peer}`);
     if (entry === undefined) throw new Error(`no built-in agent for arm '${arm.name}'`);
     agent = entry.agent;
-    settings = arm.peer;
+    // Results name the framework beside its settings (`peer`); the agent's schema takes the settings alone.
+    const { peer: _, ...own } = arm.peer;
+    settings = own;
   } else if (arm.agent !== undefined) {
     agent = await agentOf(arm.agent);
     settings = arm.agent.settings;
