@@ -16,6 +16,7 @@ import { ensembleCast, memberFor } from './ensemble-cast.js';
 import { runInOrder } from './in-order-runner.js';
 import type { ScenarioSource } from './scenario-source.js';
 import type { PoolData } from './worker.js';
+import { crossedError } from './worker-errors.js';
 import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { checkSameSweep, type SweepIdentity } from './sweep-progress.js';
 import { recordedArms, shownAgentSpec } from './recorded-arms.js';
@@ -351,10 +352,15 @@ async function runPooled(
     while (next < plan.chunkCount && (inFlight.size > 0 || !stopped())) {
       // Keep a few chunks per worker queued; more would only hold finished output in memory.
       while (!stopped() && submitted < plan.chunkCount && submitted - next < workers * 4) {
-        const task = pool.run({ definition, chunk: plan.chunk(submitted) }).then((result) => {
-          waiting.set(result.index, result);
-          inFlight.delete(task);
-        });
+        const task = pool.run({ definition, chunk: plan.chunk(submitted) }).then(
+          (result) => {
+            waiting.set(result.index, result);
+            inFlight.delete(task);
+          },
+          (error: unknown) => {
+            throw crossedError(error);
+          },
+        );
         inFlight.add(task);
         submitted += 1;
       }
