@@ -38,6 +38,36 @@ if (!isMainThread) throw new Error('cannot load here');
 export default defineAgent({ name: 'fragile', run: async () => 'done' });
 `,
     );
+    writeFileSync(
+      join(cwd, 'stuck.ts'),
+      `import { defineAgent } from ${dist('agents/define-agent.js')};
+export default defineAgent({ name: 'stuck', run: () => new Promise<string>(() => {}) });
+`,
+    );
+  });
+
+  it('an agent awaiting a promise nothing can settle (-w 1): exit 3 naming the arm, scenario and seed; the lock released', () => {
+    const sweep = run(
+      [
+        'run',
+        '-s',
+        'lookup-readonly',
+        '-a',
+        'agent:stuck',
+        '--agent',
+        './stuck.ts',
+        '-n',
+        '3',
+        '-w',
+        '1',
+        '-o',
+        'stuck',
+      ],
+      cwd,
+    );
+    expect(sweep.status, sweep.stderr).toBe(3);
+    expect(sweep.stderr).toContain('run stalled: arm agent:stuck, scenario lookup-readonly, seed 1');
+    expect(existsSync(join(cwd, 'stuck/spiralbench.lock'))).toBe(false);
   });
 
   it('a user guard whose hook throws: each of its runs fails naming the guard, the sweep finishes (-w 2)', () => {
