@@ -82,7 +82,9 @@ describe('a user guard module named in an arms file', () => {
         guard: 'search-cap',
         // From the folder the sweep ran in, and the text's sha256: a resume or merge over an edited guard is refused.
         module: './guards/search-cap.ts',
-        hash: createHash('sha256').update(readFileSync(join(cwd, 'guards/search-cap.ts'))).digest('hex'),
+        hash: createHash('sha256')
+          .update(readFileSync(join(cwd, 'guards/search-cap.ts')))
+          .digest('hex'),
         settings: { maxSearches: 0, tools: ['search_users'] },
       },
     ]);
