@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../src/bench/run-record.js';
@@ -107,7 +107,10 @@ describe('a hand-written Anthropic SDK loop as a user agent, beside peer:anthrop
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
       arms: Array<{ name: string; agent?: { module: string } }>;
     };
-    expect(summary.arms.find((arm) => arm.name === 'agent:hand-written')?.agent?.module).toBe(HAND_WRITTEN);
+    // From the folder the sweep ran in (the CLI inherits this process's).
+    expect(summary.arms.find((arm) => arm.name === 'agent:hand-written')?.agent?.module).toBe(
+      `./${relative(process.cwd(), HAND_WRITTEN)}`,
+    );
   });
 });
 
@@ -168,7 +171,7 @@ describe('a user agent in the sweep machinery', () => {
     ]);
     expect(run.status, run.stderr).toBe(0);
     const printed = /^replay a run: (spiralbench replay .*)$/m.exec(run.stdout)?.[1];
-    expect(printed).toContain(`--arm agent:hand-written --seed 1 --agent ${HAND_WRITTEN}`);
+    expect(printed).toContain(`--arm agent:hand-written --seed 1 --agent ./${relative(process.cwd(), HAND_WRITTEN)}`);
     const traces = readFileSync(join(cwd, 'replayed', 'traces.jsonl'), 'utf8')
       .trim()
       .split('\n')
@@ -176,7 +179,8 @@ describe('a user agent in the sweep machinery', () => {
     expect(traces.length).toBeGreaterThan(0);
     // Each replay is a process that loads the agent through tsx: the printed one and two traces' are enough.
     for (const { replay: command, record } of [{ replay: printed!, record: undefined }, ...traces.slice(0, 2)]) {
-      const replay = runPrinted(command, cwd);
+      // In the folder the sweep was started from, where the printed paths lead.
+      const replay = runPrinted(command, process.cwd());
       expect(replay.status, `${command}\n${replay.stderr}`).toBe(0);
       expect(replay.stdout.trimEnd().split('\n').at(-1)).toBe(`replay: ${command}`);
       if (record === undefined) continue;

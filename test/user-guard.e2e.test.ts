@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -79,7 +80,11 @@ describe('a user guard module named in an arms file', () => {
     expect(summary.arms.find((arm) => arm.name === 'capped')?.guards).toEqual([
       {
         guard: 'search-cap',
-        module: join(cwd, 'guards/search-cap.ts'),
+        // From the folder the sweep ran in, and the text's sha256: a resume or merge over an edited guard is refused.
+        module: './guards/search-cap.ts',
+        hash: createHash('sha256')
+          .update(readFileSync(join(cwd, 'guards/search-cap.ts')))
+          .digest('hex'),
         settings: { maxSearches: 0, tools: ['search_users'] },
       },
     ]);

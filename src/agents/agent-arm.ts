@@ -16,6 +16,8 @@ export type AgentRef =
       readonly module: string;
       /** The export holding the definition, when it is not the default or the only one. */
       readonly export?: string;
+      /** The sha256 of the module's text, in results only (recordedArms), where `module` is shown relative. */
+      readonly hash?: string;
       /** The arm's settings as given (an arms file); the agent's schema parses them at each run. */
       readonly settings: Readonly<Record<string, unknown>>;
     }

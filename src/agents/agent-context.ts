@@ -37,7 +37,7 @@ export interface AgentContext<S = Record<string, unknown>> {
    */
   readonly fetch: typeof fetch;
   readonly baseURL: AgentBaseURLs;
-  /** An API key to give a client: requests never leave the run with it (the fetch supplies a real model's own). */
+  /** A placeholder key to give a client; with a real model, `fetch` puts the real one on requests to the model server only. */
   readonly apiKey: string;
   /** The model id every request should name. */
   readonly modelId: string;

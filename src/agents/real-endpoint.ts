@@ -23,26 +23,23 @@ const NOWHERE = 'http://unserved.invalid';
 
 /**
  * A real model for an agent's clients. The agent never holds the key: its clients send a
- * placeholder, and this fetch puts the real key in the auth headers on the way out. What
- * comes back is scrubbed of every secret (an error body that echoes a header, a
- * connection error that names the URL), so no record, log or report can carry one.
+ * placeholder, and this fetch puts the real key in the auth headers of requests to the
+ * model server itself (its origin, under its base path) and of no other: a request
+ * elsewhere goes out exactly as the agent wrote it. Everything that comes back — headers,
+ * bodies of answers and of errors, connection errors — is scrubbed of every secret, so no
+ * record, log or report can carry one.
  */
 export function realAgentEndpoint(server: RealAgentServer): AgentEndpoint {
   const { secrets } = server;
+  const isModelServer = servedBy(server.baseURL);
   const keyed: typeof fetch = async (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.delete('authorization');
-    headers.delete('x-api-key');
-    for (const [name, value] of Object.entries(server.auth)) headers.set(name, value);
     let response: Response;
     try {
-      response = await server.fetch(input, { ...init, headers });
+      response = await server.fetch(input, isModelServer(urlOf(input)) ? withAuth(init, server.auth) : init);
     } catch (error) {
       throw redactError(error, secrets);
     }
-    if (response.ok) return response;
-    const text = await response.text();
-    return new Response(redactSecrets(text, secrets), { status: response.status, headers: response.headers });
+    return scrubbed(response, secrets);
   };
   return {
     fetch: keyed,
@@ -54,4 +51,51 @@ export function realAgentEndpoint(server: RealAgentServer): AgentEndpoint {
     label: server.label,
     scrub: (error) => redactError(error, secrets),
   };
+}
+
+/**
+ * Whether a URL is the model server's: same origin, and the path at or under the base
+ * URL's path. The URL parser has already resolved `..` and `%2e%2e`, so `/v1/../steal` is
+ * `/steal` here as it is on the wire.
+ */
+function servedBy(baseURL: string): (url: URL | undefined) => boolean {
+  const base = new URL(baseURL);
+  const prefix = base.pathname.endsWith('/') ? base.pathname : `${base.pathname}/`;
+  return (url) =>
+    url !== undefined &&
+    url.origin === base.origin &&
+    (url.pathname === base.pathname || url.pathname.startsWith(prefix));
+}
+
+function urlOf(input: Parameters<typeof fetch>[0]): URL | undefined {
+  const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  try {
+    return new URL(href);
+  } catch {
+    return undefined; // fetch will refuse it too; no key goes with it
+  }
+}
+
+function withAuth(init: RequestInit | undefined, auth: Readonly<Record<string, string>>): RequestInit {
+  const headers = new Headers(init?.headers);
+  headers.delete('authorization');
+  headers.delete('x-api-key');
+  for (const [name, value] of Object.entries(auth)) headers.set(name, value);
+  return { ...init, headers };
+}
+
+/**
+ * The response with every secret scrubbed from its headers and body, answers as well as
+ * errors: a proxy that echoes a request header, or a server that puts it in a reply, must
+ * not hand it to the agent. The body is read whole (agent runs are unstreamed).
+ */
+async function scrubbed(response: Response, secrets: readonly string[]): Promise<Response> {
+  const headers = new Headers();
+  for (const [name, value] of response.headers) headers.append(name, redactSecrets(value, secrets));
+  // The body below is already decoded and may change length.
+  headers.delete('content-encoding');
+  headers.delete('content-length');
+  const init = { status: response.status, statusText: response.statusText, headers };
+  if (response.body === null) return new Response(null, init);
+  return new Response(redactSecrets(await response.text(), secrets), init);
 }

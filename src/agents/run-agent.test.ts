@@ -192,3 +192,19 @@ describe('runAgent: what is metered at the boundaries', () => {
     expect(record.model_calls).toBe(2);
   });
 });
+
+describe('runAgent: a result no record can hold', () => {
+  it('an escalation payload that is not JSON (a BigInt, a cycle) fails that run, with the reason, instead of the sweep', async () => {
+    const cycle: Record<string, unknown> = {};
+    cycle['self'] = cycle;
+    for (const payload of [{ big: 1n }, cycle, () => 1]) {
+      const { record } = await run(async () => ({ outcome: 'escalated', payload }));
+      expect(record.outcome).toBe('failed');
+      expect(record.escalation).toBeNull();
+      expect(record.failure_reason?.message).toMatch(/^the escalation payload cannot be written to a record: /);
+      expect(() => JSON.stringify(record)).not.toThrow();
+    }
+    const { record } = await run(async () => ({ outcome: 'escalated', payload: { big: '1' } }));
+    expect([record.outcome, record.escalation]).toEqual(['escalated', { big: '1' }]);
+  });
+});

@@ -90,6 +90,7 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
     const scrubbed = endpoint.scrub?.(error) ?? error;
     outcome = { kind: 'failed', reason: errorLine(agent.name ?? 'agent', scrubbed), error: scrubbed };
   }
+  outcome = recordable(outcome, agent.name ?? 'agent');
   const verdict = judge(scenario.check, world, outcome.kind === 'escalated');
   const counts = meter.counts;
   const record: RunRecord = {
@@ -131,6 +132,26 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
     costUsd: counts.costUsd,
   };
   return { record, result: { outcome, metrics, messages: context.messages }, verdict, world };
+}
+
+/**
+ * The outcome, or a failed one if the agent escalated with a payload no record can hold
+ * (a BigInt, a cycle, a function): the payload is written into runs.jsonl, and one run's
+ * bad value must fail that run, not the sweep.
+ */
+function recordable(outcome: RunOutcome, agent: string): RunOutcome {
+  if (outcome.kind !== 'escalated') return outcome;
+  let problem: unknown;
+  try {
+    if (JSON.stringify(outcome.payload) !== undefined) return outcome;
+    problem = new TypeError(`${typeof outcome.payload} is not a JSON value`);
+  } catch (error) {
+    problem = error;
+  }
+  const error = new TypeError(
+    `the escalation payload cannot be written to a record: ${problem instanceof Error ? problem.message : String(problem)}`,
+  );
+  return { kind: 'failed', reason: errorLine(agent, error), error };
 }
 
 /** An error that ended an agent's run, on one line, for the outcome's reason. */

@@ -24,6 +24,7 @@ import { UserInputError } from '../user-input-error.js';
 import { installCommand, missingPackages, peerByArm, PEERS } from '../peers/peer-registry.js';
 import type { PeerSetting } from '../peers/peer-setting.js';
 import { isUserGuardSetting, type UserGuardSetting, userGuardDescriptor } from './user-guards.js';
+import { shieldedUserGuard } from './user-guard-shield.js';
 import type { AgentRef } from '../agents/agent-arm.js';
 
 /**
@@ -238,7 +239,7 @@ export function buildGuards(
     has: (name) => arm.guards.some((setting) => setting.guard === name),
   };
   return arm.guards.map((setting) => {
-    if (isUserGuardSetting(setting)) return userGuardDescriptor(setting).build(setting.settings, run);
+    if (isUserGuardSetting(setting)) return shieldedUserGuard(userGuardDescriptor(setting), setting.settings, run);
     const { guard, ...settings } = setting;
     const descriptor: GuardDescriptor | undefined = BUILT_IN_BY_NAME.get(guard);
     if (descriptor === undefined) throw new RangeError(`no built-in guard '${guard}'`);

@@ -3,6 +3,7 @@ import { memberFor } from './ensemble-cast.js';
 import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { type ModelSource, portableModel } from './model-source.js';
 import { runOne } from './run-one.js';
+import { runStarted } from './run-in-flight.js';
 import type { RunRecord } from './run-record.js';
 import { csvRows } from '../results/run-csv.js';
 import type { Chunk, SweepDefinition } from './sweep-plan.js';
@@ -49,6 +50,7 @@ export async function runChunk({ definition, chunk }: ChunkTask, context: ChunkC
   const packed = new Float64Array(runs * PACKED_WIDTH);
   for (let seed = chunk.seedFrom; seed < chunk.seedTo; seed++) {
     const member = cast === undefined ? undefined : memberFor(seed, definition.seeds.base, cast.length);
+    const ended = runStarted({ scenario: scenario.id, arm: arm.name, seed });
     const { record } = await runOne({
       sweepSeed: definition.sweepSeed,
       scenario: member === undefined ? scenario : cast![member]!,
@@ -57,7 +59,7 @@ export async function runChunk({ definition, chunk }: ChunkTask, context: ChunkC
       model,
       stream: definition.stream === true,
       member,
-    });
+    }).finally(ended);
     packRun(record, packed, records.length);
     records.push(record);
   }

@@ -9,7 +9,9 @@ import type { StoredTrace } from '../results/trace-schema.js';
 import { UserInputError } from '../user-input-error.js';
 import { CellAccumulator } from './cell-accumulator.js';
 import { packRun, PACKED_WIDTH } from './packed-metrics.js';
+import { changedModules } from './recorded-arms.js';
 import { sweepSummary } from './sweep.js';
+import { shownIdentityField } from './sweep-progress.js';
 
 /** Runs per append: enough to amortise the CSV formatting, few enough to keep memory flat. */
 const BATCH = 1000;
@@ -18,10 +20,18 @@ function traceKey(scenario: string, arm: string, seed: number): string {
   return `${scenario}\u0000${arm}\u0000${seed}`;
 }
 
-/** The part of a summary that must be the same in every shard of one sweep. */
-function definitionOf(summary: StoredSummary): string {
-  const { sweep_seed, seeds, model, scenarios, arms, ensemble } = summary;
-  return JSON.stringify({ sweep_seed, seeds, model, scenarios, arms, ensemble });
+/** The parts of a summary that must be the same in every shard of one sweep. */
+const DEFINITION = ['sweep_seed', 'seeds', 'model', 'scenarios', 'arms', 'ensemble'] as const;
+
+/** What differs between two shards' definitions, in words; empty when they are shards of one sweep. */
+function differences(shard: StoredSummary, first: StoredSummary): string[] {
+  const differing = DEFINITION.filter((field) => JSON.stringify(shard[field]) !== JSON.stringify(first[field]));
+  const changed = differing.includes('arms') ? changedModules(first.arms, shard.arms) : [];
+  return differing.map((field) =>
+    field === 'arms' && changed.length > 0
+      ? `the text of its agent or guard modules differs: ${changed.join('; ')}`
+      : `its ${field} ${shownIdentityField(field, shard[field])}, theirs ${shownIdentityField(field, first[field])}`,
+  );
 }
 
 /** Opens every shard as a finished sweep and checks they are the shards 1..n of one sweep, in shard order. */
@@ -31,11 +41,12 @@ function openShards(dirs: readonly string[]): FinishedSweep[] {
   const count = first.summary.shard?.count ?? 1;
   for (const shard of shards) {
     const file = join(shard.dir, SUMMARY_FILE);
-    if (definitionOf(shard.summary) !== definitionOf(first.summary)) {
+    const differing = differences(shard.summary, first.summary);
+    if (differing.length > 0) {
       throw UserInputError.single(
         file,
         '',
-        `a shard of the same sweep as ${join(first.dir, SUMMARY_FILE)} (same seeds, arms, scenarios, model and ensemble)`,
+        `a shard of the same sweep as ${join(first.dir, SUMMARY_FILE)} (same seeds, arms, scenarios, model and ensemble); ${differing.join('; ')}`,
       );
     }
     if ((shard.summary.shard?.count ?? 1) !== count)

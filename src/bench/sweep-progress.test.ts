@@ -50,3 +50,22 @@ describe('checkSameSweep and ensembles', () => {
     );
   });
 });
+
+describe('checkSameSweep and user modules', () => {
+  const withAgent = (hash: string): SweepIdentity => ({
+    ...identity,
+    arms: [{ name: 'agent:mine', guards: [], agent: { kind: 'module', module: './mine.ts', hash, settings: {} } }],
+  });
+  const withGuard = (hash: string): SweepIdentity => ({
+    ...identity,
+    arms: [{ name: 'capped', guards: [{ guard: 'cap', module: './cap.ts', hash, settings: {} }] }],
+  });
+
+  it('refuses to resume over an edited agent or guard module, naming the module', () => {
+    expect(refusal(withAgent('a'.repeat(64)), withAgent('a'.repeat(64)))).toBe('resumed');
+    expect(refusal(withAgent('a'.repeat(64)), withAgent('b'.repeat(64)))).toMatch(
+      /sweep\.arms: the agent and guard modules the interrupted sweep ran, unchanged; changed since: agent:mine: \.\/mine\.ts \(sha256 aaaaaaaa…, now bbbbbbbb…\)/,
+    );
+    expect(refusal(withGuard('a'.repeat(64)), withGuard('c'.repeat(64)))).toMatch(/changed since: capped: \.\/cap\.ts/);
+  });
+});

@@ -3,6 +3,7 @@ import type { StoredProgress } from '../results/progress-schema.js';
 import { PROGRESS_FILE } from '../results/results-files.js';
 import { UserInputError } from '../user-input-error.js';
 import type { Arm } from './arms.js';
+import { changedModules } from './recorded-arms.js';
 import type { Shard } from './sweep-plan.js';
 
 /** Everything that decides which runs a sweep makes and in what order (progress.json keeps it). */
@@ -44,26 +45,31 @@ export function checkSameSweep(progress: StoredProgress, identity: SweepIdentity
   );
   const differing = fields.filter((field) => JSON.stringify(progress.sweep[field]) !== JSON.stringify(identity[field]));
   if (differing.length === 0) return;
+  const changed = changedModules(progress.sweep.arms, identity.arms);
   throw new UserInputError(
     differing.map((field) => ({
       source: path,
       field: `sweep.${field}`,
-      expected: `the interrupted sweep's ${field} (${shown(field, progress.sweep[field])}), got ${shown(field, identity[field])}: resume with the same flags and scenario files`,
+      expected:
+        field === 'arms' && changed.length > 0
+          ? `the agent and guard modules the interrupted sweep ran, unchanged; changed since: ${changed.join('; ')}. Its runs would be mixed with the new module's: restore the module, or start a new sweep (another --out, or --discard)`
+          : `the interrupted sweep's ${field} (${shownIdentityField(field, progress.sweep[field])}), got ${shownIdentityField(field, identity[field])}: resume with the same flags and scenario files`,
     })),
   );
 }
 
 /** A field of a sweep's identity in few words: scenarios and arms by name, with a note when only their content differs. */
-function shown(field: keyof SweepIdentity, value: unknown): string {
+export function shownIdentityField(field: keyof SweepIdentity, value: unknown): string {
   if (field === 'scenarios' && Array.isArray(value))
     return value
       .map((scenario: { id: string; hash: string }) => `${scenario.id}@${scenario.hash.slice(0, 8)}`)
       .join(', ');
   if (field === 'arms' && Array.isArray(value))
     return value
-      .map(
-        (arm: { name: string; guards: { guard: string }[] }) =>
-          `${arm.name}[${arm.guards.map((guard) => guard.guard).join('+')}]`,
+      .map((arm: { name: string; guards: { guard: string }[]; agent?: { module?: string; id?: string } }) =>
+        arm.agent === undefined
+          ? `${arm.name}[${arm.guards.map((guard) => guard.guard).join('+')}]`
+          : `${arm.name}(${arm.agent.module ?? arm.agent.id})`,
       )
       .join(', ');
   if (value === undefined) return 'none';

@@ -16,8 +16,10 @@ import { ensembleCast, memberFor } from './ensemble-cast.js';
 import { runInOrder } from './in-order-runner.js';
 import type { ScenarioSource } from './scenario-source.js';
 import type { PoolData } from './worker.js';
+import { crossedError } from './worker-errors.js';
 import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { checkSameSweep, type SweepIdentity } from './sweep-progress.js';
+import { recordedArms, shownAgentSpec } from './recorded-arms.js';
 import { captureTrace, type Trace } from './traces.js';
 import { modelLabel } from './run-one.js';
 import { inProcessModel, type ModelSource } from './model-source.js';
@@ -171,9 +173,12 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
   const total = plan.runs;
   // A real client, and live sockets, stay in this thread: they do not cross into workers.
   const workers = model.portable === null ? 1 : Math.max(1, options.workers ?? availableParallelism());
+  // User modules by their path from here and the hash of their text: the same sweep run
+  // from another checkout is the same sweep, an edited agent or guard is not.
+  const arms = recordedArms(options.arms);
   const identity: SweepIdentity = {
     scenarios: options.scenarios.map(({ scenario }) => ({ id: scenario.id, hash: scenario.hash })),
-    arms: options.arms,
+    arms,
     seeds: definition.seeds,
     sweep_seed: definition.sweepSeed,
     model: modelLabel(model.name, options.stream),
@@ -274,7 +279,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
         tool_budget: scenario.toolBudget,
         impossible: isImpossible(scenario),
       })),
-      arms: options.arms,
+      arms,
     },
     [...cells.values()].map((cell) => cell.summary()),
     model.live?.label(),
@@ -291,6 +296,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
         const { scenario, ref } = options.scenarios[scenarioIndex]!;
         const cast = casts[scenarioIndex];
         const arm = options.arms[armIndex]!;
+        const { agent } = arms[armIndex]!;
         const armsFile = options.armsFile?.arms.has(arm.name) === true ? options.armsFile.path : undefined;
         for (const { seed, reasons } of cell.traceCandidates()) {
           const member = cast === undefined ? undefined : memberFor(seed, definition.seeds.base, cast.length);
@@ -306,6 +312,8 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
               {
                 ...(ref === undefined ? {} : { scenario: ref }),
                 ...(armsFile === undefined ? {} : { armsFile }),
+                // An arms file names its agents itself; an agent from --agent is named again.
+                ...(armsFile === undefined && agent?.kind === 'module' ? { agent: shownAgentSpec(agent) } : {}),
                 ...(member === undefined || ensemble === undefined ? {} : { ensemble: ensemble.name, member }),
               },
             ),
@@ -346,10 +354,15 @@ async function runPooled(
     while (next < plan.chunkCount && (inFlight.size > 0 || !stopped())) {
       // Keep a few chunks per worker queued; more would only hold finished output in memory.
       while (!stopped() && submitted < plan.chunkCount && submitted - next < workers * 4) {
-        const task = pool.run({ definition, chunk: plan.chunk(submitted) }).then((result) => {
-          waiting.set(result.index, result);
-          inFlight.delete(task);
-        });
+        const task = pool.run({ definition, chunk: plan.chunk(submitted) }).then(
+          (result) => {
+            waiting.set(result.index, result);
+            inFlight.delete(task);
+          },
+          (error: unknown) => {
+            throw crossedError(error);
+          },
+        );
         inFlight.add(task);
         submitted += 1;
       }

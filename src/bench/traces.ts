@@ -6,7 +6,6 @@ import type { TraceReason } from './cell-accumulator.js';
 import { runOne } from './run-one.js';
 import { inProcessModel, type ModelSource } from './model-source.js';
 import { replayCommand } from './replay-command.js';
-import { agentSpec } from '../agents/agent-arm.js';
 import type { RunRecord } from './run-record.js';
 import { contentText } from '../model/content-text.js';
 
@@ -38,6 +37,8 @@ export interface TraceNames {
   readonly scenario?: string;
   /** The arms file that defines the arm, when it is a custom one. */
   readonly armsFile?: string;
+  /** The agent module of an `agent:` arm not from an arms file, as `--agent` takes it (shownAgentSpec). */
+  readonly agent?: string;
   /** The ensemble as the sweep named it, and the member that played the run; absent without one. */
   readonly ensemble?: string;
   readonly member?: number;
@@ -81,8 +82,7 @@ export async function captureTrace(
       seed,
       sweepSeed,
       ...(names.armsFile === undefined ? {} : { armsFile: names.armsFile }),
-      // An arms file names its agents itself; an agent from --agent is named again.
-      ...(names.armsFile === undefined && arm.agent?.kind === 'module' ? { agent: agentSpec(arm.agent) } : {}),
+      ...(names.agent === undefined ? {} : { agent: names.agent }),
       ...(names.ensemble === undefined || names.member === undefined
         ? {}
         : { ensemble: names.ensemble, member: names.member }),

@@ -11,6 +11,8 @@ export type UserGuardSetting = {
   readonly guard: string;
   readonly module: string;
   readonly export?: string;
+  /** The sha256 of the module's text, in results only (recordedArms), where `module` is shown relative. */
+  readonly hash?: string;
   readonly settings: Readonly<Record<string, unknown>>;
 };
 

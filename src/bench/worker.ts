@@ -5,6 +5,7 @@ import { prepareScenarioTexts } from '../scenarios/tools-module.js';
 import type { Persona } from '../scenarios/schema.js';
 import { type ChunkResult, type ChunkTask, runChunk } from './chunk-runner.js';
 import { ensembleCast } from './ensemble-cast.js';
+import { crossingError } from './worker-errors.js';
 
 /** What the main thread hands every worker once, when the pool starts. */
 export interface PoolData {
@@ -35,6 +36,10 @@ async function scenarioAt(index: number): Promise<{ scenario: Scenario; cast: re
 }
 
 export default async function runPooledChunk(task: ChunkTask): Promise<ChunkResult> {
-  const { scenario, cast } = await scenarioAt(task.chunk.scenarioIndex);
-  return runChunk(task, cast === undefined ? { scenario } : { scenario, cast });
+  try {
+    const { scenario, cast } = await scenarioAt(task.chunk.scenarioIndex);
+    return await runChunk(task, cast === undefined ? { scenario } : { scenario, cast });
+  } catch (error) {
+    throw crossingError(error);
+  }
 }

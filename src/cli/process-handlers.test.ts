@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EXIT } from './exit-codes.js';
-import { exitQuietlyOnBrokenPipe, reportUnexpected } from './process-handlers.js';
+import { exitQuietlyOnBrokenPipe, reportUnexpected, stoppedMidRun } from './process-handlers.js';
 
 const errno = (code: string) => Object.assign(new Error(`write ${code}`), { code });
 
@@ -47,5 +47,19 @@ describe('reportUnexpected', () => {
     const verbose = new PassThrough();
     reportUnexpected(error, true, verbose);
     expect(verbose.read()?.toString()).toMatch(/^spiralbench: unexpected error: Error: disk full\n\s+at /);
+  });
+});
+
+describe('stoppedMidRun', () => {
+  it('names the run that can never settle and exits 3; with no run in flight it does nothing', () => {
+    const stderr = new PassThrough();
+    const exits: number[] = [];
+    stoppedMidRun(undefined, stderr, (code) => exits.push(code));
+    expect([stderr.read(), exits]).toEqual([null, []]);
+    stoppedMidRun({ scenario: 'lookup-readonly', arm: 'agent:stuck', seed: 7 }, stderr, (code) => exits.push(code));
+    expect(stderr.read()?.toString()).toMatch(
+      /^spiralbench: run stalled: arm agent:stuck, scenario lookup-readonly, seed 7 is waiting on a promise that can never settle/,
+    );
+    expect(exits).toEqual([3]);
   });
 });

@@ -1,4 +1,5 @@
 import { escapeControl } from '../report/terminal-text.js';
+import { runInFlight } from '../bench/run-in-flight.js';
 import { EXIT } from './exit-codes.js';
 
 /** Prints an error nobody expected as one line (its stack with --verbose) and returns the exit code for it. */
@@ -43,4 +44,23 @@ export function installProcessHandlers(argv: readonly string[]): void {
   const fail = (error: unknown) => process.exit(reportUnexpected(error, verbose));
   process.on('uncaughtException', fail);
   process.on('unhandledRejection', fail);
+  process.on('beforeExit', () => stoppedMidRun());
+}
+
+/**
+ * The event loop emptied while a run was still waiting: it awaits a promise nothing can
+ * settle any more (an agent or a tool that never resolves). Node would exit 13 without a
+ * word; say which run it was and exit as an unexpected error. (A run kept alive by timers
+ * that never ends is not caught here: see docs/agents.md, Limits.)
+ */
+export function stoppedMidRun(
+  run = runInFlight(),
+  stderr: NodeJS.WritableStream = process.stderr,
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
+  if (run === undefined) return;
+  stderr.write(
+    `spiralbench: run stalled: arm ${run.arm}, scenario ${run.scenario}, seed ${run.seed} is waiting on a promise that can never settle (nothing left to settle it); the sweep stops here, its finished runs kept (--resume continues once it is fixed)\n`,
+  );
+  exit(EXIT.unexpected);
 }

@@ -30,6 +30,7 @@ import { earlyStartTimes } from './early-tool-start.js';
 import { TurnLanes } from './turn-lanes.js';
 import { offeredTools } from './offered-tools.js';
 import { guardHooks, type GuardHooks } from './guard-hooks.js';
+import { GuardThrew } from './guard-threw.js';
 import type { StreamingOptions } from './streamed-reply.js';
 import { contentText } from '../model/content-text.js';
 
@@ -180,151 +181,160 @@ export class BudgetedAgentLoop {
     const cancelled = (): RunResult => finish({ kind: 'cancelled', reason: String(signal?.reason ?? 'aborted') });
     const safe = (name: string): boolean => host.traits(name)?.concurrencySafe === true;
 
-    // A tool the last turn's guards force the next call to (tool_choice), if any.
-    let forcedTool: string | null = null;
-    if (resumed === undefined) {
-      emit({ type: 'agent_run.started', at: clock.now() });
-      checkpoint('user_input');
-    } else {
-      emit({ type: 'agent_run.resumed', at: clock.now(), boundary: resumed.boundary });
-      if (resumed.systemHash !== systemPromptHash(this.#options.system)) {
-        return finish({ kind: 'waiting_on_human', reason: 'the system prompt changed since the run was checkpointed' });
-      }
-      const settled = await this.#settleInterruptedTurn(messages, context, metrics);
-      if (settled !== null) return finish(settled);
-      if (messages.at(-1)?.role === 'user') checkpoint('tool_results');
-    }
-    for (;;) {
-      // Phase 1: limits and guards, before the next model call.
-      if (signal?.aborted) return cancelled();
-      if (metrics.modelCalls >= maxIterations)
-        return finish({ kind: 'max_iterations', iterations: metrics.modelCalls });
-      let finalTurn: FinalTurnOutcome | null = null;
-      for (const guard of hooks.beforeModelCall) {
-        const decision = guard.beforeModelCall(context());
-        if (decision === undefined) continue;
-        if (decision.kind === 'stop') return finish(decision.outcome);
-        appendUserText(messages, decision.message);
-        finalTurn = decision.outcome;
-        break;
-      }
-
-      // Phase 2: the model call.
-      let request = this.#request(
-        messages,
-        finalTurn !== null ? { type: 'none' } : forcedTool !== null ? { type: 'tool', name: forcedTool } : null,
-      );
-      forcedTool = null;
-      for (const guard of hooks.prepareRequest) {
-        const prepared = guard.prepareRequest(request, context());
-        request = prepared instanceof Promise ? await prepared : prepared;
-      }
-      if (request.messages !== messages) {
-        messages.splice(0, messages.length, ...request.messages);
-        request = { ...request, messages };
-      }
-      const call = await callModel(model, request, guards, context(), signal, this.#options.stream);
-      if (call.kind === 'stop') return finish(call.outcome);
-      if (call.kind === 'error') {
-        // An abort surfaces as the client's rejection; it is still the user's cancellation.
-        if (signal?.aborted) return cancelled();
-        return finish({
-          kind: 'failed',
-          reason: `model call failed: ${describeModelError(call.error)}`,
-          error: call.error,
-        });
-      }
-      if (call.messages !== undefined && call.messages !== messages)
-        messages.splice(0, messages.length, ...call.messages);
-      let reply = call.message;
-      metrics.modelCalls += 1;
-      metrics.inputTokens += reply.usage.input_tokens;
-      metrics.outputTokens += reply.usage.output_tokens;
-      // Priced by the model that answered (a fallback is cheaper than the primary).
-      metrics.costUsd += callCost(reply.model, reply.usage.input_tokens, reply.usage.output_tokens);
-      clock.sleep(modelLatencyMs(reply.usage));
-      emit({
-        type: 'agent.model.call',
-        at: clock.now(),
-        iteration: metrics.modelCalls,
-        inputTokens: reply.usage.input_tokens,
-        outputTokens: reply.usage.output_tokens,
-      });
-      let continuation: string | null = null;
-      // A reply a guard changed is not the stream that arrived: none of its calls started early.
-      let timing = this.#options.stream?.earlyToolStart === false ? undefined : call.timing;
-      for (const guard of hooks.afterModelReply) {
-        const decision = guard.afterModelReply(reply, context());
-        if (decision === undefined) continue;
-        reply = decision.reply;
-        timing = undefined;
-        if (decision.kind === 'continue') continuation = decision.message;
-        break;
-      }
-      messages.push({ role: 'assistant', content: reply.content });
-      if (continuation !== null) {
-        // Checkpointed with the continuation: a resume must not take the cut-off reply for an answer.
-        messages.push({ role: 'user', content: [{ type: 'text', text: continuation }] });
+    try {
+      // A tool the last turn's guards force the next call to (tool_choice), if any.
+      let forcedTool: string | null = null;
+      if (resumed === undefined) {
+        emit({ type: 'agent_run.started', at: clock.now() });
         checkpoint('user_input');
-        continue;
-      }
-      checkpoint('model_response');
-
-      const calls = reply.content.filter(isToolUse);
-      if (finalTurn === 'budget_exhausted')
-        return finish({ kind: finalTurn, finalText: contentText(reply.content), toolCalls: metrics.toolCalls });
-      if (finalTurn === 'timed_out')
-        return finish({
-          kind: finalTurn,
-          limit: 'soft',
-          finalText: contentText(reply.content),
-          elapsedMs: clock.now(),
-        });
-      if (calls.length === 0) return finish({ kind: 'completed', finalText: contentText(reply.content) });
-
-      // Phase 3: the tool calls of this turn, results in request order, each on the lane
-      // TurnLanes gives it: with concurrency, a run of concurrency-safe calls together;
-      // streamed, the leading read-only calls from when their blocks ended. A call that
-      // answers with a promise is awaited before the next one starts, so guards see the
-      // same counts and tools the same order of executions whatever mix of synchronous and
-      // asynchronous tools a turn has; running together is a matter of the lanes' clocks.
-      const results: ToolResultBlockParam[] = [];
-      const lanes = new TurnLanes(
-        clock,
-        concurrent,
-        timing === undefined ? undefined : earlyStartTimes(calls, reply, timing, clock.now(), safe),
-      );
-      for (let i = 0; i < calls.length; i++) {
-        const call = calls[i]!;
-        const lane = lanes.open(i, safe(call.name));
-        if (lane.now() < clock.now())
-          emit({
-            type: 'agent.tool.early_start',
-            at: lane.now(),
-            id: call.id,
-            tool: call.name,
-            leadMs: clock.now() - lane.now(),
+      } else {
+        emit({ type: 'agent_run.resumed', at: clock.now(), boundary: resumed.boundary });
+        if (resumed.systemHash !== systemPromptHash(this.#options.system)) {
+          return finish({
+            kind: 'waiting_on_human',
+            reason: 'the system prompt changed since the run was checkpointed',
           });
-        const answer = runToolCall(call, context(lane), metrics, this.#toolCalls);
-        const outcome = answer instanceof Promise ? await answer : answer;
-        if (outcome.kind === 'stop') return finish(outcome.outcome);
-        results.push(outcome.block);
-        lanes.close(i, lane);
+        }
+        const settled = await this.#settleInterruptedTurn(messages, context, metrics);
+        if (settled !== null) return finish(settled);
+        if (messages.at(-1)?.role === 'user') checkpoint('tool_results');
       }
-      lanes.settle();
-      messages.push({ role: 'user', content: results });
+      for (;;) {
+        // Phase 1: limits and guards, before the next model call.
+        if (signal?.aborted) return cancelled();
+        if (metrics.modelCalls >= maxIterations)
+          return finish({ kind: 'max_iterations', iterations: metrics.modelCalls });
+        let finalTurn: FinalTurnOutcome | null = null;
+        for (const guard of hooks.beforeModelCall) {
+          const decision = guard.beforeModelCall(context());
+          if (decision === undefined) continue;
+          if (decision.kind === 'stop') return finish(decision.outcome);
+          appendUserText(messages, decision.message);
+          finalTurn = decision.outcome;
+          break;
+        }
 
-      if (signal?.aborted) return cancelled();
-      for (const guard of hooks.afterToolBatch) {
-        const decision = guard.afterToolBatch(context());
-        if (decision === undefined) continue;
-        if (decision.kind === 'stop') return finish(decision.outcome);
-        appendUserText(messages, decision.message);
-        if (decision.forceTool !== undefined) forcedTool = decision.forceTool;
-        break;
+        // Phase 2: the model call.
+        let request = this.#request(
+          messages,
+          finalTurn !== null ? { type: 'none' } : forcedTool !== null ? { type: 'tool', name: forcedTool } : null,
+        );
+        forcedTool = null;
+        for (const guard of hooks.prepareRequest) {
+          const prepared = guard.prepareRequest(request, context());
+          request = prepared instanceof Promise ? await prepared : prepared;
+        }
+        if (request.messages !== messages) {
+          messages.splice(0, messages.length, ...request.messages);
+          request = { ...request, messages };
+        }
+        const call = await callModel(model, request, guards, context(), signal, this.#options.stream);
+        if (call.kind === 'stop') return finish(call.outcome);
+        if (call.kind === 'error') {
+          // An abort surfaces as the client's rejection; it is still the user's cancellation.
+          if (signal?.aborted) return cancelled();
+          return finish({
+            kind: 'failed',
+            reason: `model call failed: ${describeModelError(call.error)}`,
+            error: call.error,
+          });
+        }
+        if (call.messages !== undefined && call.messages !== messages)
+          messages.splice(0, messages.length, ...call.messages);
+        let reply = call.message;
+        metrics.modelCalls += 1;
+        metrics.inputTokens += reply.usage.input_tokens;
+        metrics.outputTokens += reply.usage.output_tokens;
+        // Priced by the model that answered (a fallback is cheaper than the primary).
+        metrics.costUsd += callCost(reply.model, reply.usage.input_tokens, reply.usage.output_tokens);
+        clock.sleep(modelLatencyMs(reply.usage));
+        emit({
+          type: 'agent.model.call',
+          at: clock.now(),
+          iteration: metrics.modelCalls,
+          inputTokens: reply.usage.input_tokens,
+          outputTokens: reply.usage.output_tokens,
+        });
+        let continuation: string | null = null;
+        // A reply a guard changed is not the stream that arrived: none of its calls started early.
+        let timing = this.#options.stream?.earlyToolStart === false ? undefined : call.timing;
+        for (const guard of hooks.afterModelReply) {
+          const decision = guard.afterModelReply(reply, context());
+          if (decision === undefined) continue;
+          reply = decision.reply;
+          timing = undefined;
+          if (decision.kind === 'continue') continuation = decision.message;
+          break;
+        }
+        messages.push({ role: 'assistant', content: reply.content });
+        if (continuation !== null) {
+          // Checkpointed with the continuation: a resume must not take the cut-off reply for an answer.
+          messages.push({ role: 'user', content: [{ type: 'text', text: continuation }] });
+          checkpoint('user_input');
+          continue;
+        }
+        checkpoint('model_response');
+
+        const calls = reply.content.filter(isToolUse);
+        if (finalTurn === 'budget_exhausted')
+          return finish({ kind: finalTurn, finalText: contentText(reply.content), toolCalls: metrics.toolCalls });
+        if (finalTurn === 'timed_out')
+          return finish({
+            kind: finalTurn,
+            limit: 'soft',
+            finalText: contentText(reply.content),
+            elapsedMs: clock.now(),
+          });
+        if (calls.length === 0) return finish({ kind: 'completed', finalText: contentText(reply.content) });
+
+        // Phase 3: the tool calls of this turn, results in request order, each on the lane
+        // TurnLanes gives it: with concurrency, a run of concurrency-safe calls together;
+        // streamed, the leading read-only calls from when their blocks ended. A call that
+        // answers with a promise is awaited before the next one starts, so guards see the
+        // same counts and tools the same order of executions whatever mix of synchronous and
+        // asynchronous tools a turn has; running together is a matter of the lanes' clocks.
+        const results: ToolResultBlockParam[] = [];
+        const lanes = new TurnLanes(
+          clock,
+          concurrent,
+          timing === undefined ? undefined : earlyStartTimes(calls, reply, timing, clock.now(), safe),
+        );
+        for (let i = 0; i < calls.length; i++) {
+          const call = calls[i]!;
+          const lane = lanes.open(i, safe(call.name));
+          if (lane.now() < clock.now())
+            emit({
+              type: 'agent.tool.early_start',
+              at: lane.now(),
+              id: call.id,
+              tool: call.name,
+              leadMs: clock.now() - lane.now(),
+            });
+          const answer = runToolCall(call, context(lane), metrics, this.#toolCalls);
+          const outcome = answer instanceof Promise ? await answer : answer;
+          if (outcome.kind === 'stop') return finish(outcome.outcome);
+          results.push(outcome.block);
+          lanes.close(i, lane);
+        }
+        lanes.settle();
+        messages.push({ role: 'user', content: results });
+
+        if (signal?.aborted) return cancelled();
+        for (const guard of hooks.afterToolBatch) {
+          const decision = guard.afterToolBatch(context());
+          if (decision === undefined) continue;
+          if (decision.kind === 'stop') return finish(decision.outcome);
+          appendUserText(messages, decision.message);
+          if (decision.forceTool !== undefined) forcedTool = decision.forceTool;
+          break;
+        }
+        // After the guards' words are in: a resume reads them as the model would have.
+        checkpoint('tool_results');
       }
-      // After the guards' words are in: a resume reads them as the model would have.
-      checkpoint('tool_results');
+    } catch (error) {
+      // A guard's own code threw: this run ends failed, naming it; the sweep goes on.
+      if (error instanceof GuardThrew) return finish({ kind: 'failed', reason: error.message, error });
+      throw error;
     }
   }
 

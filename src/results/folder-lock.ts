@@ -26,6 +26,20 @@ type LockState =
 const held = new Set<string>();
 
 /**
+ * A process that exits while it holds a lock (a run awaiting what never settles, an error
+ * nothing caught) gives the lock up on the way out, so its folder is not left refused
+ * until a later run notices the pid is gone. Its progress stays: `--resume` continues it.
+ */
+let releasedOnExit = false;
+function releaseOnExit(): void {
+  if (releasedOnExit) return;
+  releasedOnExit = true;
+  process.once('exit', () => {
+    for (const path of [...held]) release(path, { pid: process.pid, host: hostname() });
+  });
+}
+
+/**
  * Takes the lock of a results folder: `spiralbench.lock`, created exclusively, holding
  * this process's pid and host. A folder another live process holds is refused; a lock
  * left by a process that is gone (killed, crashed) is taken over, with a note.
@@ -57,6 +71,7 @@ export function acquireFolderLock(dir: string, note: (line: string) => void): Fo
       closeSync(fd);
     }
     held.add(path);
+    releaseOnExit();
     return { path, release: () => release(path, mine) };
   }
   throw UserInputError.single(path, '', refusal(readLock(path), 'a results folder no other process is writing'));

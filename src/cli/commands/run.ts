@@ -5,7 +5,8 @@ import type { Command } from 'commander';
 import { type Arm, resolveArms } from '../../bench/arms.js';
 import { replayCommand } from '../../bench/replay-command.js';
 import { loadArmsFile } from '../../bench/arms-file.js';
-import { agentArms, agentSpec, checkAgentArms } from '../../agents/agent-arm.js';
+import { agentArms, checkAgentArms } from '../../agents/agent-arm.js';
+import { shownAgentSpec } from '../../bench/recorded-arms.js';
 import { loadScenarioSources } from '../../bench/scenario-source.js';
 import { usesDefaultPersona } from '../../bench/ensemble-cast.js';
 import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
@@ -423,7 +424,7 @@ function firstRunReplay(
     seed: flags.firstSeed,
     sweepSeed: flags.sweepSeed,
     ...(fromFile ? { armsFile: flags.armsFile! } : {}),
-    ...(!fromFile && first.agent?.kind === 'module' ? { agent: agentSpec(first.agent) } : {}),
+    ...(!fromFile && first.agent?.kind === 'module' ? { agent: shownAgentSpec(first.agent) } : {}),
     viaSdk: model.viaSdk,
     stream: flags.stream,
   });

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
+import type { AgentRef } from '../agents/agent-arm.js';
+import type { Arm, GuardSetting } from './arms.js';
+import { isUserGuardSetting } from './user-guards.js';
+
+/**
+ * A user module's path as results show it: relative to the folder the sweep ran in, the
+ * way a user types it there (`./agents/mine.ts`), so shards run from two checkouts record
+ * the same arms and a printed command pastes on another machine. A module outside that
+ * folder keeps its absolute path.
+ */
+export function shownModulePath(path: string, cwd: string = process.cwd()): string {
+  const from = relative(cwd, path);
+  if (from === '' || from === '..' || from.startsWith(`..${sep}`) || isAbsolute(from)) return path;
+  return `.${sep}${from}`;
+}
+
+/** The sha256 of a module's text; a module that cannot be read hashes as empty (importing it has already failed). */
+export function moduleHash(path: string): string {
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    // left empty
+  }
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * Arms as results record them (summary.json, progress.json's identity): every user
+ * module by its shown path and the sha256 of its text, so a resume or a merge across an
+ * edited agent or guard is refused rather than mixed. Runs still import the absolute
+ * paths of `arms`. Built-in and peer arms are returned as they are, to the byte.
+ */
+export function recordedArms(arms: readonly Arm[], cwd: string = process.cwd()): Arm[] {
+  return arms.map((arm) => {
+    if (arm.agent !== undefined) return { ...arm, agent: recordedAgent(arm.agent, cwd) };
+    if (!arm.guards.some(isUserGuardSetting)) return arm;
+    return { ...arm, guards: arm.guards.map((setting) => recordedGuard(setting, cwd)) };
+  });
+}
+
+function recordedGuard(setting: GuardSetting, cwd: string): GuardSetting {
+  if (!isUserGuardSetting(setting)) return setting;
+  return {
+    guard: setting.guard,
+    module: shownModulePath(setting.module, cwd),
+    ...(setting.export === undefined ? {} : { export: setting.export }),
+    hash: moduleHash(setting.module),
+    settings: setting.settings,
+  };
+}
+
+function recordedAgent(ref: AgentRef, cwd: string): AgentRef {
+  if (ref.kind !== 'module') return ref;
+  return {
+    kind: 'module',
+    module: shownModulePath(ref.module, cwd),
+    ...(ref.export === undefined ? {} : { export: ref.export }),
+    hash: moduleHash(ref.module),
+    settings: ref.settings,
+  };
+}
+
+/** `--agent`'s spelling of a module agent as a printed command shows it: the shown path, then `#export` if named. */
+export function shownAgentSpec(ref: Extract<AgentRef, { kind: 'module' }>, cwd: string = process.cwd()): string {
+  const path = shownModulePath(ref.module, cwd);
+  return ref.export === undefined ? path : `${path}#${ref.export}`;
+}
+
+/** An arm as results hold it, as far as its user modules go (summary.json, progress.json). */
+interface StoredModules {
+  readonly name: string;
+  readonly guards: ReadonlyArray<{ readonly [field: string]: unknown }>;
+  readonly agent?: unknown;
+}
+
+/**
+ * The user modules whose text differs between two recordings of the same arms, as
+ * `agent:mine: ./mine.ts (sha256 abcd1234…, now ef012345…)`: what to name when a resume or
+ * a merge is refused.
+ */
+export function changedModules(before: readonly StoredModules[], after: readonly StoredModules[]): string[] {
+  const then = moduleHashes(before);
+  const changed: string[] = [];
+  for (const [key, hash] of moduleHashes(after)) {
+    const earlier = then.get(key);
+    if (then.has(key) && earlier !== hash) changed.push(`${key} (sha256 ${short(earlier)}, now ${short(hash)})`);
+  }
+  return changed;
+}
+
+function moduleHashes(arms: readonly StoredModules[]): Map<string, string | undefined> {
+  const found = new Map<string, string | undefined>();
+  const add = (arm: string, entry: unknown) => {
+    if (typeof entry !== 'object' || entry === null) return;
+    const { module, hash } = entry as { readonly module?: unknown; readonly hash?: unknown };
+    if (typeof module === 'string') found.set(`${arm}: ${module}`, typeof hash === 'string' ? hash : undefined);
+  };
+  for (const arm of arms) {
+    add(arm.name, arm.agent);
+    for (const setting of arm.guards) add(arm.name, setting);
+  }
+  return found;
+}
+
+const short = (hash: string | undefined): string => (hash === undefined ? 'none recorded' : `${hash.slice(0, 8)}…`);

@@ -1,0 +1,65 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../scenarios/loader.js';
+import type { Arm } from './arms.js';
+import { runOne } from './run-one.js';
+import { importArmGuards } from './user-guards.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'guard-shield-'));
+
+/** A user guard module whose `build` or one hook throws; a plain descriptor, as a module with its own spiralbench makes. */
+function guardModule(file: string, guard: string): string {
+  const path = join(dir, file);
+  writeFileSync(
+    path,
+    `export default { kind: 'spiralbench.guard', name: 'boom', settings: {}, events: [], defaults: {}, build: () => ${guard} };\n`,
+  );
+  return path;
+}
+
+async function runWith(module: string) {
+  const arm: Arm = { name: 'broken', guards: [{ guard: 'boom', module, settings: {} }] };
+  await importArmGuards([arm]);
+  return runOne({ sweepSeed: 0, scenario: loadScenario('fetch-transform-write'), arm, seed: 3 });
+}
+
+describe('a user guard that throws', () => {
+  it('in a hook: the run ends failed, naming the guard, with what happened before it counted', async () => {
+    const module = guardModule('hook.mjs', `({ name: 'boom', beforeToolCall() { throw new Error('hook boom'); } })`);
+    const { record } = await runWith(module);
+    expect(record.outcome).toBe('failed');
+    expect(record.failure_reason).toEqual({
+      error_class: 'GuardThrew',
+      status: null,
+      message: "guard 'boom' threw: hook boom",
+    });
+    expect(record.model_calls).toBe(1);
+  });
+
+  it('in an async hook that wraps executions, or in build: failed too', async () => {
+    const around = guardModule(
+      'around.mjs',
+      `({ name: 'boom', aroundExecution: async () => { throw new Error('late boom'); } })`,
+    );
+    expect((await runWith(around)).record.failure_reason?.message).toBe("guard 'boom' threw: late boom");
+    const build = join(dir, 'build.mjs');
+    writeFileSync(
+      build,
+      `export default { kind: 'spiralbench.guard', name: 'boom', settings: {}, events: [], defaults: {}, build: () => { throw new Error('no build'); } };\n`,
+    );
+    const { record } = await runWith(build);
+    expect([record.outcome, record.failure_reason?.message, record.model_calls]).toEqual([
+      'failed',
+      "guard 'boom' threw in build: no build",
+      0,
+    ]);
+  });
+
+  it('a hook that passes on a next() the layer under it fails is not blamed for it', async () => {
+    const module = guardModule('passes.mjs', `({ name: 'boom', aroundExecution: (ctx, next) => next() })`);
+    const { record } = await runWith(module);
+    expect(record.outcome).not.toBe('failed');
+  });
+});

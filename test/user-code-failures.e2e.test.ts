@@ -1,0 +1,117 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, tempDir } from './cli-helpers.js';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const dist = (path: string) => JSON.stringify(join(REPO, 'dist', path));
+
+function run(args: readonly string[], cwd: string) {
+  const { ANTHROPIC_API_KEY: _key, ...env } = process.env;
+  return spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env });
+}
+
+describe("a user's code that fails while a sweep runs", () => {
+  const cwd = tempDir('user-code-');
+  beforeAll(() => {
+    symlinkSync(join(REPO, 'node_modules'), join(cwd, 'node_modules'));
+    writeFileSync(
+      join(cwd, 'boom.ts'),
+      `import { defineGuard } from ${dist('loop/define-guard.js')};
+import { z } from 'zod';
+export default defineGuard({
+  name: 'boom',
+  settings: z.object({}),
+  build: () => ({ name: 'boom', beforeToolCall: () => { throw new Error('hook boom'); } }),
+});
+`,
+    );
+    writeFileSync(join(cwd, 'arms.yaml'), 'arms:\n  - name: broken\n    guards: [{ guard: ./boom.ts }]\n');
+    // Loads in the main thread, fails in a worker thread (a dependency only one of them has, say).
+    writeFileSync(
+      join(cwd, 'worker-only.ts'),
+      `import { isMainThread } from 'node:worker_threads';
+import { defineAgent } from ${dist('agents/define-agent.js')};
+if (!isMainThread) throw new Error('cannot load here');
+export default defineAgent({ name: 'fragile', run: async () => 'done' });
+`,
+    );
+    writeFileSync(
+      join(cwd, 'stuck.ts'),
+      `import { defineAgent } from ${dist('agents/define-agent.js')};
+export default defineAgent({ name: 'stuck', run: () => new Promise<string>(() => {}) });
+`,
+    );
+  });
+
+  it('an agent awaiting a promise nothing can settle (-w 1): exit 3 naming the arm, scenario and seed; the lock released', () => {
+    const sweep = run(
+      [
+        'run',
+        '-s',
+        'lookup-readonly',
+        '-a',
+        'agent:stuck',
+        '--agent',
+        './stuck.ts',
+        '-n',
+        '3',
+        '-w',
+        '1',
+        '-o',
+        'stuck',
+      ],
+      cwd,
+    );
+    expect(sweep.status, sweep.stderr).toBe(3);
+    expect(sweep.stderr).toContain('run stalled: arm agent:stuck, scenario lookup-readonly, seed 1');
+    expect(existsSync(join(cwd, 'stuck/spiralbench.lock'))).toBe(false);
+  });
+
+  it('a user guard whose hook throws: each of its runs fails naming the guard, the sweep finishes (-w 2)', () => {
+    const sweep = run(
+      [
+        'run',
+        '-s',
+        'fetch-transform-write',
+        '-a',
+        'none,broken',
+        '--arms-file',
+        'arms.yaml',
+        '-n',
+        '6',
+        '-w',
+        '2',
+        '-o',
+        'out',
+      ],
+      cwd,
+    );
+    expect(sweep.status, sweep.stderr).toBe(0);
+    const runs = readFileSync(join(cwd, 'out/runs.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { arm: string; outcome: string; failure_reason?: { message: string } });
+    const broken = runs.filter((record) => record.arm === 'broken');
+    expect(broken).toHaveLength(6);
+    for (const record of broken) {
+      expect(record.outcome).toBe('failed');
+      expect(record.failure_reason?.message).toBe("guard 'boom' threw: hook boom");
+    }
+    expect(runs.filter((record) => record.arm === 'none').every((record) => record.outcome !== 'failed')).toBe(true);
+  });
+
+  it('an agent module that fails to import only in a worker thread: exit 2, naming the module; no lock left', () => {
+    const sweep = run(
+      ['run', '-s', 'lookup-readonly', '-a', 'none', '--agent', './worker-only.ts', '-n', '4', '-w', '2', '-o', 'w'],
+      cwd,
+    );
+    expect(sweep.status, sweep.stderr).toBe(2);
+    expect(sweep.stderr).toContain('worker-only.ts');
+    expect(sweep.stderr).toContain('cannot load here');
+    expect(sweep.stderr).not.toContain('unexpected error');
+    expect(existsSync(join(cwd, 'w/spiralbench.lock'))).toBe(false);
+  });
+});
