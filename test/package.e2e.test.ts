@@ -139,7 +139,9 @@ describe('the packed package, installed in a project of its own', () => {
       replay: string;
       record: { seed: number; verdict: string; tool_calls: number };
     };
-    expect(trace.replay).toContain(`--agent ${join(project, 'build', 'my-agent.js')}`);
+    // The module by its path from the folder the sweep ran in: the command runs in any checkout.
+    expect(trace.replay).toContain('--agent ./build/my-agent.js');
+    expect(lines('traces.jsonl').join('\n')).not.toContain(project);
     const replay = ok(run('sh', ['-c', trace.replay.replace(/^spiralbench /, 'npx spiralbench ')], project));
     expect(replay).toContain(`verdict: ${trace.record.verdict}`);
     expect(replay).toContain(`tool calls ${trace.record.tool_calls} `);

@@ -27,7 +27,7 @@ function project(mark = 'done'): string {
   mkdirSync(join(cwd, 'agents'));
   mkdirSync(join(cwd, 'guards'));
   writeFileSync(join(cwd, 'agents/tiny.ts'), agentText(mark));
-  const guard = readFileSync(join(REPO, 'examples/guards/search-cap.ts'), 'utf8');
+  const guard = readFileSync(join(REPO, 'examples/my-agent-project/guards/search-cap.ts'), 'utf8');
   writeFileSync(
     join(cwd, 'guards/search-cap.ts'),
     guard.replace("from 'spiralbench'", `from ${JSON.stringify(join(REPO, 'dist/loop/define-guard.js'))}`),
