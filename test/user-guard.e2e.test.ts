@@ -122,5 +122,8 @@ describe('a user guard module named in an arms file', () => {
     expect(replay.stdout).toContain(`verdict: ${trace!.record.verdict}`);
     expect(replay.stdout).toContain(`tool calls ${trace!.record.tool_calls} `);
     expect(replay.stdout).toContain('"guard":"search-cap"');
+    // The guard by its path from where the command runs: the same bytes in any checkout.
+    expect(replay.stdout).toContain('"module":"./guards/search-cap.ts"');
+    expect(replay.stdout).not.toContain(cwd);
   });
 });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { type Arm, resolveArms } from '../../bench/arms.js';
 import { agentArms, checkAgentArms } from '../../agents/agent-arm.js';
-import { shownAgentSpec } from '../../bench/recorded-arms.js';
+import { recordedArms, shownAgentSpec } from '../../bench/recorded-arms.js';
 import { describeFailure } from '../../bench/failure-reason.js';
 import { runOne } from '../../bench/run-one.js';
 import { replayCommand } from '../../bench/replay-command.js';
@@ -92,7 +92,13 @@ export function registerReplay(program: Command): void {
               ? `peer framework: ${JSON.stringify(arm!.peer)} (its transcript stays inside the framework: tool calls and results below)`
               : arm!.agent !== undefined
                 ? `agent: ${arm!.agent.kind === 'module' ? shownAgentSpec(arm!.agent) : arm!.agent.id} settings ${JSON.stringify(arm!.agent.settings)} (its transcript stays inside the agent: tool calls and results below)`
-                : `guards: ${arm!.guards.length === 0 ? '(none)' : arm!.guards.map((guard) => JSON.stringify(guard)).join(' ')}`,
+                : `guards: ${
+                    arm!.guards.length === 0
+                      ? '(none)'
+                      : recordedArms([arm!])[0]!
+                          .guards.map((guard) => JSON.stringify(guard))
+                          .join(' ')
+                  }`,
           ],
           events,
           messages: result.messages,
