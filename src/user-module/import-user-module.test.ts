@@ -24,6 +24,8 @@ describe('importUserModule', () => {
     const failure = importUserModule(join(dir, 'broken.ts'), 'arms.yaml', 'arms.0.agent');
     await expect(failure).rejects.toBeInstanceOf(UserInputError);
     await expect(failure).rejects.toThrow(/arms\.yaml: arms\.0\.agent: a module that loads; '.*broken\.ts' failed/);
+    // Where the syntax error is, not only that the transform failed.
+    await expect(failure).rejects.toThrow(/broken\.ts:1:\d+: ERROR/);
   });
 });
 

@@ -45,7 +45,10 @@ async function load(path: string, source: string, field: string): Promise<UserMo
     const { tsImport } = await import('tsx/esm/api');
     return esModuleOf((await tsImport(url, import.meta.url)) as UserModule);
   } catch (error) {
-    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    const lines = (error instanceof Error ? error.message : String(error)).split('\n');
+    // A compile error's first line says only that it failed; the line naming file:line:col says where.
+    const where = lines.slice(1).find((line) => line.includes(path));
+    const reason = [lines[0] ?? '', where?.trim()].filter((part) => part !== undefined && part !== '').join(' ');
     throw UserInputError.single(source, field, `a module that loads; '${path}' failed: ${reason}`);
   }
 }
