@@ -203,7 +203,15 @@ export function resolveArms(
   }
   if (unknown.length > 0) {
     const known = [...custom.keys(), ...ARM_PRESETS.keys(), ...ARM_GROUPS.keys(), ...PEERS.map((entry) => entry.arm)];
-    throw UserInputError.single(source, '', `arm names from ${known.join(', ')}; unknown: ${unknown.join(', ')}`);
+    // An agent arm is named by its module, which the command was not given.
+    const agentHint = unknown.some((name) => name.startsWith('agent:'))
+      ? ' (an agent: arm needs its module: add --agent <path>, or the arms file that names it)'
+      : '';
+    throw UserInputError.single(
+      source,
+      '',
+      `arm names from ${known.join(', ')}; unknown: ${unknown.join(', ')}${agentHint}`,
+    );
   }
   return arms;
 }
