@@ -42,6 +42,8 @@ import { EXIT } from '../exit-codes.js';
 import { colourStdout } from '../terminal-capabilities.js';
 import { outputFolder } from '../output-folder.js';
 import { optionAlias } from '../option-alias.js';
+import { otelFile } from '../otel-file.js';
+import { checkOtelExport, exportOtel } from '../../bench/otel-export.js';
 
 interface RunFlags {
   readonly scenarios: string[];
@@ -71,6 +73,7 @@ interface RunFlags {
   readonly liveTimeoutMs: number;
   readonly modelUrl?: string;
   readonly ensemble?: string;
+  readonly otel?: string;
 }
 
 export function registerRun(program: Command): void {
@@ -185,6 +188,10 @@ export function registerRun(program: Command): void {
       'live: a running `spiralbench serve-model --faults` to use instead of one started in-process',
     )
     .option(
+      '--otel <file>',
+      'then write every run as OpenTelemetry spans (GenAI conventions) to this OTLP/JSON file; the runs are replayed in this thread (docs/otel.md)',
+    )
+    .option(
       '--check <baseline>',
       'then compare with a baseline sweep (its folder or summary.json) and exit 1 on a significant regression (see `spiralbench compare --help`)',
     )
@@ -244,6 +251,7 @@ export function registerRun(program: Command): void {
         agents.has(arm.name) ? { source: '--agent' } : { source: flags.armsFile!, field: `arms (${arm.name}).agent` },
       );
       const ensemble = flags.ensemble === undefined ? undefined : loadEnsemble(flags.ensemble);
+      const otel = flags.otel === undefined ? undefined : otelFile(flags.otel);
       const { source: model, real } = flags.live
         ? { source: liveModel(flags), real: undefined }
         : await selectModel(flags, process.env, {
@@ -255,6 +263,7 @@ export function registerRun(program: Command): void {
       // With --json the label goes to stderr, so stdout stays one JSON document (which carries `live` itself).
       if (model.kind === 'live')
         (flags.json ? process.stderr : process.stdout).write(`${LIVE_NOTE} · tool timeout ${flags.liveTimeoutMs} ms\n`);
+      if (otel !== undefined) checkOtelExport(model);
       checkAgentSweep(
         arms,
         scenarios.map(({ scenario }) => scenario),
@@ -320,6 +329,24 @@ export function registerRun(program: Command): void {
         `${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${how}) · peak memory ${peakMb.toFixed(0)} MB\n`,
       );
       watch?.finished();
+      if (otel !== undefined) {
+        const exportStarted = wallClock.ms();
+        const exported = await exportOtel({
+          path: otel,
+          scenarios,
+          arms,
+          seeds: flags.seeds,
+          baseSeed: flags.firstSeed,
+          sweepSeed: flags.sweepSeed,
+          model,
+          ...(flags.stream ? { stream: true } : {}),
+          ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+          ...(ensemble === undefined ? {} : { ensemble }),
+        });
+        process.stderr.write(
+          `otel: ${otel} (${exported.runs} runs, ${exported.spans} spans, ${((wallClock.ms() - exportStarted) / 1000).toFixed(1)} s)\n`,
+        );
+      }
       if (flags.report !== undefined) {
         const written = await writeReport(
           outDir,
