@@ -14,10 +14,17 @@ import type { ServedRun } from './served-run.js';
  * with the scenario's JSON Schemas as given; each call meets its seeded fault in MCP's
  * form (see mcp-tool-answer.ts).
  */
-export async function answerMcp(run: ServedRun, request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+export async function answerMcp(
+  run: ServedRun,
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: unknown,
+): Promise<void> {
   const server = new Server({ name: 'spiralbench', version: VERSION }, { capabilities: { tools: {} } });
   const { host } = run.session;
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools(host.definitions, (name) => host.traits(name)) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: mcpTools(host.definitions, (name) => host.traits(name)),
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (call) => {
     const { name } = call.params;
     if (host.traits(name) === undefined)

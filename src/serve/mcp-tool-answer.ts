@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolError } from '../tools/tool-error.js';
 
 /**
@@ -22,13 +22,22 @@ import type { ToolError } from '../tools/tool-error.js';
 export function mcpFailure(error: ToolError): CallToolResult {
   switch (error.code) {
     case 'timeout':
-      throw new McpError(ErrorCode.RequestTimeout, error.message);
+      throw protocolError(ErrorCode.RequestTimeout, error.message);
     case 'connection_refused':
     case 'connection_reset':
-      throw new McpError(ErrorCode.InternalError, error.message);
+      throw protocolError(ErrorCode.InternalError, error.message);
     default:
       return { isError: true, content: [{ type: 'text', text: error.message }] };
   }
+}
+
+/**
+ * A JSON-RPC error whose message is the fault's own words. The SDK's server answers a
+ * thrown error with its `code` and `message`; an McpError's message already carries the
+ * "MCP error <code>: " prefix, which the client would then add a second time.
+ */
+function protocolError(code: ErrorCode, message: string): Error {
+  return Object.assign(new Error(message), { code });
 }
 
 /** A successful execution's text as an MCP tool result. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AgentReturn } from '../agents/agent-result.js';
+import { servedFailure } from './served-failure.js';
 import { ServeRefusal } from './serve-refusal.js';
 
 /** `POST /runs/<id>/end`'s body: the agent's account of how its loop ended (the verdict is judged on the world). */
@@ -24,7 +25,11 @@ export function runEnding(text: string): AgentReturn {
   try {
     json = text.trim() === '' ? {} : JSON.parse(text);
   } catch {
-    throw new ServeRefusal(400, 'invalid_request_error', 'the body is not JSON; send {"outcome":"completed","final_text":"..."}');
+    throw new ServeRefusal(
+      400,
+      'invalid_request_error',
+      'the body is not JSON; send {"outcome":"completed","final_text":"..."}',
+    );
   }
   const parsed = endingSchema.safeParse(json);
   if (!parsed.success) {
@@ -45,8 +50,10 @@ export function runEnding(text: string): AgentReturn {
     case 'escalated':
       return { outcome: 'escalated', payload: body.escalation ?? null };
     case 'failed':
-      return { outcome: 'failed', reason: body.reason };
+      return servedFailure('AgentReportedFailure', body.reason);
     case 'max_iterations':
-      return body.iterations === undefined ? { outcome: 'max_iterations' } : { outcome: 'max_iterations', iterations: body.iterations };
+      return body.iterations === undefined
+        ? { outcome: 'max_iterations' }
+        : { outcome: 'max_iterations', iterations: body.iterations };
   }
 }

@@ -66,33 +66,31 @@ export class ServedSweep {
     return [...this.#runs.values()].filter((run) => run.ended === undefined);
   }
 
-  /** What progress.json records of the sweep: a served sweep cannot be resumed by `run`, whose model differs. */
-  identity(): StoredSweepIdentity {
-    const { source, arm, seeds, sweepSeed } = this.options;
-    return {
-      scenarios: [{ id: source.scenario.id, hash: source.scenario.hash }],
-      arms: [{ name: arm, guards: [] }],
-      seeds,
-      sweep_seed: sweepSeed,
-      model: SERVED_MODEL,
-      shard: { index: 1, count: 1 },
-      chunk_size: 1,
-    };
-  }
-
   /** Starts run `seed`, or the lowest seed not started yet. */
   start(seed?: number): ServedRun {
     const { base, count } = this.options.seeds;
     if (seed === undefined) {
       while (this.#next < base + count && this.#started(this.#next)) this.#next += 1;
       if (this.#next >= base + count)
-        throw new ServeRefusal(409, 'sweep_started', `every seed of this sweep (${base}..${base + count - 1}) has been started`);
+        throw new ServeRefusal(
+          409,
+          'sweep_started',
+          `every seed of this sweep (${base}..${base + count - 1}) has been started`,
+        );
       seed = this.#next;
     }
     if (!Number.isInteger(seed) || seed < base || seed >= base + count)
-      throw new ServeRefusal(400, 'seed_out_of_range', `seed ${seed} is not in this sweep: give one of ${base}..${base + count - 1}, or none for the next`);
+      throw new ServeRefusal(
+        400,
+        'seed_out_of_range',
+        `seed ${seed} is not in this sweep: give one of ${base}..${base + count - 1}, or none for the next`,
+      );
     if (this.#started(seed))
-      throw new ServeRefusal(409, 'seed_started', `seed ${seed} has already been started (run ${runId(seed)}); each seed runs once`);
+      throw new ServeRefusal(
+        409,
+        'seed_started',
+        `seed ${seed} has already been started (run ${runId(seed)}); each seed runs once`,
+      );
     const events: AgentEvent[] = [];
     const session = openAgentRun({
       sweepSeed: this.options.sweepSeed,
@@ -115,7 +113,11 @@ export class ServedSweep {
     if (run === undefined)
       throw new ServeRefusal(404, 'unknown_run', `no run '${id}' in this sweep; start one with POST /runs`);
     if (run.ended !== undefined)
-      throw new ServeRefusal(409, 'run_ended', `run ${id} has ended (verdict ${run.ended.record.verdict}); start another with POST /runs`);
+      throw new ServeRefusal(
+        409,
+        'run_ended',
+        `run ${id} has ended (verdict ${run.ended.record.verdict}); start another with POST /runs`,
+      );
     return run;
   }
 
@@ -146,7 +148,14 @@ export class ServedSweep {
         seeds,
         model: SERVED_MODEL,
         shard: null,
-        scenarios: [{ id: scenario.id, hash: scenario.hash, tool_budget: scenario.toolBudget, impossible: isImpossible(scenario) }],
+        scenarios: [
+          {
+            id: scenario.id,
+            hash: scenario.hash,
+            tool_budget: scenario.toolBudget,
+            impossible: isImpossible(scenario),
+          },
+        ],
         arms: [{ name: arm, guards: [] }],
       },
       [cell.summary()],
@@ -158,9 +167,30 @@ export class ServedSweep {
     return { summary, traces, records: ordered.map(({ record }) => record) };
   }
 
+  /** Every ended run's record and tool events, in seed order. */
+  endedRuns(): Array<{ readonly record: RunRecord; readonly events: readonly AgentEvent[] }> {
+    return [...this.#records.values()]
+      .sort((a, b) => a.record.seed - b.record.seed)
+      .map(({ record, run }) => ({ record, events: run.events }));
+  }
+
   #started(seed: number): boolean {
     return this.#runs.has(runId(seed));
   }
+}
+
+/** What progress.json records of a served sweep: `run --resume` refuses it, as its model differs. */
+export function servedSweepIdentity(options: Omit<ServedSweepOptions, 'results' | 'onEnded'>): StoredSweepIdentity {
+  const { source, arm, seeds, sweepSeed } = options;
+  return {
+    scenarios: [{ id: source.scenario.id, hash: source.scenario.hash }],
+    arms: [{ name: arm, guards: [] }],
+    seeds,
+    sweep_seed: sweepSeed,
+    model: SERVED_MODEL,
+    shard: { index: 1, count: 1 },
+    chunk_size: 1,
+  };
 }
 
 /** A run's id: its seed, as each seed runs once per served sweep. */
