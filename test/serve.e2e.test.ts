@@ -58,52 +58,53 @@ function allText(dir: string): string {
     .join('\n');
 }
 
+/** What must be equal, run by run, between the served and the in-process agent. */
+const same = (record: RunRecord) => ({
+  seed: record.seed,
+  verdict: record.verdict,
+  outcome: record.outcome,
+  faults: record.faults,
+  model_faults: record.model_faults,
+  tool_calls: record.tool_calls,
+  tool_executions: record.tool_executions,
+  model_calls: record.model_calls,
+  input_tokens: record.input_tokens,
+  output_tokens: record.output_tokens,
+  virtual_ms: record.virtual_ms,
+});
+
+/** The agent run against `serve` (IN_FLIGHT runs at once) and in-process, over the same seeds. */
+async function bothWays(scenario: string, seeds: number, out: string, extra: readonly string[] = []) {
+  const serve = await startServe(['-s', scenario, '-n', String(seeds), '-o', out, '--arm', 'ts-agent', ...extra]);
+  let next = 1;
+  const answered: string[] = [];
+  const worker = async () => {
+    while (next <= seeds) {
+      const seed = next++;
+      answered.push(JSON.stringify(await runServed(serve.about.url, { seed, apiKey: FAKE_KEY })));
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  const exited = await serve.exited;
+  expect(exited.code, exited.stderr).toBe(0);
+  const { records } = await runAgentSweep({ agent: inProcess, scenarios: [scenario], seeds });
+  return { ...exited, answered, served: readRuns(out), inProcess: records };
+}
+
 describe('spiralbench serve', () => {
   it(`gives an out-of-process agent (Anthropic SDK + MCP client) the faults and verdicts it meets in-process, over ${SEEDS} seeds`, async () => {
     const dir = tempDir('spiralbench-serve-');
     const out = join(dir, 'served');
     const otel = join(dir, 'served-otel.json');
-    const serve = await startServe([
-      '-s',
-      'fetch-transform-write',
-      '-n',
-      String(SEEDS),
-      '-o',
-      out,
-      '--arm',
-      'ts-agent',
-      '--otel',
-      otel,
-    ]);
-    let next = 1;
-    const answered: string[] = [];
-    const worker = async () => {
-      while (next <= SEEDS) {
-        const seed = next++;
-        answered.push(JSON.stringify(await runServed(serve.about.url, { seed, apiKey: FAKE_KEY })));
-      }
-    };
-    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-    const { code, stdout, stderr } = await serve.exited;
-    expect(code, stderr).toBe(0);
+    const {
+      stdout,
+      stderr,
+      answered,
+      served,
+      inProcess: records,
+    } = await bothWays('fetch-transform-write', SEEDS, out, ['--otel', otel]);
     expect(stderr).toContain(`all ${SEEDS} runs ended`);
-
-    const served = readRuns(out);
     expect(served.map((record) => record.seed)).toEqual(Array.from({ length: SEEDS }, (_, i) => i + 1));
-    const { records } = await runAgentSweep({ agent: inProcess, scenarios: ['fetch-transform-write'], seeds: SEEDS });
-    const same = (record: RunRecord) => ({
-      seed: record.seed,
-      verdict: record.verdict,
-      outcome: record.outcome,
-      faults: record.faults,
-      model_faults: record.model_faults,
-      tool_calls: record.tool_calls,
-      tool_executions: record.tool_executions,
-      model_calls: record.model_calls,
-      input_tokens: record.input_tokens,
-      output_tokens: record.output_tokens,
-      virtual_ms: record.virtual_ms,
-    });
     expect(served.map(same)).toEqual(records.map(same));
     // Not a trivial equality: the seeds meet faults of several kinds and end in more than one verdict.
     const kinds = new Set(
@@ -140,6 +141,21 @@ describe('spiralbench serve', () => {
       expect(text).not.toContain('SERVETESTFAKEKEY');
     }
   });
+
+  it.each(['model-outage', 'send-email-partial-write', 'warehouse-connection-refused'])(
+    'meets the same model faults, dropped connections and lost answers as in-process (%s, 40 seeds)',
+    async (scenario) => {
+      const { served, inProcess: records } = await bothWays(
+        scenario,
+        40,
+        join(tempDir('spiralbench-serve-'), 'served'),
+      );
+      expect(served.map(same)).toEqual(records.map(same));
+      const met = (record: RunRecord) =>
+        [...Object.values(record.faults), ...Object.values(record.model_faults ?? {})].reduce((sum, n) => sum + n, 0);
+      expect(served.some((record) => met(record) > 0)).toBe(true);
+    },
+  );
 
   it('refuses unknown and ended runs, bad seeds and bad endings with JSON saying what to do, and echoes no key', async () => {
     const out = join(tempDir('spiralbench-serve-'), 'served');
