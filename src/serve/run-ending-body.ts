@@ -34,6 +34,12 @@ export function runEnding(text: string): AgentReturn {
   const parsed = endingSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
+    if (issue.code === 'unrecognized_keys')
+      throw new ServeRefusal(
+        400,
+        'invalid_request_error',
+        `${issue.keys[0]}: not a field of this ending; it takes outcome, and final_text (completed), escalation (escalated), reason (failed) or iterations (max_iterations)`,
+      );
     const field = issue.path.join('.') || 'outcome';
     const expected =
       field === 'outcome'
