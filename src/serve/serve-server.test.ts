@@ -95,3 +95,18 @@ describe('ServeServer', () => {
     expect(about).toMatchObject({ mcp_url: `${base}/runs/{run_id}/mcp`, seeds: { first: 1, count: 5 } });
   });
 });
+
+describe('ServeServer and streaming', () => {
+  it('refuses a streamed model request with a 400 saying so, before the run meets a fault', async () => {
+    const base = await serving();
+    await post(`${base}/runs`, { seed: 1 });
+    const answer = await post(`${base}/runs/run-1/v1/messages`, {
+      model: 'm',
+      max_tokens: 10,
+      stream: true,
+      messages: [],
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text).error.message).toMatch(/^stream: /);
+  });
+});

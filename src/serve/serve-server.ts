@@ -185,6 +185,12 @@ async function answerModel(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
+  if (asksToStream(body))
+    throw new ServeRefusal(
+      400,
+      'invalid_request_error',
+      'stream: serve answers whole replies only (the run is metered from them); send the request without "stream": true',
+    );
   let answer: Response;
   try {
     answer = await run.callModel(path, body);
@@ -196,6 +202,16 @@ async function answerModel(
   const text = await answer.text();
   response.writeHead(answer.status, Object.fromEntries(answer.headers));
   response.end(text);
+}
+
+/** Whether a model request asks for a streamed reply; a body that is not JSON is the endpoint's to refuse. */
+function asksToStream(body: string): boolean {
+  try {
+    const parsed = JSON.parse(body) as { readonly stream?: unknown } | null;
+    return typeof parsed === 'object' && parsed !== null && parsed.stream === true;
+  } catch {
+    return false;
+  }
 }
 
 function json(response: ServerResponse, status: number, value: unknown): void {
