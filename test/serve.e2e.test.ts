@@ -7,6 +7,8 @@ import type { AgentResult } from '../src/agents/agent-result.js';
 import { runAgentSweep } from '../src/agents/agent-sweep.js';
 import { defineAgent } from '../src/agents/define-agent.js';
 import type { RunRecord } from '../src/bench/run-record.js';
+import { allSpans } from '../src/results/otlp-nesting.test-helpers.js';
+import { exportTraceServiceRequestSchema } from '../src/results/otlp-trace.js';
 import { cli, tempDir } from './cli-helpers.js';
 import { readRuns, request, startServe } from './serve-helpers.js';
 
@@ -133,7 +135,9 @@ describe('spiralbench serve', () => {
     const replay = cli(trace.replay.split(' ').slice(1));
     expect(replay.status, replay.stderr).toBe(0);
     expect(replay.stdout).toContain('served');
-    expect(existsSync(otel)).toBe(true);
+    const spans = allSpans(exportTraceServiceRequestSchema.parse(JSON.parse(readFileSync(otel, 'utf8'))));
+    expect(spans.filter((span) => span.name === 'invoke_agent agent:ts-agent')).toHaveLength(SEEDS);
+    expect(spans.some((span) => span.name.startsWith('execute_tool '))).toBe(true);
 
     // No key in anything serve wrote, printed or answered.
     for (const text of [allText(dir), stdout, stderr, answered.join('\n')]) {
