@@ -13,6 +13,9 @@ import type { ServedRun } from './served-run.js';
  * client needs no session and a run's state lives in the run alone. Tools are listed
  * with the scenario's JSON Schemas as given; each call meets its seeded fault in MCP's
  * form (see mcp-tool-answer.ts).
+ *
+ * @example
+ * if (path === `/runs/${run.id}/mcp`) await answerMcp(run, request, response, JSON.parse(body));
  */
 export async function answerMcp(
   run: ServedRun,

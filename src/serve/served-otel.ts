@@ -9,6 +9,9 @@ import { VERSION } from '../version.js';
  * A served sweep's runs as OTLP spans, in seed order, as `run --otel` writes them. A
  * served run cannot be run again from its seed, so its spans come from what it recorded
  * while it ran (the record and its tool events). Returns the runs and spans written.
+ *
+ * @example
+ * const { runs, spans } = exportServedOtel('served.otlp.json', 0, sweep.endedRuns());
  */
 export function exportServedOtel(
   path: string,

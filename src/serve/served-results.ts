@@ -13,6 +13,10 @@ import { ResultsWriter } from '../results/results-writer.js';
  * When every run has ended, the folder is rewritten in seed order, as a merge writes it
  * (temporary files renamed into place), with its summary and traces: the same bytes
  * whatever order the runs ended in.
+ *
+ * @example
+ * const results = new ServedResults(claimResultsFolder('results/served', 'sweep'), servedSweepIdentity(options));
+ * results.append(record);
  */
 export class ServedResults {
   readonly #folder: ResultsFolder;

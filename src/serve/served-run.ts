@@ -13,6 +13,10 @@ export type ServedToolAnswer =
  * One run of a served sweep: an agent session the out-of-process agent reaches over HTTP.
  * Model calls go through the session's metered endpoint, tool calls through its meter,
  * so they are counted, faulted and charged virtual time exactly as an in-process agent's.
+ *
+ * @example
+ * const run = sweep.start(7);
+ * const answer = await run.callTool('get_user', { user_id: 'u_1042' }); // { kind: 'ok', text } or { kind: 'failed', failure }
  */
 export class ServedRun {
   readonly id: string;

@@ -9,6 +9,9 @@ import type { ServedRun } from './served-run.js';
  * from its seed, so the trace is what the run recorded (its tool calls and results; the
  * agent keeps its transcript to itself, as an in-process agent does), and its replay
  * command prints this trace from the results folder.
+ *
+ * @example
+ * const trace = servedTrace({ record, run, reasons: ['failure'], scenarioRef: 'fetch-transform-write', dir: 'results/served' });
  */
 export function servedTrace(spec: {
   readonly record: RunRecord;
