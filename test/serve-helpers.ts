@@ -22,12 +22,13 @@ export interface ServeProcess {
   readonly exited: Promise<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }>;
 }
 
-/** Spawns the built CLI's `serve` with `args` (no key in its environment) and waits for its JSON line. */
-export async function startServe(args: readonly string[]): Promise<ServeProcess> {
+/** Spawns the built CLI's `serve` with `args` (no key in its environment), in `cwd`, and waits for its JSON line. */
+export async function startServe(args: readonly string[], cwd?: string): Promise<ServeProcess> {
   const { ANTHROPIC_API_KEY: _key, ...env } = process.env;
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(cwd === undefined ? {} : { cwd }),
   });
   let stdout = '';
   let stderr = '';

@@ -161,6 +161,26 @@ describe('spiralbench serve', () => {
     },
   );
 
+  it('writes the same folder bytes whatever order the runs end in', async () => {
+    const folders: string[] = [];
+    for (const order of ['one at a time, last seed first', 'eight at once'] as const) {
+      const cwd = tempDir('spiralbench-serve-');
+      const serve = await startServe(['-s', 'fetch-transform-write', '-n', '30', '-o', 'served'], cwd);
+      const seeds = Array.from({ length: 30 }, (_, i) => 30 - i);
+      if (order === 'eight at once') {
+        const worker = async () => {
+          for (let seed = seeds.pop(); seed !== undefined; seed = seeds.pop())
+            await runServed(serve.about.url, { seed });
+        };
+        await Promise.all(Array.from({ length: 8 }, worker));
+      } else for (const seed of seeds) await runServed(serve.about.url, { seed });
+      expect((await serve.exited).code).toBe(0);
+      folders.push(join(cwd, 'served'));
+    }
+    for (const file of ['runs.jsonl', 'runs.csv', 'summary.json', 'traces.jsonl'])
+      expect(readFileSync(join(folders[1]!, file), 'utf8'), file).toBe(readFileSync(join(folders[0]!, file), 'utf8'));
+  });
+
   it('refuses unknown and ended runs, bad seeds and bad endings with JSON saying what to do, and echoes no key', async () => {
     const out = join(tempDir('spiralbench-serve-'), 'served');
     const serve = await startServe(['-s', 'fetch-transform-write', '-n', '2', '-o', out]);
