@@ -23,10 +23,14 @@ export class IdleWatch {
   touch(id: string): void {
     if (this.seconds === 0) return;
     this.forget(id);
-    const timer = setTimeout(() => {
-      this.#timers.delete(id);
-      this.#onIdle(id);
-    }, this.seconds * 1000);
+    const timer = setTimeout(
+      () => {
+        this.#timers.delete(id);
+        this.#onIdle(id);
+        // setTimeout takes at most 2^31 - 1 ms (about 24 days); a longer wait would fire at once.
+      },
+      Math.min(this.seconds * 1000, 2 ** 31 - 1),
+    );
     this.#timers.set(id, timer);
   }
 
