@@ -1,26 +1,15 @@
-import { VirtualClock } from '../clock/virtual-clock.js';
-import { ModelFaultInjector } from '../faults/model-faults.js';
-import type { AgentEvent } from '../loop/events.js';
-import type { RunOutcome } from '../loop/outcome.js';
-import { AgentMeter } from './agent-meter.js';
-import type { StreamKey } from '../random/streams.js';
-import { judge } from '../scenarios/judge.js';
-import type { Scenario } from '../scenarios/loader.js';
-import { createWorld } from '../tools/world.js';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { failureField } from '../bench/failure-reason.js';
-import { RefetchCounter } from '../bench/refetch-counter.js';
+import type { Arm } from '../bench/arms.js';
+import type { ModelSource } from '../bench/model-source.js';
 import type { RunOutput } from '../bench/run-one.js';
-import { emptyFaultCounts, recordedModelFaults, zeroEventCounts, type RunRecord } from '../bench/run-record.js';
-import { createScenarioToolHost } from '../bench/scenario-tool-host.js';
+import type { AgentEvent } from '../loop/events.js';
+import { peerByArm } from '../peers/peer-registry.js';
+import type { Scenario } from '../scenarios/loader.js';
+import { agentOf } from './agent-arm.js';
 import { agentContext } from './agent-context.js';
-import { outcomeOf } from './agent-result.js';
+import { type AgentRunEnding, openAgentRun } from './agent-run-session.js';
 import { agentTools } from './agent-tools.js';
 import type { AgentDefinition } from './define-agent.js';
-import { agentOf } from './agent-arm.js';
-import type { Arm } from '../bench/arms.js';
-import { peerByArm } from '../peers/peer-registry.js';
-import { inProcessModel, type ModelSource } from '../bench/model-source.js';
 
 export interface AgentRunSpec {
   readonly sweepSeed: number;
@@ -38,7 +27,7 @@ export interface AgentRunSpec {
 }
 
 /** `max_tokens` of our own loop's requests, offered to agents so like is compared with like. */
-const MAX_TOKENS = 1024;
+export const MAX_TOKENS = 1024;
 
 /**
  * One run of an agent: the scenario's world, its seeded flaky tools and its simulated
@@ -52,21 +41,18 @@ const MAX_TOKENS = 1024;
  * const { record } = await runAgent({ sweepSeed: 0, scenario, arm: 'agent:mine', seed: 1, agent: mine, settings: {} });
  */
 export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
-  const { sweepSeed, scenario, arm, seed, agent, settings, onEvent } = spec;
-  const key: StreamKey = { sweepSeed, scenario: scenario.id, runSeed: seed };
-  const world = createWorld(scenario.world);
-  const host = createScenarioToolHost(scenario, world, key);
-  const clock = new VirtualClock();
-  const modelFaults = new ModelFaultInjector(scenario.modelFaults, key, clock);
-  const refetches = new RefetchCounter(scenario);
-  const meter = new AgentMeter(clock, host, (event) => {
-    refetches.observe(event);
-    onEvent?.(event);
+  const { scenario, agent, settings } = spec;
+  const session = openAgentRun({
+    sweepSeed: spec.sweepSeed,
+    scenario,
+    arm: spec.arm,
+    seed: spec.seed,
+    agentName: agent.name ?? 'agent',
+    api: agent.api,
+    ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }),
+    ...(spec.model === undefined ? {} : { model: spec.model }),
   });
-  const source = spec.model ?? inProcessModel();
-  const endpoint = source.agentEndpoint(scenario, key, modelFaults);
-  // The sweep's checks refuse such a source before anything runs (checkAgentSweep).
-  if (endpoint === undefined) throw new Error(`agent arm '${arm}' cannot run against ${source.name} yet`);
+  const { meter, endpoint, host } = session;
   // Loaded on demand (a dependency, cached after the first run): built-in arms never need it.
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
   const context = agentContext({
@@ -83,81 +69,13 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
     signal: new AbortController().signal,
     settings: agent.settings.parse(settings ?? {}),
   });
-  let outcome: RunOutcome;
+  let ending: AgentRunEnding;
   try {
-    outcome = outcomeOf(await agent.run(context), meter.counts.modelCalls);
+    ending = { returned: await agent.run(context) };
   } catch (error) {
-    const scrubbed = endpoint.scrub?.(error) ?? error;
-    outcome = { kind: 'failed', reason: errorLine(agent.name ?? 'agent', scrubbed), error: scrubbed };
+    ending = { thrown: error };
   }
-  outcome = recordable(outcome, agent.name ?? 'agent');
-  const verdict = judge(scenario.check, world, outcome.kind === 'escalated');
-  const counts = meter.counts;
-  const record: RunRecord = {
-    sweep_seed: sweepSeed,
-    scenario: scenario.id,
-    arm,
-    seed,
-    model: endpoint.label ?? (agent.api === 'openai-chat' ? 'simulated-openai-sdk' : 'simulated-sdk'),
-    outcome: outcome.kind,
-    verdict: verdict.verdict,
-    verdict_reason: verdict.reason,
-    tool_calls: counts.toolCalls,
-    tool_executions: counts.toolExecutions,
-    tool_retries: 0,
-    model_calls: counts.modelCalls,
-    input_tokens: counts.inputTokens,
-    output_tokens: counts.outputTokens,
-    virtual_ms: clock.now(),
-    duplicate_side_effects: verdict.duplicateSideEffects,
-    faults: emptyFaultCounts(host.faults),
-    events: zeroEventCounts(),
-    escalation: outcome.kind === 'escalated' ? outcome.payload : null,
-    // Agents run unstreamed as far as the record knows: it carries no stream cuts.
-    model_faults: recordedModelFaults(modelFaults.counts, false),
-    refetch_calls: refetches.count,
-    journal: null,
-    cost_usd: Math.round(counts.costUsd * 1e6) / 1e6,
-    ...failureField(outcome),
-  };
-  const metrics = {
-    toolCalls: counts.toolCalls,
-    toolExecutions: counts.toolExecutions,
-    toolRetries: 0,
-    modelCalls: counts.modelCalls,
-    inputTokens: counts.inputTokens,
-    outputTokens: counts.outputTokens,
-    virtualMs: clock.now(),
-    modelRetries: 0,
-    costUsd: counts.costUsd,
-  };
-  return { record, result: { outcome, metrics, messages: context.messages }, verdict, world };
-}
-
-/**
- * The outcome, or a failed one if the agent escalated with a payload no record can hold
- * (a BigInt, a cycle, a function): the payload is written into runs.jsonl, and one run's
- * bad value must fail that run, not the sweep.
- */
-function recordable(outcome: RunOutcome, agent: string): RunOutcome {
-  if (outcome.kind !== 'escalated') return outcome;
-  let problem: unknown;
-  try {
-    if (JSON.stringify(outcome.payload) !== undefined) return outcome;
-    problem = new TypeError(`${typeof outcome.payload} is not a JSON value`);
-  } catch (error) {
-    problem = error;
-  }
-  const error = new TypeError(
-    `the escalation payload cannot be written to a record: ${problem instanceof Error ? problem.message : String(problem)}`,
-  );
-  return { kind: 'failed', reason: errorLine(agent, error), error };
-}
-
-/** An error that ended an agent's run, on one line, for the outcome's reason. */
-function errorLine(agent: string, error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return `${agent}: ${text.replace(/\s+/g, ' ').slice(0, 300)}`;
+  return session.finish(ending);
 }
 
 /** One run of an arm that names an agent: a built-in one (`peer:<name>`) or a user's (`agent:<name>`). */

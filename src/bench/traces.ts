@@ -10,8 +10,8 @@ import type { RunRecord } from './run-record.js';
 import { contentText } from '../model/content-text.js';
 
 /** Events kept at the start and the end of a long run's timeline. */
-const HEAD_EVENTS = 300;
-const TAIL_EVENTS = 100;
+export const HEAD_EVENTS = 300;
+export const TAIL_EVENTS = 100;
 
 /** One run's timeline, saved with a sweep (traces.jsonl) for reports to drill into. */
 export interface Trace {

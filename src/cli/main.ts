@@ -11,6 +11,7 @@ import { registerBench } from './commands/bench.js';
 import { registerCompare } from './commands/compare.js';
 import { registerCrashResume } from './commands/crash-resume.js';
 import { registerServeModel } from './commands/serve-model.js';
+import { registerServe } from './commands/serve.js';
 import { registerLiveCheck } from './commands/live-check.js';
 import { registerList } from './commands/list.js';
 import { registerMerge } from './commands/merge.js';
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
   registerInit(program);
   registerReport(program);
   registerCrashResume(program);
+  registerServe(program);
   registerServeModel(program);
   registerLiveCheck(program);
   for (const command of program.commands) command.exitOverride();

@@ -14,6 +14,7 @@ import type { Scenario } from '../../scenarios/loader.js';
 import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
 import { UserInputError } from '../../user-input-error.js';
 import { chooseModel } from '../model-choice.js';
+import { replayRecorded } from '../served-replay.js';
 import { nonNegativeInt } from '../parse.js';
 
 interface ReplayFlags {
@@ -27,6 +28,7 @@ interface ReplayFlags {
   readonly stream: boolean;
   readonly ensemble?: string;
   readonly member?: number;
+  readonly results?: string;
 }
 
 export function registerReplay(program: Command): void {
@@ -49,7 +51,15 @@ export function registerReplay(program: Command): void {
       'the ensemble member that played the run (its record says; default: (seed - 1) mod members, as a sweep from seed 1 assigns it)',
       nonNegativeInt,
     )
+    .option(
+      '--results <dir>',
+      'print the run as this results folder recorded it, without running it again (how a served run replays: its agent ran in another process)',
+    )
     .action(async (flags: ReplayFlags) => {
+      if (flags.results !== undefined) {
+        process.stdout.write(await replayRecorded(flags.results, flags.arm, flags.seed));
+        return;
+      }
       const source = await loadScenarioSource(flags.scenario);
       const played = playedBy(source, flags);
       const { scenario } = played;

@@ -1,0 +1,198 @@
+import type { Command } from 'commander';
+import { loadScenarioSource } from '../../bench/scenario-source.js';
+import { wallClock } from '../../clock/wall-clock.js';
+import { claimResultsFolder, sweepIntent } from '../../results/results-folder.js';
+import { IdleWatch } from '../../serve/idle-watch.js';
+import { servedFailure } from '../../serve/served-failure.js';
+import { ServedResults } from '../../serve/served-results.js';
+import { exportServedOtel } from '../../serve/served-otel.js';
+import { servedSweepIdentity, ServedSweep } from '../../serve/served-sweep.js';
+import { ServeServer } from '../../serve/serve-server.js';
+import { UserInputError } from '../../user-input-error.js';
+import { otelFile } from '../otel-file.js';
+import { outputFolder } from '../output-folder.js';
+import { nonNegativeInt, nonNegativeNumber, seedCount } from '../parse.js';
+import { RunInterrupted } from '../run-interrupted.js';
+import { writeSweepMeta } from '../sweep-meta.js';
+
+interface ServeFlags {
+  readonly scenario: string;
+  readonly seeds: number;
+  readonly firstSeed: number;
+  readonly sweepSeed: number;
+  readonly out: string;
+  readonly arm: string;
+  readonly port: number;
+  readonly host: string;
+  readonly idleTimeout: number;
+  readonly discard: boolean;
+  readonly otel?: string;
+}
+
+const HELP = `
+Protocol (every body JSON; the printed line names the real port):
+  POST /runs  {"seed": 7} or {} for the next seed   -> 201 {run_id, seed, system, prompt, messages,
+       tools, model, max_tokens, anthropic_base_url, openai_base_url, mcp_url, end_url}
+  the run's model:  new Anthropic({ baseURL: anthropic_base_url, apiKey: "unused", maxRetries: 0 })
+                    new OpenAI({ baseURL: openai_base_url, apiKey: "unused", maxRetries: 0 })
+  the run's tools:  an MCP server (Streamable HTTP, stateless) at mcp_url
+  POST /runs/<run_id>/end  {"outcome": "completed", "final_text": "..."}   -> the run's RunRecord
+       outcome: completed | escalated (+ "escalation") | failed (+ "reason") | max_iterations
+  GET /  the sweep: URLs, runs ended, runs in flight
+  Unknown run: 404; an ended run: 409; a seed outside the sweep: 400; a seed already started: 409.
+
+Example:
+  spiralbench serve -s fetch-transform-write -n 20 -o results/served --arm my-agent
+  # then, with the URLs it prints:
+  curl -s -X POST http://127.0.0.1:8788/runs -d '{}'
+  python examples/serve/agent.py http://127.0.0.1:8788 20
+
+Faults: each model call and tool call meets the fault its seed draws, as in-process. Your
+agent's key (Authorization, x-api-key) is never read, stored or echoed. A run not heard from
+for --idle-timeout seconds (wall clock) is recorded as failed; Ctrl-C records the runs in
+flight as failed and leaves the folder marked unfinished. Once every seed has ended, the
+folder is complete (report, compare, replay --results read it) and serve exits. See docs/serve.md.`;
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description(
+      "Serve one sweep to an agent in another process: the scenario's simulated model (Anthropic Messages and OpenAI Chat Completions), its tools as an MCP server, and a run API that returns each run's verdict.",
+    )
+    .requiredOption('-s, --scenario <id>', 'scenario id or .yaml path')
+    .option('-n, --seeds <count>', 'runs in the sweep', seedCount, 50)
+    .option('--first-seed <n>', 'first run seed; runs use n, n+1, ...', nonNegativeInt, 1)
+    .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
+    .option('-o, --out <dir>', 'results folder', outputFolder, 'results/served')
+    .option('--arm <label>', 'your agent\'s name: records name the arm "agent:<label>"', 'served')
+    .option('--port <n>', 'port (0 picks a free one)', nonNegativeInt, 8788)
+    .option('--host <address>', 'address to listen on (loopback by default)', '127.0.0.1')
+    .option(
+      '--idle-timeout <s>',
+      'end a run as failed after this many wall-clock seconds without a request for it (0: never)',
+      nonNegativeNumber,
+      300,
+    )
+    .option('--discard', 'delete an unfinished sweep left in --out and start over', false)
+    .option(
+      '--otel <file>',
+      'once every run has ended, write each as OpenTelemetry spans to this OTLP/JSON file (docs/otel.md)',
+    )
+    .addHelpText('after', HELP)
+    .action(async (flags: ServeFlags) => {
+      await serve(flags);
+    });
+}
+
+async function serve(flags: ServeFlags): Promise<void> {
+  const label = flags.arm.trim();
+  if (!/^[\w.-]+$/.test(label))
+    throw UserInputError.single('--arm', '', `a label of letters, digits, '.', '_' or '-'; got '${flags.arm}'`);
+  const otel = flags.otel === undefined ? undefined : otelFile(flags.otel);
+  const source = { ...(await loadScenarioSource(flags.scenario)), ref: flags.scenario };
+  const options = {
+    source,
+    arm: `agent:${label}`,
+    seeds: { base: flags.firstSeed, count: flags.seeds },
+    sweepSeed: flags.sweepSeed,
+  };
+  const folder = claimResultsFolder(flags.out, sweepIntent(false, flags.discard));
+  const startedAt = wallClock.iso();
+  const started = wallClock.ms();
+  let results: ServedResults;
+  try {
+    results = new ServedResults(folder, servedSweepIdentity(options));
+  } catch (error) {
+    folder.release();
+    throw error;
+  }
+  let finished: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    finished = resolve;
+  });
+  const sweep = new ServedSweep({
+    ...options,
+    results,
+    onEnded: (record, ended, total) => {
+      process.stderr.write(`run ${record.seed}: ${record.verdict} (${record.outcome}) · ${ended}/${total} ended\n`);
+      if (ended === total) finished();
+    },
+  });
+  const idle = new IdleWatch(flags.idleTimeout, (id) => {
+    sweep.end(id, {
+      returned: servedFailure(
+        'AgentWentSilent',
+        `no request for ${flags.idleTimeout} s: the agent stopped without ending the run`,
+      ),
+    });
+  });
+  const server = new ServeServer({
+    sweep,
+    host: flags.host,
+    port: flags.port,
+    onStarted: (run) => idle.touch(run.id),
+    onActivity: (run) => idle.touch(run.id),
+    onEnded: (run) => idle.forget(run.id),
+  });
+  const stop = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.stderr.write(`\n${signal}: recording the runs in flight as failed and stopping...\n`);
+    stop.abort(signal);
+    finished();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const base = await server.listen();
+    process.stdout.write(
+      `${JSON.stringify({
+        spiralbench: 'serve',
+        scenario: source.scenario.id,
+        arm: options.arm,
+        seeds: { first: flags.firstSeed, count: flags.seeds },
+        out: flags.out,
+        ...server.urls(),
+        idle_timeout_s: flags.idleTimeout,
+        clock: 'runs keep virtual time; only --idle-timeout reads the wall clock',
+      })}\n`,
+    );
+    process.stderr.write(
+      `serving ${flags.seeds} runs of ${source.scenario.id} as ${options.arm} at ${base} (POST /runs to start one; GET / for the protocol)\n`,
+    );
+    await done;
+    idle.stop();
+    if (stop.signal.aborted) {
+      for (const run of sweep.inFlight())
+        sweep.end(run.id, {
+          returned: servedFailure(
+            'ServeStopped',
+            `serve was stopped (${String(stop.signal.reason)}) while the run was in flight`,
+          ),
+        });
+      results.interrupt();
+      throw new RunInterrupted(
+        `stopped: ${sweep.ended} of ${sweep.total} runs ended and are written to ${flags.out}; the folder is marked unfinished (progress.json, no summary.json), so report, compare and --check refuse it. Serve again with --discard to start over.`,
+      );
+    }
+    const { summary, traces, records } = sweep.summarize(flags.out);
+    results.complete(records, summary, traces);
+    writeSweepMeta(folder.dir, {
+      started_at: startedAt,
+      finished_at: wallClock.iso(),
+      wall_seconds: Math.round((wallClock.ms() - started) / 100) / 10,
+      workers: 1,
+      stream: false,
+    });
+    process.stderr.write(`all ${sweep.total} runs ended: results in ${flags.out} (spiralbench report ${flags.out})\n`);
+    if (otel !== undefined) {
+      const exported = exportServedOtel(otel, flags.sweepSeed, sweep.endedRuns());
+      process.stderr.write(`otel: ${otel} (${exported.runs} runs, ${exported.spans} spans)\n`);
+    }
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    idle.stop();
+    await server.close();
+    results.release();
+  }
+}

@@ -1,0 +1,55 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { describeFailure } from '../bench/failure-reason.js';
+import type { AgentEvent } from '../loop/events.js';
+import { renderTranscript } from '../report/transcript.js';
+import { openFinishedSweep, readRuns, readTraces } from '../results/results-reader.js';
+import type { StoredRun } from '../results/run-record-schema.js';
+import type { World } from '../tools/world.js';
+import { UserInputError } from '../user-input-error.js';
+
+/**
+ * `replay --results <dir>`: a run of a finished sweep as it was recorded, for runs that
+ * cannot be run again from their seed (a served run: the agent lived in another
+ * process). Prints its trace when the sweep kept one, else its record.
+ */
+export async function replayRecorded(dir: string, arm: string, seed: number): Promise<string> {
+  const sweep = openFinishedSweep(dir);
+  const traces = (await readTraces(sweep)) ?? [];
+  const trace = traces.find((candidate) => candidate.arm === arm && candidate.seed === seed);
+  let record: StoredRun | undefined = trace?.record as StoredRun | undefined;
+  if (record === undefined)
+    await readRuns(sweep, (run) => {
+      if (run.arm === arm && run.seed === seed) record = run;
+    });
+  if (record === undefined)
+    throw UserInputError.single(dir, '', `a run of arm ${arm} with seed ${seed}; this sweep has none`);
+  const served = record.model === 'simulated-served';
+  const header = [
+    `${record.scenario} · arm ${record.arm} · seed ${record.seed} · sweep seed ${record.sweep_seed} · model ${record.model}`,
+    served
+      ? 'served run: an agent in another process ran it through `spiralbench serve`; it cannot be run again from its seed, so this is what the run recorded (tool calls and results; the transcript stayed with the agent)'
+      : 'recorded run: as the results folder holds it',
+  ];
+  const footer = [
+    `outcome: ${record.outcome}`,
+    ...(record.failure_reason === undefined ? [] : [`failure_reason: ${describeFailure(record.failure_reason)}`]),
+    `verdict: ${record.verdict} — ${record.verdict_reason}`,
+    `tool calls ${record.tool_calls} · tool executions ${record.tool_executions} · model calls ${record.model_calls} · tokens ${record.input_tokens} in / ${record.output_tokens} out · ${(record.virtual_ms / 1000).toFixed(1)} s virtual`,
+    `faults: ${
+      Object.entries(record.faults)
+        .filter(([, n]) => n > 0)
+        .map(([kind, n]) => `${kind} ${n}`)
+        .join(', ') || 'none'
+    }`,
+  ];
+  if (trace === undefined)
+    return `${[...header, '  (no timeline kept for this run: traces keep the worst, failed, escalated and harmful runs of a cell)', '', ...footer].join('\n')}\n`;
+  const messages: MessageParam[] = [{ role: 'user', content: trace.prompt }];
+  return renderTranscript({
+    header,
+    events: trace.events as unknown as AgentEvent[],
+    messages,
+    world: { outbox: trace.outbox } as unknown as World,
+    footer,
+  });
+}

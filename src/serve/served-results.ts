@@ -1,0 +1,58 @@
+import type { RunRecord } from '../bench/run-record.js';
+import { csvRows } from '../results/run-csv.js';
+import type { ResultsFolder } from '../results/results-folder.js';
+import type { StoredSweepIdentity } from '../results/progress-schema.js';
+import type { StoredSummary } from '../results/summary-schema.js';
+import type { StoredTrace } from '../results/trace-schema.js';
+import { ResultsWriter } from '../results/results-writer.js';
+
+/**
+ * A served sweep's results folder. Runs end in whatever order the agent ends them: each
+ * is appended durably as it ends (fsynced, with progress.json saying how far the files
+ * go, so a folder left by a crash reads as an unfinished sweep, never as a whole one).
+ * When every run has ended, the folder is rewritten in seed order, as a merge writes it
+ * (temporary files renamed into place), with its summary and traces: the same bytes
+ * whatever order the runs ended in.
+ *
+ * @example
+ * const results = new ServedResults(claimResultsFolder('results/served', 'sweep'), servedSweepIdentity(options));
+ * results.append(record);
+ */
+export class ServedResults {
+  readonly #folder: ResultsFolder;
+  readonly #writer: ResultsWriter;
+
+  constructor(folder: ResultsFolder, identity: StoredSweepIdentity) {
+    this.#folder = folder;
+    this.#writer = folder.sweepWriter(identity);
+  }
+
+  get dir(): string {
+    return this.#folder.dir;
+  }
+
+  /** One ended run, on disk before this returns. */
+  append(record: RunRecord): void {
+    this.#writer.append({ runs: 1, jsonl: `${JSON.stringify(record)}\n`, csv: csvRows([record]) });
+  }
+
+  /** The whole sweep, in seed order, with its summary and traces; the folder is then complete. */
+  complete(records: readonly RunRecord[], summary: StoredSummary, traces: readonly StoredTrace[]): void {
+    this.#writer.abandon();
+    const sorted = [...records].sort((a, b) => a.seed - b.seed);
+    const final = ResultsWriter.forMerge(this.#folder.dir);
+    let jsonl = '';
+    for (const record of sorted) jsonl += `${JSON.stringify(record)}\n`;
+    final.append({ runs: sorted.length, jsonl, csv: csvRows(sorted) });
+    final.close(summary, traces);
+  }
+
+  /** Stop with the sweep unfinished: the ended runs stay on disk, progress.json marks the folder incomplete. */
+  interrupt(): void {
+    this.#writer.abandon();
+  }
+
+  release(): void {
+    this.#folder.release();
+  }
+}

@@ -1,0 +1,84 @@
+import { AgentToolFailure } from '../agents/agent-meter.js';
+import type { AgentRunEnding, AgentRunSession } from '../agents/agent-run-session.js';
+import type { RunOutput } from '../bench/run-one.js';
+import type { AgentEvent } from '../loop/events.js';
+import { ServeRefusal } from './serve-refusal.js';
+
+/** What an MCP tool call came to, before its wire form: the result text, or the tool's failure. */
+export type ServedToolAnswer =
+  | { readonly kind: 'ok'; readonly text: string }
+  | { readonly kind: 'failed'; readonly failure: AgentToolFailure };
+
+/**
+ * One run of a served sweep: an agent session the out-of-process agent reaches over HTTP.
+ * Model calls go through the session's metered endpoint, tool calls through its meter,
+ * so they are counted, faulted and charged virtual time exactly as an in-process agent's.
+ *
+ * @example
+ * const run = sweep.start(7);
+ * const answer = await run.callTool('get_user', { user_id: 'u_1042' }); // { kind: 'ok', text } or { kind: 'failed', failure }
+ */
+export class ServedRun {
+  readonly id: string;
+  readonly session: AgentRunSession;
+  /** The tool events of the run, for its trace. */
+  readonly events: AgentEvent[];
+  readonly #fetch: typeof fetch;
+  #ended: RunOutput | undefined;
+
+  constructor(id: string, session: AgentRunSession, events: AgentEvent[]) {
+    this.id = id;
+    this.session = session;
+    this.events = events;
+    this.#fetch = session.meter.fetch(session.endpoint.fetch);
+  }
+
+  get seed(): number {
+    return this.session.seed;
+  }
+
+  get ended(): RunOutput | undefined {
+    return this.#ended;
+  }
+
+  /**
+   * One model call: `path` is `/v1/messages` or `/v1/chat/completions`, `body` the request
+   * as the client sent it. Only the body crosses: no header of the agent's (its key) is
+   * passed on. Rejects when the seeded fault drops the connection.
+   */
+  callModel(path: string, body: string): Promise<Response> {
+    this.#checkOpen();
+    return this.#fetch(`${this.session.endpoint.baseURL.anthropic}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+  }
+
+  /** One tool execution through the run's seeded host; the fault is drawn when this is called. */
+  async callTool(name: string, input: Record<string, unknown>): Promise<ServedToolAnswer> {
+    this.#checkOpen();
+    try {
+      return { kind: 'ok', text: await this.session.meter.runTool(name, input) };
+    } catch (error) {
+      if (error instanceof AgentToolFailure) return { kind: 'failed', failure: error };
+      throw error;
+    }
+  }
+
+  /** Ends the run once: the record judged on the world. */
+  end(ending: AgentRunEnding): RunOutput {
+    this.#checkOpen();
+    this.#ended = this.session.finish(ending);
+    return this.#ended;
+  }
+
+  #checkOpen(): void {
+    if (this.#ended !== undefined)
+      throw new ServeRefusal(
+        409,
+        'run_ended',
+        `run ${this.id} has ended; start another with POST /runs (its record: ${this.#ended.record.verdict})`,
+      );
+  }
+}

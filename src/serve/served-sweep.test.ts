@@ -1,0 +1,90 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAgent } from '../agents/run-agent.js';
+import { defineAgent } from '../agents/define-agent.js';
+import { resolveScenarioSource } from '../bench/scenario-source.js';
+import { claimResultsFolder } from '../results/results-folder.js';
+import { openFinishedSweep, readRuns } from '../results/results-reader.js';
+import { ServedResults } from './served-results.js';
+import { SERVED_MODEL, ServedSweep, servedSweepIdentity } from './served-sweep.js';
+import { ServeRefusal } from './serve-refusal.js';
+
+const source = resolveScenarioSource('fetch-transform-write');
+const options = { source, arm: 'agent:unit', seeds: { base: 1, count: 3 }, sweepSeed: 0 };
+
+const refused = (action: () => unknown): { status: number; message: string } => {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof ServeRefusal) return { status: error.status, message: error.message };
+    throw error;
+  }
+  throw new Error('not refused');
+};
+
+describe('ServedSweep', () => {
+  it('starts each seed once, next seed by default, and refuses what is not a run', () => {
+    const sweep = new ServedSweep(options);
+    expect(sweep.start(2).id).toBe('run-2');
+    expect(sweep.start().seed).toBe(1);
+    expect(sweep.start().seed).toBe(3);
+    expect(refused(() => sweep.start())).toMatchObject({ status: 409 });
+    expect(refused(() => sweep.start(2))).toMatchObject({ status: 409 });
+    expect(refused(() => sweep.start(4))).toMatchObject({ status: 400, message: expect.stringContaining('1..3') });
+    expect(refused(() => sweep.run('run-9'))).toMatchObject({ status: 404 });
+    sweep.end('run-2', { returned: 'nothing done' });
+    expect(refused(() => sweep.run('run-2'))).toMatchObject({ status: 409 });
+    expect(refused(() => sweep.end('run-2', { returned: 'again' }))).toMatchObject({ status: 409 });
+    expect(sweep.inFlight().map((run) => run.id)).toEqual(['run-1', 'run-3']);
+  });
+
+  it('judges an ended run on its world, as an in-process agent that did the same is judged', async () => {
+    const sweep = new ServedSweep(options);
+    const run = sweep.start(1);
+    const text = await run.callTool('search_users', { query: 'Ada' });
+    const record = sweep.end(run.id, { returned: 'all done' });
+    const same = defineAgent({
+      name: 'unit',
+      run: async ({ tools }) => {
+        await tools.call('search_users', { query: 'Ada' }).catch(() => '');
+        return 'all done';
+      },
+    });
+    const { record: inProcess } = await runAgent({
+      sweepSeed: 0,
+      scenario: source.scenario,
+      arm: 'agent:unit',
+      seed: 1,
+      agent: same,
+      settings: {},
+    });
+    expect(text.kind === 'ok' || text.kind === 'failed').toBe(true);
+    expect({ ...record, model: inProcess.model }).toEqual(inProcess);
+    expect(record.model).toBe(SERVED_MODEL);
+  });
+
+  it('writes runs as they end and, once all have, the folder in seed order, readable as a finished sweep', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'spiralbench-served-')), 'out');
+    const results = new ServedResults(
+      claimResultsFolder(dir, 'sweep', { note: () => {} }),
+      servedSweepIdentity(options),
+    );
+    const sweep = new ServedSweep({ ...options, results });
+    try {
+      for (const seed of [3, 1, 2]) sweep.start(seed);
+      for (const seed of [3, 1, 2])
+        sweep.end(`run-${seed}`, { returned: { outcome: 'failed', reason: `stop ${seed}` } });
+      expect(sweep.complete).toBe(true);
+      const { summary, traces, records } = sweep.summarize('out');
+      results.complete(records, summary, traces);
+    } finally {
+      results.release();
+    }
+    const seeds: number[] = [];
+    const finished = openFinishedSweep(dir);
+    expect(finished.summary.model).toBe(SERVED_MODEL);
+    return readRuns(finished, (run) => seeds.push(run.seed)).then(() => expect(seeds).toEqual([1, 2, 3]));
+  });
+});

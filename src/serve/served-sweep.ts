@@ -1,0 +1,199 @@
+import { openAgentRun } from '../agents/agent-run-session.js';
+import type { AgentRunEnding } from '../agents/agent-run-session.js';
+import { CellAccumulator } from '../bench/cell-accumulator.js';
+import { PACKED_WIDTH, packRun } from '../bench/packed-metrics.js';
+import type { RunRecord } from '../bench/run-record.js';
+import type { ScenarioSource } from '../bench/scenario-source.js';
+import { isImpossible, sweepSummary, type SweepSummary } from '../bench/sweep.js';
+import type { StoredSweepIdentity } from '../results/progress-schema.js';
+import type { AgentEvent } from '../loop/events.js';
+import type { Trace } from '../bench/traces.js';
+import { ServedRun } from './served-run.js';
+import type { ServedResults } from './served-results.js';
+import { servedTrace } from './served-trace.js';
+import { ServeRefusal } from './serve-refusal.js';
+
+/** What records call the model of a served run: the simulated model, reached by an agent outside the harness. */
+export const SERVED_MODEL = 'simulated-served';
+
+export interface ServedSweepOptions {
+  readonly source: ScenarioSource & { readonly ref?: string };
+  /** The arm's name, as records write it (`agent:<label>`). */
+  readonly arm: string;
+  readonly seeds: { readonly base: number; readonly count: number };
+  readonly sweepSeed: number;
+  /** Where ended runs go; nothing is written without it. */
+  readonly results?: ServedResults;
+  /** Hears each run as it ends, with how many have. */
+  readonly onEnded?: (record: RunRecord, ended: number, total: number) => void;
+}
+
+/**
+ * The runs of one served sweep (one scenario, one arm, a range of seeds), each a session
+ * an out-of-process agent drives over HTTP. Runs in flight are independent: each has its
+ * own world, seeded tools, model fault state and meter. Each seed runs once.
+ *
+ * @example
+ * const sweep = new ServedSweep({ source, arm: 'agent:mine', seeds: { base: 1, count: 20 }, sweepSeed: 0 });
+ * const run = sweep.start();
+ * const record = sweep.end(run.id, { returned: 'done' });
+ */
+export class ServedSweep {
+  readonly options: ServedSweepOptions;
+  readonly #runs = new Map<string, ServedRun>();
+  readonly #records = new Map<number, { readonly record: RunRecord; readonly run: ServedRun }>();
+  #next: number;
+
+  constructor(options: ServedSweepOptions) {
+    this.options = options;
+    this.#next = options.seeds.base;
+  }
+
+  get total(): number {
+    return this.options.seeds.count;
+  }
+
+  get ended(): number {
+    return this.#records.size;
+  }
+
+  get complete(): boolean {
+    return this.#records.size === this.total;
+  }
+
+  /** Runs started and not yet ended. */
+  inFlight(): ServedRun[] {
+    return [...this.#runs.values()].filter((run) => run.ended === undefined);
+  }
+
+  /** Starts run `seed`, or the lowest seed not started yet. */
+  start(seed?: number): ServedRun {
+    const { base, count } = this.options.seeds;
+    if (seed === undefined) {
+      while (this.#next < base + count && this.#started(this.#next)) this.#next += 1;
+      if (this.#next >= base + count)
+        throw new ServeRefusal(
+          409,
+          'sweep_started',
+          `every seed of this sweep (${base}..${base + count - 1}) has been started`,
+        );
+      seed = this.#next;
+    }
+    if (!Number.isInteger(seed) || seed < base || seed >= base + count)
+      throw new ServeRefusal(
+        400,
+        'seed_out_of_range',
+        `seed ${seed} is not in this sweep: give one of ${base}..${base + count - 1}, or none for the next`,
+      );
+    if (this.#started(seed))
+      throw new ServeRefusal(
+        409,
+        'seed_started',
+        `seed ${seed} has already been started (run ${runId(seed)}); each seed runs once`,
+      );
+    const events: AgentEvent[] = [];
+    const session = openAgentRun({
+      sweepSeed: this.options.sweepSeed,
+      scenario: this.options.source.scenario,
+      arm: this.options.arm,
+      seed,
+      agentName: this.options.arm,
+      api: 'anthropic',
+      modelLabel: SERVED_MODEL,
+      onEvent: (event) => events.push(event),
+    });
+    const run = new ServedRun(runId(seed), session, events);
+    this.#runs.set(run.id, run);
+    return run;
+  }
+
+  /** The run `id`, started and not ended; a refusal naming what to do otherwise. */
+  run(id: string): ServedRun {
+    const run = this.#runs.get(id);
+    if (run === undefined)
+      throw new ServeRefusal(404, 'unknown_run', `no run '${id}' in this sweep; start one with POST /runs`);
+    if (run.ended !== undefined)
+      throw new ServeRefusal(
+        409,
+        'run_ended',
+        `run ${id} has ended (verdict ${run.ended.record.verdict}); start another with POST /runs`,
+      );
+    return run;
+  }
+
+  /** Ends run `id`: its record, judged on its world, written before this returns. */
+  end(id: string, ending: AgentRunEnding): RunRecord {
+    const run = this.run(id);
+    const { record } = run.end(ending);
+    this.#records.set(run.seed, { record, run });
+    this.options.results?.append(record);
+    this.options.onEnded?.(record, this.#records.size, this.total);
+    return record;
+  }
+
+  /** The summary of the ended runs, in seed order, and the traces of the runs worth one. */
+  summarize(replayDir: string): { summary: SweepSummary; traces: Trace[]; records: RunRecord[] } {
+    const { source, arm, seeds, sweepSeed } = this.options;
+    const { scenario } = source;
+    const cell = new CellAccumulator(scenario.id, arm, isImpossible(scenario));
+    const ordered = [...this.#records.values()].sort((a, b) => a.record.seed - b.record.seed);
+    const packed = new Float64Array(PACKED_WIDTH);
+    for (const { record } of ordered) {
+      packRun(record, packed, 0);
+      cell.addPacked(packed, 1);
+    }
+    const summary = sweepSummary(
+      {
+        sweep_seed: sweepSeed,
+        seeds,
+        model: SERVED_MODEL,
+        shard: null,
+        scenarios: [
+          {
+            id: scenario.id,
+            hash: scenario.hash,
+            tool_budget: scenario.toolBudget,
+            impossible: isImpossible(scenario),
+          },
+        ],
+        arms: [{ name: arm, guards: [] }],
+      },
+      [cell.summary()],
+    );
+    const traces = cell.traceCandidates().map(({ seed, reasons }) => {
+      const { record, run } = this.#records.get(seed)!;
+      return servedTrace({ record, run, reasons, scenarioRef: source.ref ?? scenario.id, dir: replayDir });
+    });
+    return { summary, traces, records: ordered.map(({ record }) => record) };
+  }
+
+  /** Every ended run's record and tool events, in seed order. */
+  endedRuns(): Array<{ readonly record: RunRecord; readonly events: readonly AgentEvent[] }> {
+    return [...this.#records.values()]
+      .sort((a, b) => a.record.seed - b.record.seed)
+      .map(({ record, run }) => ({ record, events: run.events }));
+  }
+
+  #started(seed: number): boolean {
+    return this.#runs.has(runId(seed));
+  }
+}
+
+/** What progress.json records of a served sweep: `run --resume` refuses it, as its model differs. */
+export function servedSweepIdentity(options: Omit<ServedSweepOptions, 'results' | 'onEnded'>): StoredSweepIdentity {
+  const { source, arm, seeds, sweepSeed } = options;
+  return {
+    scenarios: [{ id: source.scenario.id, hash: source.scenario.hash }],
+    arms: [{ name: arm, guards: [] }],
+    seeds,
+    sweep_seed: sweepSeed,
+    model: SERVED_MODEL,
+    shard: { index: 1, count: 1 },
+    chunk_size: 1,
+  };
+}
+
+/** A run's id: its seed, as each seed runs once per served sweep. */
+export function runId(seed: number): string {
+  return `run-${seed}`;
+}

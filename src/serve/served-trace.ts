@@ -1,0 +1,47 @@
+import type { TraceReason } from '../bench/cell-accumulator.js';
+import { shellWord } from '../bench/replay-command.js';
+import type { RunRecord } from '../bench/run-record.js';
+import { HEAD_EVENTS, TAIL_EVENTS, type Trace } from '../bench/traces.js';
+import type { ServedRun } from './served-run.js';
+
+/**
+ * A served run's timeline as it happened: an out-of-process agent cannot be run again
+ * from its seed, so the trace is what the run recorded (its tool calls and results; the
+ * agent keeps its transcript to itself, as an in-process agent does), and its replay
+ * command prints this trace from the results folder.
+ *
+ * @example
+ * const trace = servedTrace({ record, run, reasons: ['failure'], scenarioRef: 'fetch-transform-write', dir: 'results/served' });
+ */
+export function servedTrace(spec: {
+  readonly record: RunRecord;
+  readonly run: ServedRun;
+  readonly reasons: readonly TraceReason[];
+  readonly scenarioRef: string;
+  readonly dir: string;
+}): Trace {
+  const { record, run } = spec;
+  const { events } = run;
+  const omitted = Math.max(0, events.length - HEAD_EVENTS - TAIL_EVENTS);
+  return {
+    scenario: record.scenario,
+    arm: record.arm,
+    seed: record.seed,
+    sweep_seed: record.sweep_seed,
+    reasons: spec.reasons,
+    replay: servedReplayCommand(spec.dir, spec.scenarioRef, record.arm, record.seed),
+    record,
+    prompt: run.session.scenario.prompt,
+    events: omitted === 0 ? [...events] : [...events.slice(0, HEAD_EVENTS), ...events.slice(-TAIL_EVENTS)],
+    assistant_texts: [],
+    events_omitted: omitted,
+    outbox: run.session.world.outbox,
+  };
+}
+
+/** The command that prints a served run's recorded trace. */
+export function servedReplayCommand(dir: string, scenario: string, arm: string, seed: number): string {
+  return ['spiralbench', 'replay', '--results', dir, '--scenario', scenario, '--arm', arm, '--seed', String(seed)]
+    .map(shellWord)
+    .join(' ');
+}

@@ -1,0 +1,58 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from './cli-helpers.js';
+import { readRuns, startServe } from './serve-helpers.js';
+
+const AGENT = fileURLToPath(new URL('../examples/serve/agent.py', import.meta.url));
+const SEEDS = 20;
+
+/** Whether python3 can import the two packages the example uses (`pip install anthropic mcp`). */
+const importable = spawnSync('python3', ['-c', 'import anthropic, mcp'], { encoding: 'utf8' });
+const available = importable.status === 0;
+if (!available)
+  console.log(
+    `serve-python: skipping the Python agent's ${SEEDS}-seed run: python3 cannot import anthropic and mcp here (${(importable.stderr || importable.error?.message || 'no python3').trim().split('\n').at(-1)}); pip install anthropic mcp to run it`,
+  );
+
+describe("docs/serve.md's Python agent", () => {
+  it('is valid Python', () => {
+    const parsed = spawnSync('python3', ['-c', 'import ast, sys; ast.parse(open(sys.argv[1]).read())', AGENT], {
+      encoding: 'utf8',
+    });
+    if (parsed.error !== undefined) return; // no python3 at all: nothing to check it with
+    expect(parsed.status, parsed.stderr).toBe(0);
+  });
+
+  it.skipIf(!available)(`runs ${SEEDS} seeds against serve, every run ended and judged`, async () => {
+    const out = join(tempDir('spiralbench-serve-py-'), 'served');
+    const serve = await startServe([
+      '-s',
+      'fetch-transform-write',
+      '-n',
+      String(SEEDS),
+      '-o',
+      out,
+      '--arm',
+      'py-agent',
+    ]);
+    const agent = spawn('python3', [AGENT, serve.about.url, String(SEEDS), '4'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let printed = '';
+    agent.stdout.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+    });
+    agent.stderr.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => agent.once('close', resolve));
+    expect(code, printed).toBe(0);
+    const exited = await serve.exited;
+    expect(exited.code, exited.stderr).toBe(0);
+    const runs = readRuns(out);
+    expect(runs.map((run) => run.seed)).toEqual(Array.from({ length: SEEDS }, (_, i) => i + 1));
+    // The agent ran its loop: it called the model and the tools, not only the run API.
+    expect(runs.every((run) => run.model_calls > 0)).toBe(true);
+    expect(runs.some((run) => run.verdict === 'success')).toBe(true);
+  });
+});
