@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type OpenAI from 'openai';
+import type { AgentEvent } from '../loop/events.js';
 import type { AgentTools } from './agent-tools.js';
 
 /** Where an agent's clients send requests: hosts the run's fetch answers for. */
@@ -56,6 +57,18 @@ export interface AgentContext<S = Record<string, unknown>> {
   readonly signal: AbortSignal;
   /** The arm's settings, parsed by the agent's schema with its defaults filled in. */
   readonly settings: S;
+  /** The run's time in ms: virtual in a sweep (model and tool latencies, waits charged by `sleep`), real in live mode. */
+  now(): number;
+  /**
+   * Charges a wait your loop chose (a backoff, a retry-after) to the run's clock, so the
+   * record's `virtual_ms` holds it as our loop's does; it returns at once in a sweep.
+   */
+  sleep(ms: number): void;
+  /**
+   * Tells the harness about a guard event (`agent.tool.retry`, `agent.repeat.blocked`, ...):
+   * the record counts it in `events` (and retries in `tool_retries`) as for our own loop.
+   */
+  emit(event: AgentEvent): void;
 }
 
 /** What a context is made of; the clients are made from it on first use. */

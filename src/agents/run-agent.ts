@@ -11,9 +11,10 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { failureField } from '../bench/failure-reason.js';
 import { RefetchCounter } from '../bench/refetch-counter.js';
 import type { RunOutput } from '../bench/run-one.js';
-import { emptyFaultCounts, recordedModelFaults, zeroEventCounts, type RunRecord } from '../bench/run-record.js';
+import { emptyFaultCounts, recordedModelFaults, type RunRecord } from '../bench/run-record.js';
 import { createScenarioToolHost } from '../bench/scenario-tool-host.js';
 import { agentContext } from './agent-context.js';
+import { AgentEventTally } from './agent-events.js';
 import { outcomeOf } from './agent-result.js';
 import { agentTools } from './agent-tools.js';
 import type { AgentDefinition } from './define-agent.js';
@@ -69,8 +70,12 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
   if (endpoint === undefined) throw new Error(`agent arm '${arm}' cannot run against ${source.name} yet`);
   // Loaded on demand (a dependency, cached after the first run): built-in arms never need it.
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
+  const tally = new AgentEventTally(onEvent);
   const context = agentContext({
     Anthropic,
+    now: () => clock.now(),
+    sleep: (ms) => clock.sleep(ms),
+    emit: tally.emit,
     fetch: meter.fetch(endpoint.fetch),
     baseURL: endpoint.baseURL,
     apiKey: agent.api === 'openai-chat' ? 'sk-simulated' : 'sk-ant-simulated',
@@ -104,14 +109,14 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
     verdict_reason: verdict.reason,
     tool_calls: counts.toolCalls,
     tool_executions: counts.toolExecutions,
-    tool_retries: 0,
+    tool_retries: tally.toolRetries,
     model_calls: counts.modelCalls,
     input_tokens: counts.inputTokens,
     output_tokens: counts.outputTokens,
     virtual_ms: clock.now(),
     duplicate_side_effects: verdict.duplicateSideEffects,
     faults: emptyFaultCounts(host.faults),
-    events: zeroEventCounts(),
+    events: tally.events,
     escalation: outcome.kind === 'escalated' ? outcome.payload : null,
     // Agents run unstreamed as far as the record knows: it carries no stream cuts.
     model_faults: recordedModelFaults(modelFaults.counts, false),
@@ -123,7 +128,7 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
   const metrics = {
     toolCalls: counts.toolCalls,
     toolExecutions: counts.toolExecutions,
-    toolRetries: 0,
+    toolRetries: tally.toolRetries,
     modelCalls: counts.modelCalls,
     inputTokens: counts.inputTokens,
     outputTokens: counts.outputTokens,
