@@ -2,6 +2,10 @@ import { createRequire } from 'node:module';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type OpenAI from 'openai';
+import type { TaskClass } from '../loop/define-guard.js';
+import type { AgentEvent } from '../loop/events.js';
+import type { RunJournal } from '../loop/journal/run-journal.js';
+import type { StreamKey } from '../random/streams.js';
 import type { AgentTools } from './agent-tools.js';
 
 /** Where an agent's clients send requests: hosts the run's fetch answers for. */
@@ -56,6 +60,31 @@ export interface AgentContext<S = Record<string, unknown>> {
   readonly signal: AbortSignal;
   /** The arm's settings, parsed by the agent's schema with its defaults filled in. */
   readonly settings: S;
+  /**
+   * What our built-in guards need to know of the run, to host them in your loop
+   * (`spiralbench/ai-sdk`, `spiralbench/langchain`): the scenario's task class, the tool
+   * budget that class allows, the key of the run's seeded streams (recovery's jitter), and
+   * its journal.
+   */
+  readonly guardRun: {
+    readonly taskClass: TaskClass;
+    readonly toolBudget: number;
+    readonly streamKey: StreamKey;
+    /** The run's journal, for a hosted journal guard; once asked for, the record holds it as our loop's journal arms' do. */
+    readonly journal: () => RunJournal;
+  };
+  /** The run's time in ms: virtual in a sweep (model and tool latencies, waits charged by `sleep`), real in live mode. */
+  now(): number;
+  /**
+   * Charges a wait your loop chose (a backoff, a retry-after) to the run's clock, so the
+   * record's `virtual_ms` holds it as our loop's does; it returns at once in a sweep.
+   */
+  sleep(ms: number): void;
+  /**
+   * Tells the harness about a guard event (`agent.tool.retry`, `agent.repeat.blocked`, ...):
+   * the record counts it in `events` (and retries in `tool_retries`) as for our own loop.
+   */
+  emit(event: AgentEvent): void;
 }
 
 /** What a context is made of; the clients are made from it on first use. */

@@ -3,16 +3,18 @@ import { failureField } from '../bench/failure-reason.js';
 import { inProcessModel, type ModelSource } from '../bench/model-source.js';
 import { RefetchCounter } from '../bench/refetch-counter.js';
 import type { RunOutput } from '../bench/run-one.js';
-import { emptyFaultCounts, recordedModelFaults, zeroEventCounts, type RunRecord } from '../bench/run-record.js';
+import { emptyFaultCounts, recordedModelFaults, type RunRecord } from '../bench/run-record.js';
 import { createScenarioToolHost, type ScenarioToolHost } from '../bench/scenario-tool-host.js';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { ModelFaultInjector } from '../faults/model-faults.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { RunOutcome } from '../loop/outcome.js';
+import { RunJournal } from '../loop/journal/run-journal.js';
 import type { StreamKey } from '../random/streams.js';
 import { judge } from '../scenarios/judge.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { createWorld, type World } from '../tools/world.js';
+import { AgentEventTally } from './agent-events.js';
 import { AgentMeter } from './agent-meter.js';
 import { type AgentReturn, outcomeOf } from './agent-result.js';
 import type { AgentEndpoint } from './simulated-endpoint.js';
@@ -50,6 +52,12 @@ export interface AgentRunSession {
   readonly host: ScenarioToolHost;
   readonly clock: VirtualClock;
   readonly meter: AgentMeter;
+  /** The run's random streams, for guards an agent hosts (recovery jitter). */
+  readonly key: StreamKey;
+  /** Counts the events an agent reports (`AgentContext.emit`) into the record. */
+  readonly tally: AgentEventTally;
+  /** The run's journal, made when a hosted journal guard first asks for it; its record is kept. */
+  journal(): RunJournal;
   /** The run's model, unmetered; `meter.fetch(endpoint.fetch)` is what agents call. */
   readonly endpoint: AgentEndpoint;
   /** `history` then `prompt` as a user turn: what the run opens with. */
@@ -78,6 +86,8 @@ export function openAgentRun(spec: AgentRunSessionSpec): AgentRunSession {
     refetches.observe(event);
     onEvent?.(event);
   });
+  const tally = new AgentEventTally(onEvent);
+  let journal: RunJournal | null = null;
   const source = spec.model ?? inProcessModel();
   const endpoint = source.agentEndpoint(scenario, key, modelFaults);
   // The sweep's checks refuse such a source before anything runs (checkAgentSweep).
@@ -110,26 +120,26 @@ export function openAgentRun(spec: AgentRunSessionSpec): AgentRunSession {
       verdict_reason: verdict.reason,
       tool_calls: counts.toolCalls,
       tool_executions: counts.toolExecutions,
-      tool_retries: 0,
+      tool_retries: tally.toolRetries,
       model_calls: counts.modelCalls,
       input_tokens: counts.inputTokens,
       output_tokens: counts.outputTokens,
       virtual_ms: clock.now(),
       duplicate_side_effects: verdict.duplicateSideEffects,
       faults: emptyFaultCounts(host.faults),
-      events: zeroEventCounts(),
+      events: tally.events,
       escalation: outcome.kind === 'escalated' ? outcome.payload : null,
       // Agents run unstreamed as far as the record knows: it carries no stream cuts.
       model_faults: recordedModelFaults(modelFaults.counts, false),
       refetch_calls: refetches.count,
-      journal: null,
+      journal: journal === null ? null : (journal as RunJournal).toRecord(),
       cost_usd: Math.round(counts.costUsd * 1e6) / 1e6,
       ...failureField(outcome),
     };
     const metrics = {
       toolCalls: counts.toolCalls,
       toolExecutions: counts.toolExecutions,
-      toolRetries: 0,
+      toolRetries: tally.toolRetries,
       modelCalls: counts.modelCalls,
       inputTokens: counts.inputTokens,
       outputTokens: counts.outputTokens,
@@ -139,7 +149,20 @@ export function openAgentRun(spec: AgentRunSessionSpec): AgentRunSession {
     };
     return { record, result: { outcome, metrics, messages: openingMessages }, verdict, world };
   };
-  return { scenario, seed, world, host, clock, meter, endpoint, openingMessages, finish };
+  return {
+    scenario,
+    seed,
+    world,
+    host,
+    clock,
+    meter,
+    key,
+    tally,
+    journal: () => (journal ??= new RunJournal()),
+    endpoint,
+    openingMessages,
+    finish,
+  };
 }
 
 /**

@@ -52,11 +52,20 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
     ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }),
     ...(spec.model === undefined ? {} : { model: spec.model }),
   });
-  const { meter, endpoint, host } = session;
+  const { meter, endpoint, host, clock } = session;
   // Loaded on demand (a dependency, cached after the first run): built-in arms never need it.
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
   const context = agentContext({
     Anthropic,
+    now: () => clock.now(),
+    sleep: (ms) => clock.sleep(ms),
+    emit: session.tally.emit,
+    guardRun: {
+      taskClass: scenario.budgetClass,
+      toolBudget: scenario.toolBudget,
+      streamKey: session.key,
+      journal: session.journal,
+    },
     fetch: meter.fetch(endpoint.fetch),
     baseURL: endpoint.baseURL,
     apiKey: agent.api === 'openai-chat' ? 'sk-simulated' : 'sk-ant-simulated',

@@ -11,8 +11,8 @@ import type { PeerName, PeerSetting } from './peer-setting.js';
 /** One built-in agent: a peer framework's loop, written with `defineAgent` as a user's agent is. */
 export interface PeerEntry {
   readonly name: PeerName;
-  /** What `--arms` calls it. */
-  readonly arm: `peer:${PeerName}`;
+  /** What `--arms` calls it: the framework, and `+<preset>` when it runs with our safeguards as its middleware. */
+  readonly arm: `peer:${PeerName}` | `peer:${PeerName}+${string}`;
   readonly title: string;
   /** npm packages with the version ranges that run on Node 20 (package.json lists them as optional peer dependencies). */
   readonly packages: ReadonlyArray<{ readonly name: string; readonly range: string }>;
@@ -26,18 +26,34 @@ export interface PeerEntry {
   readonly agent: AgentDefinition;
 }
 
-/** A catalogue entry from the agent itself: its name, API and default settings come from its definition. */
-function builtIn(agent: AgentDefinition, about: Pick<PeerEntry, 'title' | 'packages' | 'toolHistory'>): PeerEntry {
+/**
+ * A catalogue entry from the agent itself: its name, API and default settings come from
+ * its definition; `guards` names the preset of our safeguards it runs as middleware.
+ */
+function builtIn(
+  agent: AgentDefinition,
+  about: Pick<PeerEntry, 'title' | 'packages' | 'toolHistory'>,
+  guards?: 'article' | 'all',
+): PeerEntry {
   const name = agent.name as PeerName;
   return {
     name,
-    arm: `peer:${name}`,
+    arm: guards === undefined ? `peer:${name}` : `peer:${name}+${guards}`,
     ...about,
-    defaults: { peer: name, ...agent.settings.parse({}) } as PeerSetting,
+    defaults: { peer: name, ...agent.settings.parse(guards === undefined ? {} : { guards }) } as PeerSetting,
     api: agent.api,
     agent,
   };
 }
+
+const VERCEL_AI = {
+  title: 'Vercel AI SDK generateText + @ai-sdk/anthropic',
+  packages: [
+    { name: 'ai', range: '^6.0.326' },
+    { name: '@ai-sdk/anthropic', range: '^3.0.139' },
+  ],
+  toolHistory: false,
+} as const;
 
 /**
  * The peer frameworks, in the order arena runs them. Loop limits are each framework's own
@@ -51,14 +67,9 @@ export const PEERS: readonly PeerEntry[] = [
     packages: [{ name: '@anthropic-ai/sdk', range: '^1.12.0' }],
     toolHistory: true,
   }),
-  builtIn(vercelAi, {
-    title: 'Vercel AI SDK generateText + @ai-sdk/anthropic',
-    packages: [
-      { name: 'ai', range: '^6.0.326' },
-      { name: '@ai-sdk/anthropic', range: '^3.0.139' },
-    ],
-    toolHistory: false,
-  }),
+  builtIn(vercelAi, VERCEL_AI),
+  builtIn(vercelAi, { ...VERCEL_AI, title: `${VERCEL_AI.title}, spiralbench/ai-sdk article guards` }, 'article'),
+  builtIn(vercelAi, { ...VERCEL_AI, title: `${VERCEL_AI.title}, spiralbench/ai-sdk all hostable guards` }, 'all'),
   builtIn(langchain, {
     title: 'LangChain createAgent (LangGraph) + @langchain/anthropic',
     packages: [

@@ -1,0 +1,29 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { SessionClock } from './session-clock.js';
+
+/**
+ * Real time for a guard session in a user's production agent: the one place in the
+ * middleware that reads the wall clock and sets a timer. A guard's wait is owed, not
+ * slept (guards sleep synchronously, and blocking would stall every other request the
+ * process serves); the session pays it with an awaited timer before the next tool
+ * execution or model call. A sweep never uses this clock: it passes the run's own.
+ *
+ * @example
+ * const session = createGuardSession({ guards: 'article', clock: wallClock() });
+ */
+export function wallClock(wait: (ms: number) => Promise<void> = (ms) => delay(ms)): SessionClock {
+  const startedAt = performance.now();
+  let owed = 0;
+  return {
+    now: () => Math.round(performance.now() - startedAt) + owed,
+    sleep(ms) {
+      if (ms > 0 && Number.isFinite(ms)) owed += ms;
+    },
+    settle() {
+      if (owed === 0) return undefined;
+      const ms = owed;
+      owed = 0;
+      return wait(ms);
+    },
+  };
+}
