@@ -11,8 +11,8 @@ import type { PeerName, PeerSetting } from './peer-setting.js';
 /** One built-in agent: a peer framework's loop, written with `defineAgent` as a user's agent is. */
 export interface PeerEntry {
   readonly name: PeerName;
-  /** What `--arms` calls it. */
-  readonly arm: `peer:${PeerName}`;
+  /** What `--arms` calls it: `peer:<name>`, or `peer:<name>+<variant>` for the framework with settings of its own (our middleware). */
+  readonly arm: `peer:${PeerName}` | `peer:${PeerName}+${string}`;
   readonly title: string;
   /** npm packages with the version ranges that run on Node 20 (package.json lists them as optional peer dependencies). */
   readonly packages: ReadonlyArray<{ readonly name: string; readonly range: string }>;
@@ -26,18 +26,36 @@ export interface PeerEntry {
   readonly agent: AgentDefinition;
 }
 
-/** A catalogue entry from the agent itself: its name, API and default settings come from its definition. */
-function builtIn(agent: AgentDefinition, about: Pick<PeerEntry, 'title' | 'packages' | 'toolHistory'>): PeerEntry {
+/**
+ * A catalogue entry from the agent itself: its name, API and default settings come from its
+ * definition. A `variant` is the same agent under `peer:<name>+<variant>` with some settings
+ * of its own (the rest its defaults).
+ */
+function builtIn(
+  agent: AgentDefinition,
+  about: Pick<PeerEntry, 'title' | 'packages' | 'toolHistory'>,
+  variant?: { readonly suffix: string; readonly settings: Readonly<Record<string, unknown>> },
+): PeerEntry {
   const name = agent.name as PeerName;
   return {
     name,
-    arm: `peer:${name}`,
+    arm: variant === undefined ? `peer:${name}` : `peer:${name}+${variant.suffix}`,
     ...about,
-    defaults: { peer: name, ...agent.settings.parse({}) } as PeerSetting,
+    defaults: { peer: name, ...agent.settings.parse(variant?.settings ?? {}) } as PeerSetting,
     api: agent.api,
     agent,
   };
 }
+
+const LANGCHAIN: Pick<PeerEntry, 'title' | 'packages' | 'toolHistory'> = {
+  title: 'LangChain createAgent (LangGraph) + @langchain/anthropic',
+  packages: [
+    { name: 'langchain', range: '^1.5.14' },
+    { name: '@langchain/core', range: '^1.4.0' },
+    { name: '@langchain/anthropic', range: '^1.5.11' },
+  ],
+  toolHistory: false,
+};
 
 /**
  * The peer frameworks, in the order arena runs them. Loop limits are each framework's own
@@ -59,15 +77,19 @@ export const PEERS: readonly PeerEntry[] = [
     ],
     toolHistory: false,
   }),
-  builtIn(langchain, {
-    title: 'LangChain createAgent (LangGraph) + @langchain/anthropic',
-    packages: [
-      { name: 'langchain', range: '^1.5.14' },
-      { name: '@langchain/core', range: '^1.4.0' },
-      { name: '@langchain/anthropic', range: '^1.5.11' },
-    ],
-    toolHistory: false,
-  }),
+  builtIn(langchain, LANGCHAIN),
+  // Our guards as its middleware. Its beforeAgent and afterAgent hooks are two graph
+  // super-steps of their own: 27 keeps the bare arm's ceiling of 13 model calls.
+  builtIn(
+    langchain,
+    { ...LANGCHAIN, title: `${LANGCHAIN.title} + spiralbench/langchain (article)` },
+    { suffix: 'article', settings: { guards: 'article', recursionLimit: 27 } },
+  ),
+  builtIn(
+    langchain,
+    { ...LANGCHAIN, title: `${LANGCHAIN.title} + spiralbench/langchain (all)` },
+    { suffix: 'all', settings: { guards: 'all', recursionLimit: 27 } },
+  ),
   builtIn(openaiAgents, {
     title: 'OpenAI Agents SDK run() over Chat Completions',
     packages: [
