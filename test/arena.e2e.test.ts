@@ -12,6 +12,8 @@ const ARMS = [
   'peer:anthropic-tool-runner',
   'peer:vercel-ai',
   'peer:langchain',
+  'peer:langchain+article',
+  'peer:langchain+all',
   'peer:openai-agents',
 ];
 const FILES = ['runs.jsonl', 'runs.csv', 'summary.json'];
