@@ -2,7 +2,9 @@ import { createRequire } from 'node:module';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type OpenAI from 'openai';
+import type { TaskClass } from '../loop/define-guard.js';
 import type { AgentEvent } from '../loop/events.js';
+import type { StreamKey } from '../random/streams.js';
 import type { AgentTools } from './agent-tools.js';
 
 /** Where an agent's clients send requests: hosts the run's fetch answers for. */
@@ -57,6 +59,12 @@ export interface AgentContext<S = Record<string, unknown>> {
   readonly signal: AbortSignal;
   /** The arm's settings, parsed by the agent's schema with its defaults filled in. */
   readonly settings: S;
+  /**
+   * What our built-in guards need to know of the run, to host them in your loop
+   * (`spiralbench/ai-sdk`, `spiralbench/langchain`): the scenario's task class, the tool
+   * budget that class allows, and the key of the run's seeded streams (recovery's jitter).
+   */
+  readonly guardRun: { readonly taskClass: TaskClass; readonly toolBudget: number; readonly streamKey: StreamKey };
   /** The run's time in ms: virtual in a sweep (model and tool latencies, waits charged by `sleep`), real in live mode. */
   now(): number;
   /**

@@ -76,6 +76,7 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
     now: () => clock.now(),
     sleep: (ms) => clock.sleep(ms),
     emit: tally.emit,
+    guardRun: { taskClass: scenario.budgetClass, toolBudget: scenario.toolBudget, streamKey: key },
     fetch: meter.fetch(endpoint.fetch),
     baseURL: endpoint.baseURL,
     apiKey: agent.api === 'openai-chat' ? 'sk-simulated' : 'sk-ant-simulated',

@@ -236,3 +236,26 @@ describe('GuardSession', () => {
     expect(() => createGuardSession({ guards: 'ablation' as never })).toThrow(/unknown safeguard preset/);
   });
 });
+
+describe('GuardSession with a framework that throws its own errors', () => {
+  it("reads a status-bearing error as the SDK's class, and rethrows the framework's own when recovery gives up", async () => {
+    const { session: s, events } = session({ llmRecovery: { maxRetries: 1, fallbackModel: null } });
+    const overloaded = Object.assign(new Error('Overloaded'), {
+      name: 'AI_APICallError',
+      statusCode: 529,
+      responseHeaders: {},
+      responseBody: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+    });
+    const outcome = await s.callModel(
+      async () => {
+        throw overloaded;
+      },
+      () => ({ content: [] }),
+    );
+    expect(events.map((e) => e.type)).toEqual(['agent.model.retry']);
+    expect(outcome).toMatchObject({ kind: 'stop', outcome: { kind: 'failed' } });
+    expect(outcome.kind === 'stop' && outcome.outcome.kind === 'failed' && outcome.outcome.reason).toMatch(
+      /OverloadedError \(HTTP 529/,
+    );
+  });
+});

@@ -17,6 +17,7 @@ import type { MaybePromise } from '../tools/maybe-promise.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import { ToolError } from '../tools/tool-error.js';
 import { buildHostedGuards, type GuardChoice, type HostedRun, type SessionPreset } from './hosted-guards.js';
+import { modelErrorOf } from './model-error-of.js';
 import { HostedClock, type SessionClock } from './session-clock.js';
 import { SessionTranscript } from './session-transcript.js';
 import { wallClock } from './wall-clock.js';
@@ -203,12 +204,16 @@ export class GuardSession {
     this.nextTurn();
     this.#plan = null;
     let last: R | undefined;
+    // Guards read errors as the Anthropic SDK's classes; the framework gets back what it threw.
+    const thrown = new Map<unknown, unknown>();
     let next: SendModelRequest = async (request) => {
       await this.#clock.settle();
       try {
         last = await send(request.model);
       } catch (error) {
-        return { kind: 'error', error };
+        const read = modelErrorOf(error);
+        thrown.set(read, error);
+        return { kind: 'error', error: read };
       }
       return { kind: 'reply', message: asMessage(read(last), request.model) };
     };
@@ -223,7 +228,7 @@ export class GuardSession {
       this.#stop(result.outcome);
       return result;
     }
-    if (result.kind === 'error') return result;
+    if (result.kind === 'error') return { kind: 'error', error: thrown.get(result.error) ?? result.error };
     this.replied(result.message.content as readonly ContentBlockParam[]);
     return { kind: 'reply', reply: last as R };
   }

@@ -57,6 +57,15 @@ const LANGCHAIN: Pick<PeerEntry, 'title' | 'packages' | 'toolHistory'> = {
   toolHistory: false,
 };
 
+const VERCEL_AI = {
+  title: 'Vercel AI SDK generateText + @ai-sdk/anthropic',
+  packages: [
+    { name: 'ai', range: '^6.0.326' },
+    { name: '@ai-sdk/anthropic', range: '^3.0.139' },
+  ],
+  toolHistory: false,
+} as const;
+
 /**
  * The peer frameworks, in the order arena runs them. Loop limits are each framework's own
  * default where it has one (LangGraph's recursionLimit 25, the Agents SDK's maxTurns 10);
@@ -69,14 +78,17 @@ export const PEERS: readonly PeerEntry[] = [
     packages: [{ name: '@anthropic-ai/sdk', range: '^1.12.0' }],
     toolHistory: true,
   }),
-  builtIn(vercelAi, {
-    title: 'Vercel AI SDK generateText + @ai-sdk/anthropic',
-    packages: [
-      { name: 'ai', range: '^6.0.326' },
-      { name: '@ai-sdk/anthropic', range: '^3.0.139' },
-    ],
-    toolHistory: false,
-  }),
+  builtIn(vercelAi, VERCEL_AI),
+  builtIn(
+    vercelAi,
+    { ...VERCEL_AI, title: `${VERCEL_AI.title}, spiralbench/ai-sdk article guards` },
+    { suffix: 'article', settings: { guards: 'article' } },
+  ),
+  builtIn(
+    vercelAi,
+    { ...VERCEL_AI, title: `${VERCEL_AI.title}, spiralbench/ai-sdk all hostable guards` },
+    { suffix: 'all', settings: { guards: 'all' } },
+  ),
   builtIn(langchain, LANGCHAIN),
   // Our guards as its middleware. Its beforeAgent and afterAgent hooks are two graph
   // super-steps of their own: 27 keeps the bare arm's ceiling of 13 model calls.

@@ -1,6 +1,11 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage, ToolSet } from 'ai';
 import { z } from 'zod';
+import type { AgentContext } from '../agents/agent-context.js';
+import { AgentToolFailure } from '../agents/agent-meter.js';
+import { type AgentReturn, agentResultOf } from '../agents/agent-result.js';
 import { defineAgent } from '../agents/define-agent.js';
+import type { ToolExecution } from '../tools/tool-execution.js';
 import { errorReason } from './error-reason.js';
 import { textOnlyHistory } from './text-history.js';
 
@@ -10,6 +15,8 @@ export const vercelAiSettings = z.object({
   maxSteps: z.number().int().positive().default(25),
   /** `generateText`'s `maxRetries`. */
   maxRetries: z.number().int().nonnegative().default(0),
+  /** Our safeguards as AI SDK middleware (`spiralbench/ai-sdk`): a preset; absent, the bare framework. */
+  guards: z.enum(['article', 'all']).optional(),
 });
 
 /**
@@ -21,7 +28,8 @@ export const vercelAiSettings = z.object({
 export default defineAgent({
   name: 'vercel-ai',
   settings: vercelAiSettings,
-  async run({ settings, tools, fetch, baseURL, apiKey, modelId, maxTokens, system, prompt, history }) {
+  async run(context) {
+    const { settings, tools, fetch, baseURL, apiKey, modelId, maxTokens, system, prompt, history } = context;
     const turns = textOnlyHistory(history);
     if (turns === null)
       return {
@@ -49,6 +57,8 @@ export default defineAgent({
       ...turns.map((turn) => ({ role: turn.role, content: turn.text }) as ModelMessage),
       { role: 'user', content: prompt },
     ];
+    if (settings.guards !== undefined)
+      return guardedRun(context, { provider, toolSet, messages, generateText, stepCountIs });
     try {
       const result = await generateText({
         model: provider(modelId),
@@ -66,6 +76,63 @@ export default defineAgent({
     }
   },
 });
+
+/**
+ * The same `generateText` agent with our safeguards at its extension points
+ * (`spiralbench/ai-sdk`): waits charged to the run's clock, guard events to its record.
+ */
+async function guardedRun(
+  context: AgentContext<z.output<typeof vercelAiSettings>>,
+  parts: {
+    readonly provider: (id: string) => LanguageModelV3;
+    readonly toolSet: ToolSet;
+    readonly messages: ModelMessage[];
+    readonly generateText: typeof import('ai').generateText;
+    readonly stepCountIs: typeof import('ai').stepCountIs;
+  },
+): Promise<AgentReturn> {
+  const { settings, tools, modelId, maxTokens, system } = context;
+  const { aiSdkGuards } = await import('../ai-sdk/ai-sdk-guards.js');
+  const guards = aiSdkGuards({
+    guards: settings.guards ?? 'article',
+    model: parts.provider(modelId),
+    fallback: parts.provider,
+    tools: parts.toolSet,
+    executeTool: (name, input) => toolExecution(tools.call(name, input)),
+    toolTraits: tools.traits,
+    system,
+    maxTokens,
+    ...context.guardRun,
+    clock: { now: context.now, sleep: context.sleep },
+    onEvent: context.emit,
+  });
+  try {
+    const result = await parts.generateText({
+      model: guards.model,
+      system,
+      messages: parts.messages,
+      tools: guards.tools,
+      prepareStep: guards.prepareStep,
+      maxOutputTokens: maxTokens,
+      maxRetries: settings.maxRetries,
+      stopWhen: [parts.stepCountIs(settings.maxSteps), guards.stopWhen],
+    });
+    return agentResultOf(guards.outcome(result));
+  } catch (error) {
+    return agentResultOf(guards.failed(error, errorReason('generateText', error)));
+  }
+}
+
+/** A tool call through the run's meter, as the execution it came to (a failure's ToolError kept for classification). */
+function toolExecution(call: Promise<string>): Promise<ToolExecution> {
+  return call.then(
+    (content): ToolExecution => ({ kind: 'ok', content, latencyMs: 0, fault: null }),
+    (error: unknown): ToolExecution => {
+      if (!(error instanceof AgentToolFailure)) throw error;
+      return { kind: 'error', error: error.error, latencyMs: 0, fault: null };
+    },
+  );
+}
 
 /**
  * The Messages endpoint for a client whose response schema takes a text block's

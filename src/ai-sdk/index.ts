@@ -1,0 +1,19 @@
+/**
+ * spiralbench's safeguards as drop-in middleware for the Vercel AI SDK (`generateText`):
+ * `import { aiSdkGuards } from 'spiralbench/ai-sdk'`. docs/ai-sdk-middleware.md shows the
+ * whole agent; docs/middleware.md maps each safeguard to its extension point.
+ */
+export { AiSdkGuards, type AiSdkGuardsOptions, aiSdkGuards, GuardStopped } from './ai-sdk-guards.js';
+export {
+  createGuardSession,
+  type GuardChoice,
+  GuardSession,
+  type GuardSessionOptions,
+  modelErrorOf,
+  SESSION_PRESETS,
+  type SessionClock,
+  type SessionPreset,
+  toolErrorOf,
+  UNHOSTED_GUARDS,
+  wallClock,
+} from '../middleware/index.js';
