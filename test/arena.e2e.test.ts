@@ -11,6 +11,8 @@ const ARMS = [
   'all',
   'peer:anthropic-tool-runner',
   'peer:vercel-ai',
+  'peer:vercel-ai+article',
+  'peer:vercel-ai+all',
   'peer:langchain',
   'peer:langchain+article',
   'peer:langchain+all',

@@ -21,4 +21,3 @@ export {
   type SpiralbenchOutcome,
 } from './spiralbench-middleware.js';
 export { anthropicTranscript, replyBlocks } from './langchain-transcript.js';
-export { anthropicModelError } from './model-error.js';

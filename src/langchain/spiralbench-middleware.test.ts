@@ -16,7 +16,7 @@ import {
   toolResults,
 } from './scripted-anthropic.test-helpers.js';
 
-const schema = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
+const schema = { type: 'object' as const, properties: { id: { type: 'string' as const } }, required: ['id'] };
 
 /** get_user, answering from `answers` in turn (an Error is thrown), counting its executions. */
 function getUser(answers: ReadonlyArray<string | Error> = []) {

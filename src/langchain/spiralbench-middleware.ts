@@ -11,7 +11,6 @@ import { ToolError } from '../tools/tool-error.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import { guardTool } from './guard-tools.js';
 import { anthropicTranscript, replyBlocks } from './langchain-transcript.js';
-import { anthropicModelError } from './model-error.js';
 
 /**
  * `spiralbenchMiddleware`'s options: the session's (which guards, the tools' traits, the
@@ -90,6 +89,10 @@ function failureOf(thrown: unknown): ToolError {
 function frameworkError(thrown: unknown): boolean {
   const name = thrown instanceof Error ? thrown.name : '';
   return name === 'ToolInvocationError' || name === 'GraphInterrupt' || name === 'NodeInterrupt';
+}
+
+function describe(outcome: RunOutcome): string {
+  return 'reason' in outcome ? outcome.reason : outcome.kind;
 }
 
 function recorded(outcome: RunOutcome): SpiralbenchOutcome {
@@ -185,26 +188,24 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
           : { toolChoice: plan.toolChoice === 'none' ? 'none' : plan.toolChoice.name }),
         ...(plan.system === undefined ? {} : { systemPrompt: plan.system }),
       };
-      const errors = new Map<unknown, unknown>();
+      let lastThrown: unknown;
       const answer = await session.callModel(
         async (model) => {
           const onModel = model === primary || fallbackModel === undefined ? request.model : fallbackModel(model);
           try {
             return await handler({ ...call, model: onModel });
           } catch (error) {
-            // Recovery reads our SDK's error classes; the caller gets LangChain's own error back.
-            const read = anthropicModelError(error);
-            errors.set(read, error);
-            throw read;
+            lastThrown = error;
+            throw error;
           }
         },
         (reply) => ({ content: replyBlocks(reply) }),
       );
-      if (answer.kind === 'error') throw errors.get(answer.error) ?? answer.error;
-      if (answer.kind === 'stop') {
-        const cause = (answer.outcome as { error?: unknown }).error;
-        throw errors.get(cause) ?? cause ?? new Error(`spiralbench: ${answer.outcome.kind}`);
-      }
+      // LangChain's own error, as without the middleware: recovery had nothing to do with it.
+      if (answer.kind === 'error') throw answer.error;
+      // Recovery gave up (an auth error, retries spent): the run ends with the model's last error.
+      if (answer.kind === 'stop')
+        throw lastThrown ?? new Error(`spiralbench: ${answer.outcome.kind}: ${describe(answer.outcome)}`);
       // The last turn's reply is the answer: calls it made anyway (tool_choice was none) are not run.
       if (plan.finalTurn && (answer.reply.tool_calls?.length ?? 0) > 0)
         return new AIMessage({ content: answer.reply.content, id: answer.reply.id ?? '' });

@@ -3,7 +3,7 @@ import type { AgentMiddleware } from 'langchain';
 import { z } from 'zod';
 import { defineAgent } from '../agents/define-agent.js';
 import type { AgentContext } from '../agents/agent-context.js';
-import type { AgentResult } from '../agents/agent-result.js';
+import { type AgentResult, agentResultOf } from '../agents/agent-result.js';
 import type { RunOutcome } from '../loop/outcome.js';
 import type { GuardSession } from '../middleware/guard-session.js';
 import { errorReason } from './error-reason.js';
@@ -77,6 +77,7 @@ async function guardMiddleware(
     clock: { now: () => context.now(), sleep: (ms) => context.sleep(ms) },
     onEvent: (event) => context.emit(event),
     modelId: context.modelId,
+    ...context.guardRun,
     maxTokens: context.maxTokens,
     system: context.system,
     fallbackModel: chatModel,
@@ -87,24 +88,17 @@ async function guardMiddleware(
   return { middleware, session: () => session };
 }
 
-/** How a guard ended the run, as the agent's result. */
-function guardedResult(outcome: RunOutcome): AgentResult {
-  switch (outcome.kind) {
-    case 'escalated':
-      return { outcome: 'escalated', payload: outcome.payload };
+/** The bare adapter's result as the loop outcome a guard session refines (the iteration count is the meter's). */
+function loopOutcome(result: AgentResult): RunOutcome {
+  switch (result.outcome) {
+    case 'completed':
+      return { kind: 'completed', finalText: result.finalText };
     case 'failed':
-      return {
-        outcome: 'failed',
-        reason: outcome.reason,
-        ...(outcome.error === undefined ? {} : { error: outcome.error }),
-      };
-    case 'max_iterations':
-      return { outcome: 'max_iterations', iterations: outcome.iterations };
-    case 'budget_exhausted':
-    case 'timed_out':
-      return { outcome: 'completed', finalText: outcome.finalText ?? '' };
+      return result.error === undefined
+        ? { kind: 'failed', reason: result.reason }
+        : { kind: 'failed', reason: result.reason, error: result.error };
     default:
-      return { outcome: 'failed', reason: `langchain: a guard ended the run ${outcome.kind}` };
+      return { kind: 'max_iterations', iterations: 0 };
   }
 }
 
@@ -161,24 +155,39 @@ export default defineAgent({
       ...turns.map((turn) => ({ role: turn.role, content: turn.text })),
       { role: 'user', content: prompt },
     ];
-    try {
-      const state = await agent.invoke({ messages }, { recursionLimit: settings.recursionLimit });
-      const stopped = guarded?.session()?.stopped ?? null;
-      const ended = (state as { spiralbench?: { kind?: string } }).spiralbench;
-      if (stopped !== null || (ended !== undefined && ended.kind !== 'completed'))
-        return guardedResult(stopped ?? (ended as RunOutcome));
-      const last = state.messages.at(-1);
-      if (last instanceof AIMessage && (last.tool_calls?.length ?? 0) > 0) return { outcome: 'max_iterations' };
-      return {
-        outcome: 'completed',
-        finalText: typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? ''),
-      };
-    } catch (error) {
-      const stopped = guarded?.session()?.stopped ?? null;
-      if (stopped !== null) return guardedResult(stopped);
-      // By name: @langchain/langgraph comes with langchain and is not imported on its own.
-      if (error instanceof Error && error.name === 'GraphRecursionError') return { outcome: 'max_iterations' };
-      return { outcome: 'failed', reason: errorReason('langchain', error) };
-    }
+    const bare = await invoke(agent, messages, settings.recursionLimit, AIMessage);
+    const session = guarded?.session() ?? null;
+    if (session === null) return bare;
+    // How a guard ended the run (escalated, budget_exhausted, ...), else the framework's own ending.
+    const ended = loopOutcome(bare);
+    const outcome = session.outcome(ended);
+    return outcome === ended ? bare : agentResultOf(outcome);
   },
 });
+
+/** One invocation of the agent, and how LangChain's loop ended it. */
+async function invoke(
+  agent: {
+    invoke(
+      input: { messages: BaseMessageLike[] },
+      config: { recursionLimit: number },
+    ): Promise<{ messages: unknown[] }>;
+  },
+  messages: BaseMessageLike[],
+  recursionLimit: number,
+  AIMessage: typeof import('@langchain/core/messages').AIMessage,
+): Promise<AgentResult> {
+  try {
+    const state = await agent.invoke({ messages }, { recursionLimit });
+    const last = state.messages.at(-1) as { content?: unknown } | undefined;
+    if (last instanceof AIMessage && (last.tool_calls?.length ?? 0) > 0) return { outcome: 'max_iterations' };
+    return {
+      outcome: 'completed',
+      finalText: typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? ''),
+    };
+  } catch (error) {
+    // By name: @langchain/langgraph comes with langchain and is not imported on its own.
+    if (error instanceof Error && error.name === 'GraphRecursionError') return { outcome: 'max_iterations' };
+    return { outcome: 'failed', reason: errorReason('langchain', error) };
+  }
+}
