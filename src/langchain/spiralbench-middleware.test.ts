@@ -226,4 +226,32 @@ describe('spiralbenchMiddleware', () => {
       finalText: 'b',
     });
   });
+
+  it('ends the run at the iteration budget without another model call', async () => {
+    const { state, requests } = await runAgent(
+      [call('get_user', { id: 'u_1' }, 't1'), call('get_user', { id: 'u_2' }, 't2'), say('never sent')],
+      { iterationBudget: { initial: 2, cap: 2 } },
+    );
+    expect(requests).toHaveLength(2);
+    expect(state.spiralbench).toEqual({ kind: 'max_iterations', iterations: 2 });
+  });
+
+  it('answers the journal’s tools itself and shows its digest after the agent’s own system prompt', async () => {
+    const { model, requests } = scriptedChat([
+      call('update_run_journal', { objective: 'export u_1' }, 'j1'),
+      say('done'),
+    ]);
+    const agent = createAgent({
+      model,
+      tools: [getUser().fn],
+      systemPrompt: 'You are careful.',
+      middleware: [spiralbenchMiddleware({ guards: { runJournal: true } })],
+    });
+    await agent.invoke({ messages: [{ role: 'user', content: 'go' }] });
+    expect(toolResults(requests[1]!)[0]).toMatchObject({ tool_use_id: 'j1', content: 'Journal updated.' });
+    const system = JSON.stringify((requests[1] as unknown as { system: unknown }).system);
+    expect(system).toMatch(/^\[?.*You are careful\./);
+    expect(system).toContain('export u_1');
+    expect(JSON.stringify((requests[0] as unknown as { system: unknown }).system)).not.toContain('export u_1');
+  });
 });

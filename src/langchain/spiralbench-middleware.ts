@@ -137,6 +137,9 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
   const guardToolNames = new Set(offered.map((tool) => tool.name));
   const tools: StructuredToolInterface[] = offered.map((tool) => guardTool(tool, tool.name === STUCK_TOOL_NAME));
 
+  // A guard's system prompt (the journal's digest) extends the agent's own when the session was not told it.
+  const systemWith = (guards: string, agent: string | undefined): string =>
+    sessionOptions.system !== undefined || agent === undefined || agent === '' ? guards : `${agent}\n\n${guards}`;
   // The id the guards' requests name; recovery names another only when it falls back.
   const primary = sessionOptions.modelId ?? DEFAULT_MODEL_ID;
   const runOf = (state: { readonly _spiralbenchRun?: string }): Run | undefined =>
@@ -186,7 +189,7 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
         ...(plan.toolChoice === 'auto'
           ? {}
           : { toolChoice: plan.toolChoice === 'none' ? 'none' : plan.toolChoice.name }),
-        ...(plan.system === undefined ? {} : { systemPrompt: plan.system }),
+        ...(plan.system === undefined ? {} : { systemPrompt: systemWith(plan.system, request.systemPrompt) }),
       };
       let lastThrown: unknown;
       const answer = await session.callModel(
