@@ -72,6 +72,43 @@ describe('peer:langchain+article, our guards as LangChain middleware', () => {
   });
 });
 
+describe('the middleware takes our loop’s decisions', () => {
+  it('gives the article arm’s verdicts and tool calls seed for seed where LangGraph’s ceiling does not bind', () => {
+    const dir = tempDir();
+    const result = cli([
+      'run',
+      '-s',
+      'lookup-readonly',
+      '-a',
+      'article,peer:langchain+article',
+      '-n',
+      '30',
+      '--json',
+      '-o',
+      dir,
+    ]);
+    expect(result.status, result.stderr).toBe(0);
+    const runs = readFileSync(join(dir, 'runs.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as { arm: string; seed: number; verdict: string; outcome: string; tool_calls: number },
+      );
+    const ours = new Map(runs.filter((run) => run.arm === 'article').map((run) => [run.seed, run]));
+    const guarded = runs.filter((run) => run.arm === 'peer:langchain+article');
+    expect(guarded).toHaveLength(30);
+    for (const run of guarded)
+      expect([run.verdict, run.outcome, run.tool_calls], `seed ${run.seed}`).toEqual([
+        ours.get(run.seed)!.verdict,
+        ours.get(run.seed)!.outcome,
+        ours.get(run.seed)!.tool_calls,
+      ]);
+    // The budget's final turn is among them: the lookup class allows 5 calls.
+    expect(guarded.some((run) => run.outcome === 'budget_exhausted')).toBe(true);
+  }, 120_000);
+});
+
 describe("the 'spiralbench/langchain' export, as a user imports it", () => {
   const fixture = fileURLToPath(new URL('./fixtures/langchain-user-agent.mjs', import.meta.url));
   const run = () =>
