@@ -14,6 +14,7 @@ export {
   type SessionClock,
   type SessionPreset,
   toolErrorOf,
+  toolExecutionOf,
   UNHOSTED_GUARDS,
   wallClock,
 } from '../middleware/index.js';

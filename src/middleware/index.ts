@@ -26,4 +26,5 @@ export {
 export { modelErrorOf } from './model-error-of.js';
 export type { SessionClock } from './session-clock.js';
 export { toolErrorOf } from './tool-error-of.js';
+export { toolExecutionOf } from './tool-execution-of.js';
 export { wallClock } from './wall-clock.js';

@@ -12,6 +12,7 @@ describe('toolErrorOf', () => {
       [Object.assign(new Error('late'), { name: 'TimeoutError' }), 'timeout', true],
       [Object.assign(new Error('denied'), { code: 'forbidden' }), 'forbidden', false],
       [new Error('no such order'), 'handler_exception', false],
+      [Object.assign(new Error('timed out'), { error: new ToolError('timeout', 'timed out') }), 'timeout', true],
       ['a string', 'handler_exception', false],
     ];
     for (const [error, code, retryable] of cases) {

@@ -34,7 +34,8 @@ const BY_NODE_CODE: Readonly<Record<string, ToolErrorCode>> = {
 };
 
 /**
- * What a thrown tool error is, for error classification: a `ToolError` as it is; one that
+ * What a thrown tool error is, for error classification: a `ToolError` as it is (or carried
+ * as `error.error`, as a harness tool failure carries it); one that
  * names a ToolError code, an HTTP status (`status`, `statusCode`) or a Node network code
  * (`ETIMEDOUT`, `ECONNRESET`, ...) read as such; a `TimeoutError`/`AbortError` is a
  * timeout; anything else is the tool's own exception, which a retry will not cure.
@@ -51,6 +52,14 @@ export function toolErrorOf(error: unknown): ToolError {
     string,
     unknown
   >;
+  // A failure that carries its ToolError (the harness's tools.call), from any copy of spiralbench.
+  const carried = fields['error'];
+  if (
+    typeof carried === 'object' &&
+    carried !== null &&
+    CODES.has(String((carried as Record<string, unknown>)['code']))
+  )
+    return toolErrorOf(Object.assign(new Error(message), carried, { message }));
   const named = fields['code'];
   if (typeof named === 'string' && CODES.has(named))
     return new ToolError(named as ToolErrorCode, message, statusOf(fields));

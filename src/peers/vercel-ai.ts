@@ -2,10 +2,9 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage, ToolSet } from 'ai';
 import { z } from 'zod';
 import type { AgentContext } from '../agents/agent-context.js';
-import { AgentToolFailure } from '../agents/agent-meter.js';
 import { type AgentReturn, agentResultOf } from '../agents/agent-result.js';
 import { defineAgent } from '../agents/define-agent.js';
-import type { ToolExecution } from '../tools/tool-execution.js';
+import { toolExecutionOf } from '../middleware/tool-execution-of.js';
 import { errorReason } from './error-reason.js';
 import { textOnlyHistory } from './text-history.js';
 
@@ -98,7 +97,7 @@ async function guardedRun(
     model: parts.provider(modelId),
     fallback: parts.provider,
     tools: parts.toolSet,
-    executeTool: (name, input) => toolExecution(tools.call(name, input)),
+    executeTool: (name, input) => toolExecutionOf(tools.call(name, input)),
     toolTraits: tools.traits,
     system,
     maxTokens,
@@ -121,17 +120,6 @@ async function guardedRun(
   } catch (error) {
     return agentResultOf(guards.failed(error, errorReason('generateText', error)));
   }
-}
-
-/** A tool call through the run's meter, as the execution it came to (a failure's ToolError kept for classification). */
-function toolExecution(call: Promise<string>): Promise<ToolExecution> {
-  return call.then(
-    (content): ToolExecution => ({ kind: 'ok', content, latencyMs: 0, fault: null }),
-    (error: unknown): ToolExecution => {
-      if (!(error instanceof AgentToolFailure)) throw error;
-      return { kind: 'error', error: error.error, latencyMs: 0, fault: null };
-    },
-  );
 }
 
 /**

@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunRecord } from '../src/bench/run-record.js';
+import { cli, tempDir } from './cli-helpers.js';
+
+// Needs `npm run build` first (npm test does it): the CLI and `spiralbench/ai-sdk` run from dist/.
+
+const recordsOf = (dir: string): RunRecord[] =>
+  readFileSync(join(dir, 'runs.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RunRecord);
+
+const folderFiles = (dir: string) =>
+  Object.fromEntries(
+    ['runs.jsonl', 'runs.csv', 'summary.json', 'traces.jsonl'].map((file) => [
+      file,
+      readFileSync(join(dir, file), 'utf8'),
+    ]),
+  );
+
+const sum = (records: readonly RunRecord[], pick: (record: RunRecord) => number) =>
+  records.reduce((total, record) => total + pick(record), 0);
+
+describe('peer:vercel-ai+article: our safeguards as AI SDK middleware, beside the bare framework', () => {
+  const runs = [tempDir(), tempDir(), tempDir()];
+
+  beforeAll(() => {
+    for (const [i, out] of runs.entries()) {
+      const run = cli([
+        'run',
+        '-s',
+        'fetch-transform-write',
+        '-a',
+        'peer:vercel-ai,peer:vercel-ai+article',
+        '-n',
+        '50',
+        '-w',
+        i === 2 ? '2' : '1',
+        '-o',
+        out,
+        '--json',
+      ]);
+      expect(run.status, run.stderr).toBe(0);
+    }
+  }, 300_000);
+
+  it('gives the same bytes run after run and whatever the worker count', () => {
+    const first = folderFiles(runs[0]!);
+    expect(folderFiles(runs[1]!)).toEqual(first);
+    expect(folderFiles(runs[2]!)).toEqual(first);
+  });
+
+  it("counts the hosted guards' events in the guarded arm's records, and none in the bare arm's", () => {
+    const records = recordsOf(runs[0]!);
+    const bare = records.filter((record) => record.arm === 'peer:vercel-ai');
+    const guarded = records.filter((record) => record.arm === 'peer:vercel-ai+article');
+    expect([bare.length, guarded.length]).toEqual([50, 50]);
+    expect(sum(bare, (record) => Object.values(record.events).reduce((a, b) => a + b, 0))).toBe(0);
+    const retries = sum(guarded, (record) => record.events['agent.tool.retry']);
+    expect(retries).toBeGreaterThan(0);
+    expect(sum(guarded, (record) => record.tool_retries)).toBe(retries);
+    expect(sum(guarded, (record) => record.events['agent.repeat.blocked'])).toBeGreaterThan(0);
+    // Retries ran the tools again: executions exceed the calls the model wrote in some runs.
+    expect(guarded.some((record) => record.tool_executions > record.tool_calls)).toBe(true);
+    // The settings say which safeguards the arm ran with.
+    const summary = JSON.parse(readFileSync(join(runs[0]!, 'summary.json'), 'utf8')) as {
+      arms: Array<{ name: string; peer?: Record<string, unknown> }>;
+    };
+    expect(summary.arms.find((arm) => arm.name === 'peer:vercel-ai+article')?.peer).toMatchObject({
+      peer: 'vercel-ai',
+      guards: 'article',
+    });
+    expect(summary.arms.find((arm) => arm.name === 'peer:vercel-ai')?.peer).not.toHaveProperty('guards');
+  });
+});
+
+describe("a user's generateText agent importing spiralbench/ai-sdk by package name", () => {
+  const out = tempDir();
+  const agent = fileURLToPath(new URL('./fixtures/agents/ai-sdk-guarded.mjs', import.meta.url));
+
+  beforeAll(() => {
+    const run = cli([
+      'run',
+      '-s',
+      'fetch-transform-write,refund-server-errors',
+      '-a',
+      'article,peer:vercel-ai+article',
+      '--agent',
+      agent,
+      '-n',
+      '25',
+      '-o',
+      out,
+      '--json',
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+  }, 300_000);
+
+  it("takes the same decisions as our loop's article arm: seed for seed, the same calls, tokens, time and verdict", () => {
+    const records = recordsOf(out);
+    const key = (record: RunRecord) => `${record.scenario}#${record.seed}`;
+    const ours = new Map(records.filter((record) => record.arm === 'article').map((record) => [key(record), record]));
+    // refetch_calls: the harness sees a framework's calls only where they reach the tools, so a
+    // repeat the guard answers (our loop counts it, as the model did ask again) is not among them.
+    const same = (record: RunRecord) => {
+      const { arm: _arm, model: _model, events: _events, refetch_calls: _refetch, ...rest } = record;
+      return rest;
+    };
+    for (const arm of ['peer:vercel-ai+article', 'agent:ai-sdk-guarded']) {
+      const theirs = records.filter((record) => record.arm === arm);
+      expect(theirs).toHaveLength(50);
+      for (const record of theirs) {
+        const mine = ours.get(key(record))!;
+        expect(same(record), `${arm} ${key(record)}`).toEqual(same(mine));
+        // Guard events alike; our loop also counts its own start and end.
+        const { 'agent_run.started': _s, 'agent_run.completed': _c, ...guardEvents } = mine.events;
+        expect(record.events).toMatchObject(guardEvents);
+      }
+    }
+  });
+});
