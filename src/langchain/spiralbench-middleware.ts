@@ -7,7 +7,6 @@ import type { RunOutcome } from '../loop/outcome.js';
 import { DEFAULT_MODEL_ID } from '../model/model-client.js';
 import { createGuardSession, type GuardSession, type GuardSessionOptions } from '../middleware/guard-session.js';
 import { toolErrorOf } from '../middleware/tool-error-of.js';
-import { ToolError } from '../tools/tool-error.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import { guardTool } from './guard-tools.js';
 import { anthropicTranscript, replyBlocks } from './langchain-transcript.js';
@@ -77,12 +76,6 @@ function withWords(messages: readonly BaseMessage[], words: ReadonlyMap<string, 
 /** What LangChain's ToolNode says for a tool that threw, when no guard words failures. */
 function toolNodeWording(thrown: unknown): string {
   return `${String(thrown)}\n Please fix your mistakes.`;
-}
-
-/** A tool failure as error classification reads it: a scenario tool's ToolError is carried on the thrown error. */
-function failureOf(thrown: unknown): ToolError {
-  const carried = typeof thrown === 'object' && thrown !== null ? (thrown as { error?: unknown }).error : undefined;
-  return carried instanceof ToolError ? carried : toolErrorOf(thrown);
 }
 
 /** Errors LangChain handles itself (bad arguments, an interrupt for a human): never a tool failure of ours. */
@@ -226,7 +219,7 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
         } catch (error) {
           if (frameworkError(error)) throw error;
           thrown = error;
-          return { kind: 'error', error: failureOf(error), latencyMs: 0, fault: null };
+          return { kind: 'error', error: toolErrorOf(error), latencyMs: 0, fault: null };
         }
         const content = ToolMessage.isInstance(message) ? String(message.content) : JSON.stringify(message);
         return { kind: 'ok', content, latencyMs: 0, fault: null };
