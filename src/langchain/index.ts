@@ -20,4 +20,4 @@ export {
   type SpiralbenchMiddlewareOptions,
   type SpiralbenchOutcome,
 } from './spiralbench-middleware.js';
-export { anthropicTranscript, replyBlocks } from './langchain-transcript.js';
+export type { GuardChoice, SessionClock, SessionPreset } from '../middleware/index.js';

@@ -254,4 +254,14 @@ describe('spiralbenchMiddleware', () => {
     expect(system).toContain('export u_1');
     expect(JSON.stringify((requests[0] as unknown as { system: unknown }).system)).not.toContain('export u_1');
   });
+
+  it('leaves arguments that fail the tool’s schema to LangChain, which answers them as it does without us', async () => {
+    const { requests, seen } = await runAgent([call('get_user', { name: 'no id' }, 't1'), say('done')], {
+      errorClassification: true,
+    });
+    expect(seen).toHaveLength(0);
+    const answer = String(toolResults(requests[1]!)[0]!.content);
+    expect(answer).toMatch(/^Error invoking tool 'get_user' with .*did not match expected schema/s);
+    expect(answer).not.toMatch(/Permanent failure/);
+  });
 });

@@ -7,6 +7,7 @@ import type { RunOutcome } from '../loop/outcome.js';
 import { DEFAULT_MODEL_ID } from '../model/model-client.js';
 import { createGuardSession, type GuardSession, type GuardSessionOptions } from '../middleware/guard-session.js';
 import { toolErrorOf } from '../middleware/tool-error-of.js';
+import { ToolError } from '../tools/tool-error.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import { guardTool } from './guard-tools.js';
 import { anthropicTranscript, replyBlocks } from './langchain-transcript.js';
@@ -48,8 +49,6 @@ interface ToolCallRequest {
 interface Run {
   readonly session: GuardSession;
   readonly words: Map<string, string[]>;
-  /** Whether the model call now being made is the budget's (or time limit's) last turn. */
-  finalTurn: boolean;
 }
 
 /** Sessions left behind by invocations that threw (afterAgent never ran) are dropped beyond this many. */
@@ -80,8 +79,10 @@ function toolNodeWording(thrown: unknown): string {
 
 /** Errors LangChain handles itself (bad arguments, an interrupt for a human): never a tool failure of ours. */
 function frameworkError(thrown: unknown): boolean {
-  const name = thrown instanceof Error ? thrown.name : '';
-  return name === 'ToolInvocationError' || name === 'GraphInterrupt' || name === 'NodeInterrupt';
+  if (!(thrown instanceof Error)) return false;
+  // LangChain marks its own errors with a brand (ToolInvocationError.isInstance reads it), LangGraph by name.
+  const brand = (thrown as Error & { readonly '~brand'?: unknown })['~brand'];
+  return brand === 'ToolInvocationError' || thrown.name === 'GraphInterrupt' || thrown.name === 'NodeInterrupt';
 }
 
 function describe(outcome: RunOutcome): string {
@@ -149,7 +150,7 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
       const id = `run-${++opened}`;
       const session = createGuardSession(sessionOptions);
       session.open(anthropicTranscript(state.messages));
-      runs.set(id, { session, words: new Map(), finalTurn: false });
+      runs.set(id, { session, words: new Map() });
       for (const stale of runs.keys()) if (runs.size > MAX_OPEN_RUNS) runs.delete(stale);
       onSession?.(session);
       return { _spiralbenchRun: id };
@@ -213,17 +214,21 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
       const { id = '', name, args } = request.toolCall;
       let message: unknown = null;
       let thrown: unknown = null;
+      let langchains: unknown = null;
       const answer = await run.session.toolCall({ id, name, input: args }, async (): Promise<ToolExecution> => {
         try {
           message = await handler(request);
         } catch (error) {
-          if (frameworkError(error)) throw error;
           thrown = error;
-          return { kind: 'error', error: toolErrorOf(error), latencyMs: 0, fault: null };
+          // LangChain's own (arguments that fail the schema, an interrupt): a permanent failure to the guards, then LangChain's to handle.
+          if (frameworkError(error)) langchains = error;
+          const failure = langchains === null ? toolErrorOf(error) : new ToolError('invalid_input', String(error));
+          return { kind: 'error', error: failure, latencyMs: 0, fault: null };
         }
         const content = ToolMessage.isInstance(message) ? String(message.content) : JSON.stringify(message);
         return { kind: 'ok', content, latencyMs: 0, fault: null };
       });
+      if (langchains !== null) throw langchains;
       if (answer.kind === 'stop')
         return new ToolMessage({
           content:
