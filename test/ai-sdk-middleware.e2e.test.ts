@@ -87,7 +87,7 @@ describe("a user's generateText agent importing spiralbench/ai-sdk by package na
       '-s',
       'fetch-transform-write,refund-server-errors',
       '-a',
-      'article,peer:vercel-ai+article',
+      'article,all,peer:vercel-ai+article,peer:vercel-ai+all',
       '--agent',
       agent,
       '-n',
@@ -99,21 +99,28 @@ describe("a user's generateText agent importing spiralbench/ai-sdk by package na
     expect(run.status, run.stderr).toBe(0);
   }, 300_000);
 
-  it("takes the same decisions as our loop's article arm: seed for seed, the same calls, tokens, time and verdict", () => {
+  it("takes the same decisions as our loop's arms: seed for seed, the same calls, tokens, time and verdict", () => {
     const records = recordsOf(out);
     const key = (record: RunRecord) => `${record.scenario}#${record.seed}`;
-    const ours = new Map(records.filter((record) => record.arm === 'article').map((record) => [key(record), record]));
+    const ours = (arm: string) =>
+      new Map(records.filter((record) => record.arm === arm).map((record) => [key(record), record]));
     // refetch_calls: the harness sees a framework's calls only where they reach the tools, so a
     // repeat the guard answers (our loop counts it, as the model did ask again) is not among them.
     const same = (record: RunRecord) => {
       const { arm: _arm, model: _model, events: _events, refetch_calls: _refetch, ...rest } = record;
       return rest;
     };
-    for (const arm of ['peer:vercel-ai+article', 'agent:ai-sdk-guarded']) {
+    for (const [arm, preset] of [
+      ['peer:vercel-ai+article', 'article'],
+      ['agent:ai-sdk-guarded', 'article'],
+      // Every guard of `all` the AI SDK cannot host never acts on these two scenarios.
+      ['peer:vercel-ai+all', 'all'],
+    ] as const) {
+      const loop = ours(preset);
       const theirs = records.filter((record) => record.arm === arm);
       expect(theirs).toHaveLength(50);
       for (const record of theirs) {
-        const mine = ours.get(key(record))!;
+        const mine = loop.get(key(record))!;
         expect(same(record), `${arm} ${key(record)}`).toEqual(same(mine));
         // Guard events alike; our loop also counts its own start and end.
         const { 'agent_run.started': _s, 'agent_run.completed': _c, ...guardEvents } = mine.events;

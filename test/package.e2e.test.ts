@@ -81,6 +81,8 @@ describe('the packed package, installed in a project of its own', () => {
       'dist/index.d.ts',
       'dist/vitest/index.js',
       'dist/vitest/index.d.ts',
+      'dist/ai-sdk/index.js',
+      'dist/ai-sdk/index.d.ts',
       'bin/spiralbench.js',
       'scenarios/fetch-transform-write.yaml',
     ])

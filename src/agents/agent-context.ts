@@ -4,6 +4,7 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type OpenAI from 'openai';
 import type { TaskClass } from '../loop/define-guard.js';
 import type { AgentEvent } from '../loop/events.js';
+import type { RunJournal } from '../loop/journal/run-journal.js';
 import type { StreamKey } from '../random/streams.js';
 import type { AgentTools } from './agent-tools.js';
 
@@ -62,9 +63,16 @@ export interface AgentContext<S = Record<string, unknown>> {
   /**
    * What our built-in guards need to know of the run, to host them in your loop
    * (`spiralbench/ai-sdk`, `spiralbench/langchain`): the scenario's task class, the tool
-   * budget that class allows, and the key of the run's seeded streams (recovery's jitter).
+   * budget that class allows, the key of the run's seeded streams (recovery's jitter), and
+   * its journal.
    */
-  readonly guardRun: { readonly taskClass: TaskClass; readonly toolBudget: number; readonly streamKey: StreamKey };
+  readonly guardRun: {
+    readonly taskClass: TaskClass;
+    readonly toolBudget: number;
+    readonly streamKey: StreamKey;
+    /** The run's journal, for a hosted journal guard; once asked for, the record holds it as our loop's journal arms' do. */
+    readonly journal: () => RunJournal;
+  };
   /** The run's time in ms: virtual in a sweep (model and tool latencies, waits charged by `sleep`), real in live mode. */
   now(): number;
   /**

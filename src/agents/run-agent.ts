@@ -15,6 +15,7 @@ import { emptyFaultCounts, recordedModelFaults, type RunRecord } from '../bench/
 import { createScenarioToolHost } from '../bench/scenario-tool-host.js';
 import { agentContext } from './agent-context.js';
 import { AgentEventTally } from './agent-events.js';
+import { RunJournal } from '../loop/journal/run-journal.js';
 import { outcomeOf } from './agent-result.js';
 import { agentTools } from './agent-tools.js';
 import type { AgentDefinition } from './define-agent.js';
@@ -71,12 +72,18 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
   // Loaded on demand (a dependency, cached after the first run): built-in arms never need it.
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
   const tally = new AgentEventTally(onEvent);
+  let journal: RunJournal | null = null;
   const context = agentContext({
     Anthropic,
     now: () => clock.now(),
     sleep: (ms) => clock.sleep(ms),
     emit: tally.emit,
-    guardRun: { taskClass: scenario.budgetClass, toolBudget: scenario.toolBudget, streamKey: key },
+    guardRun: {
+      taskClass: scenario.budgetClass,
+      toolBudget: scenario.toolBudget,
+      streamKey: key,
+      journal: () => (journal ??= new RunJournal()),
+    },
     fetch: meter.fetch(endpoint.fetch),
     baseURL: endpoint.baseURL,
     apiKey: agent.api === 'openai-chat' ? 'sk-simulated' : 'sk-ant-simulated',
@@ -122,7 +129,7 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
     // Agents run unstreamed as far as the record knows: it carries no stream cuts.
     model_faults: recordedModelFaults(modelFaults.counts, false),
     refetch_calls: refetches.count,
-    journal: null,
+    journal: journal === null ? null : (journal as RunJournal).toRecord(),
     cost_usd: Math.round(counts.costUsd * 1e6) / 1e6,
     ...failureField(outcome),
   };

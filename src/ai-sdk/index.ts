@@ -3,6 +3,7 @@
  * `import { aiSdkGuards } from 'spiralbench/ai-sdk'`. docs/ai-sdk-middleware.md shows the
  * whole agent; docs/middleware.md maps each safeguard to its extension point.
  */
+export { agentResultOf } from '../agents/agent-result.js';
 export { AiSdkGuards, type AiSdkGuardsOptions, aiSdkGuards, GuardStopped } from './ai-sdk-guards.js';
 export {
   createGuardSession,

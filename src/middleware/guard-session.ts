@@ -18,6 +18,7 @@ import type { ToolExecution } from '../tools/tool-execution.js';
 import { ToolError } from '../tools/tool-error.js';
 import { buildHostedGuards, type GuardChoice, type HostedRun, type SessionPreset } from './hosted-guards.js';
 import { modelErrorOf } from './model-error-of.js';
+import type { ModelCallOutcome, ReadReply, ToolCallAnswer, ToolCallInput, TurnPlan } from './session-values.js';
 import { HostedClock, type SessionClock } from './session-clock.js';
 import { SessionTranscript } from './session-transcript.js';
 import { wallClock } from './wall-clock.js';
@@ -41,48 +42,7 @@ export interface GuardSessionOptions extends HostedRun {
   readonly onEvent?: (event: AgentEvent) => void;
 }
 
-/**
- * Before a model call: send it (`append` the guards' new words to the conversation for
- * good, with `toolChoice`, offering the framework's tools plus `guardTools`, and `system`
- * when a guard changed it), or end the run with `outcome`.
- */
-export type TurnPlan =
-  | {
-      readonly kind: 'call';
-      readonly append: readonly string[];
-      readonly toolChoice: 'auto' | 'none' | { readonly type: 'tool'; readonly name: string };
-      readonly guardTools: readonly string[];
-      readonly system: string | undefined;
-      /** Whether this is a last turn without tools (budget spent, soft time limit): its reply ends the run. */
-      readonly finalTurn: boolean;
-    }
-  | { readonly kind: 'stop'; readonly outcome: RunOutcome };
-
-/** One model call through the guards' wrappers: the framework's reply, the error to rethrow, or the run's end. */
-export type ModelCallOutcome<R> =
-  | { readonly kind: 'reply'; readonly reply: R }
-  | { readonly kind: 'error'; readonly error: unknown }
-  | { readonly kind: 'stop'; readonly outcome: RunOutcome };
-
-/** A framework's reply as guards read it: its blocks in the Messages shape, and what else it tells (`stop_reason`, `usage`, `model`). */
-export type ReadReply = { readonly content: readonly ContentBlockParam[] } & Partial<Omit<Message, 'content'>>;
-
-/** A tool call as the framework holds it. */
-export interface ToolCallInput {
-  readonly id: string;
-  readonly name: string;
-  readonly input: unknown;
-}
-
-/**
- * What became of a tool call: it ran (`execution` is its last execution; a failure comes
- * with the guards' wording, or null for the framework's own), a guard answered it without
- * running it, or it ended the run.
- */
-export type ToolCallAnswer =
-  | { readonly kind: 'executed'; readonly execution: ToolExecution; readonly wording: string | null }
-  | { readonly kind: 'answer'; readonly content: string; readonly isError: boolean }
-  | { readonly kind: 'stop'; readonly outcome: RunOutcome };
+export type { ModelCallOutcome, ReadReply, ToolCallAnswer, ToolCallInput, TurnPlan } from './session-values.js';
 
 /** Traits of a tool the session knows nothing about: a possible write, never retried blindly. */
 const UNKNOWN_TOOL: ToolTraits = Object.freeze({ sideEffecting: true, concurrencySafe: false });

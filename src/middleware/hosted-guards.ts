@@ -77,6 +77,8 @@ export interface HostedRun {
   readonly modelId?: string;
   /** Names the run's seeded streams (recovery's jitter). @default a fixed key */
   readonly streamKey?: StreamKey;
+  /** The journal the run journal guard keeps, asked for only when that guard is on. @default a fresh one */
+  readonly journal?: () => RunJournal;
 }
 
 const DEFAULT_KEY: StreamKey = Object.freeze({ sweepSeed: 0, scenario: 'middleware', runSeed: 0 });
@@ -110,7 +112,7 @@ export function buildHostedGuards(
     contextWindow: Number.POSITIVE_INFINITY,
     modelId: run.modelId ?? DEFAULT_MODEL_ID,
     streamKey: run.streamKey ?? DEFAULT_KEY,
-    journal: new RunJournal(),
+    journal: picked.runJournal !== undefined && run.journal !== undefined ? run.journal() : new RunJournal(),
     has: (name) => descriptors.some((descriptor) => descriptor.name === name),
   };
   return names.map((name, i) => {
