@@ -14,6 +14,8 @@ const ARMS = [
   'peer:vercel-ai+article',
   'peer:vercel-ai+all',
   'peer:langchain',
+  'peer:langchain+article',
+  'peer:langchain+all',
   'peer:openai-agents',
 ];
 const FILES = ['runs.jsonl', 'runs.csv', 'summary.json'];
@@ -89,7 +91,8 @@ describe('spiralbench arena', () => {
       .split('\n')
       .filter((line) => /^│ \d+ /.test(line))
       .map((row) => row.split('│')[2]!.trim());
-    const positions = board.map((arm) => answer.indexOf(`<td class="arm">${arm}`));
+    // Up to the next tag: peer:langchain is a prefix of peer:langchain+article.
+    const positions = board.map((arm) => answer.indexOf(`<td class="arm">${arm}<`));
     expect(positions.every((at) => at > 0)).toBe(true);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
   });

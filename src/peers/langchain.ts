@@ -2,6 +2,10 @@ import type { BaseMessageLike } from '@langchain/core/messages';
 import type { AgentMiddleware } from 'langchain';
 import { z } from 'zod';
 import { defineAgent } from '../agents/define-agent.js';
+import type { AgentContext } from '../agents/agent-context.js';
+import { type AgentResult, agentResultOf } from '../agents/agent-result.js';
+import type { RunOutcome } from '../loop/outcome.js';
+import type { GuardSession } from '../middleware/guard-session.js';
 import { errorReason } from './error-reason.js';
 import { textOnlyHistory } from './text-history.js';
 
@@ -20,6 +24,11 @@ export const langchainSettings = z.object({
   modelRetries: z.number().int().nonnegative().nullable().default(null),
   /** ChatAnthropic's `maxRetries` (its AsyncCaller). */
   clientMaxRetries: z.number().int().nonnegative().default(0),
+  /**
+   * Our safeguards as LangChain middleware (`spiralbench/langchain`), by preset: the
+   * article's four or every guard LangChain can host. Absent: none (the bare framework).
+   */
+  guards: z.enum(['article', 'all']).optional(),
 });
 
 type Settings = z.output<typeof langchainSettings>;
@@ -51,6 +60,49 @@ async function middlewareFor(settings: Settings): Promise<AgentMiddleware[]> {
 }
 
 /**
+ * Our guards of a preset as LangChain middleware for one run, on the run's clock (their
+ * waits are charged to it), reporting their events to the record; the session is kept to
+ * read how a guard ended the run, even one that ended in a throw.
+ */
+async function guardMiddleware(
+  preset: 'article' | 'all',
+  context: AgentContext<Settings>,
+  chatModel: (id: string) => unknown,
+): Promise<{ readonly middleware: AgentMiddleware; readonly session: () => GuardSession | null }> {
+  const { spiralbenchMiddleware } = await import('../langchain/index.js');
+  let session: GuardSession | null = null;
+  const middleware = spiralbenchMiddleware({
+    guards: preset,
+    toolTraits: (name) => context.tools.traits(name),
+    clock: { now: () => context.now(), sleep: (ms) => context.sleep(ms) },
+    onEvent: (event) => context.emit(event),
+    modelId: context.modelId,
+    ...context.guardRun,
+    maxTokens: context.maxTokens,
+    system: context.system,
+    fallbackModel: chatModel,
+    onSession: (opened) => {
+      session = opened;
+    },
+  });
+  return { middleware, session: () => session };
+}
+
+/** The bare adapter's result as the loop outcome a guard session refines (the iteration count is the meter's). */
+function loopOutcome(result: AgentResult): RunOutcome {
+  switch (result.outcome) {
+    case 'completed':
+      return { kind: 'completed', finalText: result.finalText };
+    case 'failed':
+      return result.error === undefined
+        ? { kind: 'failed', reason: result.reason }
+        : { kind: 'failed', reason: result.reason, error: result.error };
+    default:
+      return { kind: 'max_iterations', iterations: 0 };
+  }
+}
+
+/**
  * LangChain's agent loop: `createAgent` (a LangGraph graph of a model node and a tool
  * node) over `ChatAnthropic`, invoked with the scenario's messages and a
  * `recursionLimit`; the settings' middleware goes in as given. A tool that throws is
@@ -61,7 +113,8 @@ async function middlewareFor(settings: Settings): Promise<AgentMiddleware[]> {
 export default defineAgent({
   name: 'langchain',
   settings: langchainSettings,
-  async run({ settings, tools, fetch, baseURL, apiKey, modelId, maxTokens, system, prompt, history }) {
+  async run(context) {
+    const { settings, tools, fetch, baseURL, apiKey, modelId, maxTokens, system, prompt, history } = context;
     const turns = textOnlyHistory(history);
     if (turns === null)
       return {
@@ -74,14 +127,16 @@ export default defineAgent({
       import('@langchain/core/messages'),
       import('langchain'),
     ]);
-    const model = new ChatAnthropic({
-      model: modelId,
-      apiKey,
-      anthropicApiUrl: baseURL.anthropic,
-      maxTokens,
-      maxRetries: settings.clientMaxRetries,
-      clientOptions: { fetch },
-    });
+    const chatModel = (id: string) =>
+      new ChatAnthropic({
+        model: id,
+        apiKey,
+        anthropicApiUrl: baseURL.anthropic,
+        maxTokens,
+        maxRetries: settings.clientMaxRetries,
+        clientOptions: { fetch },
+      });
+    const model = chatModel(modelId);
     const langchainTools = tools.anthropic.map((definition) =>
       tool((input: unknown) => tools.call(definition.name, input), {
         name: definition.name,
@@ -89,28 +144,50 @@ export default defineAgent({
         schema: definition.input_schema as Record<string, unknown>,
       }),
     );
+    const guarded = settings.guards === undefined ? null : await guardMiddleware(settings.guards, context, chatModel);
     const agent = createAgent({
       model,
       tools: langchainTools,
       systemPrompt: system,
-      middleware: await middlewareFor(settings),
+      middleware: [...(await middlewareFor(settings)), ...(guarded === null ? [] : [guarded.middleware])],
     });
     const messages: BaseMessageLike[] = [
       ...turns.map((turn) => ({ role: turn.role, content: turn.text })),
       { role: 'user', content: prompt },
     ];
-    try {
-      const state = await agent.invoke({ messages }, { recursionLimit: settings.recursionLimit });
-      const last = state.messages.at(-1);
-      if (last instanceof AIMessage && (last.tool_calls?.length ?? 0) > 0) return { outcome: 'max_iterations' };
-      return {
-        outcome: 'completed',
-        finalText: typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? ''),
-      };
-    } catch (error) {
-      // By name: @langchain/langgraph comes with langchain and is not imported on its own.
-      if (error instanceof Error && error.name === 'GraphRecursionError') return { outcome: 'max_iterations' };
-      return { outcome: 'failed', reason: errorReason('langchain', error) };
-    }
+    const bare = await invoke(agent, messages, settings.recursionLimit, AIMessage);
+    const session = guarded?.session() ?? null;
+    if (session === null) return bare;
+    // How a guard ended the run (escalated, budget_exhausted, ...), else the framework's own ending.
+    const ended = loopOutcome(bare);
+    const outcome = session.outcome(ended);
+    return outcome === ended ? bare : agentResultOf(outcome);
   },
 });
+
+/** One invocation of the agent, and how LangChain's loop ended it. */
+async function invoke(
+  agent: {
+    invoke(
+      input: { messages: BaseMessageLike[] },
+      config: { recursionLimit: number },
+    ): Promise<{ messages: unknown[] }>;
+  },
+  messages: BaseMessageLike[],
+  recursionLimit: number,
+  AIMessage: typeof import('@langchain/core/messages').AIMessage,
+): Promise<AgentResult> {
+  try {
+    const state = await agent.invoke({ messages }, { recursionLimit });
+    const last = state.messages.at(-1) as { content?: unknown } | undefined;
+    if (last instanceof AIMessage && (last.tool_calls?.length ?? 0) > 0) return { outcome: 'max_iterations' };
+    return {
+      outcome: 'completed',
+      finalText: typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? ''),
+    };
+  } catch (error) {
+    // By name: @langchain/langgraph comes with langchain and is not imported on its own.
+    if (error instanceof Error && error.name === 'GraphRecursionError') return { outcome: 'max_iterations' };
+    return { outcome: 'failed', reason: errorReason('langchain', error) };
+  }
+}

@@ -30,8 +30,23 @@ describe('peer registry', () => {
     expect(installedPeers(withoutAi).map((peer) => peer.arm)).toEqual([
       'peer:anthropic-tool-runner',
       'peer:langchain',
+      'peer:langchain+article',
+      'peer:langchain+all',
       'peer:openai-agents',
     ]);
+  });
+
+  it('a framework with our middleware is its own arm: the same agent, the preset and the ceiling-keeping limit in its settings', () => {
+    const [bare, guarded] = resolveArms(['peer:langchain', 'peer:langchain+article']);
+    expect(bare!.peer).not.toHaveProperty('guards');
+    expect(guarded).toEqual({
+      name: 'peer:langchain+article',
+      guards: [],
+      peer: { ...bare!.peer, recursionLimit: 27, guards: 'article' },
+    });
+    expect(PEERS.find((peer) => peer.arm === 'peer:langchain+all')!.agent).toBe(
+      PEERS.find((peer) => peer.arm === 'peer:langchain')!.agent,
+    );
   });
 
   it('the npm command asks only for what is missing, at the ranges package.json names', async () => {

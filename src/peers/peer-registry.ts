@@ -11,7 +11,7 @@ import type { PeerName, PeerSetting } from './peer-setting.js';
 /** One built-in agent: a peer framework's loop, written with `defineAgent` as a user's agent is. */
 export interface PeerEntry {
   readonly name: PeerName;
-  /** What `--arms` calls it: the framework, and `+<preset>` when it runs with our safeguards as its middleware. */
+  /** What `--arms` calls it: `peer:<name>`, or `peer:<name>+<variant>` for the framework with settings of its own (our middleware). */
   readonly arm: `peer:${PeerName}` | `peer:${PeerName}+${string}`;
   readonly title: string;
   /** npm packages with the version ranges that run on Node 20 (package.json lists them as optional peer dependencies). */
@@ -27,24 +27,35 @@ export interface PeerEntry {
 }
 
 /**
- * A catalogue entry from the agent itself: its name, API and default settings come from
- * its definition; `guards` names the preset of our safeguards it runs as middleware.
+ * A catalogue entry from the agent itself: its name, API and default settings come from its
+ * definition. A `variant` is the same agent under `peer:<name>+<variant>` with some settings
+ * of its own (the rest its defaults).
  */
 function builtIn(
   agent: AgentDefinition,
   about: Pick<PeerEntry, 'title' | 'packages' | 'toolHistory'>,
-  guards?: 'article' | 'all',
+  variant?: { readonly suffix: string; readonly settings: Readonly<Record<string, unknown>> },
 ): PeerEntry {
   const name = agent.name as PeerName;
   return {
     name,
-    arm: guards === undefined ? `peer:${name}` : `peer:${name}+${guards}`,
+    arm: variant === undefined ? `peer:${name}` : `peer:${name}+${variant.suffix}`,
     ...about,
-    defaults: { peer: name, ...agent.settings.parse(guards === undefined ? {} : { guards }) } as PeerSetting,
+    defaults: { peer: name, ...agent.settings.parse(variant?.settings ?? {}) } as PeerSetting,
     api: agent.api,
     agent,
   };
 }
+
+const LANGCHAIN: Pick<PeerEntry, 'title' | 'packages' | 'toolHistory'> = {
+  title: 'LangChain createAgent (LangGraph) + @langchain/anthropic',
+  packages: [
+    { name: 'langchain', range: '^1.5.14' },
+    { name: '@langchain/core', range: '^1.4.0' },
+    { name: '@langchain/anthropic', range: '^1.5.11' },
+  ],
+  toolHistory: false,
+};
 
 const VERCEL_AI = {
   title: 'Vercel AI SDK generateText + @ai-sdk/anthropic',
@@ -68,17 +79,29 @@ export const PEERS: readonly PeerEntry[] = [
     toolHistory: true,
   }),
   builtIn(vercelAi, VERCEL_AI),
-  builtIn(vercelAi, { ...VERCEL_AI, title: `${VERCEL_AI.title}, spiralbench/ai-sdk article guards` }, 'article'),
-  builtIn(vercelAi, { ...VERCEL_AI, title: `${VERCEL_AI.title}, spiralbench/ai-sdk all hostable guards` }, 'all'),
-  builtIn(langchain, {
-    title: 'LangChain createAgent (LangGraph) + @langchain/anthropic',
-    packages: [
-      { name: 'langchain', range: '^1.5.14' },
-      { name: '@langchain/core', range: '^1.4.0' },
-      { name: '@langchain/anthropic', range: '^1.5.11' },
-    ],
-    toolHistory: false,
-  }),
+  builtIn(
+    vercelAi,
+    { ...VERCEL_AI, title: `${VERCEL_AI.title}, spiralbench/ai-sdk article guards` },
+    { suffix: 'article', settings: { guards: 'article' } },
+  ),
+  builtIn(
+    vercelAi,
+    { ...VERCEL_AI, title: `${VERCEL_AI.title}, spiralbench/ai-sdk all hostable guards` },
+    { suffix: 'all', settings: { guards: 'all' } },
+  ),
+  builtIn(langchain, LANGCHAIN),
+  // Our guards as its middleware. Its beforeAgent and afterAgent hooks are two graph
+  // super-steps of their own: 27 keeps the bare arm's ceiling of 13 model calls.
+  builtIn(
+    langchain,
+    { ...LANGCHAIN, title: `${LANGCHAIN.title} + spiralbench/langchain (article)` },
+    { suffix: 'article', settings: { guards: 'article', recursionLimit: 27 } },
+  ),
+  builtIn(
+    langchain,
+    { ...LANGCHAIN, title: `${LANGCHAIN.title} + spiralbench/langchain (all)` },
+    { suffix: 'all', settings: { guards: 'all', recursionLimit: 27 } },
+  ),
   builtIn(openaiAgents, {
     title: 'OpenAI Agents SDK run() over Chat Completions',
     packages: [
