@@ -1,6 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { describeFailure } from '../bench/failure-reason.js';
 import type { AgentEvent } from '../loop/events.js';
+import { runFooter } from '../report/run-footer.js';
 import { renderTranscript } from '../report/transcript.js';
 import { openFinishedSweep, readRuns, readTraces } from '../results/results-reader.js';
 import type { StoredRun } from '../results/run-record-schema.js';
@@ -32,15 +32,7 @@ export async function replayRecorded(dir: string, arm: string, seed: number): Pr
   ];
   const footer = [
     `outcome: ${record.outcome}`,
-    ...(record.failure_reason === undefined ? [] : [`failure_reason: ${describeFailure(record.failure_reason)}`]),
-    `verdict: ${record.verdict} — ${record.verdict_reason}`,
-    `tool calls ${record.tool_calls} · tool executions ${record.tool_executions} · model calls ${record.model_calls} · tokens ${record.input_tokens} in / ${record.output_tokens} out · ${(record.virtual_ms / 1000).toFixed(1)} s virtual`,
-    `faults: ${
-      Object.entries(record.faults)
-        .filter(([, n]) => n > 0)
-        .map(([kind, n]) => `${kind} ${n}`)
-        .join(', ') || 'none'
-    }`,
+    ...runFooter(record, { verdict: record.verdict, reason: record.verdict_reason }),
   ];
   if (trace === undefined)
     return `${[...header, '  (no timeline kept for this run: traces keep the worst, failed, escalated and harmful runs of a cell)', '', ...footer].join('\n')}\n`;

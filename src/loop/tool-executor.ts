@@ -1,7 +1,6 @@
 import type { ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { MaybePromise } from '../tools/maybe-promise.js';
-import type { ToolExecution } from '../tools/tool-execution.js';
-import { ToolError } from '../tools/tool-error.js';
+import { handlerException, type ToolExecution } from '../tools/tool-execution.js';
 import type { ExecutionContext, LoopContext } from './guard.js';
 import type { GuardHooks } from './guard-hooks.js';
 import type { ToolHost } from './tool-host.js';
@@ -112,14 +111,4 @@ function report(
   const content =
     describer === undefined ? `Error: ${execution.error.message}` : describer.describeError(execution.error, ctx);
   return { kind: 'result', block: { type: 'tool_result', tool_use_id: call.id, content, is_error: true }, executions };
-}
-
-function handlerException(tool: string, error: unknown): ToolExecution {
-  const message = error instanceof Error ? error.message : String(error);
-  return {
-    kind: 'error',
-    error: new ToolError('handler_exception', `Tool '${tool}' failed: ${message}`),
-    latencyMs: 0,
-    fault: null,
-  };
 }

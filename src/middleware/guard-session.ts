@@ -14,8 +14,7 @@ import type { RunOutcome } from '../loop/outcome.js';
 import type { ToolTraits } from '../loop/tool-host.js';
 import { DEFAULT_MODEL_ID, type Message, type ModelRequest } from '../model/model-client.js';
 import type { MaybePromise } from '../tools/maybe-promise.js';
-import type { ToolExecution } from '../tools/tool-execution.js';
-import { ToolError } from '../tools/tool-error.js';
+import { handlerException, type ToolExecution } from '../tools/tool-execution.js';
 import { buildHostedGuards, type GuardChoice, type HostedRun, type SessionPreset } from './hosted-guards.js';
 import { modelErrorOf } from './model-error-of.js';
 import type { ModelCallOutcome, ReadReply, ToolCallAnswer, ToolCallInput, TurnPlan } from './session-values.js';
@@ -275,9 +274,9 @@ export class GuardSession {
     this.#toolExecutions += 1;
     try {
       const answer = run();
-      return answer instanceof Promise ? answer.catch((error: unknown) => thrown(tool, error)) : answer;
+      return answer instanceof Promise ? answer.catch((error: unknown) => handlerException(tool, error)) : answer;
     } catch (error) {
-      return thrown(tool, error);
+      return handlerException(tool, error);
     }
   }
 
@@ -371,14 +370,4 @@ function asMessage(reply: ReadReply, model: string): Message {
 
 function textOf(content: readonly ContentBlockParam[]): string {
   return content.map((block) => (block.type === 'text' ? block.text : '')).join('');
-}
-
-function thrown(tool: string, error: unknown): ToolExecution {
-  const message = error instanceof Error ? error.message : String(error);
-  return {
-    kind: 'error',
-    error: new ToolError('handler_exception', `Tool '${tool}' failed: ${message}`),
-    latencyMs: 0,
-    fault: null,
-  };
 }

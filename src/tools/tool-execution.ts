@@ -1,4 +1,4 @@
-import type { ToolError } from './tool-error.js';
+import { ToolError } from './tool-error.js';
 import type { FaultKind } from './tool-fault.js';
 
 /**
@@ -11,3 +11,20 @@ import type { FaultKind } from './tool-fault.js';
 export type ToolExecution =
   | { readonly kind: 'ok'; readonly content: string; readonly latencyMs: number; readonly fault: FaultKind | null }
   | { readonly kind: 'error'; readonly error: ToolError; readonly latencyMs: number; readonly fault: FaultKind | null };
+
+/**
+ * A tool handler's exception as a failed execution, worded as the loop words it for the
+ * model (`Tool '<name>' failed: <message>`): never retried, never a crashed run.
+ *
+ * @example
+ * handlerException('get_user', new Error('boom')).error.message // "Tool 'get_user' failed: boom"
+ */
+export function handlerException(tool: string, error: unknown): ToolExecution {
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    kind: 'error',
+    error: new ToolError('handler_exception', `Tool '${tool}' failed: ${message}`),
+    latencyMs: 0,
+    fault: null,
+  };
+}

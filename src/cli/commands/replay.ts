@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { type Arm, resolveArms } from '../../bench/arms.js';
 import { agentArms, checkAgentArms } from '../../agents/agent-arm.js';
 import { recordedArms, shownAgentSpec } from '../../bench/recorded-arms.js';
-import { describeFailure } from '../../bench/failure-reason.js';
+import { runFooter } from '../../report/run-footer.js';
 import { runOne } from '../../bench/run-one.js';
 import { replayCommand } from '../../bench/replay-command.js';
 import type { AgentEvent } from '../../loop/events.js';
@@ -115,17 +115,7 @@ export function registerReplay(program: Command): void {
           world,
           footer: [
             `outcome: ${record.outcome}${result.outcome.kind === 'completed' || result.outcome.kind === 'budget_exhausted' ? ` — final answer: ${result.outcome.finalText}` : result.outcome.kind === 'failed' ? ` — ${result.outcome.reason}` : ''}`,
-            ...(record.failure_reason === undefined
-              ? []
-              : [`failure_reason: ${describeFailure(record.failure_reason)}`]),
-            `verdict: ${verdict.verdict} — ${verdict.reason}`,
-            `tool calls ${record.tool_calls} · tool executions ${record.tool_executions} · model calls ${record.model_calls} · tokens ${record.input_tokens} in / ${record.output_tokens} out · ${(record.virtual_ms / 1000).toFixed(1)} s virtual`,
-            `faults: ${
-              Object.entries(record.faults)
-                .filter(([, n]) => n > 0)
-                .map(([kind, n]) => `${kind} ${n}`)
-                .join(', ') || 'none'
-            }`,
+            ...runFooter(record, verdict),
             `replay: ${command}`,
           ],
         }),
