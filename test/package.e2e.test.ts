@@ -83,6 +83,8 @@ describe('the packed package, installed in a project of its own', () => {
       'dist/vitest/index.d.ts',
       'dist/ai-sdk/index.js',
       'dist/ai-sdk/index.d.ts',
+      'dist/langchain/index.js',
+      'dist/langchain/index.d.ts',
       'bin/spiralbench.js',
       'scenarios/fetch-transform-write.yaml',
     ])
