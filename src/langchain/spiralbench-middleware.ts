@@ -26,8 +26,11 @@ export interface SpiralbenchMiddlewareOptions extends GuardSessionOptions {
   readonly onSession?: (session: GuardSession) => void;
 }
 
+/** Each kind of outcome without its error object (distributive: narrowing on `kind` keeps each kind's fields). */
+type WithoutError<Outcome> = Outcome extends unknown ? Omit<Outcome, 'error'> : never;
+
 /** How a run ended, as the agent's final state holds it (`state.spiralbench`): the outcome without the error object. */
-export type SpiralbenchOutcome = Omit<RunOutcome, 'error'> & { readonly kind: RunOutcome['kind'] };
+export type SpiralbenchOutcome = WithoutError<RunOutcome>;
 
 /** The parts of LangChain's model request the middleware reads and changes. */
 interface ModelCall {
@@ -67,6 +70,12 @@ interface Run {
   readonly session: GuardSession;
   readonly words: Map<string, string[]>;
 }
+
+/** The state the middleware adds to the agent's: the run's key, and how the run ended once it has. */
+const spiralbenchState = z.object({
+  _spiralbenchRun: z.custom<RunKey>().optional(),
+  spiralbench: z.custom<SpiralbenchOutcome>().optional(),
+});
 
 /** The thread a checkpointer keeps the run on, if any: a run paused there resumes in a later invocation. */
 function threadOf(runtime: Runtime | undefined): string | undefined {
@@ -142,7 +151,7 @@ function recorded(outcome: RunOutcome): SpiralbenchOutcome {
  * const state = await agent.invoke({ messages: [{ role: 'user', content: 'Email u_42 their invoice.' }] });
  * state.spiralbench; // { kind: 'completed', ... } or { kind: 'escalated', payload: {...} }
  */
-export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): AgentMiddleware {
+export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): AgentMiddleware<typeof spiralbenchState> {
   const { fallbackModel, onSession, ...sessionOptions } = options;
   // By the id of the key object the run's state holds (LangGraph hands the tool node a copy of it).
   // A run is dropped once LangGraph drops its state's key, however the invocation ended
@@ -177,10 +186,7 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
 
   const config = {
     name: 'SpiralbenchMiddleware',
-    stateSchema: z.object({
-      _spiralbenchRun: z.custom<RunKey>().optional(),
-      spiralbench: z.unknown().optional(),
-    }),
+    stateSchema: spiralbenchState,
     tools,
     beforeAgent(state: { readonly messages: BaseMessage[] }, runtime?: Runtime) {
       const key: RunKey = { id: `run-${++opened}` };
@@ -292,5 +298,7 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
       });
     },
   };
-  return createMiddleware(config as unknown as Parameters<typeof createMiddleware>[0]) as AgentMiddleware;
+  return createMiddleware(config as unknown as Parameters<typeof createMiddleware>[0]) as AgentMiddleware<
+    typeof spiralbenchState
+  >;
 }
