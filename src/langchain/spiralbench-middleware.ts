@@ -6,6 +6,7 @@ import { STUCK_TOOL_NAME } from '../loop/guards/stuck-tool.js';
 import type { RunOutcome } from '../loop/outcome.js';
 import { DEFAULT_MODEL_ID } from '../model/model-client.js';
 import { createGuardSession, type GuardSession, type GuardSessionOptions } from '../middleware/guard-session.js';
+import type { SessionClock } from '../middleware/session-clock.js';
 import { toolErrorOf } from '../middleware/tool-error-of.js';
 import { ToolError } from '../tools/tool-error.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
@@ -22,6 +23,13 @@ export interface SpiralbenchMiddlewareOptions extends GuardSessionOptions {
    * Without it a fallback resends to the agent's own model. @default none
    */
   readonly fallbackModel?: (modelId: string) => unknown;
+  /**
+   * The time the guards' waits go on. One clock for every invocation of this middleware:
+   * its `now()` is their common time and a wait one run owes is paid by whichever run
+   * settles next, so pass one only to a middleware built per invocation (as the sweep does).
+   * @default a fresh wall clock per invocation
+   */
+  readonly clock?: SessionClock;
   /** Hears each invocation's session as it starts (to read `session.stopped` after a throw). */
   readonly onSession?: (session: GuardSession) => void;
 }
