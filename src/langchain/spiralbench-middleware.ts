@@ -197,13 +197,13 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
     stateSchema: spiralbenchState,
     tools,
     beforeAgent(state: { readonly messages: BaseMessage[] }, runtime?: Runtime) {
-      const key: RunKey = { id: `run-${++opened}` };
-
+      const id = `run-${++opened}`;
       const session = createGuardSession(sessionOptions);
       session.open(anthropicTranscript(state.messages));
-      const run: Run = { session, words: new Map() };
-      runs.set(key.id, run);
-      dropped.register(key, key.id);
+      runs.set(id, { session, words: new Map() });
+      const key: RunKey = { id };
+      const run = runs.get(id) as Run;
+      dropped.register(key, id);
       const thread = threadOf(runtime);
       if (thread !== undefined) threads.set(thread, { key, run });
       onSession?.(session);
