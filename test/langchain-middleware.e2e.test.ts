@@ -66,7 +66,7 @@ describe('peer:langchain+article, our guards as LangChain middleware', () => {
     };
     expect(summary.arms.find((arm) => arm.name === 'peer:langchain+article')?.peer).toMatchObject({
       guards: 'article',
-      recursionLimit: 27,
+      recursionLimit: 26,
     });
     expect(summary.arms.find((arm) => arm.name === 'peer:langchain')?.peer).not.toHaveProperty('guards');
   });

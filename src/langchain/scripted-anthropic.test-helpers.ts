@@ -27,25 +27,37 @@ export function scriptedChat(script: readonly ScriptedAnswer[]): {
   readonly model: ChatAnthropic;
   readonly requests: SeenRequest[];
 } {
-  const requests: SeenRequest[] = [];
   let n = 0;
+  return answeringChat((_request, count) => {
+    const answer = script[n++];
+    if (answer === undefined) throw new Error(`the script has no answer for request ${count}`);
+    return answer;
+  });
+}
+
+/** ChatAnthropic over a fetch that answers each request as `answer` says (given the request and its number, from 1). */
+export function answeringChat(answer: (request: SeenRequest, count: number) => ScriptedAnswer): {
+  readonly model: ChatAnthropic;
+  readonly requests: SeenRequest[];
+} {
+  const requests: SeenRequest[] = [];
   const fetch = async (_url: unknown, init?: { body?: unknown }): Promise<Response> => {
     const body = JSON.parse(String(init?.body)) as SeenRequest;
     requests.push(body);
-    const answer = script[n++];
-    if (answer === undefined) throw new Error(`the script has no answer for request ${n}`);
-    if ('status' in answer)
-      return new Response(JSON.stringify({ type: 'error', error: { type: answer.type, message: answer.type } }), {
-        status: answer.status,
-        headers: { 'content-type': 'application/json', ...answer.headers },
+    const n = requests.length;
+    const scripted = answer(body, n);
+    if ('status' in scripted)
+      return new Response(JSON.stringify({ type: 'error', error: { type: scripted.type, message: scripted.type } }), {
+        status: scripted.status,
+        headers: { 'content-type': 'application/json', ...scripted.headers },
       });
-    const calls = answer.blocks.some((block) => block['type'] === 'tool_use');
+    const calls = scripted.blocks.some((block) => block['type'] === 'tool_use');
     return Response.json({
       id: `msg_${n}`,
       type: 'message',
       role: 'assistant',
       model: body.model,
-      content: answer.blocks,
+      content: scripted.blocks,
       stop_reason: calls ? 'tool_use' : 'end_turn',
       stop_sequence: null,
       usage: { input_tokens: 10, output_tokens: 5 },

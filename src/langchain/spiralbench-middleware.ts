@@ -6,6 +6,7 @@ import { STUCK_TOOL_NAME } from '../loop/guards/stuck-tool.js';
 import type { RunOutcome } from '../loop/outcome.js';
 import { DEFAULT_MODEL_ID } from '../model/model-client.js';
 import { createGuardSession, type GuardSession, type GuardSessionOptions } from '../middleware/guard-session.js';
+import type { SessionClock } from '../middleware/session-clock.js';
 import { toolErrorOf } from '../middleware/tool-error-of.js';
 import { ToolError } from '../tools/tool-error.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
@@ -22,12 +23,22 @@ export interface SpiralbenchMiddlewareOptions extends GuardSessionOptions {
    * Without it a fallback resends to the agent's own model. @default none
    */
   readonly fallbackModel?: (modelId: string) => unknown;
+  /**
+   * The time the guards' waits go on. One clock for every invocation of this middleware:
+   * its `now()` is their common time and a wait one run owes is paid by whichever run
+   * settles next, so pass one only to a middleware built per invocation (as the sweep does).
+   * @default a fresh wall clock per invocation
+   */
+  readonly clock?: SessionClock;
   /** Hears each invocation's session as it starts (to read `session.stopped` after a throw). */
   readonly onSession?: (session: GuardSession) => void;
 }
 
+/** Each kind of outcome without its error object (distributive: narrowing on `kind` keeps each kind's fields). */
+type WithoutError<Outcome> = Outcome extends unknown ? Omit<Outcome, 'error'> : never;
+
 /** How a run ended, as the agent's final state holds it (`state.spiralbench`): the outcome without the error object. */
-export type SpiralbenchOutcome = Omit<RunOutcome, 'error'> & { readonly kind: RunOutcome['kind'] };
+export type SpiralbenchOutcome = WithoutError<RunOutcome>;
 
 /** The parts of LangChain's model request the middleware reads and changes. */
 interface ModelCall {
@@ -36,13 +47,30 @@ interface ModelCall {
   readonly tools: readonly { readonly name?: string }[];
   readonly toolChoice?: unknown;
   readonly systemPrompt?: string;
-  readonly state: { readonly _spiralbenchRun?: string };
+  readonly state: RunState;
+  readonly runtime?: Runtime;
 }
 
 /** The parts of LangChain's tool call request the middleware reads. */
 interface ToolCallRequest {
   readonly toolCall: { readonly id?: string; readonly name: string; readonly args: unknown };
-  readonly state: { readonly _spiralbenchRun?: string };
+  readonly state: RunState;
+  readonly runtime?: Runtime;
+}
+
+/** Which run a state belongs to: a key object of its own, written into the state by beforeAgent. */
+interface RunKey {
+  readonly id: string;
+}
+
+/** The state the middleware reads: the run's key. */
+interface RunState {
+  readonly _spiralbenchRun?: RunKey;
+}
+
+/** The parts of LangGraph's runtime the middleware reads: the thread, when a checkpointer keeps one. */
+interface Runtime {
+  readonly configurable?: { readonly thread_id?: unknown };
 }
 
 /** One invocation's session and the guards' words, each after the message it follows. */
@@ -51,8 +79,17 @@ interface Run {
   readonly words: Map<string, string[]>;
 }
 
-/** Sessions left behind by invocations that threw (afterAgent never ran) are dropped beyond this many. */
-const MAX_OPEN_RUNS = 256;
+/** The state the middleware adds to the agent's: the run's key, and how the run ended once it has. */
+const spiralbenchState = z.object({
+  _spiralbenchRun: z.custom<RunKey>().optional(),
+  spiralbench: z.custom<SpiralbenchOutcome>().optional(),
+});
+
+/** The thread a checkpointer keeps the run on, if any: a run paused there resumes in a later invocation. */
+function threadOf(runtime: Runtime | undefined): string | undefined {
+  const thread = runtime?.configurable?.thread_id;
+  return typeof thread === 'string' || typeof thread === 'number' ? String(thread) : undefined;
+}
 
 /** Where a message sits, for the guards' words after it: its id (the reducer gives every state message one). */
 function keyOf(message: BaseMessage | undefined, index: number): string {
@@ -122,9 +159,15 @@ function recorded(outcome: RunOutcome): SpiralbenchOutcome {
  * const state = await agent.invoke({ messages: [{ role: 'user', content: 'Email u_42 their invoice.' }] });
  * state.spiralbench; // { kind: 'completed', ... } or { kind: 'escalated', payload: {...} }
  */
-export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): AgentMiddleware {
+export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): AgentMiddleware<typeof spiralbenchState> {
   const { fallbackModel, onSession, ...sessionOptions } = options;
+  // By the id of the key object the run's state holds (LangGraph hands the tool node a copy of it).
+  // A run is dropped once LangGraph drops its state's key, however the invocation ended
+  // (afterAgent, GraphRecursionError, a throw): no run in flight is ever dropped for another.
   const runs = new Map<string, Run>();
+  const dropped = new FinalizationRegistry<string>((id) => runs.delete(id));
+  // A checkpointed thread's latest run: a resume reads the key back as a copy, found here by its id.
+  const threads = new Map<string, { readonly key: RunKey; readonly run: Run }>();
   let opened = 0;
   // Built once to learn which tools the guards may offer: createAgent registers tools up front.
   const offered = createGuardSession(sessionOptions).tools;
@@ -136,37 +179,48 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
     sessionOptions.system !== undefined || agent === undefined || agent === '' ? guards : `${agent}\n\n${guards}`;
   // The id the guards' requests name; recovery names another only when it falls back.
   const primary = sessionOptions.modelId ?? DEFAULT_MODEL_ID;
-  const runOf = (state: { readonly _spiralbenchRun?: string }): Run | undefined =>
-    state._spiralbenchRun === undefined ? undefined : runs.get(state._spiralbenchRun);
+  const runOf = (state: RunState, runtime: Runtime | undefined, hook: string): Run => {
+    const key = state._spiralbenchRun;
+    const found = key === undefined ? undefined : runs.get(key.id);
+    if (found !== undefined) return found;
+    const thread = threadOf(runtime);
+    const paused = thread === undefined ? undefined : threads.get(thread);
+    if (key !== undefined && paused !== undefined && paused.key.id === key.id) return paused.run;
+    // Never run a hook unguarded: a state without our key is an agent this middleware did not open.
+    throw new Error(
+      `spiralbench: ${hook} found no guard session for this run (${key === undefined ? 'no run key in the state' : `run ${key.id}`}); was beforeAgent skipped, or the middleware instance changed between an interrupt and its resume?`,
+    );
+  };
 
   const config = {
     name: 'SpiralbenchMiddleware',
-    stateSchema: z.object({
-      _spiralbenchRun: z.string().optional(),
-      spiralbench: z.unknown().optional(),
-    }),
+    stateSchema: spiralbenchState,
     tools,
-    beforeAgent(state: { readonly messages: BaseMessage[] }) {
+    beforeAgent(state: { readonly messages: BaseMessage[] }, runtime?: Runtime) {
       const id = `run-${++opened}`;
       const session = createGuardSession(sessionOptions);
       session.open(anthropicTranscript(state.messages));
       runs.set(id, { session, words: new Map() });
-      for (const stale of runs.keys()) if (runs.size > MAX_OPEN_RUNS) runs.delete(stale);
+      const key: RunKey = { id };
+      const run = runs.get(id) as Run;
+      dropped.register(key, id);
+      const thread = threadOf(runtime);
+      if (thread !== undefined) threads.set(thread, { key, run });
       onSession?.(session);
-      return { _spiralbenchRun: id };
+      return { _spiralbenchRun: key };
     },
-    afterAgent(state: { readonly messages: BaseMessage[]; readonly _spiralbenchRun?: string }) {
-      const run = runOf(state);
-      if (run === undefined) return undefined;
-      if (state._spiralbenchRun !== undefined) runs.delete(state._spiralbenchRun);
+    afterAgent(state: { readonly messages: BaseMessage[] } & RunState, runtime?: Runtime) {
+      const run = runOf(state, runtime, 'afterAgent');
+      const thread = threadOf(runtime);
+      if (thread !== undefined && threads.get(thread)?.run === run) threads.delete(thread);
+      if (state._spiralbenchRun !== undefined) runs.delete(state._spiralbenchRun.id);
       const last = state.messages.at(-1);
       const text = last === undefined ? '' : replyBlocks(last).map((b) => (b.type === 'text' ? b.text : ''));
       const ended: RunOutcome = { kind: 'completed', finalText: Array.isArray(text) ? text.join('') : text };
       return { spiralbench: recorded(run.session.outcome(ended)) };
     },
     async wrapModelCall(request: ModelCall, handler: (request: ModelCall) => Promise<AIMessage>) {
-      const run = runOf(request.state);
-      if (run === undefined) return handler(request);
+      const run = runOf(request.state, request.runtime, 'wrapModelCall');
       const { session } = run;
       const plan = session.nextTurn();
       // A stop (a guard ended the run at a tool call or here): no model call, a reply without calls ends the graph.
@@ -209,8 +263,7 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
       return answer.reply;
     },
     async wrapToolCall(request: ToolCallRequest, handler: (request: ToolCallRequest) => Promise<unknown>) {
-      const run = runOf(request.state);
-      if (run === undefined) return handler(request);
+      const run = runOf(request.state, request.runtime, 'wrapToolCall');
       const { id = '', name, args } = request.toolCall;
       let message: unknown = null;
       let thrown: unknown = null;
@@ -253,5 +306,7 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
       });
     },
   };
-  return createMiddleware(config as unknown as Parameters<typeof createMiddleware>[0]) as AgentMiddleware;
+  return createMiddleware(config as unknown as Parameters<typeof createMiddleware>[0]) as AgentMiddleware<
+    typeof spiralbenchState
+  >;
 }

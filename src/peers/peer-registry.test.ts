@@ -42,7 +42,7 @@ describe('peer registry', () => {
     expect(guarded).toEqual({
       name: 'peer:langchain+article',
       guards: [],
-      peer: { ...bare!.peer, recursionLimit: 27, guards: 'article' },
+      peer: { ...bare!.peer, recursionLimit: 26, guards: 'article' },
     });
     expect(PEERS.find((peer) => peer.arm === 'peer:langchain+all')!.agent).toBe(
       PEERS.find((peer) => peer.arm === 'peer:langchain')!.agent,

@@ -90,17 +90,18 @@ export const PEERS: readonly PeerEntry[] = [
     { suffix: 'all', settings: { guards: 'all' } },
   ),
   builtIn(langchain, LANGCHAIN),
-  // Our guards as its middleware. Its beforeAgent and afterAgent hooks are two graph
-  // super-steps of their own: 27 keeps the bare arm's ceiling of 13 model calls.
+  // Our guards as its middleware. Its beforeAgent hook is a graph super-step of its own, and
+  // so is afterAgent, which LangGraph still counts after a last reply: 26 gives exactly the
+  // bare arm's ceiling of 13 model calls and 12 tool batches (src/peers/langchain-ceiling.test.ts).
   builtIn(
     langchain,
     { ...LANGCHAIN, title: `${LANGCHAIN.title} + spiralbench/langchain (article)` },
-    { suffix: 'article', settings: { guards: 'article', recursionLimit: 27 } },
+    { suffix: 'article', settings: { guards: 'article', recursionLimit: 26 } },
   ),
   builtIn(
     langchain,
     { ...LANGCHAIN, title: `${LANGCHAIN.title} + spiralbench/langchain (all)` },
-    { suffix: 'all', settings: { guards: 'all', recursionLimit: 27 } },
+    { suffix: 'all', settings: { guards: 'all', recursionLimit: 26 } },
   ),
   builtIn(openaiAgents, {
     title: 'OpenAI Agents SDK run() over Chat Completions',
