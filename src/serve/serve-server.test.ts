@@ -94,6 +94,13 @@ describe('ServeServer', () => {
     const about = await (await fetch(base)).json();
     expect(about).toMatchObject({ mcp_url: `${base}/runs/{run_id}/mcp`, seeds: { first: 1, count: 5 } });
   });
+
+  it('answers a run id that is not valid percent-encoding as an unknown run (404), not a server error', async () => {
+    const base = await serving();
+    const malformed = await post(`${base}/runs/%E0%A4%A/end`, {});
+    expect(malformed.status).toBe(404);
+    expect(JSON.parse(malformed.text).error).toMatchObject({ type: 'unknown_run' });
+  });
 });
 
 describe('ServeServer and streaming', () => {

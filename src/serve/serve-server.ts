@@ -110,7 +110,7 @@ export class ServeServer {
     if (match === null)
       throw new ServeRefusal(404, 'not_found_error', `no route ${method} ${path}; GET / describes the run API`);
     const [, id = '', rest = '/'] = match;
-    const run = sweep.run(decodeURIComponent(id));
+    const run = sweep.run(runIdOf(id));
     this.#options.onActivity?.(run);
     if (rest === '/end' && method === 'POST') {
       const record = sweep.end(run.id, { returned: runEnding(body) });
@@ -242,6 +242,15 @@ function seedOf(body: string): number | undefined {
   if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0)
     throw new ServeRefusal(400, 'invalid_request_error', `seed: expected a whole number, got ${JSON.stringify(seed)}`);
   return seed;
+}
+
+/** The run id in a path; one that is not valid percent-encoding names no run. */
+function runIdOf(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw new ServeRefusal(404, 'unknown_run', `no run '${encoded}' in this sweep; start one with POST /runs`);
+  }
 }
 
 function mcpBody(body: string): unknown {
