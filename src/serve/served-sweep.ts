@@ -6,6 +6,7 @@ import type { RunRecord } from '../bench/run-record.js';
 import type { ScenarioSource } from '../bench/scenario-source.js';
 import { isImpossible, sweepSummary, type SweepSummary } from '../bench/sweep.js';
 import type { StoredSweepIdentity } from '../results/progress-schema.js';
+import { SERVED_MODEL } from '../results/served-model.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { Trace } from '../bench/traces.js';
 import { ServedRun } from './served-run.js';
@@ -13,8 +14,7 @@ import type { ServedResults } from './served-results.js';
 import { servedTrace } from './served-trace.js';
 import { ServeRefusal } from './serve-refusal.js';
 
-/** What records call the model of a served run: the simulated model, reached by an agent outside the harness. */
-export const SERVED_MODEL = 'simulated-served';
+export { SERVED_MODEL };
 
 export interface ServedSweepOptions {
   readonly source: ScenarioSource & { readonly ref?: string };

@@ -1,9 +1,10 @@
-import type { Command } from 'commander';
+import { existsSync, readdirSync, rmdirSync } from 'node:fs';
+import { type Command, InvalidArgumentError } from 'commander';
 import { loadScenarioSource } from '../../bench/scenario-source.js';
 import { wallClock } from '../../clock/wall-clock.js';
-import { claimResultsFolder, sweepIntent } from '../../results/results-folder.js';
 import { IdleWatch } from '../../serve/idle-watch.js';
 import { servedFailure } from '../../serve/served-failure.js';
+import { claimServedFolder } from '../../serve/served-folder.js';
 import { ServedResults } from '../../serve/served-results.js';
 import { exportServedOtel } from '../../serve/served-otel.js';
 import { servedSweepIdentity, ServedSweep } from '../../serve/served-sweep.js';
@@ -65,7 +66,7 @@ export function registerServe(program: Command): void {
     .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
     .option('-o, --out <dir>', 'results folder', outputFolder, 'results/served')
     .option('--arm <label>', 'your agent\'s name: records name the arm "agent:<label>"', 'served')
-    .option('--port <n>', 'port (0 picks a free one)', nonNegativeInt, 8788)
+    .option('--port <n>', 'port (0 picks a free one)', portNumber, 8788)
     .option('--host <address>', 'address to listen on (loopback by default)', '127.0.0.1')
     .option(
       '--idle-timeout <s>',
@@ -73,7 +74,7 @@ export function registerServe(program: Command): void {
       nonNegativeNumber,
       300,
     )
-    .option('--discard', 'delete an unfinished sweep left in --out and start over', false)
+    .option('--discard', 'delete the runs of a sweep (finished or not) left in --out and start over', false)
     .option(
       '--otel <file>',
       'once every run has ended, write each as OpenTelemetry spans to this OTLP/JSON file (docs/otel.md)',
@@ -96,16 +97,12 @@ async function serve(flags: ServeFlags): Promise<void> {
     seeds: { base: flags.firstSeed, count: flags.seeds },
     sweepSeed: flags.sweepSeed,
   };
-  const folder = claimResultsFolder(flags.out, sweepIntent(false, flags.discard));
+  // Nothing in the folder changes until the first run ends (ServedResults), so a start that fails loses nothing.
+  const madeFolder = !existsSync(flags.out);
+  const folder = claimServedFolder(flags.out, flags.discard);
   const startedAt = wallClock.iso();
   const started = wallClock.ms();
-  let results: ServedResults;
-  try {
-    results = new ServedResults(folder, servedSweepIdentity(options));
-  } catch (error) {
-    folder.release();
-    throw error;
-  }
+  const results = new ServedResults(folder, servedSweepIdentity(options));
   let finished: () => void = () => {};
   const done = new Promise<void>((resolve) => {
     finished = resolve;
@@ -143,7 +140,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const base = await server.listen();
+    const base = await listen(server, flags);
     process.stdout.write(
       `${JSON.stringify({
         spiralbench: 'serve',
@@ -169,9 +166,10 @@ async function serve(flags: ServeFlags): Promise<void> {
             `serve was stopped (${String(stop.signal.reason)}) while the run was in flight`,
           ),
         });
-      results.interrupt();
+      if (!results.interrupt())
+        throw new RunInterrupted(`stopped before any run ended: ${flags.out} was left as it was.`);
       throw new RunInterrupted(
-        `stopped: ${sweep.ended} of ${sweep.total} runs ended and are written to ${flags.out}; the folder is marked unfinished (progress.json, no summary.json), so report, compare and --check refuse it. Serve again with --discard to start over.`,
+        `stopped: ${sweep.ended} of ${sweep.total} runs ended and are written to ${flags.out}; the folder is marked unfinished (progress.json, no summary.json), so report, compare and --check refuse it. Serve cannot continue a sweep: serve again with --discard to start over.`,
       );
     }
     const { summary, traces, records } = sweep.summarize(flags.out);
@@ -194,5 +192,39 @@ async function serve(flags: ServeFlags): Promise<void> {
     idle.stop();
     await server.close();
     results.release();
+    // A folder serve made and never wrote to (a failed start, a stop before any run ended) goes.
+    if (madeFolder && !results.written) removeIfEmpty(flags.out);
   }
+}
+
+/** `--port`: a TCP port, or 0 for a free one. */
+function portNumber(value: string): number {
+  const port = nonNegativeInt(value);
+  if (port > 65535) throw new InvalidArgumentError('expected a port from 0 to 65535 (0 picks a free one).');
+  return port;
+}
+
+/** Binds the port; a port or address the user cannot have is a UserInputError naming the flag. */
+async function listen(server: ServeServer, flags: ServeFlags): Promise<string> {
+  try {
+    return await server.listen();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const at = `${flags.host}:${flags.port}`;
+    if (code === 'EADDRINUSE')
+      throw UserInputError.single('--port', '', `a free port; ${at} is in use (--port 0 picks a free one)`);
+    if (code === 'EACCES')
+      throw UserInputError.single(
+        '--port',
+        '',
+        `a port this user may listen on; ${at} is refused (try one above 1023, or --port 0)`,
+      );
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      throw UserInputError.single('--host', '', `an address of this machine; ${flags.host} is not one (${code})`);
+    throw error;
+  }
+}
+
+function removeIfEmpty(dir: string): void {
+  if (existsSync(dir) && readdirSync(dir).length === 0) rmdirSync(dir);
 }
