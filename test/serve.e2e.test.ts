@@ -267,9 +267,17 @@ describe('spiralbench serve', () => {
     expect(readRuns(out)).toMatchObject([{ seed: 2, outcome: 'failed' }]);
     expect(existsSync(join(out, 'summary.json'))).toBe(false);
     expect(existsSync(join(out, 'progress.json'))).toBe(true);
-    expect(cli(['report', out]).status).not.toBe(0);
+    // Every refusal gives advice a served folder can follow: serve has no --resume.
+    for (const command of [['report', out], ['compare', out, out]]) {
+      const refused = cli(command);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain('serve cannot continue');
+      expect(refused.stderr).not.toContain('spiralbench run');
+    }
     // Serving into it again is refused unless told to discard it.
     const again = cli(['serve', '-s', 'fetch-transform-write', '-n', '3', '-o', out, '--port', '0']);
     expect(again.status).toBe(2);
+    expect(again.stderr).toContain('--discard');
+    expect(again.stderr).not.toContain('--resume');
   });
 });
