@@ -268,7 +268,10 @@ describe('spiralbench serve', () => {
     expect(existsSync(join(out, 'summary.json'))).toBe(false);
     expect(existsSync(join(out, 'progress.json'))).toBe(true);
     // Every refusal gives advice a served folder can follow: serve has no --resume.
-    for (const command of [['report', out], ['compare', out, out]]) {
+    for (const command of [
+      ['report', out],
+      ['compare', out, out],
+    ]) {
       const refused = cli(command);
       expect(refused.status).toBe(2);
       expect(refused.stderr).toContain('serve cannot continue');
