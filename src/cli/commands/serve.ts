@@ -48,11 +48,16 @@ Example:
   curl -s -X POST http://127.0.0.1:8788/runs -d '{}'
   python examples/serve/agent.py http://127.0.0.1:8788 20
 
-Faults: each model call and tool call meets the fault its seed draws, as in-process. Your
+Faults: each model call and tool call meets the fault its seed draws, as in-process, in the
+order the run's calls reach serve. Send one run's tool calls one at a time for reproducible
+runs: calls of one run sent at once still meet faults at the scenario's rates, but which call
+meets which is their arrival order (runs in flight at once are independent). Your
 agent's key (Authorization, x-api-key) is never read, stored or echoed. A run not heard from
 for --idle-timeout seconds (wall clock) is recorded as failed; Ctrl-C records the runs in
-flight as failed and leaves the folder marked unfinished. Once every seed has ended, the
-folder is complete (report, compare, replay --results read it) and serve exits. See docs/serve.md.`;
+flight as failed and leaves the folder marked unfinished (serve cannot resume it). Nothing in
+--out changes until the first run ends; a folder holding runs needs --discard. Once every seed
+has ended, the folder is complete (report, compare, replay --results read it) and serve exits.
+See docs/serve.md.`;
 
 export function registerServe(program: Command): void {
   program
