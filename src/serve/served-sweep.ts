@@ -112,12 +112,16 @@ export class ServedSweep {
     const run = this.#runs.get(id);
     if (run === undefined)
       throw new ServeRefusal(404, 'unknown_run', `no run '${id}' in this sweep; start one with POST /runs`);
-    if (run.ended !== undefined)
+    if (run.ended !== undefined) {
+      const { verdict, failure_reason: failure } = run.ended.record;
+      // A run serve ended itself (idle timeout) says so: the agent may not know it went quiet.
+      const by = failure?.error_class === 'AgentWentSilent' ? `; serve ended it as failed: ${failure.message}` : '';
       throw new ServeRefusal(
         409,
         'run_ended',
-        `run ${id} has ended (verdict ${run.ended.record.verdict}); start another with POST /runs`,
+        `run ${id} has ended (verdict ${verdict}${by}); start another with POST /runs`,
       );
+    }
     return run;
   }
 

@@ -132,6 +132,9 @@ async function serve(flags: ServeFlags): Promise<void> {
     sweep,
     host: flags.host,
     port: flags.port,
+    secrets: [process.env.ANTHROPIC_API_KEY, process.env.OPENAI_API_KEY].filter(
+      (key): key is string => key !== undefined,
+    ),
     onStarted: (run) => idle.touch(run.id),
     onActivity: (run) => idle.touch(run.id),
     onEnded: (run) => idle.forget(run.id),
