@@ -60,11 +60,19 @@ function allText(dir: string): string {
     .join('\n');
 }
 
-/** What must be equal, run by run, between the served and the in-process agent. */
+/**
+ * What must be equal, run by run, between the served and the in-process agent: everything
+ * the run did and was judged on. Not failure_reason: a served agent's failure is recorded as
+ * it reported it (AgentReportedFailure), which an in-process agent's thrown error is not.
+ */
 const same = (record: RunRecord) => ({
   seed: record.seed,
   verdict: record.verdict,
+  verdict_reason: record.verdict_reason,
   outcome: record.outcome,
+  duplicate_side_effects: record.duplicate_side_effects,
+  refetch_calls: record.refetch_calls,
+  cost_usd: record.cost_usd,
   faults: record.faults,
   model_faults: record.model_faults,
   tool_calls: record.tool_calls,
