@@ -111,4 +111,14 @@ describe('spiralbench serve: starting', () => {
     expect(served.stderr).not.toContain('unexpected error');
     expect(existsSync(out)).toBe(false);
   });
+
+  it('says on stderr how many seeds were never started when nothing is heard for --idle-timeout', async () => {
+    const out = join(tempDir('spiralbench-serve-start-'), 'served');
+    const serve = await startServe(['-s', 'fetch-transform-write', '-n', '3', '-o', out, '--idle-timeout', '1']);
+    await request(`${serve.about.url}/runs`, { seed: 1 }, 'unused');
+    await request(`${serve.about.url}/runs/run-1/end`, { outcome: 'failed', reason: 'test' }, 'unused');
+    expect(await serve.stderrLine('waiting:')).toContain('2 of 3 seeds not started yet');
+    serve.child.kill('SIGINT');
+    expect((await serve.exited).code).toBe(130);
+  });
 });

@@ -53,6 +53,11 @@ export class ServedSweep {
     return this.options.seeds.count;
   }
 
+  /** Runs started, ended or not. */
+  get started(): number {
+    return this.#runs.size;
+  }
+
   get ended(): number {
     return this.#records.size;
   }

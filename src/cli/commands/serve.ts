@@ -128,6 +128,16 @@ async function serve(flags: ServeFlags): Promise<void> {
       ),
     });
   });
+  // Seeds never started are no run's to time out: when nothing at all is heard, say what serve waits for.
+  const quiet = new IdleWatch(flags.idleTimeout, () => {
+    const left = sweep.total - sweep.started;
+    if (left > 0 && sweep.inFlight().length === 0)
+      process.stderr.write(
+        `waiting: no request for ${flags.idleTimeout} s and ${left} of ${sweep.total} seeds not started yet; serve ends once every seed has ended (POST /runs starts the next; Ctrl-C stops)\n`,
+      );
+    quiet.touch('sweep');
+  });
+  quiet.touch('sweep');
   const server = new ServeServer({
     sweep,
     host: flags.host,
@@ -135,8 +145,14 @@ async function serve(flags: ServeFlags): Promise<void> {
     secrets: [process.env.ANTHROPIC_API_KEY, process.env.OPENAI_API_KEY].filter(
       (key): key is string => key !== undefined,
     ),
-    onStarted: (run) => idle.touch(run.id),
-    onActivity: (run) => idle.touch(run.id),
+    onStarted: (run) => {
+      idle.touch(run.id);
+      quiet.touch('sweep');
+    },
+    onActivity: (run) => {
+      idle.touch(run.id);
+      quiet.touch('sweep');
+    },
     onEnded: (run) => idle.forget(run.id),
   });
   const stop = new AbortController();
@@ -166,6 +182,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     );
     await done;
     idle.stop();
+    quiet.stop();
     if (stop.signal.aborted) {
       for (const run of sweep.inFlight())
         sweep.end(run.id, {
@@ -198,6 +215,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     idle.stop();
+    quiet.stop();
     await server.close();
     results.release();
     // A folder serve made and never wrote to (a failed start, a stop before any run ended) goes.
