@@ -28,6 +28,12 @@ describe('docs/serve.md', () => {
     expect(help.stdout.replace(/\s+/g, ' ')).toContain("Send one run's tool calls one at a time for reproducible runs");
   });
 
+  it('serves as many seeds by default as the examples run by default', () => {
+    const help = cli(['serve', '--help']).stdout;
+    expect(help.replace(/\s+/g, ' ')).toMatch(/runs in the sweep [^-]*\(default: 20\)/);
+    expect(read('examples/serve/agent.ts')).toContain("runs = '20'");
+  });
+
   it('is linked from the README', () => {
     expect(read('README.md')).toContain('[docs/serve.md](docs/serve.md)');
   });

@@ -66,7 +66,7 @@ export function registerServe(program: Command): void {
       "Serve one sweep to an agent in another process: the scenario's simulated model (Anthropic Messages and OpenAI Chat Completions), its tools as an MCP server, and a run API that returns each run's verdict.",
     )
     .requiredOption('-s, --scenario <id>', 'scenario id or .yaml path')
-    .option('-n, --seeds <count>', 'runs in the sweep', seedCount, 50)
+    .option('-n, --seeds <count>', 'runs in the sweep (the examples run 20 by default)', seedCount, 20)
     .option('--first-seed <n>', 'first run seed; runs use n, n+1, ...', nonNegativeInt, 1)
     .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
     .option('-o, --out <dir>', 'results folder', outputFolder, 'results/served')
