@@ -8,12 +8,12 @@ import { readRuns, startServe } from './serve-helpers.js';
 const AGENT = fileURLToPath(new URL('../examples/serve/agent.py', import.meta.url));
 const SEEDS = 20;
 
-/** Whether python3 can import the two packages the example uses (`pip install anthropic mcp`). */
+/** Whether python3 can import the two packages the example uses (docs/serve.md gives the versions). */
 const importable = spawnSync('python3', ['-c', 'import anthropic, mcp'], { encoding: 'utf8' });
 const available = importable.status === 0;
 if (!available)
   console.log(
-    `serve-python: skipping the Python agent's ${SEEDS}-seed run: python3 cannot import anthropic and mcp here (${(importable.stderr || importable.error?.message || 'no python3').trim().split('\n').at(-1)}); pip install anthropic mcp to run it`,
+    `serve-python: skipping the Python agent's ${SEEDS}-seed run: python3 cannot import anthropic and mcp here (${(importable.stderr || importable.error?.message || 'no python3').trim().split('\n').at(-1)}); pip install "anthropic<1" "mcp>=1.8,<2" to run it`,
   );
 
 describe("docs/serve.md's Python agent", () => {

@@ -60,11 +60,19 @@ function allText(dir: string): string {
     .join('\n');
 }
 
-/** What must be equal, run by run, between the served and the in-process agent. */
+/**
+ * What must be equal, run by run, between the served and the in-process agent: everything
+ * the run did and was judged on. Not failure_reason: a served agent's failure is recorded as
+ * it reported it (AgentReportedFailure), which an in-process agent's thrown error is not.
+ */
 const same = (record: RunRecord) => ({
   seed: record.seed,
   verdict: record.verdict,
+  verdict_reason: record.verdict_reason,
   outcome: record.outcome,
+  duplicate_side_effects: record.duplicate_side_effects,
+  refetch_calls: record.refetch_calls,
+  cost_usd: record.cost_usd,
   faults: record.faults,
   model_faults: record.model_faults,
   tool_calls: record.tool_calls,
@@ -267,9 +275,20 @@ describe('spiralbench serve', () => {
     expect(readRuns(out)).toMatchObject([{ seed: 2, outcome: 'failed' }]);
     expect(existsSync(join(out, 'summary.json'))).toBe(false);
     expect(existsSync(join(out, 'progress.json'))).toBe(true);
-    expect(cli(['report', out]).status).not.toBe(0);
+    // Every refusal gives advice a served folder can follow: serve has no --resume.
+    for (const command of [
+      ['report', out],
+      ['compare', out, out],
+    ]) {
+      const refused = cli(command);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain('serve cannot continue');
+      expect(refused.stderr).not.toContain('spiralbench run');
+    }
     // Serving into it again is refused unless told to discard it.
     const again = cli(['serve', '-s', 'fetch-transform-write', '-n', '3', '-o', out, '--port', '0']);
     expect(again.status).toBe(2);
+    expect(again.stderr).toContain('--discard');
+    expect(again.stderr).not.toContain('--resume');
   });
 });

@@ -4,6 +4,7 @@ import { UserInputError } from '../user-input-error.js';
 import { acquireFolderLock, processAlive, type FolderLock } from './folder-lock.js';
 import type { StoredProgress, StoredSweepIdentity } from './progress-schema.js';
 import { readProgress } from './results-reader.js';
+import { SERVED_MODEL } from './served-model.js';
 import { PROGRESS_FILE, RESULTS_FILES, RUNS_FILE, SUMMARY_FILE } from './results-files.js';
 import { NODE_FS, type ResultsFs } from './results-fs.js';
 import { ResultsWriter } from './results-writer.js';
@@ -116,10 +117,15 @@ function checkIntent(dir: string, intent: FolderIntent): StoredProgress | undefi
         : 'an interrupted sweep to resume; this folder has none',
     );
   }
+  const served = progress?.sweep.model === SERVED_MODEL;
   const elsewhere =
     intent === 'merge'
-      ? 'finish it with `spiralbench run` and --resume, or merge into another folder'
-      : 'add --resume to continue it (same flags), or --discard to delete its runs and start over';
+      ? served
+        ? 'merge into another folder (a served sweep cannot be continued)'
+        : 'finish it with `spiralbench run` and --resume, or merge into another folder'
+      : served
+        ? 'it is a served sweep, which cannot be continued: add --discard to delete its runs and start over, or use another --out'
+        : 'add --resume to continue it (same flags), or --discard to delete its runs and start over';
   if (progress !== null && progress.runs_done > 0)
     throw UserInputError.single(
       dir,

@@ -9,6 +9,7 @@ import { metaSchema, type StoredMeta } from './meta-schema.js';
 import { progressSchema, type StoredProgress } from './progress-schema.js';
 import { META_FILE, PROGRESS_FILE, RUNS_FILE, SUMMARY_FILE, TRACES_FILE } from './results-files.js';
 import { parseRunLine, type StoredRun } from './run-record-schema.js';
+import { SERVED_MODEL } from './served-model.js';
 import { summarySchema, type StoredSummary } from './summary-schema.js';
 import { traceSchema, type StoredTrace } from './trace-schema.js';
 
@@ -63,11 +64,14 @@ export function openFinishedSweep(path: string): FinishedSweep {
   refuseIfLocked(dir, 'a finished sweep folder');
   const progress = join(dir, PROGRESS_FILE);
   if (existsSync(progress)) {
-    const done = interruptedRuns(progress);
+    const { done, model } = interruptedRuns(progress);
+    const after = done === undefined ? '' : ` after ${done} runs`;
     throw UserInputError.single(
       dir,
       '',
-      `a finished sweep folder; this sweep was interrupted${done === undefined ? '' : ` after ${done} runs`} (its progress.json is there): finish it with \`spiralbench run\`, its flags and --resume`,
+      model === SERVED_MODEL
+        ? `a finished sweep folder; this served sweep was stopped${after} (its progress.json is there), and serve cannot continue one: serve the sweep again with --discard, or into another folder, and let every run end`
+        : `a finished sweep folder; this sweep was interrupted${after} (its progress.json is there): finish it with \`spiralbench run\`, its flags and --resume`,
     );
   }
   const runsFile = join(dir, RUNS_FILE);
@@ -226,13 +230,21 @@ function cellKey(scenario: string, arm: string): string {
   return `${scenario}\u0000${arm}`;
 }
 
-/** The runs an interrupted sweep's progress.json counts, if it can be read. */
-function interruptedRuns(file: string): number | undefined {
+/** The runs an interrupted sweep's progress.json counts, and its model, if they can be read. */
+function interruptedRuns(file: string): { readonly done?: number; readonly model?: string } {
   try {
-    const done = (JSON.parse(readFileSync(file, 'utf8')) as { runs_done?: unknown } | null)?.runs_done;
-    return typeof done === 'number' ? done : undefined;
+    const progress = JSON.parse(readFileSync(file, 'utf8')) as {
+      runs_done?: unknown;
+      sweep?: { model?: unknown };
+    } | null;
+    const done = progress?.runs_done;
+    const model = progress?.sweep?.model;
+    return {
+      ...(typeof done === 'number' ? { done } : {}),
+      ...(typeof model === 'string' ? { model } : {}),
+    };
   } catch {
-    return undefined;
+    return {};
   }
 }
 

@@ -27,4 +27,13 @@ describe('IdleWatch', () => {
     vi.advanceTimersByTime(60_000);
     expect(idle).toEqual([]);
   });
+
+  it('waits longer than setTimeout can at once (30 days), neither firing early nor never', () => {
+    const idle: string[] = [];
+    new IdleWatch(30 * 86_400, (id) => idle.push(id)).touch('run-5');
+    vi.advanceTimersByTime(30 * 86_400_000 - 1_000);
+    expect(idle).toEqual([]);
+    vi.advanceTimersByTime(1_000);
+    expect(idle).toEqual(['run-5']);
+  });
 });

@@ -1,3 +1,6 @@
+/** The longest wait setTimeout takes; a longer one fires at once. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 /**
  * Ends runs whose agent went quiet. An agent that crashes mid-run never ends its run;
  * after `seconds` of wall-clock time without a request for that run, `onIdle` ends it
@@ -23,14 +26,17 @@ export class IdleWatch {
   touch(id: string): void {
     if (this.seconds === 0) return;
     this.forget(id);
-    const timer = setTimeout(
-      () => {
-        this.#timers.delete(id);
-        this.#onIdle(id);
-        // setTimeout takes at most 2^31 - 1 ms (about 24 days); a longer wait would fire at once.
-      },
-      Math.min(this.seconds * 1000, 2 ** 31 - 1),
-    );
+    this.#wait(id, this.seconds * 1000);
+  }
+
+  /** Waits `ms` for run `id`, in steps setTimeout can take: it fires at once on more than 2^31 - 1 ms (about 24.8 days). */
+  #wait(id: string, ms: number): void {
+    const step = Math.min(ms, MAX_TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      if (ms > step) return this.#wait(id, ms - step);
+      this.#timers.delete(id);
+      this.#onIdle(id);
+    }, step);
     this.#timers.set(id, timer);
   }
 

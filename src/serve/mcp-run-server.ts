@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../version.js';
 import { mcpFailure, mcpSuccess } from './mcp-tool-answer.js';
 import { mcpTools } from './mcp-tools.js';
@@ -31,7 +31,10 @@ export async function answerMcp(
   server.setRequestHandler(CallToolRequestSchema, async (call) => {
     const { name } = call.params;
     if (host.traits(name) === undefined)
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool '${name}'; tools/list names this run's tools`);
+      // A plain error with a code: an McpError's message carries "MCP error -32602: ", which clients add again.
+      throw Object.assign(new Error(`unknown tool '${name}'; tools/list names this run's tools`), {
+        code: ErrorCode.InvalidParams,
+      });
     const answer = await run.callTool(name, call.params.arguments ?? {});
     return answer.kind === 'ok' ? mcpSuccess(answer.text) : mcpFailure(answer.failure.error);
   });

@@ -40,4 +40,22 @@ describe('runEnding', () => {
     expect(refusal('{"outcome":"completed","final_txt":"x"}').message).toMatch(/^final_txt: not a field/);
     expect(refusal('{"outcome":"completed"').status).toBe(400);
   });
+
+  it('says once what a field takes and what it got', () => {
+    expect(refusal('{"outcome":"completed","final_text":5}').message).toBe(
+      "final_text: expected a string (the agent's final answer), got 5",
+    );
+    expect(refusal('{"outcome":"max_iterations","iterations":-1}').message).toBe(
+      'iterations: expected a whole number of at least 0, got -1',
+    );
+  });
+
+  it("replaces serve's own keys wherever the agent put them", () => {
+    const key = 'sk-ant-api03-SERVEOWNKEY';
+    const ending = runEnding(JSON.stringify({ outcome: 'escalated', escalation: { api_key: key } }), [key]);
+    expect(JSON.stringify(ending)).not.toContain('SERVEOWNKEY');
+    const failed = runEnding(JSON.stringify({ outcome: 'failed', reason: `bad key ${key}` }), [key]);
+    expect(JSON.stringify(failed)).not.toContain('SERVEOWNKEY');
+    expect((failed as { error: Error }).error.message).not.toContain('SERVEOWNKEY');
+  });
 });

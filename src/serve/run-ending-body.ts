@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AgentReturn } from '../agents/agent-result.js';
+import { redactSecrets } from '../model/secret-redaction.js';
 import { servedFailure } from './served-failure.js';
 import { ServeRefusal } from './serve-refusal.js';
 
@@ -13,14 +14,23 @@ const endingSchema = z.discriminatedUnion('outcome', [
 
 export type RunEndingBody = z.output<typeof endingSchema>;
 
+/** What each field of an ending takes, in the words of a refusal. */
+const EXPECTED: Readonly<Record<string, string>> = {
+  outcome: "one of 'completed', 'escalated', 'failed', 'max_iterations'",
+  final_text: "a string (the agent's final answer)",
+  reason: 'a non-empty string saying why the agent failed',
+  iterations: 'a whole number of at least 0',
+};
+
 /**
  * The ending an agent sent, as the run's return value; a body that is not one is refused
- * with a 400 naming the field and what it takes.
+ * with a 400 naming the field and what it takes. Each of `secrets` (serve's own keys) is
+ * replaced wherever the agent put it (its text, reason or escalation), before the record keeps it.
  *
  * @example
  * runEnding('{"outcome":"completed","final_text":"done"}') // { outcome: 'completed', finalText: 'done' }
  */
-export function runEnding(text: string): AgentReturn {
+export function runEnding(text: string, secrets: readonly string[] = []): AgentReturn {
   let json: unknown;
   try {
     json = text.trim() === '' ? {} : JSON.parse(text);
@@ -41,15 +51,14 @@ export function runEnding(text: string): AgentReturn {
         `${issue.keys[0]}: not a field of this ending; it takes outcome, and final_text (completed), escalation (escalated), reason (failed) or iterations (max_iterations)`,
       );
     const field = issue.path.join('.') || 'outcome';
-    const expected =
-      field === 'outcome'
-        ? "one of 'completed', 'escalated', 'failed', 'max_iterations'"
-        : field === 'reason'
-          ? 'a non-empty string saying why the agent failed'
-          : issue.message;
-    throw new ServeRefusal(400, 'invalid_request_error', `${field}: expected ${expected} (${issue.message})`);
+    const given = issue.path.length === 1 ? (json as Record<string, unknown>)[String(issue.path[0])] : undefined;
+    throw new ServeRefusal(
+      400,
+      'invalid_request_error',
+      `${field}: expected ${EXPECTED[field] ?? issue.message}${given === undefined ? '' : `, got ${JSON.stringify(given)}`}`,
+    );
   }
-  const body = parsed.data;
+  const body = redacted(parsed.data, secrets);
   switch (body.outcome) {
     case 'completed':
       return { outcome: 'completed', finalText: body.final_text ?? '' };
@@ -62,4 +71,9 @@ export function runEnding(text: string): AgentReturn {
         ? { outcome: 'max_iterations' }
         : { outcome: 'max_iterations', iterations: body.iterations };
   }
+}
+
+function redacted(body: RunEndingBody, secrets: readonly string[]): RunEndingBody {
+  if (secrets.length === 0) return body;
+  return JSON.parse(redactSecrets(JSON.stringify(body), secrets)) as RunEndingBody;
 }

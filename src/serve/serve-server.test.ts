@@ -94,6 +94,36 @@ describe('ServeServer', () => {
     const about = await (await fetch(base)).json();
     expect(about).toMatchObject({ mcp_url: `${base}/runs/{run_id}/mcp`, seeds: { first: 1, count: 5 } });
   });
+
+  it('says a negative seed is outside the sweep, and what a seed too large to hold came to', async () => {
+    const base = await serving();
+    const negative = await post(`${base}/runs`, { seed: -1 });
+    expect(negative.status).toBe(400);
+    expect(JSON.parse(negative.text).error.type).toBe('seed_out_of_range');
+    const huge = await fetch(`${base}/runs`, { method: 'POST', body: '{"seed":1e400}' });
+    expect(((await huge.json()) as { error: { message: string } }).error.message).toBe(
+      'seed: expected a whole number, got Infinity',
+    );
+  });
+
+  it('names an unknown tool once, without the "MCP error" prefix a client adds itself', async () => {
+    const base = await serving();
+    await post(`${base}/runs`, { seed: 1 });
+    const response = await fetch(`${base}/runs/run-1/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'nope', arguments: {} } }),
+    });
+    const { error } = (await response.json()) as { error: { code: number; message: string } };
+    expect(error).toEqual({ code: -32602, message: "unknown tool 'nope'; tools/list names this run's tools" });
+  });
+
+  it('answers a run id that is not valid percent-encoding as an unknown run (404), not a server error', async () => {
+    const base = await serving();
+    const malformed = await post(`${base}/runs/%E0%A4%A/end`, {});
+    expect(malformed.status).toBe(404);
+    expect(JSON.parse(malformed.text).error).toMatchObject({ type: 'unknown_run' });
+  });
 });
 
 describe('ServeServer and streaming', () => {

@@ -18,6 +18,8 @@ export interface ServeServerOptions {
   readonly onActivity?: (run: ServedRun) => void;
   /** Hears each run as the agent starts it. */
   readonly onStarted?: (run: ServedRun) => void;
+  /** Keys of serve's own environment, replaced wherever an agent's ending carries them. */
+  readonly secrets?: readonly string[];
   /** Hears each run as the agent ends it, after its record is written. */
   readonly onEnded?: (run: ServedRun, record: RunRecord) => void;
 }
@@ -110,10 +112,10 @@ export class ServeServer {
     if (match === null)
       throw new ServeRefusal(404, 'not_found_error', `no route ${method} ${path}; GET / describes the run API`);
     const [, id = '', rest = '/'] = match;
-    const run = sweep.run(decodeURIComponent(id));
+    const run = sweep.run(runIdOf(id));
     this.#options.onActivity?.(run);
     if (rest === '/end' && method === 'POST') {
-      const record = sweep.end(run.id, { returned: runEnding(body) });
+      const record = sweep.end(run.id, { returned: runEnding(body, this.#options.secrets) });
       this.#options.onEnded?.(run, record);
       return json(response, 200, record);
     }
@@ -239,9 +241,24 @@ function seedOf(body: string): number | undefined {
   if (unknown !== undefined)
     throw new ServeRefusal(400, 'invalid_request_error', `${unknown}: not a field of POST /runs; it takes only "seed"`);
   if (seed === undefined || seed === null) return undefined;
-  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0)
-    throw new ServeRefusal(400, 'invalid_request_error', `seed: expected a whole number, got ${JSON.stringify(seed)}`);
+  if (typeof seed !== 'number' || !Number.isInteger(seed))
+    throw new ServeRefusal(
+      400,
+      'invalid_request_error',
+      // String, not JSON.stringify: a number too large for a double parses as Infinity, which JSON writes as null.
+      `seed: expected a whole number, got ${typeof seed === 'number' ? String(seed) : JSON.stringify(seed)}`,
+    );
+  // A negative seed is a whole number outside the sweep: the sweep refuses it with its range.
   return seed;
+}
+
+/** The run id in a path; one that is not valid percent-encoding names no run. */
+function runIdOf(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw new ServeRefusal(404, 'unknown_run', `no run '${encoded}' in this sweep; start one with POST /runs`);
+  }
 }
 
 function mcpBody(body: string): unknown {

@@ -1,4 +1,7 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RunRecord } from '../bench/run-record.js';
+import { META_FILE } from '../results/results-files.js';
 import { csvRows } from '../results/run-csv.js';
 import type { ResultsFolder } from '../results/results-folder.js';
 import type { StoredSweepIdentity } from '../results/progress-schema.js';
@@ -12,7 +15,8 @@ import { ResultsWriter } from '../results/results-writer.js';
  * go, so a folder left by a crash reads as an unfinished sweep, never as a whole one).
  * When every run has ended, the folder is rewritten in seed order, as a merge writes it
  * (temporary files renamed into place), with its summary and traces: the same bytes
- * whatever order the runs ended in.
+ * whatever order the runs ended in. Nothing in the folder changes before the first run
+ * ends: a serve that fails to start, or is stopped before any run ended, leaves it as it was.
  *
  * @example
  * const results = new ServedResults(claimResultsFolder('results/served', 'sweep'), servedSweepIdentity(options));
@@ -20,11 +24,17 @@ import { ResultsWriter } from '../results/results-writer.js';
  */
 export class ServedResults {
   readonly #folder: ResultsFolder;
-  readonly #writer: ResultsWriter;
+  readonly #identity: StoredSweepIdentity;
+  #writer: ResultsWriter | undefined;
 
   constructor(folder: ResultsFolder, identity: StoredSweepIdentity) {
     this.#folder = folder;
-    this.#writer = folder.sweepWriter(identity);
+    this.#identity = identity;
+  }
+
+  /** Whether any run has been written: until then the folder is as serve found it. */
+  get written(): boolean {
+    return this.#writer !== undefined;
   }
 
   get dir(): string {
@@ -33,12 +43,12 @@ export class ServedResults {
 
   /** One ended run, on disk before this returns. */
   append(record: RunRecord): void {
-    this.#writer.append({ runs: 1, jsonl: `${JSON.stringify(record)}\n`, csv: csvRows([record]) });
+    this.#open().append({ runs: 1, jsonl: `${JSON.stringify(record)}\n`, csv: csvRows([record]) });
   }
 
   /** The whole sweep, in seed order, with its summary and traces; the folder is then complete. */
   complete(records: readonly RunRecord[], summary: StoredSummary, traces: readonly StoredTrace[]): void {
-    this.#writer.abandon();
+    this.#writer?.abandon();
     const sorted = [...records].sort((a, b) => a.seed - b.seed);
     const final = ResultsWriter.forMerge(this.#folder.dir);
     let jsonl = '';
@@ -47,12 +57,25 @@ export class ServedResults {
     final.close(summary, traces);
   }
 
-  /** Stop with the sweep unfinished: the ended runs stay on disk, progress.json marks the folder incomplete. */
-  interrupt(): void {
-    this.#writer.abandon();
+  /**
+   * Stop with the sweep unfinished: the ended runs stay on disk, progress.json marks the
+   * folder incomplete. False when no run had ended: the folder was left as it was.
+   */
+  interrupt(): boolean {
+    this.#writer?.abandon();
+    return this.#writer !== undefined;
   }
 
   release(): void {
     this.#folder.release();
+  }
+
+  /** The sweep's writer, made as the first run ends; the meta.json of the sweep it replaces goes with it. */
+  #open(): ResultsWriter {
+    if (this.#writer === undefined) {
+      this.#writer = this.#folder.sweepWriter(this.#identity);
+      rmSync(join(this.#folder.dir, META_FILE), { force: true });
+    }
+    return this.#writer;
   }
 }

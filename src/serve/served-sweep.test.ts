@@ -7,6 +7,7 @@ import { defineAgent } from '../agents/define-agent.js';
 import { resolveScenarioSource } from '../bench/scenario-source.js';
 import { claimResultsFolder } from '../results/results-folder.js';
 import { openFinishedSweep, readRuns } from '../results/results-reader.js';
+import { servedFailure } from './served-failure.js';
 import { ServedResults } from './served-results.js';
 import { SERVED_MODEL, ServedSweep, servedSweepIdentity } from './served-sweep.js';
 import { ServeRefusal } from './serve-refusal.js';
@@ -25,6 +26,13 @@ const refused = (action: () => unknown): { status: number; message: string } => 
 };
 
 describe('ServedSweep', () => {
+  it('tells a request for a run serve ended for silence that serve ended it, and why', () => {
+    const sweep = new ServedSweep(options);
+    const run = sweep.start(1);
+    sweep.end(run.id, { returned: servedFailure('AgentWentSilent', 'no request for 300 s') });
+    expect(refused(() => sweep.run(run.id)).message).toContain('serve ended it as failed: no request for 300 s');
+  });
+
   it('starts each seed once, next seed by default, and refuses what is not a run', () => {
     const sweep = new ServedSweep(options);
     expect(sweep.start(2).id).toBe('run-2');

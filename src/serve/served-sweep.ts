@@ -6,6 +6,7 @@ import type { RunRecord } from '../bench/run-record.js';
 import type { ScenarioSource } from '../bench/scenario-source.js';
 import { isImpossible, sweepSummary, type SweepSummary } from '../bench/sweep.js';
 import type { StoredSweepIdentity } from '../results/progress-schema.js';
+import { SERVED_MODEL } from '../results/served-model.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { Trace } from '../bench/traces.js';
 import { ServedRun } from './served-run.js';
@@ -13,8 +14,7 @@ import type { ServedResults } from './served-results.js';
 import { servedTrace } from './served-trace.js';
 import { ServeRefusal } from './serve-refusal.js';
 
-/** What records call the model of a served run: the simulated model, reached by an agent outside the harness. */
-export const SERVED_MODEL = 'simulated-served';
+export { SERVED_MODEL };
 
 export interface ServedSweepOptions {
   readonly source: ScenarioSource & { readonly ref?: string };
@@ -51,6 +51,11 @@ export class ServedSweep {
 
   get total(): number {
     return this.options.seeds.count;
+  }
+
+  /** Runs started, ended or not. */
+  get started(): number {
+    return this.#runs.size;
   }
 
   get ended(): number {
@@ -112,12 +117,16 @@ export class ServedSweep {
     const run = this.#runs.get(id);
     if (run === undefined)
       throw new ServeRefusal(404, 'unknown_run', `no run '${id}' in this sweep; start one with POST /runs`);
-    if (run.ended !== undefined)
+    if (run.ended !== undefined) {
+      const { verdict, failure_reason: failure } = run.ended.record;
+      // A run serve ended itself (idle timeout) says so: the agent may not know it went quiet.
+      const by = failure?.error_class === 'AgentWentSilent' ? `; serve ended it as failed: ${failure.message}` : '';
       throw new ServeRefusal(
         409,
         'run_ended',
-        `run ${id} has ended (verdict ${run.ended.record.verdict}); start another with POST /runs`,
+        `run ${id} has ended (verdict ${verdict}${by}); start another with POST /runs`,
       );
+    }
     return run;
   }
 

@@ -1,9 +1,10 @@
-import type { Command } from 'commander';
+import { existsSync, readdirSync, rmdirSync } from 'node:fs';
+import { type Command, InvalidArgumentError } from 'commander';
 import { loadScenarioSource } from '../../bench/scenario-source.js';
 import { wallClock } from '../../clock/wall-clock.js';
-import { claimResultsFolder, sweepIntent } from '../../results/results-folder.js';
 import { IdleWatch } from '../../serve/idle-watch.js';
 import { servedFailure } from '../../serve/served-failure.js';
+import { claimServedFolder } from '../../serve/served-folder.js';
 import { ServedResults } from '../../serve/served-results.js';
 import { exportServedOtel } from '../../serve/served-otel.js';
 import { servedSweepIdentity, ServedSweep } from '../../serve/served-sweep.js';
@@ -47,11 +48,16 @@ Example:
   curl -s -X POST http://127.0.0.1:8788/runs -d '{}'
   python examples/serve/agent.py http://127.0.0.1:8788 20
 
-Faults: each model call and tool call meets the fault its seed draws, as in-process. Your
+Faults: each model call and tool call meets the fault its seed draws, as in-process, in the
+order the run's calls reach serve. Send one run's tool calls one at a time for reproducible
+runs: calls of one run sent at once still meet faults at the scenario's rates, but which call
+meets which is their arrival order (runs in flight at once are independent). Your
 agent's key (Authorization, x-api-key) is never read, stored or echoed. A run not heard from
 for --idle-timeout seconds (wall clock) is recorded as failed; Ctrl-C records the runs in
-flight as failed and leaves the folder marked unfinished. Once every seed has ended, the
-folder is complete (report, compare, replay --results read it) and serve exits. See docs/serve.md.`;
+flight as failed and leaves the folder marked unfinished (serve cannot resume it). Nothing in
+--out changes until the first run ends; a folder holding runs needs --discard. Once every seed
+has ended, the folder is complete (report, compare, replay --results read it) and serve exits.
+See docs/serve.md.`;
 
 export function registerServe(program: Command): void {
   program
@@ -60,12 +66,12 @@ export function registerServe(program: Command): void {
       "Serve one sweep to an agent in another process: the scenario's simulated model (Anthropic Messages and OpenAI Chat Completions), its tools as an MCP server, and a run API that returns each run's verdict.",
     )
     .requiredOption('-s, --scenario <id>', 'scenario id or .yaml path')
-    .option('-n, --seeds <count>', 'runs in the sweep', seedCount, 50)
+    .option('-n, --seeds <count>', 'runs in the sweep (the examples run 20 by default)', seedCount, 20)
     .option('--first-seed <n>', 'first run seed; runs use n, n+1, ...', nonNegativeInt, 1)
     .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
     .option('-o, --out <dir>', 'results folder', outputFolder, 'results/served')
     .option('--arm <label>', 'your agent\'s name: records name the arm "agent:<label>"', 'served')
-    .option('--port <n>', 'port (0 picks a free one)', nonNegativeInt, 8788)
+    .option('--port <n>', 'port (0 picks a free one)', portNumber, 8788)
     .option('--host <address>', 'address to listen on (loopback by default)', '127.0.0.1')
     .option(
       '--idle-timeout <s>',
@@ -73,7 +79,7 @@ export function registerServe(program: Command): void {
       nonNegativeNumber,
       300,
     )
-    .option('--discard', 'delete an unfinished sweep left in --out and start over', false)
+    .option('--discard', 'delete the runs of a sweep (finished or not) left in --out and start over', false)
     .option(
       '--otel <file>',
       'once every run has ended, write each as OpenTelemetry spans to this OTLP/JSON file (docs/otel.md)',
@@ -96,16 +102,12 @@ async function serve(flags: ServeFlags): Promise<void> {
     seeds: { base: flags.firstSeed, count: flags.seeds },
     sweepSeed: flags.sweepSeed,
   };
-  const folder = claimResultsFolder(flags.out, sweepIntent(false, flags.discard));
+  // Nothing in the folder changes until the first run ends (ServedResults), so a start that fails loses nothing.
+  const madeFolder = !existsSync(flags.out);
+  const folder = claimServedFolder(flags.out, flags.discard);
   const startedAt = wallClock.iso();
   const started = wallClock.ms();
-  let results: ServedResults;
-  try {
-    results = new ServedResults(folder, servedSweepIdentity(options));
-  } catch (error) {
-    folder.release();
-    throw error;
-  }
+  const results = new ServedResults(folder, servedSweepIdentity(options));
   let finished: () => void = () => {};
   const done = new Promise<void>((resolve) => {
     finished = resolve;
@@ -126,12 +128,31 @@ async function serve(flags: ServeFlags): Promise<void> {
       ),
     });
   });
+  // Seeds never started are no run's to time out: when nothing at all is heard, say what serve waits for.
+  const quiet = new IdleWatch(flags.idleTimeout, () => {
+    const left = sweep.total - sweep.started;
+    if (left > 0 && sweep.inFlight().length === 0)
+      process.stderr.write(
+        `waiting: no request for ${flags.idleTimeout} s and ${left} of ${sweep.total} seeds not started yet; serve ends once every seed has ended (POST /runs starts the next; Ctrl-C stops)\n`,
+      );
+    quiet.touch('sweep');
+  });
+  quiet.touch('sweep');
   const server = new ServeServer({
     sweep,
     host: flags.host,
     port: flags.port,
-    onStarted: (run) => idle.touch(run.id),
-    onActivity: (run) => idle.touch(run.id),
+    secrets: [process.env.ANTHROPIC_API_KEY, process.env.OPENAI_API_KEY].filter(
+      (key): key is string => key !== undefined,
+    ),
+    onStarted: (run) => {
+      idle.touch(run.id);
+      quiet.touch('sweep');
+    },
+    onActivity: (run) => {
+      idle.touch(run.id);
+      quiet.touch('sweep');
+    },
     onEnded: (run) => idle.forget(run.id),
   });
   const stop = new AbortController();
@@ -143,7 +164,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const base = await server.listen();
+    const base = await listen(server, flags);
     process.stdout.write(
       `${JSON.stringify({
         spiralbench: 'serve',
@@ -161,6 +182,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     );
     await done;
     idle.stop();
+    quiet.stop();
     if (stop.signal.aborted) {
       for (const run of sweep.inFlight())
         sweep.end(run.id, {
@@ -169,9 +191,10 @@ async function serve(flags: ServeFlags): Promise<void> {
             `serve was stopped (${String(stop.signal.reason)}) while the run was in flight`,
           ),
         });
-      results.interrupt();
+      if (!results.interrupt())
+        throw new RunInterrupted(`stopped before any run ended: ${flags.out} was left as it was.`);
       throw new RunInterrupted(
-        `stopped: ${sweep.ended} of ${sweep.total} runs ended and are written to ${flags.out}; the folder is marked unfinished (progress.json, no summary.json), so report, compare and --check refuse it. Serve again with --discard to start over.`,
+        `stopped: ${sweep.ended} of ${sweep.total} runs ended and are written to ${flags.out}; the folder is marked unfinished (progress.json, no summary.json), so report, compare and --check refuse it. Serve cannot continue a sweep: serve again with --discard to start over.`,
       );
     }
     const { summary, traces, records } = sweep.summarize(flags.out);
@@ -192,7 +215,42 @@ async function serve(flags: ServeFlags): Promise<void> {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     idle.stop();
+    quiet.stop();
     await server.close();
     results.release();
+    // A folder serve made and never wrote to (a failed start, a stop before any run ended) goes.
+    if (madeFolder && !results.written) removeIfEmpty(flags.out);
   }
+}
+
+/** `--port`: a TCP port, or 0 for a free one. */
+function portNumber(value: string): number {
+  const port = nonNegativeInt(value);
+  if (port > 65535) throw new InvalidArgumentError('expected a port from 0 to 65535 (0 picks a free one).');
+  return port;
+}
+
+/** Binds the port; a port or address the user cannot have is a UserInputError naming the flag. */
+async function listen(server: ServeServer, flags: ServeFlags): Promise<string> {
+  try {
+    return await server.listen();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const at = `${flags.host}:${flags.port}`;
+    if (code === 'EADDRINUSE')
+      throw UserInputError.single('--port', '', `a free port; ${at} is in use (--port 0 picks a free one)`);
+    if (code === 'EACCES')
+      throw UserInputError.single(
+        '--port',
+        '',
+        `a port this user may listen on; ${at} is refused (try one above 1023, or --port 0)`,
+      );
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      throw UserInputError.single('--host', '', `an address of this machine; ${flags.host} is not one (${code})`);
+    throw error;
+  }
+}
+
+function removeIfEmpty(dir: string): void {
+  if (existsSync(dir) && readdirSync(dir).length === 0) rmdirSync(dir);
 }
