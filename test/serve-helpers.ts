@@ -2,6 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { type AgentEnding, type AgentPort, runAgentLoop } from '../examples/serve/agent.js';
+import type { AgentResult } from '../src/agents/agent-result.js';
+import { defineAgent } from '../src/agents/define-agent.js';
 import type { RunRecord } from '../src/bench/run-record.js';
 import { BIN } from './cli-helpers.js';
 
@@ -90,3 +93,60 @@ export async function request(
   });
   return { status: response.status, text: await response.text(), headers: JSON.stringify([...response.headers]) };
 }
+
+/** The examples' loop (examples/serve/agent.ts and agent.py are one loop), in-process: the context's client, and its tools with failures as text. */
+export const inProcess = defineAgent({
+  name: 'ts-agent',
+  run: async (ctx): Promise<AgentResult> => {
+    const port: AgentPort = {
+      anthropic: ctx.anthropic,
+      system: ctx.system,
+      messages: ctx.messages,
+      tools: ctx.tools.anthropic,
+      model: ctx.modelId,
+      maxTokens: ctx.maxTokens,
+      callTool: async (name, input) => {
+        try {
+          return { text: await ctx.tools.call(name, input), isError: false };
+        } catch (error) {
+          return { text: (error as Error).message, isError: true };
+        }
+      },
+    };
+    return asResult(await runAgentLoop(port));
+  },
+});
+
+function asResult(ending: AgentEnding): AgentResult {
+  switch (ending.outcome) {
+    case 'completed':
+      return { outcome: 'completed', finalText: ending.final_text };
+    case 'failed':
+      return { outcome: 'failed', reason: ending.reason };
+    case 'max_iterations':
+      return { outcome: 'max_iterations' };
+  }
+}
+
+/**
+ * What must be equal, run by run, between the served and the in-process agent: everything
+ * the run did and was judged on. Not failure_reason: a served agent's failure is recorded as
+ * it reported it (AgentReportedFailure), which an in-process agent's thrown error is not.
+ */
+export const same = (record: RunRecord) => ({
+  seed: record.seed,
+  verdict: record.verdict,
+  verdict_reason: record.verdict_reason,
+  outcome: record.outcome,
+  duplicate_side_effects: record.duplicate_side_effects,
+  refetch_calls: record.refetch_calls,
+  cost_usd: record.cost_usd,
+  faults: record.faults,
+  model_faults: record.model_faults,
+  tool_calls: record.tool_calls,
+  tool_executions: record.tool_executions,
+  model_calls: record.model_calls,
+  input_tokens: record.input_tokens,
+  output_tokens: record.output_tokens,
+  virtual_ms: record.virtual_ms,
+});

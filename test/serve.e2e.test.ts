@@ -2,55 +2,19 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type AgentEnding, type AgentPort, runAgentLoop, runServed } from '../examples/serve/agent.js';
-import type { AgentResult } from '../src/agents/agent-result.js';
+import { runServed } from '../examples/serve/agent.js';
 import { runAgentSweep } from '../src/agents/agent-sweep.js';
-import { defineAgent } from '../src/agents/define-agent.js';
-import type { RunRecord } from '../src/bench/run-record.js';
 import { allSpans } from '../src/results/otlp-nesting.test-helpers.js';
 import { exportTraceServiceRequestSchema } from '../src/results/otlp-trace.js';
 import { cli, tempDir } from './cli-helpers.js';
-import { readRuns, request, startServe } from './serve-helpers.js';
+import type { RunRecord } from '../src/bench/run-record.js';
+import { inProcess, readRuns, request, same, startServe } from './serve-helpers.js';
 
 const SEEDS = 200;
 /** Runs the out-of-process agent keeps in flight at once. */
 const IN_FLIGHT = 8;
 /** A key-shaped secret the agent sends on every request: nothing serve writes or answers may hold it. */
 const FAKE_KEY = 'sk-ant-api03-SERVETESTFAKEKEY0123456789';
-
-/** The same loop, in-process: the context's client, and its tools with failures as text. */
-const inProcess = defineAgent({
-  name: 'ts-agent',
-  run: async (ctx): Promise<AgentResult> => {
-    const port: AgentPort = {
-      anthropic: ctx.anthropic,
-      system: ctx.system,
-      messages: ctx.messages,
-      tools: ctx.tools.anthropic,
-      model: ctx.modelId,
-      maxTokens: ctx.maxTokens,
-      callTool: async (name, input) => {
-        try {
-          return { text: await ctx.tools.call(name, input), isError: false };
-        } catch (error) {
-          return { text: (error as Error).message, isError: true };
-        }
-      },
-    };
-    return asResult(await runAgentLoop(port));
-  },
-});
-
-function asResult(ending: AgentEnding): AgentResult {
-  switch (ending.outcome) {
-    case 'completed':
-      return { outcome: 'completed', finalText: ending.final_text };
-    case 'failed':
-      return { outcome: 'failed', reason: ending.reason };
-    case 'max_iterations':
-      return { outcome: 'max_iterations' };
-  }
-}
 
 /** Every file under `dir`, as text. */
 function allText(dir: string): string {
@@ -59,29 +23,6 @@ function allText(dir: string): string {
     .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
     .join('\n');
 }
-
-/**
- * What must be equal, run by run, between the served and the in-process agent: everything
- * the run did and was judged on. Not failure_reason: a served agent's failure is recorded as
- * it reported it (AgentReportedFailure), which an in-process agent's thrown error is not.
- */
-const same = (record: RunRecord) => ({
-  seed: record.seed,
-  verdict: record.verdict,
-  verdict_reason: record.verdict_reason,
-  outcome: record.outcome,
-  duplicate_side_effects: record.duplicate_side_effects,
-  refetch_calls: record.refetch_calls,
-  cost_usd: record.cost_usd,
-  faults: record.faults,
-  model_faults: record.model_faults,
-  tool_calls: record.tool_calls,
-  tool_executions: record.tool_executions,
-  model_calls: record.model_calls,
-  input_tokens: record.input_tokens,
-  output_tokens: record.output_tokens,
-  virtual_ms: record.virtual_ms,
-});
 
 /** The agent run against `serve` (IN_FLIGHT runs at once) and in-process, over the same seeds. */
 async function bothWays(scenario: string, seeds: number, out: string, extra: readonly string[] = []) {

@@ -15,8 +15,19 @@ import urllib.request
 
 import anthropic
 from mcp import ClientSession
-from mcp.client.streamable_http import streamablehttp_client
-from mcp.shared.exceptions import McpError
+
+# The MCP client's names differ between the package's 1.x and 2.x lines; the protocol is the same.
+try:  # mcp 2.x
+    from mcp import MCPError as McpError
+    from mcp.client.streamable_http import streamable_http_client as http_client
+except ImportError:  # mcp 1.8 to 1.x
+    from mcp.client.streamable_http import streamablehttp_client as http_client
+    from mcp.shared.exceptions import McpError
+
+
+def field(model, snake, camel):
+    """A field of an MCP result: snake_case in mcp 2.x, camelCase in 1.x."""
+    return getattr(model, snake) if hasattr(model, snake) else getattr(model, camel)
 
 MAX_TURNS = 30
 MODEL_ATTEMPTS = 3
@@ -39,7 +50,7 @@ async def call_tool(session, name, arguments):
         # A timeout (-32001) or a dropped connection (-32603): the tool's own words.
         return error.error.message, True
     text = "".join(block.text for block in result.content if block.type == "text")
-    return text, bool(result.isError)
+    return text, bool(field(result, "is_error", "isError"))
 
 
 async def agent_loop(client, session, run, tools):
@@ -87,12 +98,12 @@ async def run_served(serve_url, seed=None):
         max_retries=0,
     )
     try:
-        async with streamablehttp_client(run["mcp_url"]) as (read, write, _):
-            async with ClientSession(read, write) as session:
+        async with http_client(run["mcp_url"]) as streams:
+            async with ClientSession(streams[0], streams[1]) as session:
                 await session.initialize()
                 listed = await session.list_tools()
                 tools = [
-                    {"name": tool.name, "description": tool.description or "", "input_schema": tool.inputSchema}
+                    {"name": tool.name, "description": tool.description or "", "input_schema": field(tool, "input_schema", "inputSchema")}
                     for tool in listed.tools
                 ]
                 ending = await agent_loop(client, session, run, tools)
