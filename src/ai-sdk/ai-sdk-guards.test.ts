@@ -156,6 +156,29 @@ describe('aiSdkGuards in generateText', () => {
     );
   });
 
+  it('retries a cut-off JSON body of a read-only tool, and takes a plain-text answer as a success', async () => {
+    const model = scripted([calling('get_user', { id: 'u_1' }), calling('get_user', { id: 'u_2' }), answering('ok')]);
+    const answers = ['{"id":"u_1","na', '{"id":"u_1"}', 'User u_2 is Ada.'];
+    let runs = 0;
+    const { result, events } = await agent(
+      model,
+      {
+        guards: { errorClassification: { backoffMs: [0] } },
+        readOnlyTools: ['get_user'],
+        clock: wallClock(async () => {}),
+      },
+      async () => answers[runs++]!,
+    );
+    expect(runs).toBe(3);
+    expect(events.map((event) => event.type)).toEqual(['agent.tool.retry']);
+    expect(result.steps[0]!.content.find((part) => part.type === 'tool-result')).toMatchObject({
+      output: '{"id":"u_1"}',
+    });
+    expect(result.steps[1]!.content.find((part) => part.type === 'tool-result')).toMatchObject({
+      output: 'User u_2 is Ada.',
+    });
+  });
+
   it('keeps a loop-detection nudge in every later request, where it was said', async () => {
     const model = scripted([
       ...['a', 'b', 'c', 'd', 'e', 'f'].map((id) => calling('get_user', { id })),

@@ -17,6 +17,7 @@ import {
 } from '../middleware/guard-session.js';
 import { type GuardChoice, SESSION_PRESETS, type SessionPreset } from '../middleware/hosted-guards.js';
 import { toolErrorOf } from '../middleware/tool-error-of.js';
+import { toolResultText } from '../middleware/tool-result-text.js';
 import type { RunOutcome } from '../loop/outcome.js';
 import type { MaybePromise } from '../tools/maybe-promise.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
@@ -208,7 +209,7 @@ export class AiSdkGuards {
             try {
               const value: unknown = await execute(input as never, options);
               last = { ok: true, value };
-              return { kind: 'ok', content: resultText(value), latencyMs: 0, fault: null };
+              return { kind: 'ok', content: toolResultText(value), latencyMs: 0, fault: null };
             } catch (thrown) {
               last = { ok: false, thrown };
               return { kind: 'error', error: toolErrorOf(thrown), latencyMs: 0, fault: null };
@@ -268,23 +269,6 @@ export class AiSdkGuards {
     }
     return tools;
   }
-}
-
-/**
- * A tool's result as guards read it: JSON text as it is (loop detection reads an empty
- * list in it), anything else as JSON, so error classification, which takes a body that is
- * not JSON for one cut off in transit, never mistakes a plain-text answer for a failure.
- */
-function resultText(value: unknown): string {
-  if (typeof value === 'string') {
-    try {
-      JSON.parse(value);
-      return value;
-    } catch {
-      return JSON.stringify(value);
-    }
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** Thrown through `generateText` when a guard ends the run where the AI SDK has no stop (before the first step, or on a model call). */

@@ -115,6 +115,19 @@ describe('spiralbenchMiddleware', () => {
     );
   });
 
+  it('takes a plain-text tool answer as a success, and retries a cut-off JSON body', async () => {
+    const { requests, seen, events } = await runAgent(
+      [call('get_user', { id: 'u_1' }, 't1'), call('get_user', { id: 'u_2' }, 't2'), say('done')],
+      { errorClassification: true },
+      ['User u_1 is Ada.', '{"id":"u_2","na', '{"id":"u_2"}'],
+    );
+    expect(seen).toHaveLength(3);
+    expect(events.filter((event) => event.type === 'agent.tool.retry')).toHaveLength(1);
+    const results = toolResults(requests[2]!);
+    expect(results[0]).toMatchObject({ tool_use_id: 't1', content: 'User u_1 is Ada.' });
+    expect(results[1]).toMatchObject({ tool_use_id: 't2', content: '{"id":"u_2"}' });
+  });
+
   it('keeps LangChain’s own wording of a tool failure when no guard words it', async () => {
     const { requests } = await runAgent(
       [call('get_user', { id: 'u_1' }, 't1'), say('done')],

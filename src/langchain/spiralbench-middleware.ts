@@ -7,6 +7,7 @@ import type { RunOutcome } from '../loop/outcome.js';
 import { DEFAULT_MODEL_ID } from '../model/model-client.js';
 import { createGuardSession, type GuardSession, type GuardSessionOptions } from '../middleware/guard-session.js';
 import { toolErrorOf } from '../middleware/tool-error-of.js';
+import { toolResultText } from '../middleware/tool-result-text.js';
 import { ToolError } from '../tools/tool-error.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import { guardTool } from './guard-tools.js';
@@ -225,7 +226,7 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
           const failure = langchains === null ? toolErrorOf(error) : new ToolError('invalid_input', String(error));
           return { kind: 'error', error: failure, latencyMs: 0, fault: null };
         }
-        const content = ToolMessage.isInstance(message) ? String(message.content) : JSON.stringify(message);
+        const content = toolResultText(ToolMessage.isInstance(message) ? message.content : message);
         return { kind: 'ok', content, latencyMs: 0, fault: null };
       });
       if (langchains !== null) throw langchains;
