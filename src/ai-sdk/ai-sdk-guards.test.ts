@@ -179,6 +179,45 @@ describe('aiSdkGuards in generateText', () => {
     });
   });
 
+  it('stops at generateText’s abortSignal: the aborted tool is not retried, and no model call follows', async () => {
+    const model = scripted([calling('get_user', { id: 'u_1' }), answering('never')]);
+    const controller = new AbortController();
+    let runs = 0;
+    const events: AgentEvent[] = [];
+    const guards = aiSdkGuards({
+      guards: { errorClassification: { backoffMs: [0] }, llmRecovery: true },
+      model,
+      tools: {
+        get_user: tool({
+          inputSchema: jsonSchema<{ id: string }>({ type: 'object' }),
+          execute: async (): Promise<string> => {
+            runs += 1;
+            controller.abort();
+            throw new DOMException('This operation was aborted', 'AbortError');
+          },
+        }),
+      },
+      readOnlyTools: ['get_user'],
+      clock: wallClock(async () => {}),
+      onEvent: (event) => events.push(event),
+    });
+    await expect(
+      generateText({
+        model: guards.model,
+        tools: guards.tools,
+        prepareStep: guards.prepareStep,
+        stopWhen: [stepCountIs(25), guards.stopWhen],
+        prompt: 'Fetch u_1.',
+        maxRetries: 0,
+        abortSignal: controller.signal,
+      }),
+    ).rejects.toThrow();
+    expect(runs).toBe(1);
+    expect(events.map((event) => event.type)).not.toContain('agent.tool.retry');
+    expect(events.map((event) => event.type)).not.toContain('agent.model.retry');
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
   it('keeps a loop-detection nudge in every later request, where it was said', async () => {
     const model = scripted([
       ...['a', 'b', 'c', 'd', 'e', 'f'].map((id) => calling('get_user', { id })),

@@ -108,8 +108,9 @@ export class AiSdkGuards {
     run: () => MaybePromise<ToolExecution>,
     value: () => unknown,
     failure: () => unknown,
+    signal?: AbortSignal,
   ): Promise<unknown> {
-    const answer = await this.session.toolCall(call, run);
+    const answer = await this.session.toolCall(call, run, signal);
     switch (answer.kind) {
       case 'executed':
         if (answer.execution.kind === 'ok') return value();
@@ -180,6 +181,7 @@ export class AiSdkGuards {
             async (id) =>
               id === model.modelId || fallback === undefined ? doGenerate() : fallback(id).doGenerate(params),
             readGenerateResult,
+            params.abortSignal,
           );
           if (called.kind === 'reply') return called.reply;
           if (called.kind === 'error') throw called.error;
@@ -212,7 +214,7 @@ export class AiSdkGuards {
               return { kind: 'ok', content: toolResultText(value), latencyMs: 0, fault: null };
             } catch (thrown) {
               last = { ok: false, thrown };
-              return { kind: 'error', error: toolErrorOf(thrown), latencyMs: 0, fault: null };
+              return { kind: 'error', error: toolErrorOf(thrown, options.abortSignal), latencyMs: 0, fault: null };
             }
           };
           return this.execute(
@@ -220,6 +222,7 @@ export class AiSdkGuards {
             run,
             () => (last.ok ? last.value : undefined),
             () => (last.ok ? new Error('tool failed') : last.thrown),
+            options.abortSignal,
           );
         },
       } as ToolSet[string];
@@ -240,6 +243,7 @@ export class AiSdkGuards {
         run,
         () => (last?.kind === 'ok' ? last.content : undefined),
         () => new Error(last?.kind === 'error' ? last.error.message : 'tool failed'),
+        options.abortSignal,
       );
     };
   }

@@ -147,9 +147,9 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
       spiralbench: z.unknown().optional(),
     }),
     tools,
-    beforeAgent(state: { readonly messages: BaseMessage[] }) {
+    beforeAgent(state: { readonly messages: BaseMessage[] }, runtime?: { readonly signal?: AbortSignal }) {
       const id = `run-${++opened}`;
-      const session = createGuardSession(sessionOptions);
+      const session = createGuardSession({ ...sessionOptions, signal: runtime?.signal ?? sessionOptions.signal });
       session.open(anthropicTranscript(state.messages));
       runs.set(id, { session, words: new Map() });
       for (const stale of runs.keys()) if (runs.size > MAX_OPEN_RUNS) runs.delete(stale);

@@ -7,6 +7,7 @@ import { STUCK_TOOL_NAME } from '../loop/guards/stuck-tool.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import { ToolError } from '../tools/tool-error.js';
 import { createGuardSession, type GuardSessionOptions } from './guard-session.js';
+import { wallClock } from './wall-clock.js';
 
 const OK: ToolExecution = { kind: 'ok', content: '{"id":"u_1"}', latencyMs: 0, fault: null };
 const TIMEOUT: ToolExecution = {
@@ -257,5 +258,61 @@ describe('GuardSession with a framework that throws its own errors', () => {
     expect(outcome.kind === 'stop' && outcome.outcome.kind === 'failed' && outcome.outcome.reason).toMatch(
       /OverloadedError \(HTTP 529/,
     );
+  });
+});
+
+describe('GuardSession cancellation', () => {
+  it('never retries once the run is aborted, ends a wait owed at once, and calls the failure a cancellation', async () => {
+    const controller = new AbortController();
+    // A wall clock whose waits end only by the abort: no real timer.
+    const clock = wallClock(
+      (_ms, signal) =>
+        new Promise<void>((_resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(signal.reason));
+        }),
+    );
+    const { session: s, events } = session(
+      { errorClassification: { backoffMs: [1000] } },
+      { clock, signal: controller.signal },
+    );
+    const a = call('get_user');
+    await turn(s, reply(a));
+    let runs = 0;
+    const answer = s.toolCall(a, () => {
+      runs += 1;
+      return TIMEOUT;
+    });
+    // The first attempt timed out; the retry's backoff is being waited for. The user cancels.
+    await Promise.resolve();
+    controller.abort();
+    const done = await answer;
+    expect(runs).toBe(1);
+    expect(events.map((event) => event.type)).toEqual(['agent.tool.retry']);
+    expect(done).toMatchObject({ kind: 'executed', execution: { kind: 'error', error: { code: 'cancelled' } } });
+    // A later call is not run, and a model call rethrows the abort instead of being recovered.
+    const b = call('get_user', { id: 'u_2' });
+    expect(await s.toolCall(b, () => ((runs += 1), OK))).toMatchObject({ execution: { error: { code: 'cancelled' } } });
+    expect(runs).toBe(1);
+    await expect(turn(s, reply())).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('reads a tool failure after the abort as a cancellation, not a transient failure to retry', async () => {
+    const controller = new AbortController();
+    const { session: s, events } = session({ errorClassification: { backoffMs: [0] } });
+    const a = call('get_user');
+    await turn(s, reply(a));
+    let runs = 0;
+    const answer = await s.toolCall(
+      a,
+      async () => {
+        runs += 1;
+        controller.abort();
+        return TIMEOUT;
+      },
+      controller.signal,
+    );
+    expect(runs).toBe(1);
+    expect(events).toEqual([]);
+    expect(answer).toMatchObject({ execution: { error: { code: 'cancelled', retryable: false } } });
   });
 });

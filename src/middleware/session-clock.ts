@@ -15,8 +15,11 @@ export interface SessionClock {
   now(): number;
   /** Charge a wait (a backoff, a retry-after) before the next execution or model call. */
   sleep(ms: number): void;
-  /** Pays the waits owed so far; undefined when nothing is owed (a virtual clock never owes). */
-  settle?(): Promise<void> | undefined;
+  /**
+   * Pays the waits owed so far; undefined when nothing is owed (a virtual clock never owes).
+   * A wait ends at once (resolves) when `signal` is aborted.
+   */
+  settle?(signal?: AbortSignal): Promise<void> | undefined;
 }
 
 /** A session clock as the `VirtualClock` guards read from their context. */
@@ -45,7 +48,7 @@ export class HostedClock extends VirtualClock {
     this.sleep(ms - this.now());
   }
 
-  settle(): Promise<void> | undefined {
-    return this.#time.settle?.();
+  settle(signal?: AbortSignal): Promise<void> | undefined {
+    return this.#time.settle?.(signal);
   }
 }
