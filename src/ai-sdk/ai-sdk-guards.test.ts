@@ -1,5 +1,5 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
-import { APICallError, generateText, jsonSchema, stepCountIs, tool } from 'ai';
+import { APICallError, generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../loop/events.js';
@@ -215,6 +215,26 @@ describe('aiSdkGuards in generateText', () => {
     expect(runs).toBe(1);
     expect(events.map((event) => event.type)).not.toContain('agent.tool.retry');
     expect(events.map((event) => event.type)).not.toContain('agent.model.retry');
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it('refuses streamText with an error that names it and the docs, rather than streaming unguarded', async () => {
+    const model = new MockLanguageModelV3({ modelId: 'claude-test' });
+    const guards = aiSdkGuards({ guards: 'article', model, tools: {} });
+    const errors: unknown[] = [];
+    const result = streamText({ model: guards.model, prompt: 'hi', onError: ({ error }) => void errors.push(error) });
+    await result.consumeStream();
+    expect(String(errors[0])).toMatch(/streamText .*docs\/ai-sdk-middleware\.md/);
+    expect(model.doStreamCalls).toHaveLength(0);
+  });
+
+  it('refuses a second generateText through the same guards: one aiSdkGuards per run', async () => {
+    const model = scripted([answering('first'), answering('second')]);
+    const guards = aiSdkGuards({ guards: { toolBudget: { maxToolCalls: 1 } }, model, tools: {} });
+    const run = () =>
+      generateText({ model: guards.model, prepareStep: guards.prepareStep, stopWhen: guards.stopWhen, prompt: 'hi' });
+    expect((await run()).text).toBe('first');
+    await expect(run()).rejects.toThrow(/one aiSdkGuards per run/);
     expect(model.doGenerateCalls).toHaveLength(1);
   });
 

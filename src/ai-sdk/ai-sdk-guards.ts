@@ -67,7 +67,8 @@ type Executed = { readonly ok: true; readonly value: unknown } | { readonly ok: 
  * the `tools` (each `execute` wrapped: repeats answered, transient failures of read-only
  * tools retried, errors worded by class, the stuck tool ending the run; the guards' own
  * tools added), `prepareStep` (the budget's final turn, loop-detection nudges and the
- * forced stuck call) and `stopWhen` (a guard's decision to end the run). Build one per run.
+ * forced stuck call) and `stopWhen` (a guard's decision to end the run). Build one per run:
+ * a second `generateText` through the same one is refused at its first step.
  */
 export class AiSdkGuards {
   readonly session: GuardSession;
@@ -142,7 +143,12 @@ export class AiSdkGuards {
   }
 
   #prepare(messages: ModelMessage[], stepNumber: number): StepPlan {
-    if (!this.#opened || stepNumber === 0) {
+    // A second run's first step: the guards still hold the first run's counts, words and stop.
+    if (this.#opened && stepNumber === 0)
+      throw new Error(
+        'spiralbench/ai-sdk: one aiSdkGuards per run: this one has already hosted a generateText run; build a new aiSdkGuards(...) for each run',
+      );
+    if (!this.#opened) {
       this.session.open(toAnthropicMessages(messages));
       this.#opened = true;
     }
@@ -186,6 +192,10 @@ export class AiSdkGuards {
           if (called.kind === 'reply') return called.reply;
           if (called.kind === 'error') throw called.error;
           throw new GuardStopped(called.outcome);
+        },
+        // Unguarded streaming would look guarded: refused, loudly (docs/ai-sdk-middleware.md, "streamText").
+        wrapStream() {
+          throw new StreamingRefused();
         },
       },
     });
@@ -272,6 +282,16 @@ export class AiSdkGuards {
       });
     }
     return tools;
+  }
+}
+
+/** Thrown by `guards.model` on a streaming call: the guards are hosted for `generateText` only. */
+export class StreamingRefused extends Error {
+  override readonly name = 'StreamingRefused';
+  constructor() {
+    super(
+      'spiralbench/ai-sdk: aiSdkGuards hosts the guards for generateText only; streamText (a streaming model call) is refused rather than run unguarded. See docs/ai-sdk-middleware.md, "streamText".',
+    );
   }
 }
 

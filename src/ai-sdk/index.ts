@@ -4,7 +4,14 @@
  * whole agent; docs/middleware.md maps each safeguard to its extension point.
  */
 export { agentResultOf } from '../agents/agent-result.js';
-export { AiSdkGuards, type AiSdkGuardsOptions, aiSdkGuards, GuardStopped } from './ai-sdk-guards.js';
+export {
+  AiSdkGuards,
+  type AiSdkGuardsOptions,
+  aiSdkGuards,
+  GuardStopped,
+  type StepPlan,
+  StreamingRefused,
+} from './ai-sdk-guards.js';
 export {
   createGuardSession,
   type GuardChoice,
