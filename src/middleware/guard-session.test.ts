@@ -316,3 +316,24 @@ describe('GuardSession cancellation', () => {
     expect(answer).toMatchObject({ execution: { error: { code: 'cancelled', retryable: false } } });
   });
 });
+
+describe('GuardSession tool calls started together', () => {
+  it('runs them one after another, as docs/middleware.md says: the second starts once the first is done', async () => {
+    const { session: s } = session({ toolBudget: { maxToolCalls: 5 } });
+    const a = call('get_user');
+    const b = call('get_user', { id: 'u_2' });
+    await turn(s, reply(a, b));
+    const started: string[] = [];
+    let finishA: (execution: ToolExecution) => void = () => {};
+    const first = s.toolCall(a, () => {
+      started.push('a');
+      return new Promise<ToolExecution>((resolve) => (finishA = resolve));
+    });
+    const second = s.toolCall(b, () => (started.push('b'), OK));
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    expect(started).toEqual(['a']);
+    finishA(OK);
+    await Promise.all([first, second]);
+    expect(started).toEqual(['a', 'b']);
+  });
+});

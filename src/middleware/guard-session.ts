@@ -222,8 +222,9 @@ export class GuardSession {
   }
 
   /**
-   * One tool call through the guards, in the order the framework starts them (each waits
-   * for the one before: guards read counts). `run` executes the tool once and may be
+   * One tool call through the guards, in the order the framework starts them: each waits
+   * for the one before to finish, its execution, retries and waits included (guards read
+   * counts), so calls a framework starts together run one after another. `run` executes the tool once and may be
    * called again (automatic retries of a transient failure of a read-only tool).
    */
   toolCall(call: ToolCallInput, run: () => MaybePromise<ToolExecution>, signal?: AbortSignal): Promise<ToolCallAnswer> {
