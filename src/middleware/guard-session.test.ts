@@ -337,3 +337,29 @@ describe('GuardSession tool calls started together', () => {
     expect(started).toEqual(['a', 'b']);
   });
 });
+
+describe('GuardSession jitter in production', () => {
+  it('gives each wall-clock session its own jitter, so processes failing together do not retry in step', async () => {
+    const firstWaits: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const waited: number[] = [];
+      const s = createGuardSession({
+        guards: { llmRecovery: { maxRetries: 1, fallbackModel: null } },
+        clock: wallClock(async (ms) => void waited.push(ms)),
+      });
+      s.open([{ role: 'user', content: 'hi' }]);
+      const overloaded = Object.assign(new Error('Overloaded'), { name: 'AI_APICallError', statusCode: 529 });
+      let calls = 0;
+      await s.callModel(
+        async () => {
+          calls += 1;
+          if (calls === 1) throw overloaded;
+          return [{ type: 'text' as const, text: 'ok' }];
+        },
+        (content) => ({ content }),
+      );
+      firstWaits.push(waited[0]!);
+    }
+    expect(new Set(firstWaits).size).toBeGreaterThan(1);
+  });
+});

@@ -93,9 +93,11 @@ export class GuardSession {
   constructor(options: GuardSessionOptions) {
     this.#options = options;
     this.#watch(options.signal);
-    this.guards = buildHostedGuards(options.guards, options);
+    const clock = options.clock ?? wallClock();
+    const streamKey = options.streamKey ?? clock.streamKey;
+    this.guards = buildHostedGuards(options.guards, streamKey === undefined ? options : { ...options, streamKey });
     this.#hooks = guardHooks(this.guards);
-    this.#clock = new HostedClock(options.clock ?? wallClock());
+    this.#clock = new HostedClock(clock);
     const tools: Tool[] = [];
     for (const guard of this.guards) for (const tool of guard.tools ?? []) if (!tools.includes(tool)) tools.push(tool);
     // Loop detection offers the stuck tool only for the turn it forces: it must be registered all the same.

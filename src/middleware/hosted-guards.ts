@@ -76,7 +76,7 @@ export interface HostedRun {
   readonly toolBudget?: number;
   /** @default DEFAULT_MODEL_ID */
   readonly modelId?: string;
-  /** Names the run's seeded streams (recovery's jitter). @default a fixed key */
+  /** Names the run's seeded streams (recovery's jitter). @default the clock's (`wallClock()`: one per session), else a fixed key */
   readonly streamKey?: StreamKey;
   /** The journal the run journal guard keeps, asked for only when that guard is on. @default a fresh one */
   readonly journal?: () => RunJournal;

@@ -1,4 +1,5 @@
 import { VirtualClock } from '../clock/virtual-clock.js';
+import type { StreamKey } from '../random/streams.js';
 
 /**
  * The time a guard session runs on. Guards sleep synchronously (`ctx.clock.sleep`); a
@@ -20,6 +21,12 @@ export interface SessionClock {
    * A wait ends at once (resolves) when `signal` is aborted.
    */
   settle?(signal?: AbortSignal): Promise<void> | undefined;
+  /**
+   * The key of the session's seeded streams (recovery's jitter) when it is given none: a
+   * real-time clock gives each session its own, so processes that fail together do not
+   * retry in step. A run's clock gives none: the run's own key (or a fixed one) is used.
+   */
+  readonly streamKey?: StreamKey;
 }
 
 /** A session clock as the `VirtualClock` guards read from their context. */

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SessionClock } from './session-clock.js';
 
@@ -18,6 +19,8 @@ export function wallClock(
   const startedAt = performance.now();
   let owed = 0;
   return {
+    // Production only (a sweep passes the run's clock): each session jitters its own way.
+    streamKey: Object.freeze({ sweepSeed: 0, scenario: 'middleware', runSeed: randomInt(2 ** 31) }),
     now: () => Math.round(performance.now() - startedAt) + owed,
     sleep(ms) {
       if (ms > 0 && Number.isFinite(ms)) owed += ms;
