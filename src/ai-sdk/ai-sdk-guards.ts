@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV3 } from './ai-sdk-types.js';
 import {
   type GenerateTextResult,
   jsonSchema,

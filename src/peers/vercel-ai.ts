@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV3 } from '../ai-sdk/ai-sdk-types.js';
 import type { ModelMessage, ToolSet } from 'ai';
 import { z } from 'zod';
 import type { AgentContext } from '../agents/agent-context.js';
