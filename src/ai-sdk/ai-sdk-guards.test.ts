@@ -238,6 +238,29 @@ describe('aiSdkGuards in generateText', () => {
     expect(model.doGenerateCalls).toHaveLength(1);
   });
 
+  it('keeps your activeTools: prepareStep offers those and the guards’ tools, not every tool', async () => {
+    const model = scripted([answering('done')]);
+    const noop = tool({ inputSchema: jsonSchema<{ id: string }>({ type: 'object' }), execute: async () => '{}' });
+    const guards = aiSdkGuards({
+      guards: 'article',
+      model,
+      tools: { get_user: noop, delete_user: noop },
+      activeTools: ['get_user'],
+    });
+    await generateText({
+      model: guards.model,
+      tools: guards.tools,
+      activeTools: ['get_user'],
+      prepareStep: guards.prepareStep,
+      stopWhen: [stepCountIs(25), guards.stopWhen],
+      prompt: 'hi',
+    });
+    expect(model.doGenerateCalls[0]!.tools?.map((definition) => definition.name)).toEqual([
+      'get_user',
+      STUCK_TOOL_NAME,
+    ]);
+  });
+
   it('keeps a loop-detection nudge in every later request, where it was said', async () => {
     const model = scripted([
       ...['a', 'b', 'c', 'd', 'e', 'f'].map((id) => calling('get_user', { id })),

@@ -31,6 +31,12 @@ export interface AiSdkGuardsOptions extends Omit<GuardSessionOptions, 'modelId' 
   /** Your tools, each with its `execute`; wrapped so each call goes through the guards. @default {} */
   readonly tools?: ToolSet;
   /**
+   * The `activeTools` of your `generateText` call, if any: `prepareStep` answers with the
+   * step's active tools, which replace yours, so it offers these (plus the guards' tools of
+   * the step) instead of every tool of `tools`. @default every tool of `tools`
+   */
+  readonly activeTools?: readonly string[];
+  /**
    * The model recovery falls back to, by id (e.g. `(id) => anthropic(id)`); without it,
    * recovery has no fallback model and retries on yours only. @default none
    */
@@ -84,7 +90,7 @@ export class AiSdkGuards {
 
   constructor(options: AiSdkGuardsOptions) {
     const readOnly = new Set(options.readOnlyTools ?? []);
-    const { model, fallback, tools = {}, readOnlyTools: _, executeTool, toolTraits, ...rest } = options;
+    const { model, fallback, tools = {}, readOnlyTools: _, executeTool, toolTraits, activeTools, ...rest } = options;
     this.session = createGuardSession({
       toolTraits:
         toolTraits ?? ((name) => ({ sideEffecting: !readOnly.has(name), concurrencySafe: readOnly.has(name) })),
@@ -92,7 +98,7 @@ export class AiSdkGuards {
       modelId: model.modelId,
       guards: fallback === undefined ? withoutFallback(rest.guards) : rest.guards,
     });
-    this.#names = Object.keys(tools);
+    this.#names = activeTools ?? Object.keys(tools);
     this.model = this.#wrapModel(model, fallback);
     this.tools = { ...this.#wrapTools(tools, executeTool), ...this.#guardTools() };
     this.prepareStep = ({ messages, stepNumber }) => this.#prepare(messages, stepNumber);
