@@ -117,7 +117,7 @@ export class AiSdkGuards {
     failure: () => unknown,
     signal?: AbortSignal,
   ): Promise<unknown> {
-    const answer = await this.session.toolCall(call, run, signal);
+    const answer = await this.session.toolCall({ ...call, signal }, run);
     switch (answer.kind) {
       case 'executed':
         if (answer.execution.kind === 'ok') return value();

@@ -38,12 +38,14 @@ interface ModelCall {
   readonly toolChoice?: unknown;
   readonly systemPrompt?: string;
   readonly state: { readonly _spiralbenchRun?: string };
+  readonly runtime?: { readonly signal?: AbortSignal };
 }
 
 /** The parts of LangChain's tool call request the middleware reads. */
 interface ToolCallRequest {
   readonly toolCall: { readonly id?: string; readonly name: string; readonly args: unknown };
   readonly state: { readonly _spiralbenchRun?: string };
+  readonly runtime?: { readonly signal?: AbortSignal };
 }
 
 /** One invocation's session and the guards' words, each after the message it follows. */
@@ -147,9 +149,9 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
       spiralbench: z.unknown().optional(),
     }),
     tools,
-    beforeAgent(state: { readonly messages: BaseMessage[] }, runtime?: { readonly signal?: AbortSignal }) {
+    beforeAgent(state: { readonly messages: BaseMessage[] }) {
       const id = `run-${++opened}`;
-      const session = createGuardSession({ ...sessionOptions, signal: runtime?.signal ?? sessionOptions.signal });
+      const session = createGuardSession(sessionOptions);
       session.open(anthropicTranscript(state.messages));
       runs.set(id, { session, words: new Map() });
       for (const stale of runs.keys()) if (runs.size > MAX_OPEN_RUNS) runs.delete(stale);
@@ -198,6 +200,7 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
           }
         },
         (reply) => ({ content: replyBlocks(reply) }),
+        request.runtime?.signal,
       );
       // LangChain's own error, as without the middleware: recovery had nothing to do with it.
       if (answer.kind === 'error') throw answer.error;
@@ -216,7 +219,8 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
       let message: unknown = null;
       let thrown: unknown = null;
       let langchains: unknown = null;
-      const answer = await run.session.toolCall({ id, name, input: args }, async (): Promise<ToolExecution> => {
+      const called = { id, name, input: args, signal: request.runtime?.signal };
+      const answer = await run.session.toolCall(called, async (): Promise<ToolExecution> => {
         try {
           message = await handler(request);
         } catch (error) {

@@ -302,15 +302,11 @@ describe('GuardSession cancellation', () => {
     const a = call('get_user');
     await turn(s, reply(a));
     let runs = 0;
-    const answer = await s.toolCall(
-      a,
-      async () => {
-        runs += 1;
-        controller.abort();
-        return TIMEOUT;
-      },
-      controller.signal,
-    );
+    const answer = await s.toolCall({ ...a, signal: controller.signal }, async () => {
+      runs += 1;
+      controller.abort();
+      return TIMEOUT;
+    });
     expect(runs).toBe(1);
     expect(events).toEqual([]);
     expect(answer).toMatchObject({ execution: { error: { code: 'cancelled', retryable: false } } });

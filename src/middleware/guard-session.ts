@@ -43,7 +43,7 @@ export interface GuardSessionOptions extends HostedRun {
   /**
    * The run's cancellation. Once aborted, nothing is retried, a wait owed ends at once, a
    * failed tool call is a `cancelled` error, and a model call rethrows the abort.
-   * `toolCall` and `callModel` also take the framework's signal of the moment. @default none
+   * `toolCall` (`call.signal`) and `callModel` also take the framework's signal of the moment. @default none
    */
   readonly signal?: AbortSignal | undefined;
 }
@@ -229,8 +229,8 @@ export class GuardSession {
    * counts), so calls a framework starts together run one after another. `run` executes the tool once and may be
    * called again (automatic retries of a transient failure of a read-only tool).
    */
-  toolCall(call: ToolCallInput, run: () => MaybePromise<ToolExecution>, signal?: AbortSignal): Promise<ToolCallAnswer> {
-    this.#watch(signal);
+  toolCall(call: ToolCallInput, run: () => MaybePromise<ToolExecution>): Promise<ToolCallAnswer> {
+    this.#watch(call.signal);
     const answer = this.#calls.then(() => this.#toolCall(call, run));
     this.#calls = answer.catch(() => undefined);
     return answer;
