@@ -23,6 +23,7 @@ export {
   type SessionPreset,
   toolErrorOf,
   toolExecutionOf,
+  toolResultText,
   UNHOSTED_GUARDS,
   wallClock,
 } from '../middleware/index.js';
