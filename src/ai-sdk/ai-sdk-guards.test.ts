@@ -1,5 +1,5 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
-import { APICallError, generateText, jsonSchema, stepCountIs, tool } from 'ai';
+import { APICallError, generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../loop/events.js';
@@ -154,6 +154,111 @@ describe('aiSdkGuards in generateText', () => {
     expect(permanent.error.message).toBe(
       'Error: Permanent failure: Not found (HTTP 404): no user u_9. Do not retry with the same arguments.',
     );
+  });
+
+  it('retries a cut-off JSON body of a read-only tool, and takes a plain-text answer as a success', async () => {
+    const model = scripted([calling('get_user', { id: 'u_1' }), calling('get_user', { id: 'u_2' }), answering('ok')]);
+    const answers = ['{"id":"u_1","na', '{"id":"u_1"}', 'User u_2 is Ada.'];
+    let runs = 0;
+    const { result, events } = await agent(
+      model,
+      {
+        guards: { errorClassification: { backoffMs: [0] } },
+        readOnlyTools: ['get_user'],
+        clock: wallClock(async () => {}),
+      },
+      async () => answers[runs++]!,
+    );
+    expect(runs).toBe(3);
+    expect(events.map((event) => event.type)).toEqual(['agent.tool.retry']);
+    expect(result.steps[0]!.content.find((part) => part.type === 'tool-result')).toMatchObject({
+      output: '{"id":"u_1"}',
+    });
+    expect(result.steps[1]!.content.find((part) => part.type === 'tool-result')).toMatchObject({
+      output: 'User u_2 is Ada.',
+    });
+  });
+
+  it('stops at generateText’s abortSignal: the aborted tool is not retried, and no model call follows', async () => {
+    const model = scripted([calling('get_user', { id: 'u_1' }), answering('never')]);
+    const controller = new AbortController();
+    let runs = 0;
+    const events: AgentEvent[] = [];
+    const guards = aiSdkGuards({
+      guards: { errorClassification: { backoffMs: [0] }, llmRecovery: true },
+      model,
+      tools: {
+        get_user: tool({
+          inputSchema: jsonSchema<{ id: string }>({ type: 'object' }),
+          execute: async (): Promise<string> => {
+            runs += 1;
+            controller.abort();
+            throw new DOMException('This operation was aborted', 'AbortError');
+          },
+        }),
+      },
+      readOnlyTools: ['get_user'],
+      clock: wallClock(async () => {}),
+      onEvent: (event) => events.push(event),
+    });
+    await expect(
+      generateText({
+        model: guards.model,
+        tools: guards.tools,
+        prepareStep: guards.prepareStep,
+        stopWhen: [stepCountIs(25), guards.stopWhen],
+        prompt: 'Fetch u_1.',
+        maxRetries: 0,
+        abortSignal: controller.signal,
+      }),
+    ).rejects.toThrow();
+    expect(runs).toBe(1);
+    expect(events.map((event) => event.type)).not.toContain('agent.tool.retry');
+    expect(events.map((event) => event.type)).not.toContain('agent.model.retry');
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it('refuses streamText with an error that names it and the docs, rather than streaming unguarded', async () => {
+    const model = new MockLanguageModelV3({ modelId: 'claude-test' });
+    const guards = aiSdkGuards({ guards: 'article', model, tools: {} });
+    const errors: unknown[] = [];
+    const result = streamText({ model: guards.model, prompt: 'hi', onError: ({ error }) => void errors.push(error) });
+    await result.consumeStream();
+    expect(String(errors[0])).toMatch(/streamText .*docs\/ai-sdk-middleware\.md/);
+    expect(model.doStreamCalls).toHaveLength(0);
+  });
+
+  it('refuses a second generateText through the same guards: one aiSdkGuards per run', async () => {
+    const model = scripted([answering('first'), answering('second')]);
+    const guards = aiSdkGuards({ guards: { toolBudget: { maxToolCalls: 1 } }, model, tools: {} });
+    const run = () =>
+      generateText({ model: guards.model, prepareStep: guards.prepareStep, stopWhen: guards.stopWhen, prompt: 'hi' });
+    expect((await run()).text).toBe('first');
+    await expect(run()).rejects.toThrow(/one aiSdkGuards per run/);
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it('keeps your activeTools: prepareStep offers those and the guards’ tools, not every tool', async () => {
+    const model = scripted([answering('done')]);
+    const noop = tool({ inputSchema: jsonSchema<{ id: string }>({ type: 'object' }), execute: async () => '{}' });
+    const guards = aiSdkGuards({
+      guards: 'article',
+      model,
+      tools: { get_user: noop, delete_user: noop },
+      activeTools: ['get_user'],
+    });
+    await generateText({
+      model: guards.model,
+      tools: guards.tools,
+      activeTools: ['get_user'],
+      prepareStep: guards.prepareStep,
+      stopWhen: [stepCountIs(25), guards.stopWhen],
+      prompt: 'hi',
+    });
+    expect(model.doGenerateCalls[0]!.tools?.map((definition) => definition.name)).toEqual([
+      'get_user',
+      STUCK_TOOL_NAME,
+    ]);
   });
 
   it('keeps a loop-detection nudge in every later request, where it was said', async () => {

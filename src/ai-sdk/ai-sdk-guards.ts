@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV3 } from './ai-sdk-types.js';
 import {
   type GenerateTextResult,
   jsonSchema,
@@ -17,6 +17,7 @@ import {
 } from '../middleware/guard-session.js';
 import { type GuardChoice, SESSION_PRESETS, type SessionPreset } from '../middleware/hosted-guards.js';
 import { toolErrorOf } from '../middleware/tool-error-of.js';
+import { toolResultText } from '../middleware/tool-result-text.js';
 import type { RunOutcome } from '../loop/outcome.js';
 import type { MaybePromise } from '../tools/maybe-promise.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
@@ -29,6 +30,12 @@ export interface AiSdkGuardsOptions extends Omit<GuardSessionOptions, 'modelId' 
   readonly model: LanguageModelV3;
   /** Your tools, each with its `execute`; wrapped so each call goes through the guards. @default {} */
   readonly tools?: ToolSet;
+  /**
+   * The `activeTools` of your `generateText` call, if any: `prepareStep` answers with the
+   * step's active tools, which replace yours, so it offers these (plus the guards' tools of
+   * the step) instead of every tool of `tools`. @default every tool of `tools`
+   */
+  readonly activeTools?: readonly string[];
   /**
    * The model recovery falls back to, by id (e.g. `(id) => anthropic(id)`); without it,
    * recovery has no fallback model and retries on yours only. @default none
@@ -66,7 +73,8 @@ type Executed = { readonly ok: true; readonly value: unknown } | { readonly ok: 
  * the `tools` (each `execute` wrapped: repeats answered, transient failures of read-only
  * tools retried, errors worded by class, the stuck tool ending the run; the guards' own
  * tools added), `prepareStep` (the budget's final turn, loop-detection nudges and the
- * forced stuck call) and `stopWhen` (a guard's decision to end the run). Build one per run.
+ * forced stuck call) and `stopWhen` (a guard's decision to end the run). Build one per run:
+ * a second `generateText` through the same one is refused at its first step.
  */
 export class AiSdkGuards {
   readonly session: GuardSession;
@@ -82,7 +90,7 @@ export class AiSdkGuards {
 
   constructor(options: AiSdkGuardsOptions) {
     const readOnly = new Set(options.readOnlyTools ?? []);
-    const { model, fallback, tools = {}, readOnlyTools: _, executeTool, toolTraits, ...rest } = options;
+    const { model, fallback, tools = {}, readOnlyTools: _, executeTool, toolTraits, activeTools, ...rest } = options;
     this.session = createGuardSession({
       toolTraits:
         toolTraits ?? ((name) => ({ sideEffecting: !readOnly.has(name), concurrencySafe: readOnly.has(name) })),
@@ -90,7 +98,7 @@ export class AiSdkGuards {
       modelId: model.modelId,
       guards: fallback === undefined ? withoutFallback(rest.guards) : rest.guards,
     });
-    this.#names = Object.keys(tools);
+    this.#names = activeTools ?? Object.keys(tools);
     this.model = this.#wrapModel(model, fallback);
     this.tools = { ...this.#wrapTools(tools, executeTool), ...this.#guardTools() };
     this.prepareStep = ({ messages, stepNumber }) => this.#prepare(messages, stepNumber);
@@ -107,8 +115,9 @@ export class AiSdkGuards {
     run: () => MaybePromise<ToolExecution>,
     value: () => unknown,
     failure: () => unknown,
+    signal?: AbortSignal,
   ): Promise<unknown> {
-    const answer = await this.session.toolCall(call, run);
+    const answer = await this.session.toolCall({ ...call, signal }, run);
     switch (answer.kind) {
       case 'executed':
         if (answer.execution.kind === 'ok') return value();
@@ -140,7 +149,12 @@ export class AiSdkGuards {
   }
 
   #prepare(messages: ModelMessage[], stepNumber: number): StepPlan {
-    if (!this.#opened || stepNumber === 0) {
+    // A second run's first step: the guards still hold the first run's counts, words and stop.
+    if (this.#opened && stepNumber === 0)
+      throw new Error(
+        'spiralbench/ai-sdk: one aiSdkGuards per run: this one has already hosted a generateText run; build a new aiSdkGuards(...) for each run',
+      );
+    if (!this.#opened) {
       this.session.open(toAnthropicMessages(messages));
       this.#opened = true;
     }
@@ -179,10 +193,15 @@ export class AiSdkGuards {
             async (id) =>
               id === model.modelId || fallback === undefined ? doGenerate() : fallback(id).doGenerate(params),
             readGenerateResult,
+            params.abortSignal,
           );
           if (called.kind === 'reply') return called.reply;
           if (called.kind === 'error') throw called.error;
           throw new GuardStopped(called.outcome);
+        },
+        // Unguarded streaming would look guarded: refused, loudly (docs/ai-sdk-middleware.md, "streamText").
+        wrapStream() {
+          throw new StreamingRefused();
         },
       },
     });
@@ -208,10 +227,10 @@ export class AiSdkGuards {
             try {
               const value: unknown = await execute(input as never, options);
               last = { ok: true, value };
-              return { kind: 'ok', content: resultText(value), latencyMs: 0, fault: null };
+              return { kind: 'ok', content: toolResultText(value), latencyMs: 0, fault: null };
             } catch (thrown) {
               last = { ok: false, thrown };
-              return { kind: 'error', error: toolErrorOf(thrown), latencyMs: 0, fault: null };
+              return { kind: 'error', error: toolErrorOf(thrown, options.abortSignal), latencyMs: 0, fault: null };
             }
           };
           return this.execute(
@@ -219,6 +238,7 @@ export class AiSdkGuards {
             run,
             () => (last.ok ? last.value : undefined),
             () => (last.ok ? new Error('tool failed') : last.thrown),
+            options.abortSignal,
           );
         },
       } as ToolSet[string];
@@ -239,6 +259,7 @@ export class AiSdkGuards {
         run,
         () => (last?.kind === 'ok' ? last.content : undefined),
         () => new Error(last?.kind === 'error' ? last.error.message : 'tool failed'),
+        options.abortSignal,
       );
     };
   }
@@ -270,21 +291,14 @@ export class AiSdkGuards {
   }
 }
 
-/**
- * A tool's result as guards read it: JSON text as it is (loop detection reads an empty
- * list in it), anything else as JSON, so error classification, which takes a body that is
- * not JSON for one cut off in transit, never mistakes a plain-text answer for a failure.
- */
-function resultText(value: unknown): string {
-  if (typeof value === 'string') {
-    try {
-      JSON.parse(value);
-      return value;
-    } catch {
-      return JSON.stringify(value);
-    }
+/** Thrown by `guards.model` on a streaming call: the guards are hosted for `generateText` only. */
+export class StreamingRefused extends Error {
+  override readonly name = 'StreamingRefused';
+  constructor() {
+    super(
+      'spiralbench/ai-sdk: aiSdkGuards hosts the guards for generateText only; streamText (a streaming model call) is refused rather than run unguarded. See docs/ai-sdk-middleware.md, "streamText".',
+    );
   }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** Thrown through `generateText` when a guard ends the run where the AI SDK has no stop (before the first step, or on a model call). */

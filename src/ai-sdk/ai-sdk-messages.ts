@@ -1,4 +1,4 @@
-import type { LanguageModelV3GenerateResult } from '@ai-sdk/provider';
+import type { LanguageModelV3GenerateResult } from './ai-sdk-types.js';
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelMessage, ToolResultPart } from 'ai';
 import type { ReadReply } from '../middleware/guard-session.js';

@@ -4,7 +4,14 @@
  * whole agent; docs/middleware.md maps each safeguard to its extension point.
  */
 export { agentResultOf } from '../agents/agent-result.js';
-export { AiSdkGuards, type AiSdkGuardsOptions, aiSdkGuards, GuardStopped } from './ai-sdk-guards.js';
+export {
+  AiSdkGuards,
+  type AiSdkGuardsOptions,
+  aiSdkGuards,
+  GuardStopped,
+  type StepPlan,
+  StreamingRefused,
+} from './ai-sdk-guards.js';
 export {
   createGuardSession,
   type GuardChoice,
@@ -16,6 +23,7 @@ export {
   type SessionPreset,
   toolErrorOf,
   toolExecutionOf,
+  toolResultText,
   UNHOSTED_GUARDS,
   wallClock,
 } from '../middleware/index.js';

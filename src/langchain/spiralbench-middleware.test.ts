@@ -115,6 +115,53 @@ describe('spiralbenchMiddleware', () => {
     );
   });
 
+  it('takes a plain-text tool answer as a success, and retries a cut-off JSON body', async () => {
+    const { requests, seen, events } = await runAgent(
+      [call('get_user', { id: 'u_1' }, 't1'), call('get_user', { id: 'u_2' }, 't2'), say('done')],
+      { errorClassification: true },
+      ['User u_1 is Ada.', '{"id":"u_2","na', '{"id":"u_2"}'],
+    );
+    expect(seen).toHaveLength(3);
+    expect(events.filter((event) => event.type === 'agent.tool.retry')).toHaveLength(1);
+    const results = toolResults(requests[2]!);
+    expect(results[0]).toMatchObject({ tool_use_id: 't1', content: 'User u_1 is Ada.' });
+    expect(results[1]).toMatchObject({ tool_use_id: 't2', content: '{"id":"u_2"}' });
+  });
+
+  it('stops retrying at the invocation’s signal: a failure after the abort is a cancellation', async () => {
+    const { model } = scriptedChat([call('get_user', { id: 'u_1' }, 't1'), say('done')]);
+    const controller = new AbortController();
+    let runs = 0;
+    const getUserAborting = tool(
+      async () => {
+        runs += 1;
+        controller.abort();
+        throw new ToolError('timeout', 'get_user timed out');
+      },
+      { name: 'get_user', description: 'Fetch a user', schema },
+    );
+    const events: AgentEvent[] = [];
+    const clock = new VirtualClock();
+    const agent = createAgent({
+      model,
+      tools: [getUserAborting],
+      middleware: [
+        spiralbenchMiddleware({
+          guards: { errorClassification: true },
+          toolTraits: () => ({ sideEffecting: false, concurrencySafe: true }),
+          clock: { now: () => clock.now(), sleep: (ms) => clock.sleep(ms) },
+          onEvent: (event) => events.push(event),
+        }),
+      ],
+    });
+    await expect(
+      agent.invoke({ messages: [{ role: 'user', content: 'Fetch user u_1.' }] }, { signal: controller.signal }),
+    ).rejects.toThrow();
+    expect(runs).toBe(1);
+    expect(events.filter((event) => event.type === 'agent.tool.retry')).toEqual([]);
+    expect(clock.now()).toBe(0);
+  });
+
   it('keeps LangChain’s own wording of a tool failure when no guard words it', async () => {
     const { requests } = await runAgent(
       [call('get_user', { id: 'u_1' }, 't1'), say('done')],

@@ -8,6 +8,7 @@ import { DEFAULT_MODEL_ID } from '../model/model-client.js';
 import { createGuardSession, type GuardSession, type GuardSessionOptions } from '../middleware/guard-session.js';
 import type { SessionClock } from '../middleware/session-clock.js';
 import { toolErrorOf } from '../middleware/tool-error-of.js';
+import { toolResultText } from '../middleware/tool-result-text.js';
 import { ToolError } from '../tools/tool-error.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import { guardTool } from './guard-tools.js';
@@ -68,9 +69,10 @@ interface RunState {
   readonly _spiralbenchRun?: RunKey;
 }
 
-/** The parts of LangGraph's runtime the middleware reads: the thread, when a checkpointer keeps one. */
+/** The parts of LangGraph's runtime the middleware reads: the thread, when a checkpointer keeps one, and the call's abort signal. */
 interface Runtime {
   readonly configurable?: { readonly thread_id?: unknown };
+  readonly signal?: AbortSignal;
 }
 
 /** One invocation's session and the guards' words, each after the message it follows. */
@@ -251,6 +253,7 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
           }
         },
         (reply) => ({ content: replyBlocks(reply) }),
+        request.runtime?.signal,
       );
       // LangChain's own error, as without the middleware: recovery had nothing to do with it.
       if (answer.kind === 'error') throw answer.error;
@@ -268,7 +271,8 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
       let message: unknown = null;
       let thrown: unknown = null;
       let langchains: unknown = null;
-      const answer = await run.session.toolCall({ id, name, input: args }, async (): Promise<ToolExecution> => {
+      const called = { id, name, input: args, signal: request.runtime?.signal };
+      const answer = await run.session.toolCall(called, async (): Promise<ToolExecution> => {
         try {
           message = await handler(request);
         } catch (error) {
@@ -278,7 +282,7 @@ export function spiralbenchMiddleware(options: SpiralbenchMiddlewareOptions): Ag
           const failure = langchains === null ? toolErrorOf(error) : new ToolError('invalid_input', String(error));
           return { kind: 'error', error: failure, latencyMs: 0, fault: null };
         }
-        const content = ToolMessage.isInstance(message) ? String(message.content) : JSON.stringify(message);
+        const content = toolResultText(ToolMessage.isInstance(message) ? message.content : message);
         return { kind: 'ok', content, latencyMs: 0, fault: null };
       });
       if (langchains !== null) throw langchains;

@@ -2,35 +2,7 @@ import type { FaultKind } from '../tools/tool-fault.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import { ToolError, type ToolErrorCode } from '../tools/tool-error.js';
 import { tryParseJson } from '../scenarios/parse-json.js';
-
-/**
- * Node / undici error codes, by the tool error they mean. A real HTTP client meets these
- * where the simulated tools throw a ToolError; mapping them here gives a live failure the
- * same class (and so the same retry decision) as the simulated one it renders.
- */
-const CODES: Readonly<Record<string, ToolErrorCode>> = {
-  UND_ERR_HEADERS_TIMEOUT: 'timeout',
-  UND_ERR_BODY_TIMEOUT: 'timeout',
-  UND_ERR_CONNECT_TIMEOUT: 'timeout',
-  ETIMEDOUT: 'timeout',
-  ECONNREFUSED: 'connection_refused',
-  ECONNRESET: 'connection_reset',
-  EPIPE: 'connection_reset',
-  UND_ERR_SOCKET: 'connection_reset',
-  UND_ERR_CLOSED: 'connection_reset',
-};
-
-/** The error and its causes, outermost first (fetch wraps the socket error in `cause`). */
-function chain(error: unknown): unknown[] {
-  const links: unknown[] = [];
-  for (
-    let link = error;
-    link !== undefined && link !== null && links.length < 8;
-    link = (link as { cause?: unknown }).cause
-  )
-    links.push(link);
-  return links;
-}
+import { networkFailureOf } from '../tools/network-failure.js';
 
 /**
  * A request that never produced a response, classified by what the network said: an
@@ -38,22 +10,18 @@ function chain(error: unknown): unknown[] {
  * AbortError) or a socket error code anywhere in the cause chain.
  */
 export function toolErrorFromNetwork(tool: string, error: unknown, timeoutMs: number): ToolError {
-  for (const link of chain(error)) {
-    const name = (link as { name?: unknown }).name;
-    if (name === 'TimeoutError' || name === 'AbortError')
-      return new ToolError('timeout', `${tool}: request timed out after ${timeoutMs} ms (${name})`);
-    const code = (link as { code?: unknown }).code;
-    const known = typeof code === 'string' ? CODES[code] : undefined;
-    if (known === 'timeout')
-      return new ToolError(known, `${tool}: request timed out after ${timeoutMs} ms (${code as string})`);
-    if (known === 'connection_refused')
-      return new ToolError(known, `${tool}: connect ECONNREFUSED (${messageOf(link)})`);
-    if (known === 'connection_reset')
-      return new ToolError(known, `${tool}: socket hang up (${code as string}) after the request was sent`);
+  const failure = networkFailureOf(error);
+  if (failure?.kind === 'aborted')
+    return new ToolError('timeout', `${tool}: request timed out after ${timeoutMs} ms (${failure.name})`);
+  if (failure?.kind === 'code') {
+    if (failure.code === 'timeout')
+      return new ToolError('timeout', `${tool}: request timed out after ${timeoutMs} ms (${failure.name})`);
+    if (failure.code === 'connection_refused')
+      return new ToolError('connection_refused', `${tool}: connect ${failure.name} (${messageOf(failure.link)})`);
+    return new ToolError('connection_reset', `${tool}: socket hang up (${failure.name}) after the request was sent`);
   }
-  // `fetch failed` with no cause we know is still the network failing, not the tool.
-  if (error instanceof TypeError && error.message === 'fetch failed')
-    return new ToolError('connection_reset', `${tool}: fetch failed (${messageOf(error.cause)})`);
+  if (failure?.kind === 'fetch_failed')
+    return new ToolError('connection_reset', `${tool}: fetch failed (${messageOf(failure.cause)})`);
   return new ToolError('handler_exception', `Tool '${tool}' failed: ${messageOf(error)}`);
 }
 

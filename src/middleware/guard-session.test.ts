@@ -7,6 +7,7 @@ import { STUCK_TOOL_NAME } from '../loop/guards/stuck-tool.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import { ToolError } from '../tools/tool-error.js';
 import { createGuardSession, type GuardSessionOptions } from './guard-session.js';
+import { wallClock } from './wall-clock.js';
 
 const OK: ToolExecution = { kind: 'ok', content: '{"id":"u_1"}', latencyMs: 0, fault: null };
 const TIMEOUT: ToolExecution = {
@@ -257,5 +258,104 @@ describe('GuardSession with a framework that throws its own errors', () => {
     expect(outcome.kind === 'stop' && outcome.outcome.kind === 'failed' && outcome.outcome.reason).toMatch(
       /OverloadedError \(HTTP 529/,
     );
+  });
+});
+
+describe('GuardSession cancellation', () => {
+  it('never retries once the run is aborted, ends a wait owed at once, and calls the failure a cancellation', async () => {
+    const controller = new AbortController();
+    // A wall clock whose waits end only by the abort: no real timer.
+    const clock = wallClock(
+      (_ms, signal) =>
+        new Promise<void>((_resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(signal.reason));
+        }),
+    );
+    const { session: s, events } = session(
+      { errorClassification: { backoffMs: [1000] } },
+      { clock, signal: controller.signal },
+    );
+    const a = call('get_user');
+    await turn(s, reply(a));
+    let runs = 0;
+    const answer = s.toolCall(a, () => {
+      runs += 1;
+      return TIMEOUT;
+    });
+    // The first attempt timed out; the retry's backoff is being waited for. The user cancels.
+    await Promise.resolve();
+    controller.abort();
+    const done = await answer;
+    expect(runs).toBe(1);
+    expect(events.map((event) => event.type)).toEqual(['agent.tool.retry']);
+    expect(done).toMatchObject({ kind: 'executed', execution: { kind: 'error', error: { code: 'cancelled' } } });
+    // A later call is not run, and a model call rethrows the abort instead of being recovered.
+    const b = call('get_user', { id: 'u_2' });
+    expect(await s.toolCall(b, () => ((runs += 1), OK))).toMatchObject({ execution: { error: { code: 'cancelled' } } });
+    expect(runs).toBe(1);
+    await expect(turn(s, reply())).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('reads a tool failure after the abort as a cancellation, not a transient failure to retry', async () => {
+    const controller = new AbortController();
+    const { session: s, events } = session({ errorClassification: { backoffMs: [0] } });
+    const a = call('get_user');
+    await turn(s, reply(a));
+    let runs = 0;
+    const answer = await s.toolCall({ ...a, signal: controller.signal }, async () => {
+      runs += 1;
+      controller.abort();
+      return TIMEOUT;
+    });
+    expect(runs).toBe(1);
+    expect(events).toEqual([]);
+    expect(answer).toMatchObject({ execution: { error: { code: 'cancelled', retryable: false } } });
+  });
+});
+
+describe('GuardSession tool calls started together', () => {
+  it('runs them one after another, as docs/middleware.md says: the second starts once the first is done', async () => {
+    const { session: s } = session({ toolBudget: { maxToolCalls: 5 } });
+    const a = call('get_user');
+    const b = call('get_user', { id: 'u_2' });
+    await turn(s, reply(a, b));
+    const started: string[] = [];
+    let finishA: (execution: ToolExecution) => void = () => {};
+    const first = s.toolCall(a, () => {
+      started.push('a');
+      return new Promise<ToolExecution>((resolve) => (finishA = resolve));
+    });
+    const second = s.toolCall(b, () => (started.push('b'), OK));
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    expect(started).toEqual(['a']);
+    finishA(OK);
+    await Promise.all([first, second]);
+    expect(started).toEqual(['a', 'b']);
+  });
+});
+
+describe('GuardSession jitter in production', () => {
+  it('gives each wall-clock session its own jitter, so processes failing together do not retry in step', async () => {
+    const firstWaits: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const waited: number[] = [];
+      const s = createGuardSession({
+        guards: { llmRecovery: { maxRetries: 1, fallbackModel: null } },
+        clock: wallClock(async (ms) => void waited.push(ms)),
+      });
+      s.open([{ role: 'user', content: 'hi' }]);
+      const overloaded = Object.assign(new Error('Overloaded'), { name: 'AI_APICallError', statusCode: 529 });
+      let calls = 0;
+      await s.callModel(
+        async () => {
+          calls += 1;
+          if (calls === 1) throw overloaded;
+          return [{ type: 'text' as const, text: 'ok' }];
+        },
+        (content) => ({ content }),
+      );
+      firstWaits.push(waited[0]!);
+    }
+    expect(new Set(firstWaits).size).toBeGreaterThan(1);
   });
 });

@@ -15,6 +15,7 @@ import type { ToolTraits } from '../loop/tool-host.js';
 import { DEFAULT_MODEL_ID, type Message, type ModelRequest } from '../model/model-client.js';
 import type { MaybePromise } from '../tools/maybe-promise.js';
 import { handlerException, type ToolExecution } from '../tools/tool-execution.js';
+import { ToolError } from '../tools/tool-error.js';
 import { buildHostedGuards, type GuardChoice, type HostedRun, type SessionPreset } from './hosted-guards.js';
 import { modelErrorOf } from './model-error-of.js';
 import type { ModelCallOutcome, ReadReply, ToolCallAnswer, ToolCallInput, TurnPlan } from './session-values.js';
@@ -39,6 +40,12 @@ export interface GuardSessionOptions extends HostedRun {
   readonly clock?: SessionClock;
   /** Hears every guard event (retries, blocked repeats, escalations, ...). */
   readonly onEvent?: (event: AgentEvent) => void;
+  /**
+   * The run's cancellation. Once aborted, nothing is retried, a wait owed ends at once, a
+   * failed tool call is a `cancelled` error, and a model call rethrows the abort.
+   * `toolCall` (`call.signal`) and `callModel` also take the framework's signal of the moment. @default none
+   */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export type { ModelCallOutcome, ReadReply, ToolCallAnswer, ToolCallInput, TurnPlan } from './session-values.js';
@@ -80,12 +87,17 @@ export class GuardSession {
   #batchOpen = false;
   #words: string[] = [];
   #calls: Promise<unknown> = Promise.resolve();
+  #signal: AbortSignal | undefined;
+  readonly #watched: AbortSignal[] = [];
 
   constructor(options: GuardSessionOptions) {
     this.#options = options;
-    this.guards = buildHostedGuards(options.guards, options);
+    this.#watch(options.signal);
+    const clock = options.clock ?? wallClock();
+    const streamKey = options.streamKey ?? clock.streamKey;
+    this.guards = buildHostedGuards(options.guards, streamKey === undefined ? options : { ...options, streamKey });
     this.#hooks = guardHooks(this.guards);
-    this.#clock = new HostedClock(options.clock ?? wallClock());
+    this.#clock = new HostedClock(clock);
     const tools: Tool[] = [];
     for (const guard of this.guards) for (const tool of guard.tools ?? []) if (!tools.includes(tool)) tools.push(tool);
     // Loop detection offers the stuck tool only for the turn it forces: it must be registered all the same.
@@ -159,17 +171,25 @@ export class GuardSession {
    * `read` gives the reply in the Messages shape. Waits are paid before each attempt.
    * The answered reply joins the transcript. Rethrow an `error`; end the run on a `stop`.
    */
-  async callModel<R>(send: (model: string) => Promise<R>, read: (reply: R) => ReadReply): Promise<ModelCallOutcome<R>> {
+  async callModel<R>(
+    send: (model: string) => Promise<R>,
+    read: (reply: R) => ReadReply,
+    signal?: AbortSignal,
+  ): Promise<ModelCallOutcome<R>> {
+    this.#watch(signal);
     this.nextTurn();
     this.#plan = null;
     let last: R | undefined;
     // Guards read errors as the Anthropic SDK's classes; the framework gets back what it threw.
     const thrown = new Map<unknown, unknown>();
     let next: SendModelRequest = async (request) => {
-      await this.#clock.settle();
+      await this.#clock.settle(this.#signal);
+      // Cancelled: no call, and no recovery of one (a retry or a fallback).
+      if (this.#aborted()) throw this.#signal?.reason;
       try {
         last = await send(request.model);
       } catch (error) {
+        if (this.#aborted()) throw error;
         const read = modelErrorOf(error);
         thrown.set(read, error);
         return { kind: 'error', error: read };
@@ -204,11 +224,13 @@ export class GuardSession {
   }
 
   /**
-   * One tool call through the guards, in the order the framework starts them (each waits
-   * for the one before: guards read counts). `run` executes the tool once and may be
+   * One tool call through the guards, in the order the framework starts them: each waits
+   * for the one before to finish, its execution, retries and waits included (guards read
+   * counts), so calls a framework starts together run one after another. `run` executes the tool once and may be
    * called again (automatic retries of a transient failure of a read-only tool).
    */
   toolCall(call: ToolCallInput, run: () => MaybePromise<ToolExecution>): Promise<ToolCallAnswer> {
+    this.#watch(call.signal);
     const answer = this.#calls.then(() => this.#toolCall(call, run));
     this.#calls = answer.catch(() => undefined);
     return answer;
@@ -251,7 +273,7 @@ export class GuardSession {
     const traits = this.#traits(call.name);
     const exec: ExecutionContext = { ...ctx, call: block, traits };
     const once = (): MaybePromise<ToolExecution> => {
-      const owed = this.#clock.settle();
+      const owed = this.#clock.settle(this.#signal);
       return owed === undefined ? this.#execute(call.name, run) : owed.then(() => this.#execute(call.name, run));
     };
     let execute = once;
@@ -271,13 +293,36 @@ export class GuardSession {
   }
 
   #execute(tool: string, run: () => MaybePromise<ToolExecution>): MaybePromise<ToolExecution> {
+    if (this.#aborted()) return cancelled(tool, this.#signal?.reason);
     this.#toolExecutions += 1;
     try {
       const answer = run();
-      return answer instanceof Promise ? answer.catch((error: unknown) => handlerException(tool, error)) : answer;
+      return answer instanceof Promise
+        ? answer.then(
+            (execution) => this.#unlessCancelled(tool, execution),
+            (error: unknown) => this.#unlessCancelled(tool, handlerException(tool, error)),
+          )
+        : this.#unlessCancelled(tool, answer);
     } catch (error) {
-      return handlerException(tool, error);
+      return this.#unlessCancelled(tool, handlerException(tool, error));
     }
+  }
+
+  /** A failure once the run is cancelled is the cancellation (never retried), whatever the tool threw. */
+  #unlessCancelled(tool: string, execution: ToolExecution): ToolExecution {
+    if (execution.kind === 'ok' || !this.#aborted() || execution.error.code === 'cancelled') return execution;
+    return { ...execution, error: new ToolError('cancelled', `${tool}: cancelled (${execution.error.message})`) };
+  }
+
+  /** The framework's signal of the moment, when the session was not given one. */
+  #watch(signal: AbortSignal | undefined): void {
+    if (signal === undefined || this.#watched.includes(signal)) return;
+    this.#watched.push(signal);
+    this.#signal = this.#watched.length === 1 ? signal : AbortSignal.any(this.#watched);
+  }
+
+  #aborted(): boolean {
+    return this.#signal?.aborted === true;
   }
 
   #endBatch(): void {
@@ -366,6 +411,16 @@ function asMessage(reply: ReadReply, model: string): Message {
     usage: reply.usage ?? ({ input_tokens: 0, output_tokens: 0 } as Message['usage']),
     ...reply,
   } as Message;
+}
+
+function cancelled(tool: string, why: unknown): ToolExecution {
+  const reason = why instanceof Error ? why.message : String(why);
+  return {
+    kind: 'error',
+    error: new ToolError('cancelled', `${tool}: not run, cancelled (${reason})`),
+    latencyMs: 0,
+    fault: null,
+  };
 }
 
 function textOf(content: readonly ContentBlockParam[]): string {

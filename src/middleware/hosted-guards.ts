@@ -54,7 +54,8 @@ export const UNHOSTED_GUARDS: Readonly<Record<string, string>> = {
   output:
     'on a cut-off reply it sends a continuation instead of running the tools; a framework ends its loop on a reply without tool calls',
   fixup: "it repairs our loop's transcript; a framework builds its own, already in order",
-  concurrency: "how a turn's tool calls are scheduled is the framework's own (generateText runs them together)",
+  concurrency:
+    "how a turn's tool calls are scheduled is the framework's own, and under the middleware a session runs them one after another (each waits for the one before, retries and backoffs included)",
   repair:
     'it reads tool arguments that arrive as text (the OpenAI-compatible edge); over the Messages API they arrive parsed',
 };
@@ -75,7 +76,7 @@ export interface HostedRun {
   readonly toolBudget?: number;
   /** @default DEFAULT_MODEL_ID */
   readonly modelId?: string;
-  /** Names the run's seeded streams (recovery's jitter). @default a fixed key */
+  /** Names the run's seeded streams (recovery's jitter). @default the clock's (`wallClock()`: one per session), else a fixed key */
   readonly streamKey?: StreamKey;
   /** The journal the run journal guard keeps, asked for only when that guard is on. @default a fresh one */
   readonly journal?: () => RunJournal;

@@ -26,5 +26,6 @@ export {
 export { modelErrorOf } from './model-error-of.js';
 export type { SessionClock } from './session-clock.js';
 export { toolErrorOf } from './tool-error-of.js';
+export { toolResultText } from './tool-result-text.js';
 export { toolExecutionOf } from './tool-execution-of.js';
 export { wallClock } from './wall-clock.js';

@@ -1,4 +1,5 @@
 import { VirtualClock } from '../clock/virtual-clock.js';
+import type { StreamKey } from '../random/streams.js';
 
 /**
  * The time a guard session runs on. Guards sleep synchronously (`ctx.clock.sleep`); a
@@ -15,8 +16,17 @@ export interface SessionClock {
   now(): number;
   /** Charge a wait (a backoff, a retry-after) before the next execution or model call. */
   sleep(ms: number): void;
-  /** Pays the waits owed so far; undefined when nothing is owed (a virtual clock never owes). */
-  settle?(): Promise<void> | undefined;
+  /**
+   * Pays the waits owed so far; undefined when nothing is owed (a virtual clock never owes).
+   * A wait ends at once (resolves) when `signal` is aborted.
+   */
+  settle?(signal?: AbortSignal): Promise<void> | undefined;
+  /**
+   * The key of the session's seeded streams (recovery's jitter) when it is given none: a
+   * real-time clock gives each session its own, so processes that fail together do not
+   * retry in step. A run's clock gives none: the run's own key (or a fixed one) is used.
+   */
+  readonly streamKey?: StreamKey;
 }
 
 /** A session clock as the `VirtualClock` guards read from their context. */
@@ -45,7 +55,7 @@ export class HostedClock extends VirtualClock {
     this.sleep(ms - this.now());
   }
 
-  settle(): Promise<void> | undefined {
-    return this.#time.settle?.();
+  settle(signal?: AbortSignal): Promise<void> | undefined {
+    return this.#time.settle?.(signal);
   }
 }

@@ -36,6 +36,8 @@ export interface ToolCallInput {
   readonly id: string;
   readonly name: string;
   readonly input: unknown;
+  /** The framework's abort signal for this call (the run's cancellation), when it has one. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**

@@ -1,10 +1,9 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV3 } from '../ai-sdk/ai-sdk-types.js';
 import type { ModelMessage, ToolSet } from 'ai';
 import { z } from 'zod';
 import type { AgentContext } from '../agents/agent-context.js';
 import { type AgentReturn, agentResultOf } from '../agents/agent-result.js';
 import { defineAgent } from '../agents/define-agent.js';
-import { toolExecutionOf } from '../middleware/tool-execution-of.js';
 import { errorReason } from './error-reason.js';
 import { textOnlyHistory } from './text-history.js';
 
@@ -97,7 +96,6 @@ async function guardedRun(
     model: parts.provider(modelId),
     fallback: parts.provider,
     tools: parts.toolSet,
-    executeTool: (name, input) => toolExecutionOf(tools.call(name, input)),
     toolTraits: tools.traits,
     system,
     maxTokens,

@@ -16,7 +16,9 @@ export type ToolErrorCode =
   | 'forbidden'
   | 'invalid_input'
   | 'not_found'
-  | 'handler_exception';
+  | 'handler_exception'
+  /** The run was cancelled (its abort signal fired): never retried. */
+  | 'cancelled';
 
 /**
  * A failed tool call as a value: a code, an HTTP-like status, whether a retry may help

@@ -33,6 +33,7 @@ const LABELS: Record<ToolErrorCode, string> = {
   invalid_input: 'Invalid arguments (HTTP 400)',
   not_found: 'Not found (HTTP 404)',
   handler_exception: 'Tool error',
+  cancelled: 'Cancelled',
 };
 
 /** A body that does not parse is a transient failure: the tool's answer never arrived whole. */
