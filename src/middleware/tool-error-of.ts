@@ -1,20 +1,7 @@
 import { networkFailureOf } from '../tools/network-failure.js';
-import { ToolError, type ToolErrorCode } from '../tools/tool-error.js';
+import { TOOL_ERROR_CODES, ToolError, type ToolErrorCode } from '../tools/tool-error.js';
 
-const CODES: ReadonlySet<string> = new Set<ToolErrorCode>([
-  'timeout',
-  'connection_refused',
-  'connection_reset',
-  'rate_limited',
-  'server_error',
-  'malformed_response',
-  'unauthorized',
-  'forbidden',
-  'invalid_input',
-  'not_found',
-  'handler_exception',
-  'cancelled',
-]);
+const CODES: ReadonlySet<string> = new Set<string>(TOOL_ERROR_CODES);
 
 const BY_STATUS: ReadonlyArray<readonly [(status: number) => boolean, ToolErrorCode]> = [
   [(s) => s === 429, 'rate_limited'],

@@ -1,24 +1,30 @@
 /**
+ * Every code a tool error can carry, in one list (`ToolErrorCode` is read from it). The last,
+ * `cancelled`, is a run whose abort signal fired: never retried.
+ */
+export const TOOL_ERROR_CODES = [
+  'timeout',
+  'connection_refused',
+  'connection_reset',
+  'rate_limited',
+  'server_error',
+  'malformed_response',
+  'unauthorized',
+  'forbidden',
+  'invalid_input',
+  'not_found',
+  'handler_exception',
+  'cancelled',
+] as const;
+
+/**
  * The errors a tool call can end in. Whether an error is worth retrying is data on the
  * error (`retryable`), read by one function (`isRetryable` in loop/guards/error-classification).
  *
  * @example
  * const code: ToolErrorCode = response.status === 404 ? 'not_found' : 'server_error';
  */
-export type ToolErrorCode =
-  | 'timeout'
-  | 'connection_refused'
-  | 'connection_reset'
-  | 'rate_limited'
-  | 'server_error'
-  | 'malformed_response'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'invalid_input'
-  | 'not_found'
-  | 'handler_exception'
-  /** The run was cancelled (its abort signal fired): never retried. */
-  | 'cancelled';
+export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
 
 /**
  * A failed tool call as a value: a code, an HTTP-like status, whether a retry may help
