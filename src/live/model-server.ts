@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { VirtualClock } from '../clock/virtual-clock.js';
+import { listenBaseUrl } from './listen-base-url.js';
 import { MalformedArguments } from '../faults/malformed-arguments.js';
 import { ModelFaultInjector, type ModelFaultKind, type ModelFaultSource } from '../faults/model-faults.js';
 import { simulatedChatFetch } from '../model/openai/chat-endpoint.js';
@@ -74,14 +74,7 @@ export class ModelServer {
 
   /** Starts listening; resolves to the base URL (`http://127.0.0.1:<port>`). */
   listen(): Promise<string> {
-    const host = this.#options.host ?? '127.0.0.1';
-    return new Promise((resolve, reject) => {
-      this.#server.once('error', reject);
-      this.#server.listen(this.#options.port ?? 0, host, () => {
-        const { port } = this.#server.address() as AddressInfo;
-        resolve(`http://${host}:${port}`);
-      });
-    });
+    return listenBaseUrl(this.#server, this.#options.host ?? '127.0.0.1', this.#options.port ?? 0);
   }
 
   close(): Promise<void> {

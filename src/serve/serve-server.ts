@@ -1,5 +1,5 @@
+import { listenBaseUrl } from '../live/listen-base-url.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { MAX_TOKENS } from '../agents/run-agent.js';
 import type { RunRecord } from '../bench/run-record.js';
 import { answerMcp } from './mcp-run-server.js';
@@ -74,16 +74,9 @@ export class ServeServer {
   }
 
   /** Starts listening; resolves to the base URL (`http://127.0.0.1:<port>`). */
-  listen(): Promise<string> {
-    const host = this.#options.host ?? '127.0.0.1';
-    return new Promise((resolve, reject) => {
-      this.#server.once('error', reject);
-      this.#server.listen(this.#options.port ?? 0, host, () => {
-        const { port } = this.#server.address() as AddressInfo;
-        this.#base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-        resolve(this.#base);
-      });
-    });
+  async listen(): Promise<string> {
+    this.#base = await listenBaseUrl(this.#server, this.#options.host ?? '127.0.0.1', this.#options.port ?? 0);
+    return this.#base;
   }
 
   urls(): ServeUrls {
