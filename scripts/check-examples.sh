@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs each project under examples/ as a user would: against the packed package (not this
-# checkout), copied out of the repository, its dependencies installed by npm, then its own
+# Runs each project under examples/ (a folder with a package.json) as a user would:
+# against the packed package (not this checkout), copied out of the repository, its dependencies installed by npm, then its own
 # `npm test`. Needs a built dist/ (npm run build) and the npm registry or its cache.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -13,6 +13,9 @@ tarball="$(ls "$work"/spiralbench-*.tgz)"
 
 for example in "$root"/examples/*/; do
   name="$(basename "$example")"
+  # Only projects (a package.json of their own); loose example files, such as examples/serve's
+  # agents, are run by the repository's own tests (test/serve.e2e.test.ts, serve-python).
+  [ -f "$example/package.json" ] || continue
   echo "== examples/$name"
   start=$SECONDS
   # Everything but what an earlier local run left behind.
