@@ -324,7 +324,7 @@ check: { outbox: [] }
     ]);
   });
 
-  it('refuses fault rates over 1, duplicate step ids, and detours that would read as a later step', () => {
+  it("refuses fault rates over 1, duplicate step ids, a detour that is a step's own call, and one that would read as a later step", () => {
     const path = writeScenario(
       'cross-bad',
       VALID.replace('id: tiny', 'id: cross-bad')
@@ -343,6 +343,10 @@ check: { outbox: [] }
       ['plan.steps.1.id', "an id no earlier step has, got 'fetch' again"],
       ['faults.rates', 'fault rates that add up to at most 1, got 1.2'],
       ['faults.tools.get_user', 'fault rates that add up to at most 1, got 1.1'],
+      [
+        'plan.detours.0',
+        "a call off the plan; this one is the call of step 'fetch' itself (re-check another way: another record, query, tool or form of the read)",
+      ],
       [
         'plan.detours.1',
         "a call off the plan; this one would be read as step 'fetch' (use another tool, or for a tool steps share, arguments of the first step only)",

@@ -1,3 +1,4 @@
+import { canonicalJson } from './canonical-json.js';
 import { basename } from 'node:path';
 import { RATE_FAULT_KINDS } from '../faults/fault-profile.js';
 import { MALFORMED_ARGUMENT_KINDS } from '../faults/malformed-arguments.js';
@@ -119,20 +120,45 @@ export function referenceProblems(
   return problems;
 }
 
+/** The plan's own calls: each step's arguments and variants, when they hold no reference (those are the calls as sent). */
+function planCalls(plan: ScenarioFile['plan']): ReadonlyMap<string, string> {
+  const calls = new Map<string, string>();
+  for (const step of plan.steps)
+    for (const args of [step.args, ...step.variants])
+      if (!JSON.stringify(args).includes('"$')) calls.set(canonicalJson({ tool: step.tool, args }), step.id);
+  return calls;
+}
+
 /**
- * A detour is a call off the plan. One the simulated model would read as serving a step
- * after the first (the same tool, and for a shared tool the same arguments) would, taken
- * early, make the model believe it had skipped ahead.
+ * A detour is a call off the plan: a re-check another way (another record, another query,
+ * another tool, another form of a read). Two kinds are refused:
+ * - the plan's own exact call: a spiral made of it would be identical re-sends, which
+ *   real agents seldom make (docs/simulated-model.md, "Evidence"), and a guard that refuses
+ *   repeats would earn its gain on behaviour the scenario invented;
+ * - a call the simulated model would read as serving a step after the first (the same
+ *   tool, and for a shared tool the same arguments): taken early, it would make the model
+ *   believe it had skipped ahead.
  */
 export function detourProblems(path: string, plan: ScenarioFile['plan']): InputProblem[] {
+  const own = planCalls(plan);
   return plan.detours.flatMap((detour, i) => {
+    const field = `plan.detours.${i}`;
+    const same = own.get(canonicalJson({ tool: detour.tool, args: detour.args }));
+    if (same !== undefined)
+      return [
+        {
+          source: path,
+          field,
+          expected: `a call off the plan; this one is the call of step '${same}' itself (re-check another way: another record, query, tool or form of the read)`,
+        },
+      ];
     const step = stepServed(plan.steps, 1, detour.tool, detour.args);
     if (step === -1) return [];
     const id = plan.steps[step]?.id ?? '';
     return [
       {
         source: path,
-        field: `plan.detours.${i}`,
+        field,
         expected: `a call off the plan; this one would be read as step '${id}' (use another tool, or for a tool steps share, arguments of the first step only)`,
       },
     ];
