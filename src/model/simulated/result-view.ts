@@ -2,7 +2,14 @@ import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { textMemo } from '../../memo/text-memo.js';
 import { tryParseJson } from '../../scenarios/parse-json.js';
 import type { Json } from '../../tools/world.js';
-import { readRefusal, readRetryHint, type Refusal, saysMayHaveApplied, saysNothingFound } from './vocabulary.js';
+import {
+  readErrorStatus,
+  readRefusal,
+  readRetryHint,
+  type Refusal,
+  saysMayHaveApplied,
+  saysNothingFound,
+} from './vocabulary.js';
 
 /**
  * What a result says, as a reader of its words would take it. These are the cues a real
@@ -17,7 +24,10 @@ export type ResultView =
   | {
       readonly kind: 'error';
       readonly text: string;
+      /** Advice on sending the same call again, in the error's words. */
       readonly hint: 'permanent' | 'transient' | 'none';
+      /** What the error is, read without advice: a client error, a passing one, or neither. */
+      readonly status: 'permanent' | 'transient' | 'unknown';
       readonly mayHaveApplied: boolean;
     }
   /** The harness did not run the call: a repeat refused, or a call past a limit. Not a failure of the task. */
@@ -49,7 +59,13 @@ function readResult(block: ToolResultBlockParam): ResultView {
 
 /** An error's words as the model takes them: whether they say to retry, and whether the write may have happened. */
 export function errorView(text: string): ResultView {
-  return { kind: 'error', text, hint: readRetryHint(text), mayHaveApplied: saysMayHaveApplied(text) };
+  return {
+    kind: 'error',
+    text,
+    hint: readRetryHint(text),
+    status: readErrorStatus(text),
+    mayHaveApplied: saysMayHaveApplied(text),
+  };
 }
 
 const REFUSED: Readonly<Record<Refusal, ResultView>> = Object.freeze({

@@ -231,6 +231,7 @@ describe('viewResult', () => {
       kind: 'error',
       text,
       hint: 'permanent',
+      status: 'permanent',
       mayHaveApplied: false,
     });
   });
@@ -249,6 +250,7 @@ describe('viewResult', () => {
       kind: 'error',
       text: 'Error: Network timeout: get_user: request timed out. May succeed if retried.',
       hint: 'transient',
+      status: 'transient',
       mayHaveApplied: false,
     });
   });
@@ -260,6 +262,7 @@ describe('viewResult', () => {
       kind: 'error',
       text,
       hint: 'none',
+      status: 'transient',
       mayHaveApplied: true,
     });
   });
@@ -293,6 +296,7 @@ describe('viewResult', () => {
       kind: 'error',
       text,
       hint: 'none',
+      status: 'unknown',
       mayHaveApplied: false,
     });
     expect(viewResult({ type: 'tool_result', tool_use_id: 'w', content: text })).toBe(first);

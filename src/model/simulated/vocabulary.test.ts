@@ -12,6 +12,7 @@ import { createWorld } from '../../tools/world.js';
 import { CALL, classified, context, REWORDINGS } from './guard-words.test-helpers.js';
 import { errorView, viewResult } from './result-view.js';
 import {
+  readErrorStatus,
   asksForSummary,
   offersHelp,
   offersMoreTurns,
@@ -35,17 +36,17 @@ describe('vocabulary: every guard message and its rewordings read alike', () => 
 
   it('reads the advice of a permanent and of a transient failure, and a write that may have happened', () => {
     for (const text of REWORDINGS.permanent)
-      expect([text, errorView(text)]).toEqual([
+      expect([text, errorView(text)]).toMatchObject([
         text,
-        { kind: 'error', text, hint: 'permanent', mayHaveApplied: false },
+        { kind: 'error', hint: 'permanent', mayHaveApplied: false },
       ]);
     for (const text of REWORDINGS.transient)
-      expect([text, errorView(text)]).toEqual([
+      expect([text, errorView(text)]).toMatchObject([
         text,
-        { kind: 'error', text, hint: 'transient', mayHaveApplied: false },
+        { kind: 'error', hint: 'transient', mayHaveApplied: false },
       ]);
     for (const text of REWORDINGS.applied)
-      expect([text, errorView(text)]).toEqual([text, { kind: 'error', text, hint: 'none', mayHaveApplied: true }]);
+      expect([text, errorView(text)]).toMatchObject([text, { kind: 'error', hint: 'none', mayHaveApplied: true }]);
   });
 
   it('reads a loop nudge and a directive naming the tool, in each rewording', () => {
@@ -167,5 +168,47 @@ describe('vocabulary: a tool failure is never read as a refusal', () => {
         }
       }
     }
+  });
+});
+
+describe('vocabulary: a bare error read for what it is, in any wording', () => {
+  // What HTTP APIs and tools answer, without advice: the status line, or only its words.
+  const BARE = {
+    permanent: [
+      'Error: get_order: HTTP 401 Unauthorized (the access token is no longer valid)',
+      'Error: 401: credentials revoked',
+      'Error: the access token is no longer valid',
+      'Error: permission denied for order o_3103',
+      "Error: no user with id 'u_1042'",
+      'Error: user not found',
+      'Error: order o_9 does not exist',
+      'Error: HTTP 400 Bad Request: "value" must be an object',
+      'Error: validation failed: key is required',
+      'Error: status 403 Forbidden',
+      'Error: status: 422 Unprocessable Entity',
+    ],
+    transient: [
+      'Error: get_user: request timed out after 10000 ms',
+      'Error: get_user: HTTP 429 Too Many Requests (retry-after: 2s)',
+      'Error: rate limited, slow down',
+      'Error: get_user: HTTP 503 Service Unavailable',
+      'Error: connect ECONNREFUSED 10.0.0.7:443',
+      'Error: socket hang up (ECONNRESET) after the request was sent',
+      'Error: the service is overloaded, try again later',
+      'Error: upstream timeout',
+    ],
+    unknown: ["Error: Tool 'x' failed: boom", 'Error: something went wrong', 'Error: unexpected end of stream'],
+  } as const;
+
+  it('reads a client error as permanent, a passing one as transient, and neither as unknown', () => {
+    for (const [status, texts] of Object.entries(BARE))
+      for (const text of texts) expect([text, readErrorStatus(text)]).toEqual([text, status]);
+  });
+
+  it('reads the advice over the status: advice is what the harness adds', () => {
+    const advised = errorView(
+      'Error: Permanent failure: Unauthorized (HTTP 401): the token is no longer valid. Do not retry with the same arguments.',
+    );
+    expect(advised).toMatchObject({ hint: 'permanent', status: 'permanent' });
   });
 });

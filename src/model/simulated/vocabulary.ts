@@ -66,6 +66,30 @@ export function readRetryHint(text: string): 'permanent' | 'transient' | 'none' 
   return 'none';
 }
 
+/**
+ * A bare error that tells a reader sending the same call again will fail the same way: a
+ * client-error status (bad request, unauthorised, forbidden, not found, conflict, gone,
+ * unprocessable) or its plain words. No advice, only what the error is.
+ */
+const PERMANENT_STATUS =
+  /\b(?:(?:HTTP|status|code)[ :]*(?:400|401|403|404|405|409|410|422)|unauthori[sz]ed|forbidden|not found|no (?:such \w+|\w+ (?:with|for|matching) (?:id|key|the id))|(?:does not|doesn't|did not|no longer) (?:exist|valid)|(?:is|are|was) not valid|no longer valid|invalid|validation (?:error|failed)|bad request|permission denied|access denied|not (?:allowed|permitted|authori[sz]ed)|revoked|expired (?:token|credentials?|session)|unprocessable)\b/i;
+
+/** A bare error that tells a reader the same call may work a moment later: a timeout, a dropped connection, a rate limit, a server error. */
+const TRANSIENT_STATUS =
+  /\b(?:(?:HTTP|status|code)[ :]*(?:408|429|5\d\d)|timed? ?out|timeout|rate[- ]limit\w*|too many requests|throttl\w+|ECONN\w+|connection (?:refused|reset|closed|dropped)|socket hang up|(?:temporarily )?unavailable|overloaded|server error|bad gateway|try again later)\b/i;
+
+/**
+ * What a bare error says about sending the same call again, read from what it is rather
+ * than from advice: `permanent` for a client error, `transient` for a passing one,
+ * `unknown` when it says neither. How much a model makes of it is a persona trait
+ * (`retry.raw_error_reading`).
+ */
+export function readErrorStatus(text: string): 'permanent' | 'transient' | 'unknown' {
+  if (PERMANENT_STATUS.test(text)) return 'permanent';
+  if (TRANSIENT_STATUS.test(text)) return 'transient';
+  return 'unknown';
+}
+
 /** A side effect said to have perhaps happened despite the error. */
 const MAY_HAVE_APPLIED =
   /\b(?:(?:may|might|could) (?:already )?have (?:been )?(?:applied|gone through|taken effect|succeeded|completed|written|saved|made|executed)|(?:possibly|perhaps) (?:already )?(?:applied|written|saved|executed)|(?:unknown|unclear|not known|uncertain|not sure) (?:whether|if) (?:it|the (?:write|operation|call|request|change))(?: was| has been| went| got)? (?:applied|through|written|made|happened|executed|succeeded))/i;
