@@ -247,10 +247,17 @@ export const personaSchema = z.strictObject({
     same: z.number().min(0),
     /** Weight of retrying with varied arguments (or, at a step with no variants, re-checking instead). */
     varied: z.number().min(0),
-    /** Multiplies the chance of repeating the exact failed call, as a retry or a detour, after "Do not retry with the same arguments". */
+    /** Multiplies the chance of a same-argument retry after "Do not retry with the same arguments". */
     permanent_hint_factor: z.number().min(0),
     /** Multiplies the chance of a same-argument retry after "May succeed if retried". */
     transient_hint_factor: z.number().min(0),
+    /**
+     * How well the model reads a bare error (a status line, a plain message: "HTTP 401
+     * Unauthorized", "not found", "timed out") for what it says about sending the same call
+     * again: 0 reads nothing into it, 1 takes it as the matching advice above would. Scales
+     * the advice's factors toward 1 for an error that gives no advice.
+     */
+    raw_error_reading: probability.default(0.5),
   }),
   give_up: z.strictObject({
     /** Chance of giving up after the first failure at a step... */
@@ -275,6 +282,12 @@ export const personaSchema = z.strictObject({
     persistence_growth: probability,
     /** ...up to this. */
     persistence_max: probability,
+    /**
+     * Chance that a detour call re-sends the previous re-check unchanged. Otherwise a
+     * re-check is one of the last two calls' alternatives: real spirals are varied calls,
+     * an identical re-send in them is rare (docs/simulated-model.md, "Evidence").
+     */
+    resend: probability.default(0.01),
   }),
   malformed: z.strictObject({
     /** Chance of carrying on with invented data after an unparseable result. */

@@ -83,12 +83,23 @@ export function callStep(step: number, input: PolicyInput, variant = false): Act
 
 /**
  * How the words of a failed call's result scale the chance of making exactly that call
- * again: "Do not retry with the same arguments" lowers it, "May succeed if retried" raises it.
+ * again: advice ("Do not retry with the same arguments", "May succeed if retried") by the
+ * persona's factor for it; a bare error by the same factor drawn toward 1 as far as the
+ * persona reads bare errors (`retry.raw_error_reading`): "HTTP 401 Unauthorized" is read
+ * as permanent, "request timed out" as transient, each partly.
  */
 export function hintFactor(last: CallView, persona: Persona): number {
   if (last.result.kind !== 'error') return 1;
-  if (last.result.hint === 'permanent') return persona.retry.permanent_hint_factor;
-  if (last.result.hint === 'transient') return persona.retry.transient_hint_factor;
+  const { hint, status } = last.result;
+  const {
+    permanent_hint_factor: permanent,
+    transient_hint_factor: transient,
+    raw_error_reading: reading,
+  } = persona.retry;
+  if (hint === 'permanent') return permanent;
+  if (hint === 'transient') return transient;
+  if (status === 'permanent') return 1 + reading * (permanent - 1);
+  if (status === 'transient') return 1 + reading * (transient - 1);
   return 1;
 }
 
@@ -96,27 +107,62 @@ export function sameCall(tool: string, args: Record<string, unknown>, call: Call
   return tool === call.name && canonicalJson(args) === canonicalJson(call.input);
 }
 
+/** Whether a call was one of the last two: the window a re-check stays out of, and the one the repeat guard watches. */
+function madeJustNow(tool: string, args: Record<string, unknown>, calls: readonly CallView[]): boolean {
+  for (let i = calls.length - 1; i >= 0 && i >= calls.length - 2; i--) if (sameCall(tool, args, calls[i]!)) return true;
+  return false;
+}
+
 /**
- * Wander off the plan to re-check something. After a failed call, a detour that would
- * repeat that very call is subject to the same reading of the error as a retry.
+ * Wander off the plan to re-check something: another record, another query, another
+ * tool. A re-check is one the model did not make in its last two calls, as real spirals
+ * are made of varied calls; only now and then (`detour.resend`) is the last re-check sent
+ * again unchanged. With nothing left to re-check, back to the plan.
  */
-export function detour(input: PolicyInput, failed?: CallView): Action {
+export function detour(input: PolicyInput): Action {
   const { plan, rng, state, persona } = input;
   if (plan.detours.length === 0) return callStep(state.nextStep, input);
-  let call = rng.pick(plan.detours);
-  let args = resolveArgs(call.args, input);
-  if (failed !== undefined && sameCall(call.tool, args, failed) && !rng.chance(hintFactor(failed, persona))) {
-    const others = plan.detours.filter((other) => !sameCall(other.tool, resolveArgs(other.args, input), failed));
-    if (others.length > 0) {
-      call = rng.pick(others);
-      args = resolveArgs(call.args, input);
-    }
+  const last = state.calls.at(-1);
+  if (last?.role === 'detour' && rng.chance(persona.detour.resend))
+    return {
+      kind: 'call',
+      tool: last.name,
+      input: last.input,
+      note: 'That answer did not settle it; I will look at the same thing once more.',
+    };
+  const fresh: { readonly tool: string; readonly input: Record<string, unknown> }[] = [];
+  for (const call of plan.detours) {
+    const args = resolveArgs(call.args, input);
+    if (!madeJustNow(call.tool, args, state.calls)) fresh.push({ tool: call.tool, input: args });
   }
+  if (fresh.length === 0) return callStep(state.nextStep, input);
+  const call = rng.pick(fresh);
   return {
     kind: 'call',
     tool: call.tool,
-    input: args,
+    input: call.input,
     note: 'Before going further I want to double-check the data I have; something about the last result seems off, so I will look it up another way.',
+  };
+}
+
+/**
+ * The step's call in a form other than `refused` (its own arguments or a variant), or
+ * null when the step has no other form.
+ */
+export function otherForm(step: number, input: PolicyInput, refused: CallView): Action | null {
+  const planStep = input.plan.steps[step];
+  if (planStep === undefined) return null;
+  const forms: Record<string, unknown>[] = [];
+  for (const args of [planStep.args, ...planStep.variants]) {
+    const resolved = resolveArgs(args, input);
+    if (!sameCall(planStep.tool, resolved, refused)) forms.push(resolved);
+  }
+  if (forms.length === 0) return null;
+  return {
+    kind: 'call',
+    tool: planStep.tool,
+    input: forms.length === 1 ? forms[0]! : input.rng.pick(forms),
+    note: `The ${planStep.tool} call was not run as I sent it, so I will send it in another form.`,
   };
 }
 

@@ -6,7 +6,9 @@ import {
   callStep,
   detour,
   finalAnswer,
+  otherForm,
   type PolicyInput,
+  sameCall,
   verify,
 } from './actions.js';
 import type { CallView } from './transcript-reader.js';
@@ -24,6 +26,17 @@ function earlierRun(calls: readonly CallView[], last: CallView): CallView | unde
     if (canonicalJson(call.input) === text) return call;
   }
   return undefined;
+}
+
+/** Calls refused in a row at the end of the transcript, the last one among them, all the same call as `last`. */
+function refusedInARow(calls: readonly CallView[], last: CallView): number {
+  let count = 0;
+  for (let i = calls.length - 1; i >= 0; i--) {
+    const call = calls[i]!;
+    if (call.result.kind !== 'refused' || !sameCall(call.name, call.input, last)) break;
+    count += 1;
+  }
+  return count;
 }
 
 /** The stubborn reaction: the harness did not run the call, and the model sends it again unchanged. */
@@ -87,8 +100,19 @@ function changeCourse(last: CallView, input: PolicyInput): Action {
   const other = alternative(input);
   if (other !== null) return other;
   if (step?.verify !== undefined) return verify(last.step, input);
-  if ((step?.variants.length ?? 0) > 0) return callStep(last.step, input, true);
-  return detour(input, last);
+  return otherForm(last.step, input, last) ?? detour(input);
+}
+
+/**
+ * Anything but the call just refused: an action that would send it again (a check that
+ * was itself refused, the plan's next call when that is what was refused) becomes the
+ * plan's next call, a re-check, or, with nothing else left, the answer the model has.
+ */
+function notAgain(action: Action, last: CallView, input: PolicyInput): Action {
+  if (action.kind !== 'call' || !sameCall(action.tool, action.input, last)) return action;
+  for (const next of [callStep(input.state.nextStep, input), detour(input)])
+    if (next.kind !== 'call' || !sameCall(next.tool, next.input, last)) return next;
+  return finalAnswer(input);
 }
 
 /**
@@ -102,7 +126,13 @@ function changeCourse(last: CallView, input: PolicyInput): Action {
  */
 export function afterRefusal(last: CallView, input: PolicyInput): Action {
   if (last.result.kind === 'refused' && last.result.by === 'limit') return finalAnswer(input);
-  if (input.rng.chance(input.persona.reflection.resend_blocked)) return resend(last);
+  // Each refusal in a row makes sending it once more less likely: told twice, even a stubborn model thinks again.
+  const { resend_blocked: stubborn } = input.persona.reflection;
+  if (input.rng.chance(stubborn ** refusedInARow(input.state.calls, last))) return resend(last);
+  return notAgain(reaction(last, input), last, input);
+}
+
+function reaction(last: CallView, input: PolicyInput): Action {
   if (last.role !== 'plan') return backToPlan(input);
   const earlier = earlierRun(input.state.calls, last);
   if (earlier?.result.kind === 'good') return backToPlan(input);

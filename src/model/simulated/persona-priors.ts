@@ -48,14 +48,19 @@ export const PERSONA_PRIORS: Readonly<Record<PersonaParameter, PersonaPrior>> = 
   ),
   'retry.varied': prior([0, 1], 'fitted', 'The other half of the share above. Unknown — wide.'),
   'retry.permanent_hint_factor': prior(
-    [0, 1],
+    [0.05, 0.5],
     'prior',
-    'Told "Do not retry with the same arguments", instruction-following models mostly comply; no one reports the advice making a same-argument retry more likely, so at most 1. How far below 1: unknown — wide. Only the classifier writes these words, so the baseline never shows them.',
+    'Told "Do not retry with the same arguments", instruction-following models mostly comply: the article behind the reference baseline measured about 70% fewer same-argument retries than after a bare HTTP 400. This range, with retry.raw_error_reading\'s, keeps that cut between 50% and 90% for most personas. Only the classifier writes these words, so the baseline never shows them.',
   ),
   'retry.transient_hint_factor': prior(
     [1, 3],
     'prior',
     '"May succeed if retried" invites a retry, so at least 1; by how much is unknown — wide. Only the classifier writes these words.',
+  ),
+  'retry.raw_error_reading': prior(
+    [0, 0.5],
+    'fitted',
+    'A competent model reads a bare status line or plain message (401/403, 404, 400 with a validation message; a timeout, 429, 5xx) for what it says about retrying, less reliably than explicit advice: the article behind the reference baseline measured the classifier\'s "Do not retry with the same arguments" cutting same-argument retries by about 70% against a bare HTTP 400, so bare errors are read, partly. The baseline\'s bare timeouts and 429s move with it. Unknown — wide.',
   ),
   'give_up.base': prior(
     [0, 0.15],
@@ -106,6 +111,11 @@ export const PERSONA_PRIORS: Readonly<Record<PersonaParameter, PersonaPrior>> = 
     [0.7, 0.995],
     'fitted',
     'The cap on that growth; it sets the length of the longest spirals.',
+  ),
+  'detour.resend': prior(
+    [0, 0.05],
+    'fitted',
+    "Real agents seldom send the same call twice in a row: 0.43% of calls in tau-bench's GPT-4o airline trajectories (docs/evidence/tau-bench.md). Spirals are varied re-checks; an unchanged re-send is rare.",
   ),
   'malformed.proceed_on_invented': prior(
     [0, 0.7],

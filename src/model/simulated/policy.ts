@@ -49,7 +49,7 @@ function retry(last: CallView, input: PolicyInput): Action {
   const share = total === 0 ? 0 : persona.retry.same / total;
   if (rng.chance(Math.min(1, share * hintFactor(last, persona)))) return repeat(last, input);
   const hasVariants = (plan.steps[last.step]?.variants.length ?? 0) > 0;
-  return hasVariants ? callStep(last.step, input, true) : detour(input, last);
+  return hasVariants ? callStep(last.step, input, true) : detour(input);
 }
 
 /** The last call other than a request for more turns (a plain loop: findLast with a closure was a hot spot of every turn). */
@@ -122,7 +122,7 @@ export function decide(input: PolicyInput): Action {
       const warned = last.result.kind === 'error' && last.result.mayHaveApplied;
       if (verifiable && rng.chance(warned ? persona.verify.when_warned : persona.verify.after_error))
         return verify(last.step, input);
-      if (rng.chance(persona.detour.after_error)) return detour(input, last);
+      if (rng.chance(persona.detour.after_error)) return detour(input);
       return retry(last, input);
     }
   }
