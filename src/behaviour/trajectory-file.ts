@@ -1,0 +1,39 @@
+import { existsSync, statSync } from 'node:fs';
+import { parseJson, parseWith, preview } from '../results/input-problems.js';
+import { forEachLine } from '../results/line-reader.js';
+import { UserInputError } from '../user-input-error.js';
+import { type Trajectory, trajectorySchema } from './trajectory.js';
+
+const WHAT = 'a trajectory file: JSONL, one run a line, {"id": "...", "turns": [...]} (docs/behaviour.md)';
+
+/**
+ * Streams a trajectory JSONL file (trajectory.ts) to `onTrajectory`, one run at a time, so
+ * a million runs are never held at once. A bad line is a UserInputError naming the file,
+ * the line and the field, e.g. `runs.jsonl:3: turns.0.calls.1.input: a JSON object ...`.
+ */
+export async function readTrajectoryFile(
+  file: string,
+  onTrajectory: (trajectory: Trajectory, line: number) => void,
+): Promise<number> {
+  if (!existsSync(file)) throw UserInputError.single(file, '', `${WHAT}; nothing is there`);
+  if (statSync(file).isDirectory()) throw UserInputError.single(file, '', `${WHAT}; this is a folder`);
+  let runs = 0;
+  await forEachLine(file, (line, lineNumber) => {
+    onTrajectory(parseTrajectoryLine(line, `${file}:${lineNumber}`), lineNumber);
+    runs += 1;
+  });
+  return runs;
+}
+
+/** One line of a trajectory file, checked; `source` is `file:line`. */
+export function parseTrajectoryLine(line: string, source: string): Trajectory {
+  const value = parseJson(line, source, 'one JSON trajectory per line');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw UserInputError.single(source, '', `a JSON object {"id", "turns"}; got ${preview(line)}`);
+  return parseWith(trajectorySchema, value, source);
+}
+
+/** One trajectory as a line of a trajectory file (without the newline). */
+export function trajectoryLine(trajectory: Trajectory): string {
+  return JSON.stringify(trajectory);
+}
