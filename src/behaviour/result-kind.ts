@@ -29,7 +29,7 @@ const TOOL_FAILURE =
 
 // A malformed body, or an error about one.
 const MALFORMED_WORDS =
-  /\b(?:malformed (?:response|body|json|output|reply)|(?:response|body|output|reply) (?:that |which )?(?:is|was) not (?:valid )?JSON|returned (?:a body|something) that is not (?:valid )?JSON|invalid JSON (?:response|body)|unexpected end of JSON)\b/i;
+  /\b(?:malformed (?:response|body|json|output|reply)|(?:response|body|output|reply) (?:that |which )?(?:is|was) not (?:valid )?JSON|returned (?:a body|something) that is not (?:valid )?JSON|invalid JSON (?:response|body))\b/i;
 
 // Advice, in the harness's or the API's words.
 const NO_RETRY_ADVICE =
