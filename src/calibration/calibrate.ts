@@ -215,9 +215,13 @@ function unreachable(
 
 const round = (value: number, digits = 3): number => Number(value.toPrecision(digits));
 
-/** min, median and max of one statistic across members. */
+/**
+ * min, median and max of one statistic across members; a member whose runs counted
+ * nothing for it (a behaviour statistic's NaN) is left out, and NaN stands for none at all.
+ */
 export function spread(values: readonly number[]): { median: number; min: number; max: number } {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return { median: Number.NaN, min: Number.NaN, max: Number.NaN };
   const middle = sorted.length / 2;
   const median = sorted.length % 2 === 1 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
   return { median: round(median, 4), min: round(sorted[0]!, 4), max: round(sorted[sorted.length - 1]!, 4) };
