@@ -42,8 +42,10 @@ describe('resultKind', () => {
         'You do not have permission to read this order.',
         'Validation failed: user_id must match u_[0-9]+',
         'Conflict: a reservation with this id already exists',
+        "Error: no user with id 'x'",
+        'No order matching o_77',
       ]),
-    ).toEqual(Array(9).fill('permanent'));
+    ).toEqual(Array(11).fill('permanent'));
     expect(
       kinds([
         'Error: get_user: request timed out after 10000 ms',

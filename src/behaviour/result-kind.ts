@@ -45,7 +45,7 @@ const TRANSIENT_STATUS =
 const PERMANENT_STATUS =
   /\b(?:HTTP|status(?: code)?|error)[ :]*(?:400|401|403|404|405|409|410|422)\b|^\s*(?:400|401|403|404|409|410|422)\b|\b(?:400|401|403|404|409|410|422) (?:Bad Request|Unauthori[sz]ed|Forbidden|Not Found|Conflict|Gone|Unprocessable)/i;
 const PERMANENT_WORDS =
-  /\b(?:not found|no such|does not exist|doesn't exist|unknown (?:id|user|record|key|tool|reservation|order|field)|unauthori[sz]ed|forbidden|not authori[sz]ed|access denied|permission|not permitted|not allowed|invalid|validation|not valid|bad request|unprocessable|conflict|already exists|expired|revoked|missing (?:required )?(?:field|argument|parameter))\b/i;
+  /\b(?:not found|no such|no (?:\w+ ){1,2}(?:with (?:id|key|name|that|this)|matching|found)|does not exist|doesn't exist|unknown (?:id|user|record|key|tool|reservation|order|field)|unauthori[sz]ed|forbidden|not authori[sz]ed|access denied|permission|not permitted|not allowed|invalid|validation|not valid|bad request|unprocessable|conflict|already exists|expired|revoked|missing (?:required )?(?:field|argument|parameter))\b/i;
 
 const ERROR_OPENING = /^\s*(?:error\b|exception\b|traceback\b|failed\b|failure\b)/i;
 
