@@ -1,13 +1,14 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { ARM_PRESETS } from '../bench/arms.js';
 import { ensembleCast } from '../bench/ensemble-cast.js';
 import { runOne } from '../bench/run-one.js';
-import { loadScenarioSource } from '../bench/scenario-source.js';
+import { loadScenarioSource, type ScenarioSource } from '../bench/scenario-source.js';
 import type { AgentEvent } from '../loop/events.js';
 import { openFinishedSweep, readRuns, readTraces } from '../results/results-reader.js';
 import { parseRunLine, type StoredRun } from '../results/run-record-schema.js';
 import { SERVED_MODEL } from '../results/served-model.js';
+import type { StoredMeta } from '../results/meta-schema.js';
 import type { StoredArm, StoredSummary } from '../results/summary-schema.js';
 import type { StoredTraceEvent } from '../results/trace-schema.js';
 import type { Scenario } from '../scenarios/loader.js';
@@ -72,7 +73,7 @@ export async function readResultsTrajectories(
   const builtIn = summary.arms.filter((arm) => filter.arm === undefined || filter.arm === arm.name).every(isBuiltIn);
   if (!replayable || !builtIn) return fromTraces(sweep, onTrajectory, wanted, total, summary);
 
-  const scenarios = await scenariosOf(summary, path);
+  const scenarios = await scenariosOf(summary, sweep.meta, path);
   const arms = new Map(summary.arms.map((arm) => [arm.name, ARM_PRESETS.get(arm.name)]));
   // First every line is checked against summary.json; then the runs stream again, one
   // replayed at a time, so a sweep of a million runs is never held in memory.
@@ -120,6 +121,7 @@ function isBuiltIn(arm: StoredArm): boolean {
 /** Each scenario of the sweep as its runs were played: its own persona, and each ensemble member. */
 async function scenariosOf(
   summary: StoredSummary,
+  meta: StoredMeta | undefined,
   path: string,
 ): Promise<Map<string, { own: Scenario; members: readonly Scenario[] | undefined }>> {
   const ensemble = summary.ensemble === undefined ? undefined : loadEnsemble(summary.ensemble.name);
@@ -131,13 +133,14 @@ async function scenariosOf(
     );
   const scenarios = new Map<string, { own: Scenario; members: readonly Scenario[] | undefined }>();
   for (const stored of summary.scenarios) {
-    const source = await loadScenarioSource(stored.id).catch(() => {
+    const source = await scenarioNamed(stored.id, commandFiles(meta?.command));
+    if (source === undefined)
       throw UserInputError.single(
         path,
         `scenarios (${stored.id})`,
-        'a bundled scenario, to run the sweep again; this one came from a file: export the runs as a trajectory file instead',
+        "a bundled scenario, or a scenario file named in meta.json's command (as a path from this folder), to run the sweep's runs again; none of them is scenario " +
+          stored.id,
       );
-    });
     if (source.scenario.hash !== stored.hash)
       throw UserInputError.single(
         path,
@@ -150,6 +153,28 @@ async function scenariosOf(
     });
   }
   return scenarios;
+}
+
+/** The .yaml paths a sweep's command line named (`-s a.yaml,b.yaml`). */
+function commandFiles(command: string | undefined): string[] {
+  if (command === undefined) return [];
+  return command
+    .split(/[\s,=]+/)
+    .map((word) => word.replace(/^['"]|['"]$/g, ''))
+    .filter((word) => /\.ya?ml$/.test(word) && existsSync(word));
+}
+
+/** The scenario with this id: bundled, or one of the files the sweep named. */
+async function scenarioNamed(id: string, files: readonly string[]): Promise<ScenarioSource | undefined> {
+  for (const ref of [id, ...files]) {
+    try {
+      const source = await loadScenarioSource(ref);
+      if (source.scenario.id === id) return source;
+    } catch (error) {
+      if (!(error instanceof UserInputError)) throw error;
+    }
+  }
+  return undefined;
 }
 
 /** Trajectories from traces.jsonl: the runs the sweep traced, their tool calls and results from the timeline. */
