@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseYamlInput } from '../src/scenarios/yaml-input.js';
@@ -99,6 +99,20 @@ describe('spiralbench behaviour', () => {
     const bad = cli(['behaviour', file]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain(`${file}:1: turns.0.calls.0.result:`);
+  });
+
+  it('refuses a sweep whose runs no longer play the same way, naming the run', () => {
+    const copy = join(tempDir('spiralbench-behaviour-'), 'changed');
+    cpSync(dir, copy, { recursive: true });
+    const runs = join(copy, 'runs.jsonl');
+    const lines = readFileSync(runs, 'utf8').split('\n');
+    const run = JSON.parse(lines[2]!) as Run;
+    lines[2] = JSON.stringify({ ...run, tool_calls: run.tool_calls + 1 });
+    writeFileSync(runs, lines.join('\n'));
+    const result = cli(['behaviour', copy]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`${runs}:3: a run this version plays the same way`);
+    expect(result.stderr).toContain('Run the sweep again with this version');
   });
 
   it('refuses a path that holds nothing, and an unknown grouping', () => {

@@ -94,13 +94,21 @@ export async function readResultsTrajectories(
         'member',
         `a member of the sweep's ensemble (0 to ${(cast.members?.length ?? 0) - 1}); got ${run.member}`,
       );
-    const { result } = await runOne({
+    const { record, result } = await runOne({
       sweepSeed: run.sweep_seed,
       scenario,
       arm: arms.get(run.arm)!,
       seed: run.seed,
       member: run.member,
     });
+    // A run is the same run only if it ends the same way: else the model or the harness
+    // changed since the sweep, and its transcript would describe runs that never happened.
+    if (record.tool_calls !== run.tool_calls || record.verdict !== run.verdict)
+      throw UserInputError.single(
+        `${sweep.runsFile}:${lineNumber}`,
+        '',
+        `a run this version plays the same way; run again it made ${record.tool_calls} tool calls (${record.verdict}) where the sweep recorded ${run.tool_calls} (${run.verdict}): the simulated model or the harness changed since. Run the sweep again with this version`,
+      );
     onTrajectory({
       trajectory: trajectoryOfMessages(`${run.scenario}/${run.arm}/${run.seed}`, result.messages),
       scenario: run.scenario,
