@@ -191,7 +191,7 @@ describe('calibrate', () => {
         'error: 3 problems',
         "  - --target: median_calls: a number, got 'twelve'",
         '  - --target: success: a share of successful runs from 0 to 1 (0.64 for 64%), got 64',
-        '  - --target: tokens: one of median_calls, p95_calls, success, median_input_tokens',
+        '  - --target: tokens: one of median_calls, p95_calls, success, median_input_tokens, identical_consecutive, after_good_identical, after_permanent_identical, after_transient_identical, long_run_repeat_share',
         '',
       ].join('\n'),
     );

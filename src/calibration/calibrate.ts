@@ -16,7 +16,10 @@ import {
   TARGET_NAMES,
   TARGET_SPECS,
   type Targets,
+  targetsBehaviour,
+  reportedTargets,
   type Tolerances,
+  type TargetName,
 } from './targets.js';
 
 /** Everything a fit depends on; the same options give the same ensemble, byte for byte. */
@@ -86,6 +89,7 @@ export async function calibrate(options: CalibrationOptions): Promise<Calibratio
   const perCandidate = options.seedsPerCandidate ?? DEFAULT_SEEDS_PER_CANDIDATE;
   const workers = options.workers ?? 1;
   const runner = baselineRunner(source, workers);
+  const behaviour = targetsBehaviour(targets);
   try {
     const smc = await abcSmc<Statistics>({
       particles: members,
@@ -102,6 +106,7 @@ export async function calibrate(options: CalibrationOptions): Promise<Calibratio
                 step: 1,
                 count: perCandidate,
               },
+              ...(behaviour ? { behaviour } : {}),
             })),
           )
         ).map((runs) => statisticsOf([runs])),
@@ -131,6 +136,7 @@ export async function calibrate(options: CalibrationOptions): Promise<Calibratio
       smc.particles.map((particle, m) => ({
         parameters: parametersAt(particle.point),
         seeds: { sweepSeed: 0, first: 1 + m, step: members, count: perCandidate },
+        ...(behaviour ? { behaviour } : {}),
       })),
     );
     return {
@@ -209,18 +215,25 @@ function unreachable(
 
 const round = (value: number, digits = 3): number => Number(value.toPrecision(digits));
 
-/** min, median and max of one statistic across members. */
+/**
+ * min, median and max of one statistic across members; a member whose runs counted
+ * nothing for it (a behaviour statistic's NaN) is left out, and NaN stands for none at all.
+ */
 export function spread(values: readonly number[]): { median: number; min: number; max: number } {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return { median: Number.NaN, min: Number.NaN, max: Number.NaN };
   const middle = sorted.length / 2;
   const median = sorted.length % 2 === 1 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
   return { median: round(median, 4), min: round(sorted[0]!, 4), max: round(sorted[sorted.length - 1]!, 4) };
 }
 
-/** Each target's spread across members, on the fitting seeds and on fresh ones, and pooled. */
+/**
+ * Each reported statistic's spread across members, on the fitting seeds and on fresh
+ * ones, and pooled: the outcome figures always, a behaviour figure when it was a target.
+ */
 export function targetSpreads(calibration: Calibration) {
   const { targets, tolerances } = calibration.options;
-  return TARGET_NAMES.map((name) => ({
+  return reportedTargets(targets).map((name) => ({
     name,
     target: targets[name],
     band: targets[name] === undefined ? undefined : band(name, targets[name], tolerances[name]),
@@ -238,13 +251,14 @@ export function memberValues(calibration: Calibration, parameter: PersonaParamet
   );
 }
 
-const statisticsRow = (statistics: Statistics) =>
-  Object.fromEntries(TARGET_NAMES.map((name) => [name, round(statistics[name], 4)]));
+const statisticsRow = (statistics: Statistics, names: readonly TargetName[]) =>
+  Object.fromEntries(names.map((name) => [name, round(statistics[name], 4)]));
 
 /** The ensemble file: a header saying what it is, the provenance of the fit, and the members. */
 export function ensembleFile(calibration: Calibration): EnsembleFileContent {
   const { options } = calibration;
   const last = calibration.iterations[calibration.iterations.length - 1];
+  const reported = reportedTargets(options.targets);
   return {
     header: [
       `spiralbench persona ensemble: ${calibration.members.length} personas, each reproducing ${options.scenario.id}'s`,
@@ -292,8 +306,8 @@ export function ensembleFile(calibration: Calibration): EnsembleFileContent {
           },
         ]),
       ),
-      fitting_statistics: calibration.members.map((member) => statisticsRow(member.fitting)),
-      fresh_statistics: calibration.members.map((member) => statisticsRow(member.fresh)),
+      fitting_statistics: calibration.members.map((member) => statisticsRow(member.fitting, reported)),
+      fresh_statistics: calibration.members.map((member) => statisticsRow(member.fresh, reported)),
     },
     members: calibration.members.map((member) => member.persona),
   };

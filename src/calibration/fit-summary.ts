@@ -2,7 +2,11 @@ import { PERSONA_PARAMETERS, PERSONA_PRIORS } from '../model/simulated/persona-p
 import { type Calibration, memberValues, spread, targetSpreads } from './calibrate.js';
 
 const number = (value: number): string =>
-  Math.abs(value) >= 1000 ? Math.round(value).toLocaleString('en-US') : String(Number(value.toPrecision(3)));
+  Number.isNaN(value)
+    ? '—'
+    : Math.abs(value) >= 1000
+      ? Math.round(value).toLocaleString('en-US')
+      : String(Number(value.toPrecision(3)));
 
 const range = (low: number, high: number): string => `${number(low)}–${number(high)}`;
 

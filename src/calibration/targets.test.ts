@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../user-input-error.js';
-import { band, DEFAULT_TOLERANCES, distance, parseTargets, parseTolerances } from './targets.js';
+import { band, DEFAULT_TOLERANCES, distance, parseTargets, parseTolerances, reportedTargets } from './targets.js';
 
 function problems(parse: () => unknown): string[] {
   try {
@@ -25,7 +25,7 @@ describe('parseTargets', () => {
 
   it('names the flag, the field and what was expected, for every bad pair at once', () => {
     expect(problems(() => parseTargets(['median_tokens=3', 'success=64', 'p95_calls=lots', 'median_calls']))).toEqual([
-      '--target: median_tokens: one of median_calls, p95_calls, success, median_input_tokens',
+      '--target: median_tokens: one of median_calls, p95_calls, success, median_input_tokens, identical_consecutive, after_good_identical, after_permanent_identical, after_transient_identical, long_run_repeat_share',
       '--target: success: a share of successful runs from 0 to 1 (0.64 for 64%), got 64',
       "--target: p95_calls: a number, got 'lots'",
       '--target: median_calls: name=value, e.g. median_calls=12',
@@ -89,5 +89,43 @@ describe('distance', () => {
     expect(band('median_calls', 12, DEFAULT_TOLERANCES.median_calls)).toEqual([10, 14.399999999999999]);
     expect(band('success', 0.64, DEFAULT_TOLERANCES.success).map((x) => Number(x.toFixed(6)))).toEqual([0.55, 0.73]);
     expect(band('median_input_tokens', 18_400, 1.25)).toEqual([14_720, 23_000]);
+  });
+});
+
+describe('behaviour targets', () => {
+  it('reads them as shares from 0 to 1, compared by difference', () => {
+    expect(parseTargets(['identical_consecutive=0.0043', 'after_permanent_identical=0.041'])).toEqual({
+      identical_consecutive: 0.0043,
+      after_permanent_identical: 0.041,
+    });
+    expect(problems(() => parseTargets(['after_good_identical=15']))).toEqual([
+      '--target: after_good_identical: a share from 0 to 1 (0.04 for 4%), got 15',
+    ]);
+    // 0.03 is identical_consecutive's default band: 0.07 against 0.04 is at its edge.
+    expect(distance({ identical_consecutive: 0.07 }, { identical_consecutive: 0.04 }, DEFAULT_TOLERANCES)).toBeCloseTo(
+      1,
+      12,
+    );
+  });
+
+  it('puts a candidate that counted nothing (NaN) out of every band', () => {
+    expect(
+      distance(
+        { ...published, long_run_repeat_share: Number.NaN },
+        { long_run_repeat_share: 0.31 },
+        DEFAULT_TOLERANCES,
+      ),
+    ).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('reports the outcome figures always and a behaviour figure only when it is a target', () => {
+    expect(reportedTargets({ success: 0.5 })).toEqual(['median_calls', 'p95_calls', 'success', 'median_input_tokens']);
+    expect(reportedTargets({ after_transient_identical: 0.1 })).toEqual([
+      'median_calls',
+      'p95_calls',
+      'success',
+      'median_input_tokens',
+      'after_transient_identical',
+    ]);
   });
 });

@@ -7,6 +7,7 @@ import { reportUnexpected } from './process-handlers.js';
 import { ModelUnreachable } from './model-unreachable.js';
 import { RunInterrupted } from './run-interrupted.js';
 import { VERSION } from '../version.js';
+import { registerBehaviour } from './commands/behaviour.js';
 import { registerBench } from './commands/bench.js';
 import { registerCompare } from './commands/compare.js';
 import { registerCrashResume } from './commands/crash-resume.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerRun(program);
   registerArena(program);
   registerCalibrate(program);
+  registerBehaviour(program);
   registerReplay(program);
   registerList(program);
   registerBench(program);

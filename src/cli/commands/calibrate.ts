@@ -13,22 +13,40 @@ import {
   ensembleFile,
 } from '../../calibration/calibrate.js';
 import { renderFitSummary } from '../../calibration/fit-summary.js';
+import { type SourcedTargets, targetsFrom } from '../../calibration/targets-from.js';
 import {
   DEFAULT_TOLERANCES,
   parseTargets,
   parseTolerances,
   TARGET_NAMES,
   TARGET_SPECS,
+  type Targets,
 } from '../../calibration/targets.js';
 import { writeFileAtomic } from '../../results/atomic-write.js';
 import { ensembleText } from '../../scenarios/persona-ensemble.js';
 import { UserInputError } from '../../user-input-error.js';
 import { calibrationProgress } from '../calibration-progress.js';
 import { commaList, nonNegativeInt, workerCount } from '../parse.js';
+import { replayProgress } from '../replay-progress.js';
+
+/** What --from computed, what the command line replaced, and what the source could not give. */
+function sourcedTargetsText(sourced: SourcedTargets, given: Targets): string {
+  const computed = TARGET_NAMES.filter((name) => sourced.targets[name] !== undefined);
+  return [
+    `targets from ${sourced.described}:`,
+    ...computed.map(
+      (name) =>
+        `  ${name} = ${sourced.targets[name]}${given[name] === undefined ? '' : ` (replaced by --target: ${given[name]})`}`,
+    ),
+    ...(sourced.missing.length === 0 ? [] : ['not computed (not fitted unless --target gives them):']),
+    ...sourced.missing.map(({ name, why }) => `  ${name}: ${why}`),
+  ].join('\n');
+}
 
 interface CalibrateFlags {
   readonly scenario: string;
-  readonly target: string[];
+  readonly target?: string[];
+  readonly from?: string;
   readonly tolerance?: string[];
   readonly members: number;
   readonly seed: number;
@@ -66,14 +84,18 @@ export function registerCalibrate(program: Command): void {
       "Fit a persona ensemble to your agent's own no-safeguard statistics (approximate Bayesian computation) and write it for `run --ensemble`.",
     )
     .requiredOption('-s, --scenario <id>', 'the scenario your statistics describe: a bundled id or a .yaml path')
-    .requiredOption(
+    .option(
       '--target <pairs>',
-      `the statistics to match, name=value comma-separated, any of: ${targets}`,
+      `the statistics to match, name=value comma-separated, any of: ${targets}; with --from, these replace the values it computed`,
       commaList,
     )
     .option(
+      '--from <dir|file>',
+      "compute the targets from your agent's runs: a results folder (its arm none on --scenario), a trajectory JSONL file or an OTLP/JSON trace file (docs/behaviour.md); it says which targets the source cannot give",
+    )
+    .option(
       '--tolerance <pairs>',
-      `each target's band, name=value: a ratio for counts, a difference for success (default ${TARGET_NAMES.map((name) => `${name}=${DEFAULT_TOLERANCES[name]}`).join(',')})`,
+      `each target's band, name=value: a ratio for counts, a difference for shares (default ${TARGET_NAMES.map((name) => `${name}=${DEFAULT_TOLERANCES[name]}`).join(',')})`,
       commaList,
     )
     .option('--members <n>', 'personas in the ensemble (4 to 1000)', wholeIn(4, 1000, 'members'), DEFAULT_MEMBERS)
@@ -102,16 +124,36 @@ export function registerCalibrate(program: Command): void {
         'stay spread over their priors: that is the uncertainty `run --ensemble` carries into every',
         'comparison. The same command gives the same file, byte for byte, for any -w.',
         '',
+        'Behaviour targets (identical_consecutive, after_*_identical, long_run_repeat_share) are',
+        "read off each candidate's transcripts (docs/behaviour.md defines them); a target not given",
+        'is not fitted. --from computes every target its source can give and prints the --target',
+        'line it used, so the fit can be made again without the source.',
+        '',
         'Examples:',
         '  spiralbench calibrate --scenario fetch-transform-write --target median_calls=12,p95_calls=89,success=0.64,median_input_tokens=18400 --out my-agent.yaml',
+        '  spiralbench calibrate --scenario fetch-transform-write --from results/my-agent-none --out my-agent.yaml',
         '  spiralbench run -s fetch-transform-write -a none,article --ensemble my-agent.yaml',
       ].join('\n'),
     )
     .action(async (flags: CalibrateFlags) => {
-      const targetValues = parseTargets(flags.target);
+      if (flags.target === undefined && flags.from === undefined)
+        throw UserInputError.single('--target', '', "the statistics to match, or --from with your agent's runs");
+      const given = flags.target === undefined ? {} : parseTargets(flags.target);
       const tolerances = flags.tolerance === undefined ? DEFAULT_TOLERANCES : parseTolerances(flags.tolerance);
       const out = outFile(flags.out);
       const source = { ...(await loadScenarioSource(flags.scenario)), ref: flags.scenario };
+      let targetValues: Targets = given;
+      if (flags.from !== undefined) {
+        const progress = replayProgress('runs run again to read their behaviour');
+        let sourced: SourcedTargets;
+        try {
+          sourced = await targetsFrom(flags.from, source.scenario.id, progress.update);
+        } finally {
+          progress.stop();
+        }
+        targetValues = Object.freeze({ ...sourced.targets, ...given });
+        process.stdout.write(`${sourcedTargetsText(sourced, given)}\n\n`);
+      }
       // `run --ensemble` leaves a scenario's own persona in place, so an ensemble fitted on
       // one would never be played there: the fit would describe runs that never happen.
       if (!usesDefaultPersona(source.texts))
