@@ -129,11 +129,13 @@ describe('spiralbench calibrate --from', () => {
     const sweep = join(root, 'sweep');
     ok(['run', '-s', 'fetch-transform-write', '-a', 'none', '-n', '100', '-o', sweep]);
     const fitted = join(root, 'fitted.yaml');
+    // Outcome bands wide: a p95 or a success rate of 50 runs a candidate is noisy, and the
+    // behaviour shares are what this checks.
     const tolerances = {
-      median_calls: 1.3,
-      p95_calls: 1.6,
-      median_input_tokens: 1.4,
-      success: 0.15,
+      median_calls: 1.5,
+      p95_calls: 3,
+      median_input_tokens: 2,
+      success: 0.3,
       identical_consecutive: 0.05,
       after_good_identical: 0.08,
       after_transient_identical: 0.08,
