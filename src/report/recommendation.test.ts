@@ -121,7 +121,7 @@ describe('recommend', () => {
       'Buys +40.0 pts success over none [+35.7, +44.3], averaged over 2 scenarios (most on a +40.0 pts, b +40.0 pts); ' +
         'fewer harmful runs: 60 → 0. Costs more tool calls: +4.0 calls per run (p95 11 → 16); more input tokens: ' +
         '+3,980 tokens per run (p95 +45%). How sure: robust across the 30 models of the ensemble: pooled +40.0 pts ' +
-        '[+35.7, +44.3], a new model [+35.7, +44.3] (the models differ no more than seed noise explains).',
+        '[+35.7, +44.3], a new model [+35.7, +44.3].',
     );
     // split: +40 on even members, −40 on odd ones; pooled 0, so its gain and its cost are both "on some models".
     expect(sentences.get('split')).toBe(

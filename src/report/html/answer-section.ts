@@ -9,7 +9,9 @@ import { num, pct, whole } from './format.js';
 const BADGE: Readonly<Record<Robustness['label'], string>> = {
   robust: 'r-robust',
   'depends-on-model': 'r-depends',
+  'sign-not-established': 'r-depends',
   'no-clear-difference': 'r-none',
+  'too-few-models': 'r-one',
   'one-model': 'r-one',
 };
 
