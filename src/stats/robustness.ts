@@ -20,13 +20,15 @@ import { type RandomEffects, randomEffects } from './random-effects.js';
  *   member, so robustness across models cannot be assessed; `significant` still says what
  *   the seeds say.
  */
-export type RobustnessLabel =
-  | 'robust'
-  | 'depends-on-model'
-  | 'sign-not-established'
-  | 'no-clear-difference'
-  | 'too-few-models'
-  | 'one-model';
+export const ROBUSTNESS_LABELS = [
+  'robust',
+  'depends-on-model',
+  'sign-not-established',
+  'no-clear-difference',
+  'too-few-models',
+  'one-model',
+] as const;
+export type RobustnessLabel = (typeof ROBUSTNESS_LABELS)[number];
 
 /** The labels that judge how a difference holds across models: an ensemble of at least `ROBUST_MIN_MEMBERS`. */
 export type AssessedLabel = Exclude<RobustnessLabel, 'too-few-models' | 'one-model'>;
