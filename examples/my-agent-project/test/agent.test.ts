@@ -11,16 +11,24 @@ const SWEEP_TIMEOUT = 60_000;
 describe('our agent', () => {
   // The bars are what we accept today (see the README for how we chose them): a change
   // that costs success fails here, with the seeds it broke.
-  it('survives our own scenario, with our own tool failing', async () => {
-    await expect('./src/agent.ts').toSurvive('scenarios/profile-export.yaml', { seeds: 50, minSuccess: 0.75 });
-  }, SWEEP_TIMEOUT);
+  it(
+    'survives our own scenario, with our own tool failing',
+    async () => {
+      await expect('./src/agent.ts').toSurvive('scenarios/profile-export.yaml', { seeds: 50, minSuccess: 0.75 });
+    },
+    SWEEP_TIMEOUT,
+  );
 
-  it("survives spiralbench's reference scenario", async () => {
-    // Given as an object, the agent needs its module named for the failure's replay commands.
-    await expect(agent).toSurvive('fetch-transform-write', {
-      seeds: 50,
-      minSuccess: 0.5,
-      module: new URL('../src/agent.ts', import.meta.url),
-    });
-  }, SWEEP_TIMEOUT);
+  it(
+    "survives spiralbench's reference scenario",
+    async () => {
+      // Given as an object, the agent needs its module named for the failure's replay commands.
+      await expect(agent).toSurvive('fetch-transform-write', {
+        seeds: 50,
+        minSuccess: 0.5,
+        module: new URL('../src/agent.ts', import.meta.url),
+      });
+    },
+    SWEEP_TIMEOUT,
+  );
 });
