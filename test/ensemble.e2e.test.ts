@@ -73,9 +73,11 @@ describe('run --ensemble', () => {
     const line = readFileSync(join(dir('w1'), 'runs.jsonl'), 'utf8').split('\n')[0]!;
     expect(line.endsWith(`,"member":0}`)).toBe(true);
     const summary = JSON.parse(readFileSync(join(dir('w1'), 'summary.json'), 'utf8')) as Readonly<
-      Record & { ensemble: unknown }
+      Record & { ensemble: unknown; conclusions: { members: number; cells: unknown[] } }
     >;
-    expect(Object.keys(summary).at(-1)).toBe('ensemble');
+    // The ensemble follows every field a sweep without one writes; only the run's conclusions come after it.
+    expect(Object.keys(summary).slice(-2)).toEqual(['ensemble', 'conclusions']);
+    expect(summary.conclusions.cells).toHaveLength(2);
     const bytes = readFileSync(new URL('../scenarios/ensembles/default.yaml', import.meta.url));
     expect(summary.ensemble).toEqual({
       name: 'default',

@@ -1,8 +1,10 @@
 import Table from 'cli-table3';
+import { MIN_MEMBERS } from '../stats/robustness.js';
 import { num, pct } from './compare-format.js';
 import { formatDollars } from './prices.js';
 import type { Answer, ArmAnswer } from './recommendation.js';
 import { armSentences, pickSentence, robustnessNote } from './recommendation-text.js';
+import { mixSentences } from './scenario-mix-text.js';
 import { assessed, interval, labelText, signedEffect } from './robustness-format.js';
 import { tableFrame } from './terminal-table.js';
 import { escapeControl } from './terminal-text.js';
@@ -54,14 +56,18 @@ export function answerHead(answer: Answer): string[] {
 export function renderAnswer(answer: Answer, options: { readonly color?: boolean } = {}): string {
   const table = new Table(tableFrame(answerHead(answer), options.color === true));
   for (const arm of answer.arms) table.push(answerCells(arm).map((cell, i) => (i === 1 ? shown(cell) : cell)));
+  // A sweep that cannot speak for other models says so in its first words.
+  const scope =
+    answer.members < MIN_MEMBERS ? (answer.ensemble === undefined ? ', on one model' : ', on too few models') : '';
   const heading =
     answer.scenarios.length === 1
-      ? `The answer on ${shown(answer.scenarios[0] ?? '')} (against ${shown(answer.baseline)}):`
-      : `The answer across ${answer.scenarios.length} scenarios (each counts once; against ${shown(answer.baseline)}):`;
+      ? `The answer on ${shown(answer.scenarios[0] ?? '')}${scope} (against ${shown(answer.baseline)}):`
+      : `The answer across ${answer.scenarios.length} scenarios${scope} (each counts once; against ${shown(answer.baseline)}):`;
   const lines = [
     heading,
     table.toString(),
     shown(pickSentence(answer)),
+    ...mixSentences(answer).map(shown),
     '',
     'What each arm buys, where it costs, how sure we are:',
     ...armSentences(answer).map(({ arm, text }) => `  ${shown(arm)}: ${shown(text)}`),

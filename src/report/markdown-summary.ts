@@ -6,6 +6,7 @@ import { medP95Max, num, pointsWithInterval, isSignificant, rateWithInterval, wh
 import { answerCells, answerHead } from './answer-table.js';
 import { effectOf } from './recommendation.js';
 import { armSentences, pickSentence, robustnessNote } from './recommendation-text.js';
+import { mixSentences } from './scenario-mix-text.js';
 import { assessed, interval, labelText, signedEffect } from './robustness-format.js';
 import type { RunConclusions } from './run-conclusions.js';
 
@@ -138,6 +139,7 @@ function answerMarkdown({ answer }: RunConclusions): string[] {
     '',
     escapeCell(pickSentence(answer)),
     '',
+    ...mixSentences(answer).flatMap((line) => [escapeCell(line), '']),
     ...armSentences(answer).map(({ arm, text }) => `- **${escapeCell(arm)}**: ${escapeCell(text)}`),
     '',
   ];

@@ -69,6 +69,7 @@ describe('readSweep', () => {
         members: [0, 0, 0],
         right: [1, 0, 0],
         harmful: [0, 0, 0],
+        events: { 'agent_run.started': 3 },
       },
       {
         scenario: 's1',
@@ -84,6 +85,7 @@ describe('readSweep', () => {
         members: [0],
         right: [0],
         harmful: [0],
+        events: { 'agent_run.started': 1 },
       },
       {
         scenario: 's2',
@@ -99,6 +101,7 @@ describe('readSweep', () => {
         members: [0],
         right: [1],
         harmful: [0],
+        events: { 'agent_run.started': 1 },
       },
     ]);
     expect(sweep.ensemble).toBeUndefined();

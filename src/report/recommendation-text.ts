@@ -1,4 +1,4 @@
-import type { Robustness } from '../stats/robustness.js';
+import { MIN_MEMBERS, ROBUST_MIN_MEMBERS, type Robustness } from '../stats/robustness.js';
 import { num, pct } from './compare-format.js';
 import { formatDollars } from './prices.js';
 import type { Answer, ArmAnswer, ScenarioEffect } from './recommendation.js';
@@ -121,23 +121,32 @@ export function armSentences(answer: Answer): Array<{ readonly arm: string; read
 export function pickSentence(answer: Answer): string {
   const [top] = answer.arms;
   if (top === undefined) return 'No arm to recommend: the sweep has no runs.';
+  // A sweep without an ensemble says so before it recommends anything: the answer is about one model.
+  const scope = answer.members < MIN_MEMBERS ? `${oneModelLead(answer)}, ` : '';
+  const first = (sentence: string) =>
+    scope === '' ? sentence : `${scope}${sentence[0]?.toLowerCase()}${sentence.slice(1)}`;
   const parts: string[] = [];
   const word = 'success';
   if (top.vsBaseline === null) {
-    parts.push(`No arm beats ${answer.baseline}: it has the most ${word} (${pct(top.rightOutcome.rate)}).`);
+    parts.push(first(`No arm beats ${answer.baseline}: it has the most ${word} (${pct(top.rightOutcome.rate)}).`));
   } else {
     const gain = top.vsBaseline.success;
+    const shaky = gain.borderline ? ' (borderline: leaving out one model changes the label)' : '';
     const verdict =
       gain.label === 'robust'
-        ? `a robust gain of ${signedEffect(gain.pooled, 'points')} over ${answer.baseline} across ${gain.members} models`
+        ? `a robust gain of ${signedEffect(gain.pooled, 'points')} over ${answer.baseline} across ${gain.members} models${shaky}`
         : gain.label === 'depends-on-model'
-          ? `but its gain over ${answer.baseline} depends on the model (${signedEffect(gain.shrunkenMin, 'points')} to ${signedEffect(gain.shrunkenMax, 'points')} across ${gain.members} models)`
-          : gain.label === 'no-clear-difference' || !gain.significant
-            ? `but no clear difference from ${answer.baseline} (${signedEffect(gain.pooled, 'points')} ${interval(gain.low, gain.high, 'points')})`
-            : `${signedEffect(gain.pooled, 'points')} over ${answer.baseline} ${interval(gain.low, gain.high, 'points')} on one model (robustness across models not assessed)`;
+          ? `but its gain over ${answer.baseline} depends on the model (${signedEffect(gain.shrunkenMin, 'points')} to ${signedEffect(gain.shrunkenMax, 'points')} across ${gain.members} models)${shaky}`
+          : gain.label === 'sign-not-established'
+            ? `${signedEffect(gain.pooled, 'points')} over ${answer.baseline} on average across ${gain.members} models ${interval(gain.low, gain.high, 'points')}, but for a new model the sign is not established (${interval(gain.predictionLow ?? gain.low, gain.predictionHigh ?? gain.high, 'points')})${shaky}`
+            : gain.label === 'no-clear-difference' || !gain.significant
+              ? `but no clear difference from ${answer.baseline} (${signedEffect(gain.pooled, 'points')} ${interval(gain.low, gain.high, 'points')})`
+              : gain.label === 'too-few-models'
+                ? `${signedEffect(gain.pooled, 'points')} over ${answer.baseline} ${interval(gain.low, gain.high, 'points')} across ${gain.members} models, too few to assess a new model`
+                : `${signedEffect(gain.pooled, 'points')} over ${answer.baseline} ${interval(gain.low, gain.high, 'points')} on its seeds`;
     const lead =
       gain.label === 'robust' || (gain.label === 'one-model' && gain.significant) ? 'Recommended' : 'Highest';
-    parts.push(`${lead}: ${top.arm}, with the most ${word} (${pct(top.rightOutcome.rate)}), ${verdict}.`);
+    parts.push(first(`${lead}: ${top.arm}, with the most ${word} (${pct(top.rightOutcome.rate)}), ${verdict}.`));
   }
   const tightest = [...answer.arms].sort((x, y) => x.p95ToolCalls - y.p95ToolCalls || x.rank - y.rank)[0];
   if (tightest !== undefined && tightest !== top)
@@ -149,6 +158,13 @@ export function pickSentence(answer: Answer): string {
   return parts.join(' ');
 }
 
+/** The statement that leads the recommendation of a sweep that cannot speak for other models. */
+function oneModelLead(answer: Answer): string {
+  return answer.ensemble === undefined
+    ? 'On one model only (how it holds across models is not assessed)'
+    : `On too few models to assess (ensemble ${answer.ensemble.name} played fewer than ${MIN_MEMBERS} members under every arm)`;
+}
+
 /** How robustness was judged, in one line: across the ensemble, or why it was not. */
 export function robustnessNote(answer: Answer): string {
   if (answer.members >= 3) {
@@ -157,7 +173,7 @@ export function robustnessNote(answer: Answer): string {
       own.length === 0
         ? ''
         : ` Pooled over the ${answer.scenarios.length - own.length} scenarios that ran the ensemble; ${own.length} ran a persona of their own (${own.join(', ')}) and count in every other figure.`;
-    return `Robustness: ${answer.members} models of ensemble ${answer.ensemble?.name ?? '(unnamed)'}, paired by seed; robust = significant, and the sign holds for a new model (random effects, docs/statistics.md).${leftOut}`;
+    return `Robustness: ${answer.members} models of ensemble ${answer.ensemble?.name ?? '(unnamed)'}, paired by seed; robust = significant, and the sign holds for a new model (its 95% prediction interval excludes 0), with at least ${ROBUST_MIN_MEMBERS} models; borderline = leaving out one model changes the label (random effects, docs/statistics.md).${leftOut}`;
   }
   if (answer.ensemble !== undefined)
     return `Robustness across models: not assessed: ensemble ${answer.ensemble.name} played fewer than 3 members with runs under every arm (a scenario naming its own persona keeps it; docs/statistics.md).`;

@@ -21,7 +21,12 @@ function cell(
   scenario: string,
   arm: string,
   right: (member: number, within: number) => boolean,
-  shape: { calls?: (i: number) => number; harmful?: (within: number) => boolean; members?: number } = {},
+  shape: {
+    calls?: (i: number) => number;
+    harmful?: (within: number) => boolean;
+    members?: number;
+    events?: Record<string, number>;
+  } = {},
 ): SweepCell {
   const members = shape.members ?? MEMBERS;
   const member = (i: number) => i % members;
@@ -42,6 +47,7 @@ function cell(
     members: Int32Array.from({ length: SEEDS }, (_, i) => member(i)),
     right: outcome,
     harmful: Uint8Array.from({ length: SEEDS }, (_, i) => (shape.harmful?.(within(i)) === true ? 1 : 0)),
+    events: shape.events ?? {},
   };
 }
 
@@ -121,7 +127,7 @@ describe('recommend', () => {
       'Buys +40.0 pts success over none [+35.7, +44.3], averaged over 2 scenarios (most on a +40.0 pts, b +40.0 pts); ' +
         'fewer harmful runs: 60 → 0. Costs more tool calls: +4.0 calls per run (p95 11 → 16); more input tokens: ' +
         '+3,980 tokens per run (p95 +45%). How sure: robust across the 30 models of the ensemble: pooled +40.0 pts ' +
-        '[+35.7, +44.3], a new model [+35.7, +44.3] (the models differ no more than seed noise explains).',
+        '[+35.7, +44.3], a new model [+35.7, +44.3].',
     );
     // split: +40 on even members, −40 on odd ones; pooled 0, so its gain and its cost are both "on some models".
     expect(sentences.get('split')).toBe(
@@ -153,15 +159,16 @@ describe('recommend', () => {
     expect(robustnessNote(ownAnswer)).toMatch(/^Robustness across models: not assessed: ensemble default played fewer/);
   });
 
-  it('without an ensemble, says the answer holds for one model and robustness is not assessed', () => {
+  it('without an ensemble, says it is one model before it recommends anything', () => {
     const member0 = (c: SweepCell): SweepCell => ({ ...c, members: new Int32Array(SEEDS) });
     const one = sweep([none('a'), good('a')].map(member0), false);
     const oneAnswer = recommend(one.runs, one.summary);
     expect(oneAnswer.members).toBe(1);
     expect(oneAnswer.arms[0]?.vsBaseline?.success).toMatchObject({ label: 'one-model', significant: true });
     expect(pickSentence(oneAnswer)).toMatch(
-      /^Recommended: good, .* on one model \(robustness across models not assessed\)\./,
+      /^On one model only \(how it holds across models is not assessed\), recommended: good, .* on its seeds\./,
     );
+    expect(renderAnswer(oneAnswer)).toMatch(/^The answer on a, on one model \(against none\):/);
     expect(armSentences(oneAnswer)[0]?.text).toContain("How sure: significant on this model's seeds (+40.0 pts [+");
     expect(renderAnswer(oneAnswer)).toContain('one model: not assessed');
   });

@@ -5,6 +5,7 @@ import { armRobustness, baselineArm, type EffectMetric } from './arm-effects.js'
 import { leaderboard, type LeaderboardRow } from './leaderboard.js';
 import { costOf, priceFor, type PriceChoice } from './prices.js';
 import type { SweepCell, SweepRuns } from './read-sweep.js';
+import { type ScenarioMix, scenarioMix } from './scenario-mix.js';
 
 /** One arm against the baseline on one scenario: how each figure moved, and how it holds across members. */
 export interface ScenarioEffect {
@@ -59,6 +60,8 @@ export interface Answer {
   readonly price: PriceChoice | undefined;
   /** The sweep has peer frameworks' arms: it is an arena. */
   readonly arena: boolean;
+  /** How the answer follows the scenario mix: best counts, showcase scenarios, leave-one-scenario-out. */
+  readonly mix: ScenarioMix;
 }
 
 const key = (scenario: string, arm: string) => `${scenario}\u0000${arm}`;
@@ -183,6 +186,7 @@ export function recommend(runs: SweepRuns, summary: StoredSummary): Answer {
     arena: summary.arms.some(
       (arm) => arm.peer !== undefined || (arm as { readonly agent?: unknown }).agent !== undefined,
     ),
+    mix: scenarioMix(runs, summary, baseline, assessed),
   };
 }
 

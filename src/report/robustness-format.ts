@@ -1,4 +1,4 @@
-import type { Robustness } from '../stats/robustness.js';
+import { ROBUST_MIN_MEMBERS, type Robustness } from '../stats/robustness.js';
 
 // Words for how a difference holds across an ensemble's members, shared by the terminal
 // tables, compare, the Markdown summary and the HTML report.
@@ -39,15 +39,19 @@ export function interval(low: number, high: number, unit: EffectUnit): string {
   return `[${signedNumber(clamp(low), unit)}, ${signedNumber(clamp(high), unit)}]`;
 }
 
-/** The label in plain words. */
-export function labelText(r: Robustness): string {
+/** The label in plain words, without its stability. */
+export function labelWords(r: Robustness): string {
   switch (r.label) {
     case 'robust':
       return 'robust';
     case 'depends-on-model':
       return 'depends on the model';
+    case 'sign-not-established':
+      return 'sign for a new model not established';
     case 'no-clear-difference':
       return 'no clear difference';
+    case 'too-few-models':
+      return `${r.members} models: too few to assess`;
     case 'one-model':
       return r.members === 1
         ? 'one model: not assessed'
@@ -55,6 +59,11 @@ export function labelText(r: Robustness): string {
           ? `${r.members} models: too few to assess`
           : 'one seed per model: not assessed';
   }
+}
+
+/** The label in plain words, with "(borderline)" when leaving out one member would change it. */
+export function labelText(r: Robustness): string {
+  return r.borderline ? `${labelWords(r)} (borderline)` : labelWords(r);
 }
 
 /** Whether the label claims anything about models beyond the one or two in the sweep. */
@@ -85,16 +94,30 @@ export function acrossModelsLines(r: Robustness, unit: EffectUnit): string[] {
   ];
 }
 
+/** Why a label is borderline, for sentences: "borderline: leaving out member 7 makes it sign for a new model not established". */
+function borderlineClause(r: Robustness): string {
+  if (!r.borderline) return '';
+  const named = r.flippedBy.slice(0, 3).join(', ');
+  const more = r.flippedBy.length > 3 ? ` and ${r.flippedBy.length - 3} more` : '';
+  return `; borderline: leaving out one model (member ${named}${more}) changes this label`;
+}
+
 /** One sentence on how sure a difference is, for the recommendation. */
 export function howSure(r: Robustness, unit: EffectUnit): string {
   const pooled = `${signedEffect(r.pooled, unit)} ${interval(r.low, r.high, unit)}`;
+  const newModel = interval(r.predictionLow ?? r.low, r.predictionHigh ?? r.high, unit);
+  const shaky = borderlineClause(r);
   switch (r.label) {
     case 'robust':
-      return `robust across the ${r.members} models of the ensemble: pooled ${pooled}, a new model ${interval(r.predictionLow ?? r.low, r.predictionHigh ?? r.high, unit)}${r.heterogeneityP >= 0.05 ? ' (the models differ no more than seed noise explains)' : ''}`;
+      return `robust across the ${r.members} models of the ensemble: pooled ${pooled}, a new model ${newModel}${shaky}`;
     case 'depends-on-model':
-      return `depends on the model: across ${r.members} models the effect runs from ${signedNumber(r.shrunkenMin, unit)} to ${signedNumber(r.shrunkenMax, unit)} (pooled ${pooled}; a new model ${interval(r.predictionLow ?? r.low, r.predictionHigh ?? r.high, unit)})`;
+      return `depends on the model: across ${r.members} models the effect runs from ${signedNumber(r.shrunkenMin, unit)} to ${signedNumber(r.shrunkenMax, unit)} (pooled ${pooled}; a new model ${newModel})${shaky}`;
+    case 'sign-not-established':
+      return `significant on average across ${r.members} models (pooled ${pooled}), but a new model's effect could have either sign (${newModel})${shaky}`;
     case 'no-clear-difference':
-      return `no clear difference across ${r.members} models: pooled ${pooled}`;
+      return `no clear difference across ${r.members} models: pooled ${pooled}${shaky}`;
+    case 'too-few-models':
+      return `${r.members} models are too few to assess how it holds for a new model (robust needs ${ROBUST_MIN_MEMBERS}): pooled ${pooled}, a new model ${newModel}`;
     case 'one-model':
       return `${r.significant ? 'significant' : 'not significant'} on this model's seeds (${pooled}); ${r.members === 1 ? 'one model, so robustness across models is not assessed' : `${labelText(r)}`}`;
   }

@@ -14,8 +14,11 @@ export interface RunShape {
   readonly base?: number;
 }
 
-/** The per-run columns of a test cell of `n` runs (seeds, members, right outcome, harmful), matching its counts. */
-export function runColumns(n: number, shape: RunShape): Pick<SweepCell, 'seeds' | 'members' | 'right' | 'harmful'> {
+/** The per-run columns of a test cell of `n` runs (seeds, members, right outcome, harmful) matching its counts, and no guard events. */
+export function runColumns(
+  n: number,
+  shape: RunShape,
+): Pick<SweepCell, 'seeds' | 'members' | 'right' | 'harmful' | 'events'> {
   const escalated = shape.escalated ?? 0;
   const right = (i: number) => i < shape.successes || (shape.impossible === true && i < shape.successes + escalated);
   return {
@@ -23,5 +26,6 @@ export function runColumns(n: number, shape: RunShape): Pick<SweepCell, 'seeds' 
     members: Int32Array.from({ length: n }, (_, i) => shape.member?.(i) ?? 0),
     right: Uint8Array.from({ length: n }, (_, i) => (right(i) ? 1 : 0)),
     harmful: new Uint8Array(n),
+    events: {},
   };
 }

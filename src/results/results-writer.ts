@@ -7,7 +7,7 @@ import type { StoredProgress, StoredSweepIdentity } from './progress-schema.js';
 import { CSV_FILE, META_FILE, PROGRESS_FILE, RUNS_FILE, SUMMARY_FILE, TRACES_FILE } from './results-files.js';
 import { NODE_FS, ResultsWriteError, tempPath, writeAll, type ResultsFs } from './results-fs.js';
 import { CSV_HEADER } from './run-csv.js';
-import type { StoredSummary } from './summary-schema.js';
+import type { StoredConclusions, StoredSummary } from './summary-schema.js';
 import type { StoredTrace } from './trace-schema.js';
 
 /** Finished runs, in output order, already formatted: runs.jsonl lines and runs.csv rows. */
@@ -197,4 +197,20 @@ export class ResultsWriter {
 export function writeMeta(dir: string, meta: Omit<StoredMeta, 'format_version'>, fs: ResultsFs = NODE_FS): void {
   const stamped: StoredMeta = { format_version: FORMAT_VERSION, ...meta };
   writeFileAtomic(join(dir, META_FILE), `${JSON.stringify(stamped, null, 2)}\n`, fs);
+}
+
+/**
+ * Adds what a whole sweep's runs conclude to its summary.json, replacing the file
+ * atomically: a reader sees the summary with its conclusions or without them, never half.
+ * Returns the summary as written.
+ */
+export function writeConclusions(
+  dir: string,
+  summary: StoredSummary,
+  conclusions: StoredConclusions,
+  fs: ResultsFs = NODE_FS,
+): StoredSummary {
+  const concluded: StoredSummary = { ...summary, conclusions };
+  writeFileAtomic(join(dir, SUMMARY_FILE), `${JSON.stringify(concluded, null, 2)}\n`, fs);
+  return concluded;
 }

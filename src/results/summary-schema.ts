@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CellSummary } from '../stats/cell-summary.js';
-import { amount, count, counts, finite, flag, name, text, whole } from './field-schemas.js';
+import { ROBUSTNESS_LABELS } from '../stats/robustness.js';
+import { amount, count, counts, finite, flag, name, oneOf, text, whole } from './field-schemas.js';
 
 /** A safeguard's settings as results hold them: its name, then settings that depend on the guard. */
 export interface StoredGuard {
@@ -45,6 +46,8 @@ export interface StoredSummary {
   readonly live?: StoredLiveLabel | undefined;
   /** Sweeps run with a persona ensemble only: which one (`default` or the file as given), its size and the sha256 of its bytes. */
   readonly ensemble?: StoredEnsemble | undefined;
+  /** Whole sweeps of two or more arms, written by `run`: the labels and the recommendation its output states. */
+  readonly conclusions?: StoredConclusions | undefined;
 }
 
 /** The persona ensemble a sweep ran across: run seed s met member (s − seeds.base) mod members. */
@@ -74,6 +77,58 @@ const cellSchema = z.object({
   duplicate_side_effects: count,
 });
 
+/** A difference between two arms and how it holds across the ensemble's members (see stats/robustness.ts). */
+const robustnessSchema = z.object({
+  label: oneOf(ROBUSTNESS_LABELS),
+  /** Leaving out one member changes the label. */
+  borderline: flag,
+  /** The members (ensemble indices) whose leaving out changes it. */
+  flipped_by: z.array(count),
+  members: count,
+  pooled: finite,
+  /** The pooled effect's 95% interval. */
+  low: finite,
+  high: finite,
+  significant: flag,
+  /** 95% prediction interval of a new member's effect; null below 3 members. */
+  prediction_low: finite.nullable(),
+  prediction_high: finite.nullable(),
+  tau: finite,
+  heterogeneity_p: finite,
+});
+export type StoredRobustness = z.infer<typeof robustnessSchema>;
+
+/**
+ * What `run` concludes from a whole sweep's runs: every arm's success gain over the
+ * baseline per scenario and pooled, and the recommendation with the scenario mix behind it
+ * (report/scenario-mix.ts). Success is the right outcome (an escalation where the
+ * scenario is impossible); differences are rates, 0.1 = 10 points.
+ */
+export const conclusionsSchema = z.object({
+  baseline: name,
+  /** Members the pooled labels saw (1: no ensemble). */
+  members: count,
+  rule: z.object({ robust_min_members: count, heterogeneity_alpha: finite }),
+  /** Per scenario and arm (not the baseline): its success gain over the baseline. */
+  cells: z.array(z.object({ scenario: name, arm: name, success: robustnessSchema })),
+  /** Per arm in leaderboard order: its success rate over every scenario, and its gain pooled over them (null for the baseline). */
+  arms: z.array(z.object({ arm: name, rank: count, success_rate: finite, success: robustnessSchema.nullable() })),
+  recommendation: z.object({
+    /** The leaderboard's first arm. */
+    arm: name,
+    best: z.array(z.object({ arm: name, best: count, tied_best: count })),
+    all_tied: z.array(name),
+    showcases: z.array(z.object({ scenario: name, arm: name, guards: z.array(name), events: count })),
+    /** The answer over the scenarios that are not showcases; null when there is none or nothing else is left. */
+    without_showcases: z
+      .object({ scenarios: z.array(name), arm: name, success_rate: finite, success: robustnessSchema.nullable() })
+      .nullable(),
+    /** Scenarios whose leaving out puts another arm on top, with that arm. */
+    leave_one_out: z.array(z.object({ scenario: name, arm: name })),
+  }),
+});
+export type StoredConclusions = z.infer<typeof conclusionsSchema>;
+
 export const liveLabelSchema: z.ZodType<StoredLiveLabel> = z.object({
   mode: z.literal('live'),
   note: text,
@@ -95,4 +150,5 @@ export const summarySchema: z.ZodType<StoredSummary> = z.object({
   pass_hat_k: z.array(z.object({ arm: text, k: z.record(z.string(), finite) })),
   live: liveLabelSchema.optional(),
   ensemble: z.object({ name: text, members: count.min(1), hash: text }).optional(),
+  conclusions: conclusionsSchema.optional(),
 });

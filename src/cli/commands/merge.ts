@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { mergeShards } from '../../bench/merge-shards.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { renderCellTables } from '../../report/terminal-table.js';
+import { concludeSweep } from '../sweep-conclusions.js';
 import { writeSweepMeta } from '../sweep-meta.js';
 import { colourStdout } from '../terminal-capabilities.js';
 import { outputFolder } from '../output-folder.js';
@@ -30,10 +31,11 @@ export function registerMerge(program: Command): void {
       const outDir = resolve(flags.out);
       const startedAt = wallClock.iso();
       const started = wallClock.ms();
-      const summary = await mergeShards(
+      const merged = await mergeShards(
         dirs.map((dir) => resolve(dir)),
         outDir,
       );
+      const { summary } = await concludeSweep(outDir, merged);
       const seconds = Math.round(wallClock.ms() - started) / 1000;
       writeSweepMeta(outDir, {
         started_at: startedAt,

@@ -16,7 +16,7 @@ import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { writeReport } from '../../report/html/write-report.js';
 import { renderCellTables, renderPassHatK, renderScenarioMatrix } from '../../report/terminal-table.js';
 import { renderAnswer } from '../../report/answer-table.js';
-import { readRunConclusions } from '../../report/run-conclusions.js';
+import { concludeSweep } from '../sweep-conclusions.js';
 import { UserInputError } from '../../user-input-error.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { CheckFailed } from '../check-failed.js';
@@ -289,7 +289,7 @@ export function registerRun(program: Command): void {
       const started = wallClock.ms();
       // A real model that never answers stops the sweep early (exit 4); a simulated one's faults are the experiment.
       const watch = real === undefined ? undefined : watchRealSweep(outDir);
-      const summary = await sweepUntilInterrupted({
+      const sweep = await sweepUntilInterrupted({
         scenarios,
         arms,
         ...(flags.armsFile === undefined ? {} : { armsFile: { path: flags.armsFile, arms: new Set(fromFile.keys()) } }),
@@ -315,9 +315,9 @@ export function registerRun(program: Command): void {
         wall_seconds: Math.round(seconds * 10) / 10,
         workers: model.kind === 'live' ? 1 : flags.workers,
         stream: flags.stream,
-        ...(summary.live === undefined ? {} : { live: summary.live }),
+        ...(sweep.live === undefined ? {} : { live: sweep.live }),
       });
-      const runs = summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
+      const runs = sweep.cells.reduce((sum, cell) => sum + cell.runs, 0);
       const peakMb = process.resourceUsage().maxRSS / 1024;
       const how =
         model.kind === 'live'
@@ -329,6 +329,8 @@ export function registerRun(program: Command): void {
         `${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${how}) · peak memory ${peakMb.toFixed(0)} MB\n`,
       );
       watch?.finished();
+      // The labels and the recommendation go into summary.json, for programs to read what the output says.
+      const { summary, conclusions } = await concludeSweep(outDir, sweep);
       if (otel !== undefined) {
         const exportStarted = wallClock.ms();
         const exported = await exportOtel({
@@ -361,9 +363,6 @@ export function registerRun(program: Command): void {
         const impossible = new Set(
           summary.scenarios.filter((scenario) => scenario.impossible).map((scenario) => scenario.id),
         );
-        // A shard is a slice of the seeds: its differences between arms would be half an answer.
-        const conclusions =
-          summary.shard === null && summary.arms.length > 1 ? await readRunConclusions(outDir, summary) : undefined;
         const tables = {
           color: colourStdout(),
           impossible,

@@ -2,6 +2,7 @@ import type { Robustness } from '../../stats/robustness.js';
 import { formatDollars } from '../prices.js';
 import type { Answer, ArmAnswer } from '../recommendation.js';
 import { armSentences, pickSentence, robustnessNote } from '../recommendation-text.js';
+import { mixSentences } from '../scenario-mix-text.js';
 import { assessed, interval, labelText, membersLines, signedEffect } from '../robustness-format.js';
 import { html, type SafeHtml } from './escape.js';
 import { num, pct, whole } from './format.js';
@@ -9,7 +10,9 @@ import { num, pct, whole } from './format.js';
 const BADGE: Readonly<Record<Robustness['label'], string>> = {
   robust: 'r-robust',
   'depends-on-model': 'r-depends',
+  'sign-not-established': 'r-depends',
   'no-clear-difference': 'r-none',
+  'too-few-models': 'r-one',
   'one-model': 'r-one',
 };
 
@@ -51,7 +54,9 @@ function armRow(arm: ArmAnswer, answer: Answer): SafeHtml {
  */
 export function answerSection(answer: Answer): SafeHtml {
   const sentences = armSentences(answer);
+  const mix = mixSentences(answer);
   return html`<p class="lede">${pickSentence(answer)}</p>
+${mix.length === 0 ? '' : html`<ul class="mix">${mix.map((line) => html`<li>${line}</li>`)}</ul>`}
 ${answer.arena ? html`<h3>Arena leaderboard</h3><p class="muted">Our loop's arms and every peer framework on the same scenarios, seeds and faults, ranked as <code>spiralbench arena</code> ranks them.</p>` : ''}
 <div class="table-wrap"><table>
 <thead><tr><th class="num">#</th><th>arm</th><th class="num">success<br><span class="ci">[95% CI]</span></th><th class="num">Δ vs ${answer.baseline}<br><span class="ci">[95% CI]</span></th><th>across ${answer.members >= 3 ? `${answer.members} models` : 'models'}</th><th class="num">tool calls<br>p95</th><th class="num">input tokens<br>p95</th><th class="num">harmful<br>runs</th><th class="num">duplicate<br>side effects</th><th class="num">est. cost<br>per success</th></tr></thead>
