@@ -1,6 +1,8 @@
 import { signedEffect } from './robustness-format.js';
 import type { CellConclusion, PriorSensitivity } from './prior-sensitivity.js';
 
+const cells = (n: number) => `${n} cell${n === 1 ? '' : 's'}`;
+
 const conclusionText = (c: CellConclusion | null) =>
   c === null ? 'no paired runs' : `${signedEffect(c.pooled, 'points')} ${c.label}`;
 
@@ -16,10 +18,10 @@ export function renderPriorSensitivity(sensitivity: PriorSensitivity): string {
   const changed = sensitivity.cells.filter((cell) => cell.changesAt.length > 0);
   const edges = `the ${sensitivity.parameters.length} prior-only parameters moved together to the low, then the high edge of their ranges`;
   if (changed.length === 0)
-    return `Sensitivity to priors: no cell's success label or sign changes with ${edges} (${sensitivity.cells.length} cells; ${moved}).`;
+    return `Sensitivity to priors: no cell's success label or sign changes with ${edges} (${cells(sensitivity.cells.length)}; ${moved}).`;
   const width = Math.max(...changed.map((cell) => `${cell.scenario} · ${cell.arm}`.length));
   return [
-    `Sensitivity to priors: ${changed.length} of ${sensitivity.cells.length} cells change success label or sign with ${edges};`,
+    `Sensitivity to priors: ${changed.length} of ${cells(sensitivity.cells.length)} change${changed.length === 1 ? 's' : ''} success label or sign with ${edges};`,
     `they depend on untested assumptions (${moved}):`,
     ...changed.map(
       (cell) =>
