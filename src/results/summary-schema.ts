@@ -48,6 +48,8 @@ export interface StoredSummary {
   readonly ensemble?: StoredEnsemble | undefined;
   /** Whole sweeps of two or more arms, written by `run`: the labels and the recommendation its output states. */
   readonly conclusions?: StoredConclusions | undefined;
+  /** `run --sensitivity` only: how the conclusions hold with the prior-only persona parameters at their edges. */
+  readonly sensitivity?: StoredSensitivity | undefined;
 }
 
 /** The persona ensemble a sweep ran across: run seed s met member (s − seeds.base) mod members. */
@@ -129,6 +131,40 @@ export const conclusionsSchema = z.object({
 });
 export type StoredConclusions = z.infer<typeof conclusionsSchema>;
 
+/** A cell's success conclusion: its label, and its sign (+/-; 0 when the pooled interval includes 0). */
+const cellConclusionSchema = z.object({
+  label: oneOf(ROBUSTNESS_LABELS),
+  sign: oneOf(['+', '-', '0']),
+  pooled: finite,
+});
+
+/**
+ * What `run --sensitivity` found: the same cells re-run with every member's prior-only
+ * parameters (persona-priors.ts, basis `prior`) at the low, then the high edge of their
+ * ranges, and which cells' success label or sign changed there. The edge runs themselves
+ * are not kept: they are not the sweep's runs.
+ */
+export const sensitivitySchema = z.object({
+  /** The parameters moved, all together, with their values at each edge. */
+  parameters: z.array(z.object({ parameter: name, low: finite, high: finite })),
+  /** Per scenario and arm (not the baseline), as in `conclusions.cells`. */
+  cells: z.array(
+    z.object({
+      scenario: name,
+      arm: name,
+      main: cellConclusionSchema,
+      /** null: the cell had no paired runs at that edge. */
+      low: cellConclusionSchema.nullable(),
+      high: cellConclusionSchema.nullable(),
+      /** The edges where label or sign differs from `main`. */
+      changes_at: z.array(oneOf(['low', 'high'])),
+      /** Every moved parameter when the cell changes at an edge ("depends on untested assumptions"), else empty. */
+      depends_on: z.array(name),
+    }),
+  ),
+});
+export type StoredSensitivity = z.infer<typeof sensitivitySchema>;
+
 export const liveLabelSchema: z.ZodType<StoredLiveLabel> = z.object({
   mode: z.literal('live'),
   note: text,
@@ -151,4 +187,5 @@ export const summarySchema: z.ZodType<StoredSummary> = z.object({
   live: liveLabelSchema.optional(),
   ensemble: z.object({ name: text, members: count.min(1), hash: text }).optional(),
   conclusions: conclusionsSchema.optional(),
+  sensitivity: sensitivitySchema.optional(),
 });

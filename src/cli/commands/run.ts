@@ -17,6 +17,10 @@ import { writeReport } from '../../report/html/write-report.js';
 import { renderCellTables, renderPassHatK, renderScenarioMatrix } from '../../report/terminal-table.js';
 import { renderAnswer } from '../../report/answer-table.js';
 import { concludeSweep } from '../sweep-conclusions.js';
+import { checkSensitivity, sweepPriorEdges } from '../prior-sensitivity-sweeps.js';
+import { type PriorSensitivity, storedSensitivity } from '../../report/prior-sensitivity.js';
+import { renderPriorSensitivity } from '../../report/prior-sensitivity-text.js';
+import { writeSensitivity } from '../../results/results-writer.js';
 import { UserInputError } from '../../user-input-error.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { CheckFailed } from '../check-failed.js';
@@ -73,6 +77,7 @@ interface RunFlags {
   readonly liveTimeoutMs: number;
   readonly modelUrl?: string;
   readonly ensemble?: string;
+  readonly sensitivity: boolean;
   readonly otel?: string;
 }
 
@@ -104,6 +109,11 @@ export function registerRun(program: Command): void {
     .option(
       '--ensemble <name>',
       "run every arm across a persona ensemble: 'default' (fitted to the published baseline) or a file from `spiralbench calibrate`",
+    )
+    .option(
+      '--sensitivity',
+      "with --ensemble: re-run the same cells with every member's prior-only parameters at the low, then the high edge of their ranges, and name the cells whose label or sign changes (summary.json `sensitivity`)",
+      false,
     )
     .option('-n, --seeds <count>', 'runs per scenario and arm (at most 1000000000)', seedCount, 50)
     .option(
@@ -221,6 +231,13 @@ export function registerRun(program: Command): void {
         'that names its own persona (stubborn, diligent) keeps it, and its records carry no member.',
         'See docs/calibration.md.',
         '',
+        "With --ensemble and --sensitivity, the sweep's cells (same scenarios, arms and seeds) are run twice",
+        "more with every member's prior-only parameters (those the baseline cannot fit: help.probability,",
+        'loop_warning.nudge, ...) at the low, then the high edge of their documented ranges. A cell whose',
+        'success label or sign changes at either edge "depends on untested assumptions"; the output ends',
+        'with those cells and summary.json gets a `sensitivity` object. The edge runs are not kept.',
+        'See docs/statistics.md.',
+        '',
         `Exit code ${EXIT.modelUnavailable}: a real model (--model) never answered. When the first ${UNANSWERED_RUNS_TO_STOP} runs all fail before a`,
         'single reply (nothing listening, key or model id refused, every call an error), the sweep stops:',
         'the runs written so far are kept, and stderr names the error and the --resume command.',
@@ -251,6 +268,13 @@ export function registerRun(program: Command): void {
         agents.has(arm.name) ? { source: '--agent' } : { source: flags.armsFile!, field: `arms (${arm.name}).agent` },
       );
       const ensemble = flags.ensemble === undefined ? undefined : loadEnsemble(flags.ensemble);
+      if (flags.sensitivity)
+        checkSensitivity({
+          ...(flags.ensemble === undefined ? {} : { ensemble: flags.ensemble }),
+          shard: flags.shard,
+          arms: arms.length,
+          simulated: !flags.live && flags.model === undefined,
+        });
       const otel = flags.otel === undefined ? undefined : otelFile(flags.otel);
       const { source: model, real } = flags.live
         ? { source: liveModel(flags), real: undefined }
@@ -330,7 +354,30 @@ export function registerRun(program: Command): void {
       );
       watch?.finished();
       // The labels and the recommendation go into summary.json, for programs to read what the output says.
-      const { summary, conclusions } = await concludeSweep(outDir, sweep);
+      const concluded = await concludeSweep(outDir, sweep);
+      const { conclusions } = concluded;
+      let { summary } = concluded;
+      let sensitivity: PriorSensitivity | undefined;
+      if (flags.sensitivity && ensemble !== undefined && conclusions !== undefined) {
+        sensitivity = await sweepPriorEdges(
+          {
+            scenarios,
+            arms,
+            ...(flags.armsFile === undefined
+              ? {}
+              : { armsFile: { path: flags.armsFile, arms: new Set(fromFile.keys()) } }),
+            seeds: flags.seeds,
+            baseSeed: flags.firstSeed,
+            sweepSeed: flags.sweepSeed,
+            model,
+            ...(flags.stream ? { stream: true } : {}),
+            ensemble,
+            workers: flags.workers,
+          },
+          conclusions,
+        );
+        summary = writeSensitivity(outDir, summary, storedSensitivity(sensitivity));
+      }
       if (otel !== undefined) {
         const exportStarted = wallClock.ms();
         const exported = await exportOtel({
@@ -375,6 +422,7 @@ export function registerRun(program: Command): void {
         process.stdout.write(`${renderPassHatK(summary.pass_hat_k)}\n`);
         if (conclusions !== undefined)
           process.stdout.write(`\n${renderAnswer(conclusions.answer, { color: colourStdout() })}\n`);
+        if (sensitivity !== undefined) process.stdout.write(`\n${renderPriorSensitivity(sensitivity)}\n`);
         if (summary.live !== undefined) process.stdout.write(`\n${LIVE_NOTE} · wall ${seconds.toFixed(1)} s\n`);
         process.stdout.write(
           `\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.firstSeed}..${flags.firstSeed + flags.seeds - 1}${shardNote}\n`,

@@ -201,3 +201,35 @@ export function withParameters(persona: Persona, values: Partial<Record<PersonaP
   }
   return copy as unknown as Persona;
 }
+
+/** An edge of a prior's range: its lowest or its highest plausible value. */
+export type PriorEdge = 'low' | 'high';
+
+/** The parameters only their prior sets (`basis: 'prior'`), in the persona schema's order. */
+export const PRIOR_ONLY_PARAMETERS: readonly PersonaParameter[] = Object.freeze(
+  PERSONA_PARAMETERS.filter((parameter) => PERSONA_PRIORS[parameter].basis === 'prior'),
+);
+
+/** Every prior-only parameter's value at one edge of its range (an integer-scaled one as a whole number). */
+export function priorEdgeValues(edge: PriorEdge): Readonly<Partial<Record<PersonaParameter, number>>> {
+  return Object.freeze(
+    Object.fromEntries(
+      PRIOR_ONLY_PARAMETERS.map((parameter) => {
+        const { range, scale } = PERSONA_PRIORS[parameter];
+        const value = edge === 'low' ? range[0] : range[1];
+        return [parameter, scale === 'integer' ? (edge === 'low' ? Math.ceil(value) : Math.floor(value)) : value];
+      }),
+    ),
+  );
+}
+
+/**
+ * `persona` with every prior-only parameter at one edge of its range: what a conclusion
+ * rests on when nothing but a documented prior sets those values.
+ *
+ * @example
+ * atPriorEdge(persona, 'high')['help'].probability; // 1
+ */
+export function atPriorEdge(persona: Persona, edge: PriorEdge): Persona {
+  return withParameters(persona, priorEdgeValues(edge));
+}

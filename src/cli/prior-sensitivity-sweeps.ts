@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensembleAtPriorEdge } from '../bench/prior-edge-ensemble.js';
+import { runSweep, type SweepOptions } from '../bench/sweep.js';
+import { PRIOR_ONLY_PARAMETERS, type PriorEdge, priorEdgeValues } from '../model/simulated/persona-priors.js';
+import { type PriorSensitivity, priorSensitivity } from '../report/prior-sensitivity.js';
+import { readRunConclusions, type RunConclusions } from '../report/run-conclusions.js';
+import type { PersonaEnsemble } from '../scenarios/persona-ensemble.js';
+import { wallClock } from '../clock/wall-clock.js';
+import { UserInputError } from '../user-input-error.js';
+
+/**
+ * `--sensitivity` needs what it moves and what it compares: an ensemble (whose members'
+ * priors it moves), the simulated model (a real model has no persona), a whole sweep (a
+ * shard concludes nothing) and a baseline with at least one other arm.
+ */
+export function checkSensitivity(flags: {
+  readonly ensemble?: string;
+  readonly shard?: unknown;
+  readonly arms: number;
+  readonly simulated: boolean;
+}): void {
+  if (flags.ensemble === undefined)
+    throw UserInputError.single(
+      '--sensitivity',
+      '',
+      "used with --ensemble (it moves the prior-only parameters of the ensemble's members), e.g. --ensemble default",
+    );
+  if (!flags.simulated)
+    throw UserInputError.single('--sensitivity', '', 'the simulated model (leave out --model and --live)');
+  if (flags.shard !== undefined)
+    throw UserInputError.single('--sensitivity', '', 'a whole sweep (leave out --shard: a shard concludes nothing)');
+  if (flags.arms < 2)
+    throw UserInputError.single('--sensitivity', '', 'at least two arms (a baseline and an arm to compare with it)');
+}
+
+/** The main sweep's definition, re-run at each edge: same scenarios, arms, seeds and streams. */
+export type EdgeSweepOptions = Omit<
+  SweepOptions,
+  'ensemble' | 'outDir' | 'resume' | 'discard' | 'signal' | 'onRecord' | 'onProgress' | 'shard'
+> & { readonly ensemble: PersonaEnsemble };
+
+/**
+ * `run --sensitivity`: the same cells re-run twice, with every member's prior-only
+ * parameters at the low and then the high edge of their ranges, each into a folder of its
+ * own that is removed afterwards (the edge runs are not the sweep's runs), and each cell's
+ * conclusion compared with the main sweep's. Progress goes to stderr.
+ *
+ * @example
+ * const sensitivity = await sweepPriorEdges({ scenarios, arms, seeds: 200, ensemble }, conclusions);
+ */
+export async function sweepPriorEdges(
+  options: EdgeSweepOptions,
+  main: RunConclusions,
+  stderr: NodeJS.WritableStream = process.stderr,
+): Promise<PriorSensitivity> {
+  const edges = {} as Record<PriorEdge, RunConclusions['effects']>;
+  for (const edge of ['low', 'high'] as const) {
+    const started = wallClock.ms();
+    stderr.write(`sensitivity: re-running the sweep with the prior-only parameters at the ${edge} edge...\n`);
+    const dir = mkdtempSync(join(tmpdir(), `spiralbench-priors-${edge}-`));
+    try {
+      const summary = await runSweep({
+        ...options,
+        ensemble: ensembleAtPriorEdge(options.ensemble, edge),
+        outDir: dir,
+      });
+      edges[edge] = (await readRunConclusions(dir, summary)).effects;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    stderr.write(`sensitivity: ${edge} edge done in ${((wallClock.ms() - started) / 1000).toFixed(1)} s\n`);
+  }
+  const low = priorEdgeValues('low');
+  const high = priorEdgeValues('high');
+  const parameters = PRIOR_ONLY_PARAMETERS.map((parameter) => ({
+    parameter,
+    low: low[parameter]!,
+    high: high[parameter]!,
+  }));
+  return priorSensitivity(main.effects, edges, parameters);
+}
