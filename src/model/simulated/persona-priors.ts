@@ -54,8 +54,8 @@ export const PERSONA_PRIORS: Readonly<Record<PersonaParameter, PersonaPrior>> = 
   ),
   'retry.transient_hint_factor': prior(
     [1, 3],
-    'prior',
-    '"May succeed if retried" invites a retry, so at least 1; by how much is unknown — wide. Only the classifier writes these words.',
+    'fitted',
+    '"May succeed if retried" invites a retry, so at least 1; by how much is unknown — wide. Only the classifier writes these words, but a bare timeout or 429 is read toward the same factor (retry.raw_error_reading), so the baseline moves with it.',
   ),
   'retry.raw_error_reading': prior(
     [0, 0.5],
