@@ -107,10 +107,41 @@ export function sameCall(tool: string, args: Record<string, unknown>, call: Call
   return tool === call.name && canonicalJson(args) === canonicalJson(call.input);
 }
 
-/** Whether a call was one of the last two: the window a re-check stays out of, and the one the repeat guard watches. */
-function madeJustNow(tool: string, args: Record<string, unknown>, calls: readonly CallView[]): boolean {
-  for (let i = calls.length - 1; i >= 0 && i >= calls.length - 2; i--) if (sameCall(tool, args, calls[i]!)) return true;
-  return false;
+/** A detour as the model may send it: its tool and arguments, resolved where they refer to a step. */
+interface DetourForm {
+  readonly call: Plan['detours'][number];
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+}
+
+/** The detours of each plan whose arguments refer to no step, read once: most plans' detours are literal calls. */
+const literalDetours = new WeakMap<Plan['detours'], readonly DetourForm[] | null>();
+
+function detourForms(input: PolicyInput): readonly DetourForm[] {
+  const { detours } = input.plan;
+  let forms = literalDetours.get(detours);
+  if (forms === undefined) {
+    const literal = detours.every((call) => !JSON.stringify(call.args).includes('"$'));
+    forms = literal ? Object.freeze(detours.map((call) => ({ call, tool: call.tool, args: call.args }))) : null;
+    literalDetours.set(detours, forms);
+  }
+  return forms ?? detours.map((call) => ({ call, tool: call.tool, args: resolveArgs(call.args, input) }));
+}
+
+/**
+ * Whether a call is this detour: the same tool and the same arguments. Detours' arguments
+ * are mostly a few plain values, compared one by one; anything deeper as canonical JSON.
+ */
+function isForm(call: CallView, form: DetourForm): boolean {
+  if (call.name !== form.tool) return false;
+  const keys = Object.keys(form.args);
+  if (Object.keys(call.input).length !== keys.length) return false;
+  for (const key of keys) {
+    const value = form.args[key];
+    if (typeof value === 'object' && value !== null) return sameCall(form.tool, form.args, call);
+    if (call.input[key] !== value) return false;
+  }
+  return true;
 }
 
 /**
@@ -130,17 +161,18 @@ export function detour(input: PolicyInput): Action {
       input: last.input,
       note: 'That answer did not settle it; I will look at the same thing once more.',
     };
-  const fresh: { readonly tool: string; readonly input: Record<string, unknown> }[] = [];
-  for (const call of plan.detours) {
-    const args = resolveArgs(call.args, input);
-    if (!madeJustNow(call.tool, args, state.calls)) fresh.push({ tool: call.tool, input: args });
-  }
+  // The last two calls: the window a re-check stays out of, and the one the repeat guard watches.
+  const { calls } = state;
+  const before = calls.length >= 2 ? calls[calls.length - 2] : undefined;
+  const fresh = detourForms(input).filter(
+    (form) => !(last !== undefined && isForm(last, form)) && !(before !== undefined && isForm(before, form)),
+  );
   if (fresh.length === 0) return callStep(state.nextStep, input);
-  const call = rng.pick(fresh);
+  const { call } = rng.pick(fresh);
   return {
     kind: 'call',
     tool: call.tool,
-    input: call.input,
+    input: resolveArgs(call.args, input),
     note: 'Before going further I want to double-check the data I have; something about the last result seems off, so I will look it up another way.',
   };
 }
