@@ -168,11 +168,12 @@ export function detour(input: PolicyInput): Action {
     (form) => !(last !== undefined && isForm(last, form)) && !(before !== undefined && isForm(before, form)),
   );
   if (fresh.length === 0) return callStep(state.nextStep, input);
-  const { call } = rng.pick(fresh);
+  const form = rng.pick(fresh);
   return {
     kind: 'call',
-    tool: call.tool,
-    input: resolveArgs(call.args, input),
+    tool: form.tool,
+    // A fresh copy of literal arguments (the plan's own are shared); resolved ones are the model's already.
+    input: form.args === form.call.args ? resolveArgs(form.args, input) : form.args,
     note: 'Before going further I want to double-check the data I have; something about the last result seems off, so I will look it up another way.',
   };
 }
