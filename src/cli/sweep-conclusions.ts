@@ -1,6 +1,6 @@
 import { type RunConclusions, readRunConclusions } from '../report/run-conclusions.js';
 import { storedConclusions } from '../report/stored-conclusions.js';
-import { writeConclusions } from '../results/results-writer.js';
+import { extendSummary } from '../results/results-writer.js';
 import type { StoredSummary } from '../results/summary-schema.js';
 
 /**
@@ -15,5 +15,5 @@ export async function concludeSweep(
 ): Promise<{ readonly summary: StoredSummary; readonly conclusions: RunConclusions | undefined }> {
   if (summary.shard !== null || summary.arms.length < 2) return { summary, conclusions: undefined };
   const conclusions = await readRunConclusions(dir, summary);
-  return { summary: writeConclusions(dir, summary, storedConclusions(conclusions)), conclusions };
+  return { summary: extendSummary(dir, summary, { conclusions: storedConclusions(conclusions) }), conclusions };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openFinishedSweep } from '../results/results-reader.js';
-import { writeConclusions } from '../results/results-writer.js';
+import { extendSummary } from '../results/results-writer.js';
 import type { StoredRun } from '../results/run-record-schema.js';
 import { finishedFolder, fixtureRun, fixtureSummary } from '../results/sweep-fixture.test-helpers.js';
 import { ROBUST_MIN_MEMBERS } from '../stats/robustness.js';
@@ -55,7 +55,7 @@ describe('summary.json conclusions', () => {
     const dir = sweepFolder();
     const before = openFinishedSweep(dir).summary;
     const conclusions = await readRunConclusions(dir, before);
-    writeConclusions(dir, before, storedConclusions(conclusions));
+    extendSummary(dir, before, { conclusions: storedConclusions(conclusions) });
     const stored = openFinishedSweep(dir).summary.conclusions;
     expect(stored).toBeDefined();
     expect(stored?.baseline).toBe('none');

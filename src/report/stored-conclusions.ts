@@ -26,7 +26,7 @@ function storedRobustness(r: Robustness): StoredRobustness {
  * state, so a program reads what a person reads.
  *
  * @example
- * writeConclusions(dir, summary, storedConclusions(await readRunConclusions(dir, summary)));
+ * extendSummary(dir, summary, { conclusions: storedConclusions(await readRunConclusions(dir, summary)) });
  */
 export function storedConclusions({ answer, effects }: RunConclusions): StoredConclusions {
   const { mix } = answer;

@@ -7,7 +7,7 @@ import type { StoredProgress, StoredSweepIdentity } from './progress-schema.js';
 import { CSV_FILE, META_FILE, PROGRESS_FILE, RUNS_FILE, SUMMARY_FILE, TRACES_FILE } from './results-files.js';
 import { NODE_FS, ResultsWriteError, tempPath, writeAll, type ResultsFs } from './results-fs.js';
 import { CSV_HEADER } from './run-csv.js';
-import type { StoredConclusions, StoredSensitivity, StoredSummary } from './summary-schema.js';
+import type { StoredSummary } from './summary-schema.js';
 import type { StoredTrace } from './trace-schema.js';
 
 /** Finished runs, in output order, already formatted: runs.jsonl lines and runs.csv rows. */
@@ -200,32 +200,17 @@ export function writeMeta(dir: string, meta: Omit<StoredMeta, 'format_version'>,
 }
 
 /**
- * Adds what a whole sweep's runs conclude to its summary.json, replacing the file
- * atomically: a reader sees the summary with its conclusions or without them, never half.
- * Returns the summary as written.
+ * Adds what a whole sweep's runs conclude (`conclusions`, and `run --sensitivity`'s
+ * `sensitivity`) to its summary.json, replacing the file atomically: a reader sees the
+ * summary with them or without them, never half. Returns the summary as written.
  */
-export function writeConclusions(
+export function extendSummary(
   dir: string,
   summary: StoredSummary,
-  conclusions: StoredConclusions,
+  added: Pick<StoredSummary, 'conclusions'> | Pick<StoredSummary, 'sensitivity'>,
   fs: ResultsFs = NODE_FS,
 ): StoredSummary {
-  const concluded: StoredSummary = { ...summary, conclusions };
-  writeFileAtomic(join(dir, SUMMARY_FILE), `${JSON.stringify(concluded, null, 2)}\n`, fs);
-  return concluded;
-}
-
-/**
- * Adds `run --sensitivity`'s findings to a concluded summary.json, replacing the file
- * atomically as writeConclusions does. Returns the summary as written.
- */
-export function writeSensitivity(
-  dir: string,
-  summary: StoredSummary,
-  sensitivity: StoredSensitivity,
-  fs: ResultsFs = NODE_FS,
-): StoredSummary {
-  const written: StoredSummary = { ...summary, sensitivity };
-  writeFileAtomic(join(dir, SUMMARY_FILE), `${JSON.stringify(written, null, 2)}\n`, fs);
-  return written;
+  const extended: StoredSummary = { ...summary, ...added };
+  writeFileAtomic(join(dir, SUMMARY_FILE), `${JSON.stringify(extended, null, 2)}\n`, fs);
+  return extended;
 }

@@ -20,7 +20,7 @@ import { concludeSweep } from '../sweep-conclusions.js';
 import { checkSensitivity, sweepPriorEdges } from '../prior-sensitivity-sweeps.js';
 import { type PriorSensitivity, storedSensitivity } from '../../report/prior-sensitivity.js';
 import { renderPriorSensitivity } from '../../report/prior-sensitivity-text.js';
-import { writeSensitivity } from '../../results/results-writer.js';
+import { extendSummary } from '../../results/results-writer.js';
 import { UserInputError } from '../../user-input-error.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { CheckFailed } from '../check-failed.js';
@@ -376,7 +376,7 @@ export function registerRun(program: Command): void {
           },
           conclusions,
         );
-        summary = writeSensitivity(outDir, summary, storedSensitivity(sensitivity));
+        summary = extendSummary(outDir, summary, { sensitivity: storedSensitivity(sensitivity) });
       }
       if (otel !== undefined) {
         const exportStarted = wallClock.ms();
