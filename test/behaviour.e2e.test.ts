@@ -1,6 +1,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { targetsFrom } from '../src/calibration/targets-from.js';
 import { parseYamlInput } from '../src/scenarios/yaml-input.js';
 import { cli, tempDir } from './cli-helpers.js';
 
@@ -124,6 +125,19 @@ describe('spiralbench behaviour', () => {
 });
 
 describe('spiralbench calibrate --from', () => {
+  // The calibrate → predict check: a bundled named persona treated as an unknown model.
+  it('takes a sweep of the same task under a persona of its own, and refuses another task', async () => {
+    const root = tempDir('spiralbench-from-persona-');
+    const stubborn = join(root, 'stubborn');
+    ok(['run', '-s', 'fetch-transform-write-stubborn', '-a', 'none', '-n', '30', '-o', stubborn]);
+    const sourced = await targetsFrom(stubborn, 'fetch-transform-write');
+    expect(sourced.runs).toBe(30);
+    expect(sourced.described).toContain('fetch-transform-write-stubborn');
+    const lookup = join(root, 'lookup');
+    ok(['run', '-s', 'lookup-readonly', '-a', 'none', '-n', '5', '-o', lookup]);
+    await expect(targetsFrom(lookup, 'fetch-transform-write')).rejects.toThrow(/same task under another persona/);
+  });
+
   it("fits an ensemble to a folder it wrote itself and recovers the folder's statistics within tolerance", () => {
     const root = tempDir('spiralbench-calibrate-from-');
     const sweep = join(root, 'sweep');

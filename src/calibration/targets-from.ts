@@ -1,6 +1,7 @@
 import { measureBehaviour } from '../behaviour/measure-behaviour.js';
 import { sourceKind } from '../behaviour/trajectory-source.js';
 import { openFinishedSweep, readRuns } from '../results/results-reader.js';
+import { loadScenario, type Scenario } from '../scenarios/loader.js';
 import { describe } from '../stats/descriptive.js';
 import { UserInputError } from '../user-input-error.js';
 import { BASELINE_ARM, behaviourTargetsOf } from './baseline-runs.js';
@@ -46,12 +47,21 @@ export async function targetsFrom(
   if (kind === 'results') {
     const sweep = openFinishedSweep(path);
     const arm = BASELINE_ARM.name;
-    if (!sweep.summary.scenarios.some((stored) => stored.id === scenario))
+    const held = sweep.summary.scenarios.map((stored) => stored.id);
+    // A sweep of the same task played by a persona of its own (fetch-transform-write-diligent) describes that agent on this task.
+    const [only] = held;
+    const found = held.includes(scenario)
+      ? scenario
+      : held.length === 1 && sameTask(only!, scenario)
+        ? only!
+        : undefined;
+    if (found === undefined)
       throw UserInputError.single(
         '--from',
         '',
-        `a sweep of scenario ${scenario}; ${path} holds ${sweep.summary.scenarios.map((stored) => stored.id).join(', ')}`,
+        `a sweep of scenario ${scenario} (or of the same task under another persona); ${path} holds ${held.join(', ')}`,
       );
+    scenario = found;
     if (!sweep.summary.arms.some((stored) => stored.name === arm))
       throw UserInputError.single(
         '--from',
@@ -128,5 +138,20 @@ function addBehaviour(
     const [have, need, what] = enough[name];
     if (have >= need && !Number.isNaN(values[name])) targets[name] = share(values[name]);
     else missing.push({ name, why: `${have} ${what}; at least ${need} are needed` });
+  }
+}
+
+/** The parts of a scenario that make its task: everything but its name, its words about itself and its persona. */
+function taskOf(scenario: Scenario): string {
+  const { id: _id, title: _title, description: _description, persona: _persona, hash: _hash, ...task } = scenario;
+  return JSON.stringify(task);
+}
+
+/** Whether two bundled scenarios are the same task, differing only in who plays it; false when either does not load. */
+function sameTask(a: string, b: string): boolean {
+  try {
+    return taskOf(loadScenario(a)) === taskOf(loadScenario(b));
+  } catch {
+    return false;
   }
 }
