@@ -51,7 +51,7 @@ describe('run --ensemble', () => {
     ok([...SWEEP, '-w', '2', '--shard', '1/2', '-o', dir('s1')]);
     ok([...SWEEP, '-w', '1', '--shard', '2/2', '-o', dir('s2')]);
     ok(['merge', dir('s1'), dir('s2'), '-o', dir('merged')]);
-  }, 120_000);
+  });
 
   it('writes the same bytes with 1 or 2 workers and as two merged shards', () => {
     for (const file of FILES) {

@@ -106,7 +106,7 @@ describe('the middleware takes our loop’s decisions', () => {
       ]);
     // The budget's final turn is among them: the lookup class allows 5 calls.
     expect(guarded.some((run) => run.outcome === 'budget_exhausted')).toBe(true);
-  }, 120_000);
+  });
 });
 
 describe("the 'spiralbench/langchain' export, as a user imports it", () => {
@@ -128,5 +128,5 @@ describe("the 'spiralbench/langchain' export, as a user imports it", () => {
     expect(result.toolRetries).toBeGreaterThan(0);
     expect(result.retryEvents).toBe(result.toolRetries);
     expect(run().stdout).toBe(once.stdout);
-  }, 60_000);
+  });
 });

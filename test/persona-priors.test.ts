@@ -49,5 +49,5 @@ describe('persona priors: what the no-safeguard baseline can set', () => {
       labels[parameter] = PERSONA_PRIORS[parameter].basis === 'fitted' ? 'moves' : 'unchanged';
     }
     expect(moves).toEqual(labels);
-  }, 60_000);
+  });
 });

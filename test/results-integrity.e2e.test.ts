@@ -89,7 +89,7 @@ beforeAll(() => {
   const result = cli([...SWEEP, '--out', finished]);
   expect(result.status, result.stderr).toBe(0);
   expect(lines(finished)).toHaveLength(RUNS);
-}, 60_000);
+});
 
 describe('compare and run --check refuse a sweep that is not whole', () => {
   it('a runs.jsonl cut short at a line boundary: exit 2, not a passing gate', () => {
@@ -172,7 +172,7 @@ describe('merge refuses shards that are not whole, and leaves no file behind whe
       expect(result.status, result.stderr).toBe(0);
       return dir;
     });
-  }, 60_000);
+  });
 
   it('merges whole shards into the same bytes as the unsharded sweep', () => {
     const out = join(root, 'merged');

@@ -45,7 +45,7 @@ describe('run --ensemble --sensitivity', () => {
     const sensitive = cli([...SWEEP, '--sensitivity', '-o', dir('sensitive')]);
     expect(sensitive.status, sensitive.stderr).toBe(0);
     stdout = sensitive.stdout;
-  }, 120_000);
+  });
 
   it('ends the output with the sensitivity section', () => {
     expect(stdout).toMatch(/\nSensitivity to priors: /);

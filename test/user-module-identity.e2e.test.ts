@@ -72,7 +72,7 @@ describe('user agent and guard modules in results', () => {
     b = project();
     expect(run([...SWEEP, '--shard', '1/2', '-o', 's1'], a).status).toBe(0);
     expect(run([...SWEEP, '--shard', '2/2', '-o', 's2'], b).status).toBe(0);
-  }, 120_000);
+  });
 
   it('records them by their path from the working directory and the sha256 of their text: no machine path in any file', () => {
     const summary = JSON.parse(readFileSync(join(a, 's1/summary.json'), 'utf8')) as {
@@ -122,7 +122,7 @@ describe('user agent and guard modules in results', () => {
       /the text of its agent or guard modules differs: agent:tiny: \.\/agents\/tiny\.ts \(sha256/,
     );
     expect(existsSync(join(a, 'mixed/runs.jsonl'))).toBe(false);
-  }, 60_000);
+  });
 
   it('refuses to resume over an edited agent module, naming it; resumes once it is restored', async () => {
     const cwd = project();
@@ -150,7 +150,7 @@ describe('user agent and guard modules in results', () => {
     writeFileSync(join(cwd, 'agents/tiny.ts'), agentText('done'));
     const resumed = run([...sweep, '-o', 'out', '--resume'], cwd);
     expect(resumed.status, resumed.stderr).toBe(0);
-  }, 120_000);
+  });
 });
 
 /** Starts an inline sweep into `cwd/out` and sends it Ctrl-C once progress.json shows one chunk on disk (a watch, no sleeps). */

