@@ -215,10 +215,10 @@ describe('the scenario library', () => {
     ).toBeNull();
   });
 
-  it('context-pressure-spiral climbs the ladder R1, R2, R3, where the last rung asks the human', async () => {
+  it('context-pressure-spiral: a long read is not a spiral, so the ladder starts again at R1 and the journal carries the notes', async () => {
     const scenario = loadScenario('context-pressure-spiral');
     const rungs: number[][] = [];
-    const outcomes: string[] = [];
+    const verdicts: string[] = [];
     for (let seed = 1; seed <= 10; seed++) {
       const seen: number[] = [];
       const { record } = await runOne({
@@ -229,11 +229,11 @@ describe('the scenario library', () => {
         onEvent: (event) => event.type === 'agent.recovery.fired' && seen.push(event.rung),
       });
       rungs.push(seen);
-      outcomes.push(record.outcome);
+      verdicts.push(record.verdict);
     }
-    const climbed = rungs.findIndex((seen) => seen.join() === '1,2,3');
-    expect(climbed).toBeGreaterThanOrEqual(0);
-    expect(outcomes[climbed]).toBe('escalated');
-    expect(rungs.every((seen) => seen.length <= 4)).toBe(true);
+    // Every run outgrows the window more than once; each crossing after new reads is R1 again.
+    expect(rungs.every((seen) => seen.length >= 2 && seen.length <= 4 && seen[0] === 1)).toBe(true);
+    expect(rungs.filter((seen) => seen.every((rung) => rung === 1)).length).toBeGreaterThanOrEqual(5);
+    expect(verdicts.filter((verdict) => verdict === 'success').length).toBeGreaterThanOrEqual(5);
   });
 });

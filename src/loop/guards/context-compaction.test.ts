@@ -58,10 +58,13 @@ class PageModel implements ModelClient {
   readonly summaries: ModelRequest[] = [];
   readonly #pages: number;
   readonly #summary: 'ok' | 'fail';
+  readonly #distinct: number;
 
-  constructor(pageCount: number, summary: 'ok' | 'fail' = 'ok') {
+  /** Reads pages 0, 1, … up to `pageCount` calls; with `distinct`, page i % distinct (a spiral of re-reads). */
+  constructor(pageCount: number, summary: 'ok' | 'fail' = 'ok', distinct = Number.POSITIVE_INFINITY) {
     this.#pages = pageCount;
     this.#summary = summary;
+    this.#distinct = distinct;
   }
 
   async create(request: ModelRequest): Promise<Message> {
@@ -89,7 +92,13 @@ class PageModel implements ModelClient {
     if (index >= this.#pages)
       return assistantMessage(`msg_${index}`, request, [{ type: 'text', text: 'done', citations: null }]);
     return assistantMessage(`msg_${index}`, request, [
-      { type: 'tool_use', id: `toolu_${index}`, name: 'read', input: { page: index }, caller: { type: 'direct' } },
+      {
+        type: 'tool_use',
+        id: `toolu_${index}`,
+        name: 'read',
+        input: { page: index % this.#distinct },
+        caller: { type: 'direct' },
+      },
     ]);
   }
 }
@@ -210,8 +219,9 @@ describe('contextCompaction', () => {
     expect(result.outcome.kind).toBe('completed');
   });
 
-  it('climbs the ladder R1, R2, R3 while the context keeps outgrowing it, and fires at most 4 rungs', async () => {
-    const { events, model, result } = await run(new PageModel(30), pages(1200));
+  it('climbs the ladder R1, R2, R3 while the context keeps outgrowing it with nothing new, and fires at most 4 rungs', async () => {
+    // Re-reading three pages: after a rung, no call brings a result the run had not had.
+    const { events, model, result } = await run(new PageModel(30, 'ok', 3), pages(1200));
     const rungs = ofType(events, 'agent.recovery.fired');
     expect(rungs.map((event) => event.rung)).toEqual([1, 2, 3, 3]);
     expect(rungs.map((event) => event.count)).toEqual([1, 2, 3, 4]);
@@ -225,7 +235,7 @@ describe('contextCompaction', () => {
   });
 
   it('forces the stuck tool with the ladder question at R3 when the arm offers it', async () => {
-    const { model, result } = await run(new PageModel(30), pages(1200), {}, { outer: [stuckTool()] });
+    const { model, result } = await run(new PageModel(30, 'ok', 3), pages(1200), {}, { outer: [stuckTool()] });
     const forced = model.requests.find((entry) => entry.request.tool_choice?.type === 'tool')!;
     expect(forced.request.tool_choice).toEqual({ type: 'tool', name: STUCK_TOOL_NAME });
     expect(JSON.stringify(forced.messages.at(-1))).toContain(LADDER_QUESTION.replace(/'/g, "'"));
@@ -233,8 +243,33 @@ describe('contextCompaction', () => {
   });
 
   it('starts again at R1 when the last rung is further back than the ladder window', async () => {
-    const { events } = await run(new PageModel(30), pages(1200), { ladderWindow: 0 });
+    const { events } = await run(new PageModel(30, 'ok', 3), pages(1200), { ladderWindow: 0 });
     expect(ofType(events, 'agent.recovery.fired').map((event) => event.rung)).toEqual([1, 1, 1, 1]);
+  });
+
+  it('starts again at R1 when new results arrived since the last rung: a long read is not a spiral', async () => {
+    // Thirty different pages: every crossing follows reads the run had not made before.
+    const { events, result } = await run(new PageModel(30), pages(1200), {}, { outer: [stuckTool()] });
+    expect(ofType(events, 'agent.recovery.fired').map((event) => event.rung)).toEqual([1, 1, 1, 1]);
+    expect(result.outcome.kind).toBe('completed');
+  });
+
+  it('counts only good results as progress: new pages that all fail, with long errors, climb the ladder', async () => {
+    const host = pages(1200);
+    const failingAfterThree: ToolHost = {
+      ...host,
+      execute: (call, input) =>
+        (input['page'] as number) < 3
+          ? host.execute(call, input)
+          : ({
+              kind: 'error',
+              error: { code: 'upstream', message: `upstream failed: ${PROSE.repeat(60).slice(0, 4800)}` },
+              latencyMs: 0,
+              fault: null,
+            } as never),
+    };
+    const { events } = await run(new PageModel(30), failingAfterThree);
+    expect(ofType(events, 'agent.recovery.fired').map((event) => event.rung)).toEqual([1, 2, 3, 3]);
   });
 
   it('compacts once on a 413 and resends, adding nothing else to the context', async () => {

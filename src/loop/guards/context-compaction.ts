@@ -30,7 +30,7 @@ export interface ContextCompactionOptions {
   readonly summaryModel?: string;
   /** Output limit of a summary call: a summary longer than this is cut. @default 512 */
   readonly summaryMaxTokens?: number;
-  /** A crossing within this many model calls of the last rung climbs to the next rung. @default 20 */
+  /** A crossing within this many model calls of the last rung, with no progress since, climbs to the next rung. @default 20 */
   readonly ladderWindow?: number;
   /** Rungs fired per run, at most; after that the loop runs on to its limits. @default 4 */
   readonly maxRecoveries?: number;
@@ -55,6 +55,18 @@ function withUserText(messages: readonly MessageParam[], text: string): MessageP
   return [...messages.slice(0, -1), { role: 'user', content: [...content, block] }];
 }
 
+/** The fingerprint (name and input) of the tool call with this id, from the assistant turns. */
+function callOf(messages: readonly MessageParam[], id: string): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const block of message.content) {
+      if (block.type === 'tool_use' && block.id === id) return `${block.name} ${JSON.stringify(block.input)}`;
+    }
+  }
+  return undefined;
+}
+
 /**
  * Context management: keeps the request under `threshold` of the context window.
  *
@@ -64,12 +76,15 @@ function withUserText(messages: readonly MessageParam[], text: string): MessageP
  *   summary written by a call to `summaryModel`, with the latest successful result of
  *   each tool pinned as plain text (if `pin`); a failed summary call falls back to
  *   dropping the older part with a notice;
- * - R2 deep prune, when it is over again within `ladderWindow` calls of R1: the same,
- *   keeping only `deepKeepLast` messages, marked as deep-pruned;
- * - R3, when over again within `ladderWindow` calls of R2: forces the stuck tool with
- *   LADDER_QUESTION (when the arm offers it).
- * A crossing later than `ladderWindow` calls after the last rung starts again at R1. At
- * most `maxRecoveries` rungs fire per run.
+ * - R2 deep prune, when it is over again within `ladderWindow` calls of R1 with no
+ *   progress in between: the same, keeping only `deepKeepLast` messages, marked as deep-pruned;
+ * - R3, when over again within `ladderWindow` calls of R2, again with no progress: forces
+ *   the stuck tool with LADDER_QUESTION (when the arm offers it).
+ * Progress is a good result of a call the run had not made before (its name and input):
+ * a run that keeps reading new sources outgrows the window because the task is long, not
+ * because it spirals, and asking a person would give up on work that compaction and a run
+ * journal can carry. A crossing after progress, or later than `ladderWindow` calls after
+ * the last rung, starts again at R1. At most `maxRecoveries` rungs fire per run.
  *
  * On a 413 (request too large) it compacts once and resends; a second 413 for the same
  * call ends the run `failed` (the circuit breaker), and nothing else is added to the
@@ -98,6 +113,25 @@ export function contextCompaction({
     counter === 'cl100k' ? exactRequestTokens(await loadCl100k(), request) : requestTokens(request);
   let recoveries = 0;
   let lastRung: { readonly rung: 1 | 2 | 3; readonly iteration: number } | null = null;
+  // Progress: a call with a good result the run had not made before. Read from the
+  // messages the loop appended since the last request this guard saw.
+  const made = new Set<string>();
+  let read = 0;
+  let progressSinceRung = false;
+  const noteProgress = (messages: readonly MessageParam[]): void => {
+    for (const message of messages.slice(read)) {
+      if (message.role !== 'user' || typeof message.content === 'string') continue;
+      for (const block of message.content) {
+        if (block.type !== 'tool_result' || block.is_error === true) continue;
+        const call = callOf(messages, block.tool_use_id);
+        if (call !== undefined && !made.has(call)) {
+          made.add(call);
+          progressSinceRung = true;
+        }
+      }
+    }
+    read = messages.length;
+  };
   // A wrapper outside this one (output-limit recovery) may resend the same request: it
   // gets the same compacted transcript instead of a second summary call.
   let reuse: {
@@ -159,11 +193,12 @@ export function contextCompaction({
     tokens: number,
   ): Promise<ModelRequest | null> => {
     const rung: 1 | 2 | 3 =
-      lastRung !== null && ctx.iteration - lastRung.iteration <= ladderWindow
+      lastRung !== null && ctx.iteration - lastRung.iteration <= ladderWindow && !progressSinceRung
         ? (Math.min(3, lastRung.rung + 1) as 2 | 3)
         : 1;
     recoveries += 1;
     lastRung = { rung, iteration: ctx.iteration };
+    progressSinceRung = false;
     ctx.emit({
       type: 'agent.recovery.fired',
       at: ctx.clock.now(),
@@ -203,6 +238,7 @@ export function contextCompaction({
         const { tool_choice: choice } = reuse.to;
         sent = { ...request, messages: reuse.to.messages, ...(choice === undefined ? {} : { tool_choice: choice }) };
       } else if (recoveries < maxRecoveries) {
+        noteProgress(messages);
         // The estimate stays synchronous: this runs before every model call.
         const tokens = counter === 'estimate' ? requestTokens(request) : await count(request);
         if (tokens > limit) {
@@ -228,6 +264,7 @@ export function contextCompaction({
           };
         }
       }
+      if (sent !== request) read = sent.messages.length;
       return sent !== request && result.kind === 'reply' ? { ...result, messages: sent.messages } : result;
     },
   };
