@@ -18,8 +18,6 @@ export interface ServeServerOptions {
   readonly onActivity?: (run: ServedRun) => void;
   /** Hears each run as the agent starts it. */
   readonly onStarted?: (run: ServedRun) => void;
-  /** Keys of serve's own environment, replaced wherever an agent's ending carries them. */
-  readonly secrets?: readonly string[];
   /** Hears each run as the agent ends it, after its record is written. */
   readonly onEnded?: (run: ServedRun, record: RunRecord) => void;
 }
@@ -108,7 +106,7 @@ export class ServeServer {
     const run = sweep.run(runIdOf(id));
     this.#options.onActivity?.(run);
     if (rest === '/end' && method === 'POST') {
-      const record = sweep.end(run.id, { returned: runEnding(body, this.#options.secrets) });
+      const record = sweep.end(run.id, { returned: runEnding(body) });
       this.#options.onEnded?.(run, record);
       return json(response, 200, record);
     }

@@ -142,9 +142,6 @@ async function serve(flags: ServeFlags): Promise<void> {
     sweep,
     host: flags.host,
     port: flags.port,
-    secrets: [process.env.ANTHROPIC_API_KEY, process.env.OPENAI_API_KEY].filter(
-      (key): key is string => key !== undefined,
-    ),
     onStarted: (run) => {
       idle.touch(run.id);
       quiet.touch('sweep');
