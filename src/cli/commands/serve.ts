@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, rmdirSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { loadScenarioSource } from '../../bench/scenario-source.js';
+import { checkSeeds } from '../../bench/sweep-plan.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { IdleWatch } from '../../serve/idle-watch.js';
 import { servedFailure } from '../../serve/served-failure.js';
@@ -95,6 +96,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   if (!/^[\w.-]+$/.test(label))
     throw UserInputError.single('--arm', '', `a label of letters, digits, '.', '_' or '-'; got '${flags.arm}'`);
   const otel = flags.otel === undefined ? undefined : otelFile(flags.otel);
+  checkSeeds({ base: flags.firstSeed, count: flags.seeds });
   const source = { ...(await loadScenarioSource(flags.scenario)), ref: flags.scenario };
   const options = {
     source,
