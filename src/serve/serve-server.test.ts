@@ -140,3 +140,26 @@ describe('ServeServer and streaming', () => {
     expect(JSON.parse(answer.text).error.message).toMatch(/^stream: /);
   });
 });
+
+describe('ServeServer and malformed MCP calls', () => {
+  it('answers tools/call with array arguments as invalid params (-32602) in one sentence', async () => {
+    const base = await serving();
+    await post(`${base}/runs`, { seed: 1 });
+    const response = await fetch(`${base}/runs/run-1/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'get_user', arguments: [1] },
+      }),
+    });
+    const answer = (await response.json()) as { id: number; error: { code: number; message: string } };
+    expect(answer.id).toBe(7);
+    expect(answer.error).toEqual({
+      code: -32602,
+      message: "tools/call: arguments must be a JSON object of the tool's parameters, got an array",
+    });
+  });
+});
