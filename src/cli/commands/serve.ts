@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, rmdirSync } from 'node:fs';
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { loadScenarioSource } from '../../bench/scenario-source.js';
 import { checkSeeds } from '../../bench/sweep-plan.js';
 import { wallClock } from '../../clock/wall-clock.js';
@@ -83,17 +83,21 @@ export function registerServe(program: Command): void {
       'address to listen on (loopback by default; anything else is open to the network)',
       '127.0.0.1',
     )
-    .option(
-      '--allow-host <name>',
-      'also answer requests whose Host header names this (a container or machine name); repeatable',
-      collect,
-      [],
+    .addOption(
+      new Option(
+        '--allow-host <name>',
+        'also answer requests whose Host header names this (a container or machine name); repeatable',
+      )
+        .argParser(collect)
+        .default([], 'loopback names only'),
     )
-    .option(
-      '--allow-origin <origin>',
-      'let a web page at this origin (scheme://host:port) drive serve; other browser requests get 403; repeatable',
-      collect,
-      [],
+    .addOption(
+      new Option(
+        '--allow-origin <origin>',
+        'let a web page at this origin (scheme://host:port) drive serve; other browser requests get 403; repeatable',
+      )
+        .argParser(collect)
+        .default([], 'none'),
     )
     .option(
       '--idle-timeout <s>',
