@@ -6,7 +6,7 @@ import { type AgentEnding, type AgentPort, runAgentLoop } from '../examples/serv
 import type { AgentResult } from '../src/agents/agent-result.js';
 import { defineAgent } from '../src/agents/define-agent.js';
 import type { RunRecord } from '../src/bench/run-record.js';
-import { BIN } from './cli-helpers.js';
+import { BIN, tempDir } from './cli-helpers.js';
 
 /** What `spiralbench serve` prints on its first stdout line. */
 export interface ServeAbout {
@@ -25,13 +25,21 @@ export interface ServeProcess {
   readonly exited: Promise<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }>;
 }
 
-/** Spawns the built CLI's `serve` with `args` (no key in its environment), in `cwd`, and waits for its JSON line. */
-export async function startServe(args: readonly string[], cwd?: string): Promise<ServeProcess> {
+/**
+ * Spawns the built CLI's `serve` with `args` (no key in its environment), in `cwd`, and
+ * waits for its JSON line. Without `cwd` it runs in a fresh temporary folder, so a default
+ * or relative `--out` can never land in the repository.
+ */
+export async function startServe(
+  args: readonly string[],
+  cwd: string = tempDir('spiralbench-serve-cwd-'),
+  extraEnv: Readonly<Record<string, string>> = {},
+): Promise<ServeProcess> {
   const { ANTHROPIC_API_KEY: _key, ...env } = process.env;
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
-    env,
+    env: { ...env, ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
-    ...(cwd === undefined ? {} : { cwd }),
+    cwd,
   });
   let stdout = '';
   let stderr = '';

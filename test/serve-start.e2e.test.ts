@@ -122,3 +122,45 @@ describe('spiralbench serve: starting', () => {
     expect((await serve.exited).code).toBe(130);
   });
 });
+
+describe('spiralbench serve: who may drive it', () => {
+  /** The issue's reproduction: a simple cross-origin POST, as a web page (or a DNS-rebound one) sends it. */
+  async function attack(url: string, headers: Record<string, string>): Promise<number> {
+    const { request: httpRequest } = await import('node:http');
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(`${url}/runs`, { method: 'POST', headers }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end('{"seed":1}');
+    });
+  }
+
+  it('refuses a foreign Host, a browser Origin and a text/plain body; warns loudly when open to the network', async () => {
+    const out = join(tempDir('spiralbench-serve-start-'), 'served');
+    const serve = await startServe([
+      '-s',
+      'fetch-transform-write',
+      '-n',
+      '1',
+      '-o',
+      out,
+      '--host',
+      '0.0.0.0',
+      '--allow-origin',
+      'http://localhost:5173',
+    ]);
+    // Listening on every interface, serve prints URLs an agent on this machine can use as they are.
+    const { url } = serve.about;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const { port } = new URL(url);
+    expect(await serve.stderrLine('WARNING')).toMatch(/^WARNING: serve listens on 0\.0\.0\.0, not loopback/);
+    expect(await attack(url, { 'content-type': 'text/plain', host: `evil.example:${port}` })).toBe(403);
+    expect(await attack(url, { 'content-type': 'text/plain' })).toBe(415);
+    expect(await attack(url, { 'content-type': 'application/json', origin: 'https://evil.example' })).toBe(403);
+    expect(await attack(url, { 'content-type': 'application/json', origin: 'http://localhost:5173' })).toBe(201);
+    await request(`${url}/runs/run-1/end`, { outcome: 'failed', reason: 'test' }, 'unused');
+    expect((await serve.exited).code).toBe(0);
+  });
+});

@@ -190,8 +190,9 @@ describe('spiralbench serve', () => {
     // An agent in its own process: it starts run 1, makes one model call and is killed.
     const agent = spawn(process.execPath, [
       '-e',
-      `const run = await (await fetch('${url}/runs', { method: 'POST', body: '{"seed":1}' })).json();
-       await fetch(run.anthropic_base_url + '/v1/messages', { method: 'POST', body: JSON.stringify({ model: run.model, max_tokens: 1024, system: run.system, messages: run.messages, tools: run.tools }) });
+      `const headers = { 'content-type': 'application/json' };
+       const run = await (await fetch('${url}/runs', { method: 'POST', headers, body: '{"seed":1}' })).json();
+       await fetch(run.anthropic_base_url + '/v1/messages', { method: 'POST', headers, body: JSON.stringify({ model: run.model, max_tokens: 1024, system: run.system, messages: run.messages, tools: run.tools }) });
        process.kill(process.pid, 'SIGKILL');`,
       '--input-type=module',
     ]);

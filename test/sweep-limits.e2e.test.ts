@@ -129,3 +129,28 @@ describe('input files are read with a bound', () => {
     expect(result.stderr).toBe(`error: ${file}: a file of at most 4 MiB (4194304 bytes); this one is larger\n`);
   });
 });
+
+describe('every command that takes seeds takes the bounds run takes', () => {
+  const past = ['--first-seed', String(Number.MAX_SAFE_INTEGER - 1), '-n', '5'];
+  const message = `error: --first-seed: a first seed with --first-seed + --seeds at most ${MAX_SAFE} (2^53 - 1, so every run seed is exact); got ${Number.MAX_SAFE_INTEGER - 1} + 5\n`;
+
+  it('serve refuses a seed range past 2^53 - 1 before it listens, instead of spinning on a seed', () => {
+    const result = boundedCli(['serve', '-s', 'fetch-transform-write', ...past, '--port', '0', '-o', tempDir()]);
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toBe(message);
+  });
+
+  it.each([
+    ['crash-resume', ['crash-resume', '-s', 'fetch-transform-write', '-o']],
+    ['live-check', ['live-check', '-s', 'fetch-transform-write', '-o']],
+  ])('%s refuses a seed range past 2^53 - 1 and -n past a billion', (_name, command) => {
+    const high = boundedCli([...command, tempDir(), ...past]);
+    expect(high.status, high.stderr).toBe(2);
+    expect(high.stderr).toBe(message);
+    const many = boundedCli([...command, tempDir(), '-n', MAX_SAFE]);
+    expect(many.status, many.stderr).toBe(2);
+    expect(many.stderr).toMatch(
+      /argument '9007199254740991' is invalid\. expected a whole number from 1 to 1000000000/,
+    );
+  });
+});

@@ -11,6 +11,7 @@ import asyncio
 import json
 import os
 import sys
+import urllib.error
 import urllib.request
 
 import anthropic
@@ -33,13 +34,22 @@ MAX_TURNS = 30
 MODEL_ATTEMPTS = 3
 
 
-def post(url, body):
-    """POST a JSON body to the run API; its JSON answer (an error answer raises)."""
+def post(url, body, attempts=1):
+    """POST a JSON body to the run API; its JSON answer (an error answer raises).
+
+    With attempts > 1, send it again when the connection drops before an answer."""
     request = urllib.request.Request(
         url, data=json.dumps(body).encode(), headers={"content-type": "application/json"}
     )
-    with urllib.request.urlopen(request) as response:
-        return json.load(response)
+    for attempt in range(1, attempts + 1):
+        try:
+            with urllib.request.urlopen(request) as response:
+                return json.load(response)
+        except urllib.error.HTTPError:
+            raise
+        except (urllib.error.URLError, ConnectionError):
+            if attempt == attempts:
+                raise
 
 
 async def call_tool(session, name, arguments):
@@ -109,7 +119,8 @@ async def run_served(serve_url, seed=None):
                 ending = await agent_loop(client, session, run, tools)
     except Exception as error:  # the agent's own crash: the run still ends, as failed
         ending = {"outcome": "failed", "reason": repr(error)}
-    return await asyncio.to_thread(post, run["end_url"], ending)
+    # An ending is safe to send again: serve answers the same ending with the same record.
+    return await asyncio.to_thread(post, run["end_url"], ending, 3)
 
 
 async def main(serve_url, runs, concurrency):

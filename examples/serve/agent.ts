@@ -88,15 +88,24 @@ interface StartedRun {
   readonly end_url: string;
 }
 
-async function post<T>(url: string, body: unknown): Promise<T> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as T;
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
+/** POSTs `body` as JSON; `attempts` > 1 sends it again when the connection drops before an answer. */
+async function post<T>(url: string, body: unknown, attempts = 1): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      continue;
+    }
+    const answer = (await response.json()) as T;
+    if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(answer)}`);
+    return answer;
+  }
 }
 
 /**
@@ -150,7 +159,8 @@ export async function runServed(
   } finally {
     await mcp.close();
   }
-  return post(run.end_url, ending);
+  // An ending is safe to send again: serve answers the same ending with the same record.
+  return post(run.end_url, ending, 3);
 }
 
 /** `npx tsx examples/serve/agent.ts <serve url> <runs> [concurrency]`: every run, a few at once. */

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { escapeControl } from '../report/terminal-text.js';
+import { scrubTerminalOutput } from '../secrets/process-secrets.js';
 import { formatProblem, UserInputError } from '../user-input-error.js';
 import { CheckFailed } from './check-failed.js';
 import { EXIT, exitCodesHelp } from './exit-codes.js';
@@ -57,6 +58,8 @@ export function buildProgram(): Command {
 
 /** Runs the CLI and returns the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
+  // The terminal is the other way out of the process besides results files: no key leaves by either.
+  scrubTerminalOutput(process.stdout, process.stderr);
   const program = buildProgram();
   try {
     await program.parseAsync(argv as string[]);

@@ -1,18 +1,7 @@
+import { REDACTED, redactSecrets } from '../secrets/process-secrets.js';
 import type { Message, ModelClient, ModelRequest, RawMessageStreamEvent } from './model-client.js';
 
-/** What stands in for a secret wherever it would have been printed or written. */
-export const REDACTED = '[redacted]';
-
-/**
- * `text` with every occurrence of each secret replaced. Secrets shorter than 8
- * characters are left alone: a placeholder key such as `none` would otherwise blank out
- * ordinary words.
- */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 8) out = out.split(secret).join(REDACTED);
-  return out;
-}
+export { REDACTED, redactSecrets };
 
 /** Fields of an SDK error that carry text from the server (which may echo a header). */
 const TEXT_FIELDS = ['message', 'apiMessage'] as const;

@@ -1,3 +1,4 @@
+import { scrubProcessSecrets } from '../secrets/process-secrets.js';
 import * as nodeFs from 'node:fs';
 
 /**
@@ -11,8 +12,13 @@ export type ResultsFs = Pick<
 
 export const NODE_FS: ResultsFs = nodeFs;
 
-/** Writes all of `text` at the end of `fd`; returns the bytes written. */
-export function writeAll(fs: ResultsFs, fd: number, text: string): number {
+/**
+ * Writes all of `text` at the end of `fd`, without this process's secrets; returns the
+ * bytes written. Every results file (runs, summary, traces, progress, meta, OTLP, reports)
+ * is written through here, so no key reaches one whatever carried it in.
+ */
+export function writeAll(fs: ResultsFs, fd: number, raw: string): number {
+  const text = scrubProcessSecrets(raw);
   const written = fs.writeSync(fd, text);
   const length = Buffer.byteLength(text);
   if (written === length) return written;

@@ -23,6 +23,12 @@ export async function answerMcp(
   response: ServerResponse,
   body: unknown,
 ): Promise<void> {
+  const invalid = invalidToolCall(body);
+  if (invalid !== undefined) {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(invalid));
+    return;
+  }
   const server = new Server({ name: 'spiralbench', version: VERSION }, { capabilities: { tools: {} } });
   const { host } = run.session;
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -45,4 +51,32 @@ export async function answerMcp(
   });
   await server.connect(transport);
   await transport.handleRequest(request, response, body);
+}
+
+/**
+ * The JSON-RPC error for a `tools/call` whose params the SDK would refuse with a schema
+ * dump under an internal error (-32603): invalid params (-32602), in one sentence. A
+ * batch, or any other request, is the transport's to answer.
+ */
+function invalidToolCall(body: unknown): object | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { method, id, params } = body as { method?: unknown; id?: unknown; params?: unknown };
+  if (method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
+  let message: string | undefined;
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    message = `tools/call: params must be an object naming the tool and its arguments, got ${kindOf(params)}`;
+  else {
+    const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+    if (typeof name !== 'string') message = `tools/call: name must be the tool's name as a string, got ${kindOf(name)}`;
+    else if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+      message = `tools/call: arguments must be a JSON object of the tool's parameters, got ${kindOf(args)}`;
+  }
+  return message === undefined ? undefined : { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message } };
+}
+
+function kindOf(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
 }

@@ -49,13 +49,4 @@ describe('runEnding', () => {
       'iterations: expected a whole number of at least 0, got -1',
     );
   });
-
-  it("replaces serve's own keys wherever the agent put them", () => {
-    const key = 'sk-ant-api03-SERVEOWNKEY';
-    const ending = runEnding(JSON.stringify({ outcome: 'escalated', escalation: { api_key: key } }), [key]);
-    expect(JSON.stringify(ending)).not.toContain('SERVEOWNKEY');
-    const failed = runEnding(JSON.stringify({ outcome: 'failed', reason: `bad key ${key}` }), [key]);
-    expect(JSON.stringify(failed)).not.toContain('SERVEOWNKEY');
-    expect((failed as { error: Error }).error.message).not.toContain('SERVEOWNKEY');
-  });
 });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { AgentReturn } from '../agents/agent-result.js';
-import { redactSecrets } from '../model/secret-redaction.js';
 import { servedFailure } from './served-failure.js';
 import { ServeRefusal } from './serve-refusal.js';
 
@@ -24,13 +23,13 @@ const EXPECTED: Readonly<Record<string, string>> = {
 
 /**
  * The ending an agent sent, as the run's return value; a body that is not one is refused
- * with a 400 naming the field and what it takes. Each of `secrets` (serve's own keys) is
- * replaced wherever the agent put it (its text, reason or escalation), before the record keeps it.
+ * with a 400 naming the field and what it takes. A key the agent put in it is scrubbed where
+ * every record is, on its way to a file or the terminal (secrets/process-secrets.ts).
  *
  * @example
  * runEnding('{"outcome":"completed","final_text":"done"}') // { outcome: 'completed', finalText: 'done' }
  */
-export function runEnding(text: string, secrets: readonly string[] = []): AgentReturn {
+export function runEnding(text: string): AgentReturn {
   let json: unknown;
   try {
     json = text.trim() === '' ? {} : JSON.parse(text);
@@ -58,7 +57,7 @@ export function runEnding(text: string, secrets: readonly string[] = []): AgentR
       `${field}: expected ${EXPECTED[field] ?? issue.message}${given === undefined ? '' : `, got ${JSON.stringify(given)}`}`,
     );
   }
-  const body = redacted(parsed.data, secrets);
+  const body = parsed.data;
   switch (body.outcome) {
     case 'completed':
       return { outcome: 'completed', finalText: body.final_text ?? '' };
@@ -71,9 +70,4 @@ export function runEnding(text: string, secrets: readonly string[] = []): AgentR
         ? { outcome: 'max_iterations' }
         : { outcome: 'max_iterations', iterations: body.iterations };
   }
-}
-
-function redacted(body: RunEndingBody, secrets: readonly string[]): RunEndingBody {
-  if (secrets.length === 0) return body;
-  return JSON.parse(redactSecrets(JSON.stringify(body), secrets)) as RunEndingBody;
 }

@@ -12,6 +12,8 @@ export class ServeRefusal extends Error {
     readonly status: number,
     readonly type: string,
     message: string,
+    /** Headers the answer carries besides its content type (`allow` on a 405). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
   }

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveScenarioSource } from '../bench/scenario-source.js';
 import { ServedSweep } from './served-sweep.js';
@@ -10,12 +11,37 @@ const KEY = 'sk-ant-api03-UNITFAKEKEY';
 const source = resolveScenarioSource('fetch-transform-write');
 let server: ServeServer | undefined;
 
-async function serving(): Promise<string> {
+async function serving(options: Omit<ConstructorParameters<typeof ServeServer>[0], 'sweep'> = {}): Promise<string> {
   server = new ServeServer({
     sweep: new ServedSweep({ source, arm: 'agent:unit', seeds: { base: 1, count: 5 }, sweepSeed: 0 }),
+    ...options,
   });
   return server.listen();
 }
+
+/** A raw request with the headers given as they are (fetch will not send a foreign Host), and what came back. */
+function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; sendBody?: boolean } = {},
+): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: options.method ?? 'POST', headers: options.headers ?? {} }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    if (options.body !== undefined) req.write(options.body);
+    // Without sendBody: false the request is finished; with it, the body announced never comes.
+    if (options.sendBody !== false) req.end();
+    else req.flushHeaders();
+  });
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' };
 
 async function post(url: string, body: unknown): Promise<{ status: number; text: string; headers: string }> {
   const response = await fetch(url, {
@@ -100,7 +126,7 @@ describe('ServeServer', () => {
     const negative = await post(`${base}/runs`, { seed: -1 });
     expect(negative.status).toBe(400);
     expect(JSON.parse(negative.text).error.type).toBe('seed_out_of_range');
-    const huge = await fetch(`${base}/runs`, { method: 'POST', body: '{"seed":1e400}' });
+    const huge = await fetch(`${base}/runs`, { method: 'POST', headers: JSON_TYPE, body: '{"seed":1e400}' });
     expect(((await huge.json()) as { error: { message: string } }).error.message).toBe(
       'seed: expected a whole number, got Infinity',
     );
@@ -138,5 +164,140 @@ describe('ServeServer and streaming', () => {
     });
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.text).error.message).toMatch(/^stream: /);
+  });
+});
+
+describe('ServeServer and web pages', () => {
+  it('refuses a foreign Host (DNS rebinding) with 403 before doing anything, as the issue sent it', async () => {
+    const base = await serving();
+    const { port } = new URL(base);
+    const answer = await raw(`${base}/runs`, {
+      headers: { 'content-type': 'text/plain', host: `evil.example:${port}` },
+      body: '{"seed":1}',
+    });
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.text).error).toMatchObject({ type: 'forbidden_host' });
+    expect(JSON.parse(answer.text).error.message).toMatch(/^Host 'evil\.example:\d+' is not .*--allow-host/);
+    expect((await (await fetch(base)).json()).in_flight).toEqual([]);
+  });
+
+  it("answers loopback Host names with serve's port, and the host it was told to listen on", async () => {
+    const base = await serving({ allowHosts: ['agents.internal'] });
+    const { port } = new URL(base);
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `agents.internal:${port}`])
+      expect((await raw(base, { method: 'GET', headers: { host } })).status, host).toBe(200);
+    for (const host of ['localhost:1', 'localhost', 'localhost.evil.example', '127.0.0.2'])
+      expect((await raw(base, { method: 'GET', headers: { host } })).status, host).toBe(403);
+  });
+
+  it('refuses a request a browser sent (an Origin header) with 403, unless --allow-origin names it', async () => {
+    const base = await serving({ allowOrigins: ['http://localhost:3000'] });
+    const evil = await raw(`${base}/runs`, { headers: { ...JSON_TYPE, origin: 'https://evil.example' }, body: '{}' });
+    expect(evil.status).toBe(403);
+    expect(JSON.parse(evil.text).error).toMatchObject({ type: 'forbidden_origin' });
+    expect(JSON.parse(evil.text).error.message).toContain('--allow-origin https://evil.example');
+    const nullOrigin = await raw(base, { method: 'GET', headers: { origin: 'null' } });
+    expect(nullOrigin.status).toBe(403);
+    const allowed = await raw(`${base}/runs`, {
+      headers: { ...JSON_TYPE, origin: 'http://localhost:3000' },
+      body: '{"seed":2}',
+    });
+    expect(allowed.status).toBe(201);
+    expect(allowed.headers['access-control-allow-origin']).toBe('http://localhost:3000');
+    const preflight = await raw(`${base}/runs`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-headers']).toContain('content-type');
+  });
+
+  it('refuses a POST whose body is not sent as application/json with 415, on every route', async () => {
+    const base = await serving();
+    await post(`${base}/runs`, { seed: 1 });
+    for (const path of ['/runs', '/runs/run-1/v1/messages', '/runs/run-1/mcp', '/runs/run-1/end']) {
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
+        const answer = await raw(`${base}${path}`, {
+          headers: type === undefined ? {} : { 'content-type': type },
+          body: '{}',
+        });
+        expect(answer.status, `${path} ${type}`).toBe(415);
+        expect(JSON.parse(answer.text).error.message).toMatch(/application\/json/);
+      }
+    }
+    const charset = await raw(`${base}/runs`, {
+      headers: { 'content-type': 'Application/JSON; charset=utf-8' },
+      body: '{}',
+    });
+    expect(charset.status).toBe(201);
+  });
+});
+
+describe('ServeServer and request bodies', () => {
+  it('answers an unknown run 404 without waiting for the body it announced', async () => {
+    const base = await serving();
+    const answer = await raw(`${base}/runs/run-4/end`, {
+      headers: { ...JSON_TYPE, 'content-length': String(30 * 1024 * 1024) },
+      sendBody: false,
+    });
+    expect(answer.status).toBe(404);
+  });
+
+  it('refuses a body announced over the cap with 413 before reading it', async () => {
+    const base = await serving();
+    await post(`${base}/runs`, { seed: 1 });
+    const answer = await raw(`${base}/runs/run-1/v1/messages`, {
+      headers: { ...JSON_TYPE, 'content-length': String(64 * 1024 * 1024) },
+      sendBody: false,
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.text).error.type).toBe('request_too_large');
+  });
+});
+
+describe('ServeServer and a crowd of agents', () => {
+  it("tells clients it keeps idle connections a minute, far past the SDKs' own idle timeouts", async () => {
+    const base = await serving();
+    const answer = await raw(base, { method: 'GET' });
+    const timeout = Number(/timeout=(\d+)/.exec(String(answer.headers['keep-alive']))?.[1]);
+    // Node's default is 5 s: an agent's pooled connection idle that long was reset under its next request.
+    expect(timeout).toBeGreaterThanOrEqual(60);
+  });
+
+  it('answers an ending sent again (its answer lost to a reset) with the same record, recorded once', async () => {
+    const base = await serving();
+    await post(`${base}/runs`, { seed: 1 });
+    const ending = { outcome: 'failed', reason: 'gave up' };
+    const first = await post(`${base}/runs/run-1/end`, ending);
+    const again = await post(`${base}/runs/run-1/end`, ending);
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    const other = await post(`${base}/runs/run-1/end`, { outcome: 'completed' });
+    expect(other.status).toBe(409);
+    expect((await (await fetch(base)).json()).ended).toBe(1);
+  });
+});
+
+describe('ServeServer and malformed MCP calls', () => {
+  it('answers tools/call with array arguments as invalid params (-32602) in one sentence', async () => {
+    const base = await serving();
+    await post(`${base}/runs`, { seed: 1 });
+    const response = await fetch(`${base}/runs/run-1/mcp`, {
+      method: 'POST',
+      headers: { ...JSON_TYPE, accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'get_user', arguments: [1] },
+      }),
+    });
+    const answer = (await response.json()) as { id: number; error: { code: number; message: string } };
+    expect(answer.id).toBe(7);
+    expect(answer.error).toEqual({
+      code: -32602,
+      message: "tools/call: arguments must be a JSON object of the tool's parameters, got an array",
+    });
   });
 });

@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import { listenBaseUrl } from '../live/listen-base-url.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { MAX_TOKENS } from '../agents/run-agent.js';
 import type { RunRecord } from '../bench/run-record.js';
 import { answerMcp } from './mcp-run-server.js';
+import { RequestBodies, type RequestBodyLimits } from './request-bodies.js';
+import { RequestGuard, requireJsonBody } from './request-guard.js';
 import { runEnding } from './run-ending-body.js';
 import type { ServedRun } from './served-run.js';
 import type { ServedSweep } from './served-sweep.js';
@@ -14,12 +17,16 @@ export interface ServeServerOptions {
   readonly host?: string;
   /** 0 picks a free port. @default 0 */
   readonly port?: number;
+  /** Host names answered besides loopback ones and `host` (`--allow-host`). @default [] */
+  readonly allowHosts?: readonly string[];
+  /** Browser origins let in (`--allow-origin`); any other request with an Origin header gets 403. @default [] */
+  readonly allowOrigins?: readonly string[];
+  /** How large a body may be, and how many bytes of bodies are held at once. */
+  readonly bodies?: RequestBodyLimits;
   /** Hears every request that reaches a run (the idle watch restarts that run's wait). */
   readonly onActivity?: (run: ServedRun) => void;
   /** Hears each run as the agent starts it. */
   readonly onStarted?: (run: ServedRun) => void;
-  /** Keys of serve's own environment, replaced wherever an agent's ending carries them. */
-  readonly secrets?: readonly string[];
   /** Hears each run as the agent ends it, after its record is written. */
   readonly onEnded?: (run: ServedRun, record: RunRecord) => void;
 }
@@ -34,8 +41,18 @@ export interface ServeUrls {
   readonly mcp_url: string;
 }
 
-/** The largest request body taken: a conversation, not a file upload. */
-const MAX_BODY_BYTES = 32 * 1024 * 1024;
+/**
+ * How long an idle kept-alive connection stays open. Node's default (5 s) is shorter than
+ * agents' pauses under load: a pooled connection closed by the server just as the client
+ * reuses it resets the request (a lost /end, a run recorded silent). A minute is past any
+ * SDK's own idle timeout (undici follows the Keep-Alive header serve sends, httpx keeps 5 s),
+ * so the client closes first.
+ */
+const KEEP_ALIVE_MS = 65_000;
+/** Longer than the keep-alive, as Node asks, so a reused connection's next headers are never cut off. */
+const HEADERS_TIMEOUT_MS = 70_000;
+/** The whole of one request (headers and body) must arrive within this: a stalled upload frees its place. */
+const REQUEST_TIMEOUT_MS = 120_000;
 const RUN_PATH = /^\/runs\/([^/]+)(\/.*)?$/;
 
 /**
@@ -53,29 +70,53 @@ const RUN_PATH = /^\/runs\/([^/]+)(\/.*)?$/;
 export class ServeServer {
   readonly #options: ServeServerOptions;
   readonly #server: Server;
+  readonly #guard: RequestGuard;
+  readonly #bodies: RequestBodies;
+  /** Each run the agent ended, with a digest of the ending it sent: the same ending sent again gets the same record. */
+  readonly #endings = new Map<string, { readonly digest: string; readonly record: RunRecord }>();
   #base = '';
+  #port = 0;
 
   constructor(options: ServeServerOptions) {
     this.#options = options;
-    this.#server = createServer((request, response) => {
-      this.#handle(request, response).catch((error: unknown) => {
-        const refusal =
-          error instanceof ServeRefusal
-            ? error
-            : new ServeRefusal(500, 'api_error', `spiralbench serve: ${String(error)}`);
-        if (response.headersSent) {
-          response.destroy();
-          return;
-        }
-        response.writeHead(refusal.status, { 'content-type': 'application/json' });
-        response.end(refusal.body());
-      });
+    this.#guard = new RequestGuard({
+      hosts: [...(options.host === undefined ? [] : [options.host]), ...(options.allowHosts ?? [])],
+      origins: options.allowOrigins ?? [],
     });
+    this.#bodies = new RequestBodies(options.bodies);
+    this.#server = createServer(
+      { keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
+      (request, response) => {
+        this.#handle(request, response).catch((error: unknown) => {
+          const refusal =
+            error instanceof ServeRefusal
+              ? error
+              : new ServeRefusal(500, 'api_error', `spiralbench serve: ${String(error)}`);
+          if (response.headersSent) {
+            response.destroy();
+            return;
+          }
+          // A body left unread (refused before or while reading it) is not drained: the connection closes.
+          const close = request.complete ? {} : { connection: 'close' };
+          response.writeHead(refusal.status, {
+            ...refusal.headers,
+            'content-type': 'application/json',
+            ...this.#guard.corsHeaders(request.headers),
+            ...close,
+          });
+          response.end(refusal.body());
+        });
+      },
+    );
   }
 
-  /** Starts listening; resolves to the base URL (`http://127.0.0.1:<port>`). */
+  /** Starts listening; resolves to the base URL (`http://127.0.0.1:<port>`, also for 0.0.0.0). */
   async listen(): Promise<string> {
-    this.#base = await listenBaseUrl(this.#server, this.#options.host ?? '127.0.0.1', this.#options.port ?? 0);
+    const host = this.#options.host ?? '127.0.0.1';
+    const bound = await listenBaseUrl(this.#server, host, this.#options.port ?? 0);
+    this.#port = Number(new URL(bound).port);
+    // Every interface includes loopback: the URLs printed are ones this machine's agents can use as they are.
+    this.#base = isWildcard(host) ? `http://${host.includes(':') ? '[::1]' : '127.0.0.1'}:${this.#port}` : bound;
     return this.#base;
   }
 
@@ -90,38 +131,74 @@ export class ServeServer {
     });
   }
 
+  /**
+   * Who may ask (403), then what is asked (404, 405, 409), then the body's type (415) and
+   * size (413): nothing of a body is read for a request refused on its headers.
+   */
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const body = await readBody(request);
+    this.#guard.admit(request.headers, this.#port);
     const path = new URL(request.url ?? '/', 'http://serve.local').pathname;
     const method = request.method ?? 'GET';
-    const { sweep } = this.#options;
-    if (path === '/' && method === 'GET') return json(response, 200, this.#about());
-    if (path === '/runs' && method === 'POST') {
-      const run = sweep.start(seedOf(body));
-      this.#options.onStarted?.(run);
-      return json(response, 201, this.#started(run));
+    const cors = this.#guard.corsHeaders(request.headers);
+    if (method === 'OPTIONS' && cors['access-control-allow-origin'] !== undefined)
+      return preflight(response, cors, request.headers['access-control-request-headers']);
+    const route = this.#route(method, path);
+    if (method === 'POST') requireJsonBody(request.headers);
+    const body = method === 'POST' ? await this.#bodies.read(request) : '';
+    for (const [name, value] of Object.entries(cors)) response.setHeader(name, value);
+    switch (route.kind) {
+      case 'about':
+        return json(response, 200, this.#about());
+      case 'start': {
+        const run = this.#options.sweep.start(seedOf(body));
+        this.#options.onStarted?.(run);
+        return json(response, 201, this.#started(run));
+      }
+      case 'end':
+        return json(response, 200, this.#end(route.id, body));
+      case 'mcp':
+        return answerMcp(route.run, request, response, mcpBody(body));
+      case 'model':
+        return answerModel(route.run, route.path, body, request, response);
     }
+  }
+
+  /** What a request asks for, from its method and path alone; a refusal for a route or run there is not. */
+  #route(method: string, path: string): Route {
+    if (path === '/' && method === 'GET') return { kind: 'about' };
+    if (path === '/runs' && method === 'POST') return { kind: 'start' };
     const match = RUN_PATH.exec(path);
     if (match === null)
       throw new ServeRefusal(404, 'not_found_error', `no route ${method} ${path}; GET / describes the run API`);
-    const [, id = '', rest = '/'] = match;
-    const run = sweep.run(runIdOf(id));
+    const [, encoded = '', rest = '/'] = match;
+    const id = runIdOf(encoded);
+    // An ended run's ending may come again (its answer lost to a reset): its body decides.
+    if (rest === '/end' && method === 'POST' && this.#endings.has(id)) return { kind: 'end', id };
+    const run = this.#options.sweep.run(id);
     this.#options.onActivity?.(run);
-    if (rest === '/end' && method === 'POST') {
-      const record = sweep.end(run.id, { returned: runEnding(body, this.#options.secrets) });
-      this.#options.onEnded?.(run, record);
-      return json(response, 200, record);
-    }
-    if (rest === '/mcp' && method !== 'POST') {
+    if (rest === '/end' && method === 'POST') return { kind: 'end', id };
+    if (rest === '/mcp' && method !== 'POST')
       // Stateless: no server-sent stream to open (GET) and no session to close (DELETE).
-      response.writeHead(405, { 'content-type': 'application/json', allow: 'POST' });
-      response.end(new ServeRefusal(405, 'method_not_allowed', 'this MCP endpoint is stateless: POST only').body());
-      return;
-    }
-    if (rest === '/mcp') return answerMcp(run, request, response, mcpBody(body));
+      throw new ServeRefusal(405, 'method_not_allowed', 'this MCP endpoint is stateless: POST only', {
+        allow: 'POST',
+      });
+    if (rest === '/mcp') return { kind: 'mcp', run };
     if (method === 'POST' && (rest === '/v1/messages' || rest === '/v1/chat/completions'))
-      return answerModel(run, rest, body, request, response);
-    throw new ServeRefusal(404, 'not_found_error', `no route ${method} /runs/${id}${rest}; see GET /`);
+      return { kind: 'model', run, path: rest };
+    throw new ServeRefusal(404, 'not_found_error', `no route ${method} /runs/${encoded}${rest}; see GET /`);
+  }
+
+  /** Ends run `id` with the agent's ending; the same ending again gets the same record, recorded once. */
+  #end(id: string, body: string): RunRecord {
+    const digest = createHash('sha256').update(body.trim()).digest('hex');
+    const ended = this.#endings.get(id);
+    if (ended?.digest === digest) return ended.record;
+    // A run not ended yet, or a different ending for one that is (refused there with 409).
+    const run = this.#options.sweep.run(id);
+    const record = this.#options.sweep.end(run.id, { returned: runEnding(body) });
+    this.#endings.set(run.id, { digest, record });
+    this.#options.onEnded?.(run, record);
+    return record;
   }
 
   #about(): unknown {
@@ -170,6 +247,30 @@ export function serveUrls(base: string): ServeUrls {
     openai_base_url: `${run}/v1`,
     mcp_url: `${run}/mcp`,
   };
+}
+
+/** Whether `host` means every interface (0.0.0.0, ::). */
+function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]';
+}
+
+/** What a request asks for, resolved before its body is read. */
+type Route =
+  | { readonly kind: 'about' }
+  | { readonly kind: 'start' }
+  | { readonly kind: 'end'; readonly id: string }
+  | { readonly kind: 'mcp'; readonly run: ServedRun }
+  | { readonly kind: 'model'; readonly run: ServedRun; readonly path: string };
+
+/** The answer to an allowed browser origin's CORS preflight. */
+function preflight(response: ServerResponse, cors: Record<string, string>, asked: string | undefined): void {
+  response.writeHead(204, {
+    ...cors,
+    'access-control-allow-methods': 'GET, POST',
+    'access-control-allow-headers': asked ?? 'content-type',
+    'access-control-max-age': '600',
+  });
+  response.end();
 }
 
 /** A model call through the run's metered endpoint; a fault that drops the connection drops the socket. */
@@ -261,16 +362,4 @@ function mcpBody(body: string): unknown {
     // The transport answers a body that is not JSON-RPC with its own parse error.
     return body;
   }
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES)
-      throw new ServeRefusal(413, 'request_too_large', `the request body is over ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -11,6 +11,7 @@ import { servedFailure } from './served-failure.js';
 import { ServedResults } from './served-results.js';
 import { SERVED_MODEL, ServedSweep, servedSweepIdentity } from './served-sweep.js';
 import { ServeRefusal } from './serve-refusal.js';
+import { UserInputError } from '../user-input-error.js';
 
 const source = resolveScenarioSource('fetch-transform-write');
 const options = { source, arm: 'agent:unit', seeds: { base: 1, count: 3 }, sweepSeed: 0 };
@@ -26,6 +27,14 @@ const refused = (action: () => unknown): { status: number; message: string } => 
 };
 
 describe('ServedSweep', () => {
+  it('refuses a seed range a double cannot count through, as run does, instead of spinning on the next seed', () => {
+    const near = { ...options, seeds: { base: Number.MAX_SAFE_INTEGER - 1, count: 5 } };
+    expect(() => new ServedSweep(near)).toThrow(UserInputError);
+    const last = new ServedSweep({ ...options, seeds: { base: Number.MAX_SAFE_INTEGER - 3, count: 3 } });
+    for (let i = 0; i < 3; i++) last.start();
+    expect(refused(() => last.start()).status).toBe(409);
+  });
+
   it('tells a request for a run serve ended for silence that serve ended it, and why', () => {
     const sweep = new ServedSweep(options);
     const run = sweep.start(1);

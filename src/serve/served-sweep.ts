@@ -5,6 +5,7 @@ import { PACKED_WIDTH, packRun } from '../bench/packed-metrics.js';
 import type { RunRecord } from '../bench/run-record.js';
 import type { ScenarioSource } from '../bench/scenario-source.js';
 import { isImpossible, sweepSummary, type SweepSummary } from '../bench/sweep.js';
+import { checkSeeds } from '../bench/sweep-plan.js';
 import type { StoredSweepIdentity } from '../results/progress-schema.js';
 import { SERVED_MODEL } from '../results/served-model.js';
 import type { AgentEvent } from '../loop/events.js';
@@ -45,6 +46,8 @@ export class ServedSweep {
   #next: number;
 
   constructor(options: ServedSweepOptions) {
+    // Past 2^53 - 1, seed + 1 rounds back to seed: picking the next seed would never end.
+    checkSeeds(options.seeds);
     this.options = options;
     this.#next = options.seeds.base;
   }

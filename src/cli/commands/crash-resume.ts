@@ -2,10 +2,11 @@ import { resolve } from 'node:path';
 import Table from 'cli-table3';
 import type { Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
+import { checkSeeds } from '../../bench/sweep-plan.js';
 import { runCrashResumeSweep, type CrashResumeCell } from '../../bench/crash-resume-sweep.js';
 import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { UserInputError } from '../../user-input-error.js';
-import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
+import { commaList, nonNegativeInt, seedCount } from '../parse.js';
 import { sweepProgress } from '../progress.js';
 import { outputFolder } from '../output-folder.js';
 import { optionAlias } from '../option-alias.js';
@@ -70,7 +71,7 @@ export function registerCrashResume(program: Command): void {
     )
     .addOption(optionAlias('--scenario <ids>', 'scenarios', commaList))
     .option('-a, --arms <names>', 'arms, comma-separated', commaList, ['article'])
-    .option('-n, --seeds <count>', 'runs (crash points) per scenario and arm', positiveInt, 200)
+    .option('-n, --seeds <count>', 'runs (crash points) per scenario and arm', seedCount, 200)
     .option('--first-seed <n>', 'first run seed (--seed is an alias)', nonNegativeInt, 1)
     .addOption(optionAlias('--seed <n>', 'firstSeed', nonNegativeInt))
     .option('--sweep-seed <n>', 'namespace of every random stream', nonNegativeInt, 0)
@@ -90,6 +91,7 @@ export function registerCrashResume(program: Command): void {
       ].join('\n'),
     )
     .action(async (flags: CrashResumeFlags) => {
+      checkSeeds({ base: flags.firstSeed, count: flags.seeds });
       if (flags.store !== 'memory' && flags.store !== 'file')
         throw UserInputError.single('--store', '', `'memory' or 'file', got '${flags.store}'`);
       const scenarios = flags.scenarios.map((source) => resolveScenarioSource(source).scenario);

@@ -2,10 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
+import { checkSeeds } from '../../bench/sweep-plan.js';
 import { liveCheck, type LiveCheckResult } from '../../bench/live-check.js';
 import { writeFileAtomic } from '../../results/atomic-write.js';
 import { loadScenarioSource } from '../../bench/scenario-source.js';
-import { commaList, nonNegativeInt, positiveInt } from '../parse.js';
+import { commaList, nonNegativeInt, positiveInt, seedCount } from '../parse.js';
 import { sweepProgress } from '../progress.js';
 import { outputFolder } from '../output-folder.js';
 import { optionAlias } from '../option-alias.js';
@@ -30,7 +31,7 @@ export function registerLiveCheck(program: Command): void {
     )
     .requiredOption('-s, --scenario <id>', 'scenario id or .yaml path')
     .option('-a, --arms <names>', 'arms, comma-separated', commaList, ['article'])
-    .option('-n, --seeds <count>', 'runs per arm', positiveInt, 20)
+    .option('-n, --seeds <count>', 'runs per arm', seedCount, 20)
     .option('--first-seed <n>', 'first run seed (--seed is an alias)', nonNegativeInt, 1)
     .addOption(optionAlias('--seed <n>', 'firstSeed', nonNegativeInt))
     .option('--sweep-seed <n>', 'namespace of every random stream', nonNegativeInt, 0)
@@ -56,6 +57,7 @@ export function registerLiveCheck(program: Command): void {
       ].join('\n'),
     )
     .action(async (flags: LiveCheckFlags) => {
+      checkSeeds({ base: flags.firstSeed, count: flags.seeds });
       const { scenario } = await loadScenarioSource(flags.scenario);
       const arms = resolveArms(flags.arms, '--arms', new Map());
       const progress = sweepProgress(arms.length * flags.seeds);

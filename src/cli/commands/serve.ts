@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, rmdirSync } from 'node:fs';
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { loadScenarioSource } from '../../bench/scenario-source.js';
+import { checkSeeds } from '../../bench/sweep-plan.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { IdleWatch } from '../../serve/idle-watch.js';
 import { servedFailure } from '../../serve/served-failure.js';
@@ -28,10 +29,12 @@ interface ServeFlags {
   readonly idleTimeout: number;
   readonly discard: boolean;
   readonly otel?: string;
+  readonly allowOrigin: readonly string[];
+  readonly allowHost: readonly string[];
 }
 
 const HELP = `
-Protocol (every body JSON; the printed line names the real port):
+Protocol (every POST body JSON, sent as content-type: application/json; the printed line names the real port):
   POST /runs  {"seed": 7} or {} for the next seed   -> 201 {run_id, seed, system, prompt, messages,
        tools, model, max_tokens, anthropic_base_url, openai_base_url, mcp_url, end_url}
   the run's model:  new Anthropic({ baseURL: anthropic_base_url, apiKey: "unused", maxRetries: 0 })
@@ -40,12 +43,15 @@ Protocol (every body JSON; the printed line names the real port):
   POST /runs/<run_id>/end  {"outcome": "completed", "final_text": "..."}   -> the run's RunRecord
        outcome: completed | escalated (+ "escalation") | failed (+ "reason") | max_iterations
   GET /  the sweep: URLs, runs ended, runs in flight
-  Unknown run: 404; an ended run: 409; a seed outside the sweep: 400; a seed already started: 409.
+  Unknown run: 404; an ended run: 409 (the same ending sent again: 200, the same record); a seed
+  outside the sweep: 400; a seed already started: 409.
+  A Host other than localhost, 127.0.0.1, [::1] (or --host, --allow-host) with serve's port: 403;
+  an Origin header (a web page) not given to --allow-origin: 403; a POST not application/json: 415.
 
 Example:
   spiralbench serve -s fetch-transform-write -n 20 -o results/served --arm my-agent
   # then, with the URLs it prints:
-  curl -s -X POST http://127.0.0.1:8788/runs -d '{}'
+  curl -s -X POST http://127.0.0.1:8788/runs -H 'content-type: application/json' -d '{}'
   python examples/serve/agent.py http://127.0.0.1:8788 20
 
 Faults: each model call and tool call meets the fault its seed draws, as in-process, in the
@@ -72,7 +78,27 @@ export function registerServe(program: Command): void {
     .option('-o, --out <dir>', 'results folder', outputFolder, 'results/served')
     .option('--arm <label>', 'your agent\'s name: records name the arm "agent:<label>"', 'served')
     .option('--port <n>', 'port (0 picks a free one)', portNumber, 8788)
-    .option('--host <address>', 'address to listen on (loopback by default)', '127.0.0.1')
+    .option(
+      '--host <address>',
+      'address to listen on (loopback by default; anything else is open to the network)',
+      '127.0.0.1',
+    )
+    .addOption(
+      new Option(
+        '--allow-host <name>',
+        'also answer requests whose Host header names this (a container or machine name); repeatable',
+      )
+        .argParser(collect)
+        .default([], 'loopback names only'),
+    )
+    .addOption(
+      new Option(
+        '--allow-origin <origin>',
+        'let a web page at this origin (scheme://host:port) drive serve; other browser requests get 403; repeatable',
+      )
+        .argParser(collect)
+        .default([], 'none'),
+    )
     .option(
       '--idle-timeout <s>',
       'end a run as failed after this many wall-clock seconds without a request for it (0: never)',
@@ -95,6 +121,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   if (!/^[\w.-]+$/.test(label))
     throw UserInputError.single('--arm', '', `a label of letters, digits, '.', '_' or '-'; got '${flags.arm}'`);
   const otel = flags.otel === undefined ? undefined : otelFile(flags.otel);
+  checkSeeds({ base: flags.firstSeed, count: flags.seeds });
   const source = { ...(await loadScenarioSource(flags.scenario)), ref: flags.scenario };
   const options = {
     source,
@@ -142,9 +169,8 @@ async function serve(flags: ServeFlags): Promise<void> {
     sweep,
     host: flags.host,
     port: flags.port,
-    secrets: [process.env.ANTHROPIC_API_KEY, process.env.OPENAI_API_KEY].filter(
-      (key): key is string => key !== undefined,
-    ),
+    allowHosts: flags.allowHost,
+    allowOrigins: flags.allowOrigin,
     onStarted: (run) => {
       idle.touch(run.id);
       quiet.touch('sweep');
@@ -177,6 +203,7 @@ async function serve(flags: ServeFlags): Promise<void> {
         clock: 'runs keep virtual time; only --idle-timeout reads the wall clock',
       })}\n`,
     );
+    if (!isLoopback(flags.host)) process.stderr.write(openNetworkWarning(flags, new URL(base).port));
     process.stderr.write(
       `serving ${flags.seeds} runs of ${source.scenario.id} as ${options.arm} at ${base} (POST /runs to start one; GET / for the protocol)\n`,
     );
@@ -221,6 +248,28 @@ async function serve(flags: ServeFlags): Promise<void> {
     // A folder serve made and never wrote to (a failed start, a stop before any run ended) goes.
     if (madeFolder && !results.written) removeIfEmpty(flags.out);
   }
+}
+
+/** A repeatable flag's values, in order. */
+function collect(value: string, previous: readonly string[]): string[] {
+  return [...previous, value];
+}
+
+/** What serve says, loudly, when `--host` opens it to the network. */
+function openNetworkWarning(flags: ServeFlags, port: string): string {
+  const names = ['localhost', '127.0.0.1', '[::1]', flags.host, ...flags.allowHost].filter(
+    (name) => !['0.0.0.0', '::', '[::]'].includes(name),
+  );
+  return [
+    `WARNING: serve listens on ${flags.host}, not loopback: anything that can reach this machine on port ${port} can start and end runs and call the model and tools (serve has no authentication).`,
+    `WARNING: requests must name serve as ${names.join(', ')} (add the name other machines use with --allow-host); use --host 127.0.0.1 unless the network is yours.`,
+    '',
+  ].join('\n');
+}
+
+/** Whether `--host` keeps serve to this machine. */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** `--port`: a TCP port, or 0 for a free one. */

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { REDACTED, redactSecrets, secretsOf } from './process-secrets.js';
+
+describe('secretsOf', () => {
+  it("takes the providers' keys, and long values under names that end in a secret's word", () => {
+    const env = {
+      ANTHROPIC_API_KEY: 'sk-ant-12345',
+      OPENAI_API_KEY: 'unused',
+      GITHUB_TOKEN: 'ghp_0123456789abcdefghij',
+      AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      npm_config__authToken: 'npm_0123456789abcdefghij',
+      DB_PASSWORD: 'correct-horse-battery',
+      SSH_KEY_PATH: '/home/someone/.ssh/id_ed25519',
+      SSH_AUTH_SOCK: '/tmp/ssh-XXXXXX/agent.12345',
+      SHORT_TOKEN: 'abc123',
+      HOME: '/home/someone/a-long-enough-path',
+      SPACED_SECRET: 'not a secret because it has spaces',
+    };
+    expect(secretsOf(env).sort()).toEqual(
+      [
+        'sk-ant-12345',
+        'ghp_0123456789abcdefghij',
+        'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+        'npm_0123456789abcdefghij',
+        'correct-horse-battery',
+      ].sort(),
+    );
+  });
+
+  it('lists the longest first, so a secret holding another is replaced whole', () => {
+    const secrets = secretsOf({ A_TOKEN: 'abcdefghijklmnop', B_TOKEN: 'abcdefghijklmnopqrstuvwxyz' });
+    expect(redactSecrets('abcdefghijklmnopqrstuvwxyz', secrets)).toBe(REDACTED);
+  });
+});
+
+describe('redactSecrets', () => {
+  it('replaces a secret as written and as JSON escapes it, and leaves placeholders alone', () => {
+    const secret = 'p@ss"word\\with-escapes';
+    expect(redactSecrets(JSON.stringify({ key: secret }), [secret])).toBe(`{"key":"${REDACTED}"}`);
+    expect(redactSecrets('none of it', ['none'])).toBe('none of it');
+  });
+});
