@@ -53,7 +53,7 @@ describe('openFinishedSweep', () => {
     [
       'an interrupted sweep',
       (dir: string) => fixtureFolder({ 'progress.json': JSON.stringify({ runs_done: 250 }) }, join(dir, 'stopped')),
-      /stopped: a finished sweep folder; this sweep was interrupted after 250 runs \(its progress\.json is there\): finish it with `spiralbench run`, its flags and --resume$/,
+      /^[^:]*stopped: this sweep was interrupted after 250 runs \(its progress\.json is there\), so it has no results to read yet: finish it with `spiralbench run`, its flags and --resume$/,
     ],
     [
       'no summary.json',
