@@ -69,13 +69,13 @@ describe('spiralbench serve: starting', () => {
     expect(cli(['report', out]).status).toBe(0);
   });
 
-  it('refuses a folder holding a finished sweep unless --discard, changing nothing', async () => {
+  it('refuses a folder holding a finished sweep unless --overwrite, changing nothing', async () => {
     const out = await finishedServedFolder();
     const before = snapshot(out);
     const again = refused(['-s', 'fetch-transform-write', '-n', '2', '-o', out, '--port', '0']);
     expect(again.status, again.stderr).toBe(2);
     expect(again.stderr).toContain('finished sweep');
-    expect(again.stderr).toContain('--discard');
+    expect(again.stderr).toContain('--overwrite');
     expect(again.stderr).not.toContain('--resume');
     expect(snapshot(out)).toEqual(before);
   });
@@ -85,7 +85,7 @@ describe('spiralbench serve: starting', () => {
     const copy = join(tempDir('spiralbench-serve-start-'), 'copy');
     cpSync(out, copy, { recursive: true });
     const before = snapshot(copy);
-    const serve = await startServe(['-s', 'fetch-transform-write', '-n', '2', '-o', copy, '--discard']);
+    const serve = await startServe(['-s', 'fetch-transform-write', '-n', '2', '-o', copy, '--overwrite']);
     serve.child.kill('SIGINT');
     const { code, stderr } = await serve.exited;
     expect(code, stderr).toBe(130);

@@ -33,7 +33,7 @@ export async function sweepUntilInterrupted({
     if (!(error instanceof SweepInterrupted)) throw error;
     const again = [
       'spiralbench',
-      ...argvForRecord(process.argv.slice(2)).filter((arg) => arg !== '--resume' && arg !== '--discard'),
+      ...argvForRecord(process.argv.slice(2)).filter((arg) => !['--resume', '--overwrite', '--discard'].includes(arg)),
       '--resume',
     ]
       .map(shellWord)

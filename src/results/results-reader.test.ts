@@ -249,7 +249,7 @@ describe('readInterruptedRuns', () => {
     );
     writeFileSync(join(dir, 'runs.jsonl'), text);
     expect(await problem(() => readInterruptedRuns(dir, progress(4, text.length), () => {}))).toMatch(
-      /runs\.jsonl: 4 finished runs, as progress\.json records; found 3: the folder was changed since, so start the sweep again with --discard$/,
+      /runs\.jsonl: 4 finished runs, as progress\.json records; found 3: the folder was changed since, so start the sweep again with --overwrite$/,
     );
   });
 });

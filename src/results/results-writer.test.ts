@@ -29,7 +29,7 @@ const quiet = { note: () => {} };
 describe('a sweep writer', () => {
   it('records after each chunk how far the synced run files go, and drops progress.json when the summary is written', () => {
     const dir = finishedFolder([fixtureRun()]);
-    const folder = claimResultsFolder(dir, 'sweep', quiet);
+    const folder = claimResultsFolder(dir, 'discard', quiet);
     const writer = folder.sweepWriter(IDENTITY);
     expect(existsSync(join(dir, 'summary.json'))).toBe(false);
     writer.append(chunk(1));
@@ -47,7 +47,7 @@ describe('a sweep writer', () => {
 
   it('abandoned (a failure mid-sweep), leaves the run files and progress.json for a resume, and gives up the lock', () => {
     const dir = finishedFolder([fixtureRun()]);
-    const folder = claimResultsFolder(dir, 'sweep', quiet);
+    const folder = claimResultsFolder(dir, 'discard', quiet);
     folder.sweepWriter(IDENTITY).append(chunk(1));
     folder.release();
     expect(readdirSync(dir).sort()).toEqual(['progress.json', 'runs.csv', 'runs.jsonl']);
@@ -59,7 +59,7 @@ describe('a merge writer', () => {
   it('changes nothing in the folder until it closes, then replaces the results whole', () => {
     const dir = finishedFolder([fixtureRun()]);
     const before = files(dir);
-    const folder = claimResultsFolder(dir, 'merge', quiet);
+    const folder = claimResultsFolder(dir, 'merge-discard', quiet);
     const writer = folder.mergeWriter();
     writer.append(chunk(1));
     writer.append(chunk(2));
@@ -78,7 +78,7 @@ describe('a merge writer', () => {
   ])('on a full disk while %s, leaves the folder as it was: no empty file, no temporary file', (_when, room) => {
     const dir = finishedFolder([fixtureRun()]);
     const before = files(dir);
-    const folder = claimResultsFolder(dir, 'merge', { ...quiet, fs: fullDisk(room) });
+    const folder = claimResultsFolder(dir, 'merge-discard', { ...quiet, fs: fullDisk(room) });
     expect(() => {
       const writer = folder.mergeWriter();
       writer.append(chunk(1));

@@ -28,7 +28,7 @@ interface ArenaFlags {
   readonly workers: number;
   readonly out: string;
   readonly resume: boolean;
-  readonly discard: boolean;
+  readonly overwrite: boolean;
   readonly ensemble?: string;
   readonly agent: string[];
 }
@@ -79,7 +79,12 @@ export function registerArena(program: Command): void {
       'continue the interrupted arena in --out (same flags): finished runs are kept, the rest are run',
       false,
     )
-    .option('--discard', 'delete the interrupted arena in --out and start over', false)
+    .option(
+      '--overwrite',
+      'delete the arena --out holds, finished or interrupted, and start over (without it, such a folder is refused; --discard is an alias)',
+      false,
+    )
+    .addOption(optionAlias('--discard', 'overwrite'))
     .option(
       '--ensemble <name>',
       "every arm across a persona ensemble, paired by seed: 'default' or a file from `spiralbench calibrate` (see `run --help`)",
@@ -141,7 +146,7 @@ export function registerArena(program: Command): void {
         workers: flags.workers,
         outDir,
         resume: flags.resume,
-        discard: flags.discard,
+        discard: flags.overwrite,
         ...(ensemble === undefined ? {} : { ensemble }),
         ...(progress === undefined ? {} : { onProgress: progress }),
       });

@@ -71,7 +71,7 @@ interface RunFlags {
   readonly check?: string;
   readonly report?: string | true;
   readonly resume: boolean;
-  readonly discard: boolean;
+  readonly overwrite: boolean;
   readonly stream: boolean;
   readonly live: boolean;
   readonly liveTimeoutMs: number;
@@ -178,10 +178,11 @@ export function registerRun(program: Command): void {
       false,
     )
     .option(
-      '--discard',
-      'delete the interrupted sweep in --out and start over (without --resume or --discard, a sweep into such a folder is refused)',
+      '--overwrite',
+      'delete the sweep --out holds, finished or interrupted, and start over (without --resume or --overwrite, a sweep into such a folder is refused; --discard is an alias)',
       false,
     )
+    .addOption(optionAlias('--discard', 'overwrite'))
     .option(
       '--live',
       'live mode: tools served over HTTP on 127.0.0.1 with socket-level faults, the simulated model over HTTP, real time (see docs/live.md)',
@@ -327,7 +328,7 @@ export function registerRun(program: Command): void {
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
         outDir,
         resume: flags.resume,
-        discard: flags.discard,
+        discard: flags.overwrite,
         ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
         ...(watch === undefined ? {} : { onRecord: watch.onRecord, stop: watch.stop }),
       }).finally(() => model.close());

@@ -11,6 +11,7 @@ import { servedSweepIdentity, ServedSweep } from '../../serve/served-sweep.js';
 import { ServeServer } from '../../serve/serve-server.js';
 import { UserInputError } from '../../user-input-error.js';
 import { otelFile } from '../otel-file.js';
+import { optionAlias } from '../option-alias.js';
 import { outputFolder } from '../output-folder.js';
 import { nonNegativeInt, nonNegativeNumber, seedCount } from '../parse.js';
 import { RunInterrupted } from '../run-interrupted.js';
@@ -26,7 +27,7 @@ interface ServeFlags {
   readonly port: number;
   readonly host: string;
   readonly idleTimeout: number;
-  readonly discard: boolean;
+  readonly overwrite: boolean;
   readonly otel?: string;
 }
 
@@ -55,7 +56,7 @@ meets which is their arrival order (runs in flight at once are independent). You
 agent's key (Authorization, x-api-key) is never read, stored or echoed. A run not heard from
 for --idle-timeout seconds (wall clock) is recorded as failed; Ctrl-C records the runs in
 flight as failed and leaves the folder marked unfinished (serve cannot resume it). Nothing in
---out changes until the first run ends; a folder holding runs needs --discard. Once every seed
+--out changes until the first run ends; a folder holding runs needs --overwrite. Once every seed
 has ended, the folder is complete (report, compare, replay --results read it) and serve exits.
 See docs/serve.md.`;
 
@@ -79,7 +80,12 @@ export function registerServe(program: Command): void {
       nonNegativeNumber,
       300,
     )
-    .option('--discard', 'delete the runs of a sweep (finished or not) left in --out and start over', false)
+    .option(
+      '--overwrite',
+      'delete the runs of a sweep (finished or not) left in --out and start over (--discard is an alias)',
+      false,
+    )
+    .addOption(optionAlias('--discard', 'overwrite'))
     .option(
       '--otel <file>',
       'once every run has ended, write each as OpenTelemetry spans to this OTLP/JSON file (docs/otel.md)',
@@ -104,7 +110,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   };
   // Nothing in the folder changes until the first run ends (ServedResults), so a start that fails loses nothing.
   const madeFolder = !existsSync(flags.out);
-  const folder = claimServedFolder(flags.out, flags.discard);
+  const folder = claimServedFolder(flags.out, flags.overwrite);
   const startedAt = wallClock.iso();
   const started = wallClock.ms();
   const results = new ServedResults(folder, servedSweepIdentity(options));
@@ -194,7 +200,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       if (!results.interrupt())
         throw new RunInterrupted(`stopped before any run ended: ${flags.out} was left as it was.`);
       throw new RunInterrupted(
-        `stopped: ${sweep.ended} of ${sweep.total} runs ended and are written to ${flags.out}; the folder is marked unfinished (progress.json, no summary.json), so report, compare and --check refuse it. Serve cannot continue a sweep: serve again with --discard to start over.`,
+        `stopped: ${sweep.ended} of ${sweep.total} runs ended and are written to ${flags.out}; the folder is marked unfinished (progress.json, no summary.json), so report, compare and --check refuse it. Serve cannot continue a sweep: serve again with --overwrite to start over.`,
       );
     }
     const { summary, traces, records } = sweep.summarize(flags.out);
