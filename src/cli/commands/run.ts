@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type Arm, resolveArms } from '../../bench/arms.js';
 import { replayCommand } from '../../bench/replay-command.js';
@@ -14,6 +14,7 @@ import { checkAgentSweep } from '../../bench/agent-checks.js';
 import type { Shard } from '../../bench/sweep-plan.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { writeReport } from '../../report/html/write-report.js';
+import { REPORT_FILE } from '../../report/html/report-marker.js';
 import { renderCellTables, renderPassHatK, renderScenarioMatrix } from '../../report/terminal-table.js';
 import { renderAnswer } from '../../report/answer-table.js';
 import { concludeSweep } from '../sweep-conclusions.js';
@@ -45,6 +46,7 @@ import { UNANSWERED_RUNS_TO_STOP } from '../../bench/sweep-health.js';
 import { EXIT } from '../exit-codes.js';
 import { colourStdout } from '../terminal-capabilities.js';
 import { outputFolder } from '../output-folder.js';
+import { replaceableFile } from '../output-file.js';
 import { optionAlias } from '../option-alias.js';
 import { otelFile } from '../otel-file.js';
 import { checkOtelExport, exportOtel } from '../../bench/otel-export.js';
@@ -171,7 +173,10 @@ export function registerRun(program: Command): void {
       false,
     )
     .option('--json', 'print summary.json to stdout instead of tables', false)
-    .option('--report [html]', 'then write the HTML report (default reports/<results folder name>.html)')
+    .option(
+      '--report [html]',
+      'then write the HTML report (default reports/<results folder name>.html); an earlier report there is replaced, any other file refused',
+    )
     .option(
       '--resume',
       'continue the interrupted sweep in --out (same flags): finished runs are kept, the rest are run',
@@ -179,7 +184,7 @@ export function registerRun(program: Command): void {
     )
     .option(
       '--overwrite',
-      'delete the sweep --out holds, finished or interrupted, and start over (without --resume or --overwrite, a sweep into such a folder is refused; --discard is an alias)',
+      'delete the sweep --out holds, finished or interrupted, and start over, and replace any file at the --report path (without --resume or --overwrite, a sweep into such a folder is refused; --discard is an alias)',
       false,
     )
     .addOption(optionAlias('--discard', 'overwrite'))
@@ -253,6 +258,14 @@ export function registerRun(program: Command): void {
           `a folder other than the --check baseline (${baseline}), which the run would overwrite`,
         );
       }
+      // Checked before the sweep, which may run for hours: its report must have somewhere to go.
+      const reportPath =
+        flags.report === undefined
+          ? undefined
+          : replaceableFile(
+              typeof flags.report === 'string' ? flags.report : join('reports', `${basename(resolve(flags.out))}.html`),
+              { another: '--report', overwrite: flags.overwrite, ours: REPORT_FILE },
+            );
       const scenarios = await loadScenarioSources(flags.scenarios);
       const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
       if (repeated.length > 0)
@@ -397,11 +410,8 @@ export function registerRun(program: Command): void {
           `otel: ${otel} (${exported.runs} runs, ${exported.spans} spans, ${((wallClock.ms() - exportStarted) / 1000).toFixed(1)} s)\n`,
         );
       }
-      if (flags.report !== undefined) {
-        const written = await writeReport(
-          outDir,
-          typeof flags.report === 'string' ? { html: resolve(flags.report) } : {},
-        );
+      if (reportPath !== undefined) {
+        const written = await writeReport(outDir, { html: reportPath });
         process.stderr.write(`report: ${written.htmlPath ?? '(not written)'}\n`);
       }
       if (flags.json) {
