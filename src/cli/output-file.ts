@@ -1,5 +1,6 @@
-import { closeSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
+import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { nonRegularKind } from '../results/file-kind.js';
 import { SCENARIOS_DIR } from '../scenarios/loader.js';
 import { UserInputError } from '../user-input-error.js';
 
@@ -41,11 +42,15 @@ export function replaceableFile(path: string, rule: OutputFileRule): string {
       '',
       `a path outside spiralbench's bundled scenarios (${SCENARIOS_DIR}), which every run of this installation reads: add --overwrite if that is what you mean, or choose another ${rule.another}`,
     );
-  const stats = lstatSync(absolute, { throwIfNoEntry: false });
-  if (stats === undefined) return absolute;
-  if (!stats.isFile())
-    throw UserInputError.single(absolute, '', `a new path or a regular file; this is ${kindOf(stats)}: ${go}`);
-  if (stats.size === 0) return absolute;
+  const kind = nonRegularKind(absolute);
+  if (kind !== undefined)
+    throw UserInputError.single(
+      absolute,
+      '',
+      `a new path or a regular file; this is ${kind}${kind === 'a symbolic link' ? ' (the link would be replaced, not what it points to)' : ''}: ${go}`,
+    );
+  const size = statSync(absolute, { throwIfNoEntry: false })?.size;
+  if (size === undefined || size === 0) return absolute;
   if (rule.ours === undefined)
     throw UserInputError.single(absolute, '', `a new path; a file is already there, which this would replace: ${go}`);
   if (rule.ours.test(head(absolute))) return absolute;
@@ -70,15 +75,6 @@ function realpathOrSelf(path: string): string {
     const parent = dirname(path);
     return parent === path ? path : resolve(realpathOrSelf(parent), relative(parent, path));
   }
-}
-
-function kindOf(stats: Stats): string {
-  if (stats.isSymbolicLink()) return 'a symbolic link (the link would be replaced, not what it points to)';
-  if (stats.isDirectory()) return 'a folder';
-  if (stats.isFIFO()) return 'a FIFO (named pipe)';
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
-  if (stats.isSocket()) return 'a socket';
-  return 'not a regular file';
 }
 
 function head(path: string): string {
