@@ -1,12 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fullDisk } from './full-disk.test-helpers.js';
+import { fillingDisk, fullDisk } from './full-disk.test-helpers.js';
 import type { StoredSweepIdentity } from './progress-schema.js';
 import { claimResultsFolder } from './results-folder.js';
 import { readProgress } from './results-reader.js';
 import { CSV_HEADER } from './run-csv.js';
-import { finishedFolder, fixtureRun, fixtureSummary } from './sweep-fixture.test-helpers.js';
+import { finishedFolder, fixtureFolder, fixtureRun, fixtureSummary } from './sweep-fixture.test-helpers.js';
 
 const IDENTITY: StoredSweepIdentity = {
   scenarios: [{ id: 's1', hash: 'h' }],
@@ -52,6 +52,25 @@ describe('a sweep writer', () => {
     folder.release();
     expect(readdirSync(dir).sort()).toEqual(['progress.json', 'runs.csv', 'runs.jsonl']);
     expect(claimResultsFolder(dir, 'resume', quiet).progress?.runs_done).toBe(1);
+  });
+  it('on a full disk, cuts back a chunk it could not write whole, so the chunk can be appended again once there is room', () => {
+    const dir = fixtureFolder({});
+    const disk = fillingDisk(100_000);
+    const folder = claimResultsFolder(dir, 'sweep', { ...quiet, fs: disk.fs });
+    const writer = folder.sweepWriter(IDENTITY);
+    writer.append(chunk(1));
+    const synced = files(dir);
+    for (const room of [10, chunk(2).jsonl.length + 5, chunk(2).jsonl.length + chunk(2).csv.length + 5]) {
+      disk.setRoom(room);
+      expect(() => writer.append(chunk(2))).toThrow(/could not write .*ENOSPC/);
+      expect(files(dir), `room for ${room} bytes`).toEqual(synced);
+    }
+    disk.setRoom(100_000);
+    writer.append(chunk(2));
+    folder.release();
+    expect(readFileSync(join(dir, 'runs.jsonl'), 'utf8')).toBe(chunk(1).jsonl + chunk(2).jsonl);
+    expect(readFileSync(join(dir, 'runs.csv'), 'utf8')).toBe(CSV_HEADER + chunk(1).csv + chunk(2).csv);
+    expect(readProgress(dir)).toMatchObject({ chunks_done: 2, runs_done: 2 });
   });
 });
 

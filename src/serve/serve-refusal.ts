@@ -12,8 +12,9 @@ export class ServeRefusal extends Error {
     readonly status: number,
     readonly type: string,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 
   /** The JSON body the server answers with. */
