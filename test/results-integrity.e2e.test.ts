@@ -335,6 +335,18 @@ describe('a finished sweep is never replaced by accident', () => {
     expect(contents()).toEqual(before);
   });
 
+  it('the default folder (no -o) is the latest sweep: a finished one there is replaced without --overwrite', () => {
+    const cwd = tempDir();
+    const { ANTHROPIC_API_KEY: _key, ...env } = process.env;
+    const plain = (seeds: string) =>
+      spawnSync(process.execPath, [BIN, ...SWEEP, '--seeds', seeds], { cwd, env, encoding: 'utf8' });
+    for (const seeds of ['3', '2']) {
+      const result = plain(seeds);
+      expect(result.status, result.stderr).toBe(0);
+    }
+    expect(lines(join(cwd, 'results', 'latest'))).toHaveLength(4);
+  });
+
   it('--overwrite replaces it, and --discard (its older name) does too', () => {
     const dir = copy('replaced');
     const other = cli([...SWEEP, '--sweep-seed', '7', '--seeds', '3', '--out', dir, '--overwrite']);

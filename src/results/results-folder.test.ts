@@ -77,6 +77,11 @@ describe('claimResultsFolder', () => {
     expect(refusal(dir, 'merge-discard')).toBe('claimed');
   });
 
+  it("lets a sweep into the default folder replace its finished sweep, but not an interrupted one's runs", () => {
+    expect(refusal(finishedFolder([fixtureRun()]), 'latest')).toBe('claimed');
+    expect(refusal(interrupted(3), 'latest')).toMatch(/it holds one with 3 finished runs, which this would delete/);
+  });
+
   it('does not let a finished sweep be resumed', () => {
     const dir = finishedFolder([fixtureRun()]);
     expect(refusal(dir, 'resume')).toBe(
@@ -115,6 +120,11 @@ describe('sweepIntent', () => {
     expect(() => sweepIntent(true, true)).toThrow(/--overwrite: left out with --resume/);
     expect([sweepIntent(false, false), sweepIntent(true, false), sweepIntent(false, true)]).toEqual([
       'sweep',
+      'resume',
+      'discard',
+    ]);
+    expect([sweepIntent(false, false, true), sweepIntent(true, false, true), sweepIntent(false, true, true)]).toEqual([
+      'latest',
       'resume',
       'discard',
     ]);

@@ -11,10 +11,12 @@ import { ResultsWriter } from './results-writer.js';
 
 /**
  * What a command means to do with its output folder: start a sweep there, continue the
- * interrupted one (`--resume`), start over and lose what it holds (`--overwrite`), or
- * merge shards in, into a folder holding no sweep or (`--overwrite`) over one.
+ * interrupted one (`--resume`), start over and lose what it holds (`--overwrite`), start
+ * a sweep in the default folder (`results/latest`, where a finished sweep is the latest
+ * and is replaced, an unfinished one is not), or merge shards in, into a folder holding no
+ * sweep or (`--overwrite`) over one.
  */
-export type FolderIntent = 'sweep' | 'resume' | 'discard' | 'merge' | 'merge-discard';
+export type FolderIntent = 'sweep' | 'resume' | 'discard' | 'latest' | 'merge' | 'merge-discard';
 
 /** An output folder this process holds the lock of, with what it found there. */
 export interface ResultsFolder {
@@ -35,15 +37,19 @@ export interface ClaimOptions {
   readonly fs?: ResultsFs;
 }
 
-/** `--resume` and `--overwrite` contradict each other; the intent of the two flags, or a UserInputError. */
-export function sweepIntent(resume: boolean, overwrite: boolean): FolderIntent {
+/**
+ * `--resume` and `--overwrite` contradict each other; the intent of the two flags, or a
+ * UserInputError. `defaultFolder`: the user named no folder, so the command's own (`results/latest`)
+ * is used, whose finished sweep a new one replaces; a folder the user names is theirs to keep.
+ */
+export function sweepIntent(resume: boolean, overwrite: boolean, defaultFolder = false): FolderIntent {
   if (resume && overwrite)
     throw UserInputError.single(
       '--overwrite',
       '',
       'left out with --resume: --resume continues the interrupted sweep, --overwrite deletes it',
     );
-  return resume ? 'resume' : overwrite ? 'discard' : 'sweep';
+  return resume ? 'resume' : overwrite ? 'discard' : defaultFolder ? 'latest' : 'sweep';
 }
 
 /**
@@ -139,12 +145,14 @@ function checkIntent(dir: string, intent: FolderIntent): StoredProgress | undefi
     );
   const instead = intent === 'merge' ? 'merge into another folder' : 'use another --out';
   // A finished sweep is often the one worth most (a CI baseline): it is replaced only when asked.
-  if (progress === null && existsSync(join(dir, SUMMARY_FILE)))
+  if (progress === null && existsSync(join(dir, SUMMARY_FILE))) {
+    if (intent === 'latest') return undefined;
     throw UserInputError.single(
       dir,
       '',
       `a folder without a finished sweep; it holds one (its summary.json is there), which this would replace: add --overwrite to replace it, or ${instead}`,
     );
+  }
   // Runs with neither a summary nor a progress file: a sweep that did not finish and cannot be resumed.
   const runs = join(dir, RUNS_FILE);
   if (progress === null && existsSync(runs) && statSync(runs).size > 0)

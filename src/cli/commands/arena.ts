@@ -107,7 +107,7 @@ export function registerArena(program: Command): void {
         '  spiralbench arena --scenarios fetch-transform-write,send-email-partial-write,search-thrash,model-outage --seeds 500',
       ].join('\n'),
     )
-    .action(async (flags: ArenaFlags) => {
+    .action(async (flags: ArenaFlags, command: Command) => {
       const scenarios = await loadScenarioSources(flags.scenarios);
       const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
       if (repeated.length > 0)
@@ -147,6 +147,8 @@ export function registerArena(program: Command): void {
         outDir,
         resume: flags.resume,
         discard: flags.overwrite,
+        // results/arena is the scratch folder: a finished arena there is replaced; a folder named with -o is kept.
+        defaultFolder: command.getOptionValueSource('out') === 'default',
         ...(ensemble === undefined ? {} : { ensemble }),
         ...(progress === undefined ? {} : { onProgress: progress }),
       });

@@ -137,7 +137,12 @@ export function registerRun(program: Command): void {
       'run only the i-th of n equal slices of the sweep (combine with `spiralbench merge`)',
       shardSpec,
     )
-    .option('-o, --out <dir>', 'results folder', outputFolder, 'results/latest')
+    .option(
+      '-o, --out <dir>',
+      'results folder; a folder named here that holds a sweep needs --resume or --overwrite (the default one is replaced when its sweep finished)',
+      outputFolder,
+      'results/latest',
+    )
     .option(
       '--via <path>',
       "how the simulated model is reached: 'in-process' (fast) or 'sdk' (through the real client of the scenario's API: @anthropic-ai/sdk, or openai for api: openai-chat)",
@@ -249,7 +254,7 @@ export function registerRun(program: Command): void {
         'the runs written so far are kept, and stderr names the error and the --resume command.',
       ].join('\n'),
     )
-    .action(async (flags: RunFlags) => {
+    .action(async (flags: RunFlags, command: Command) => {
       const baseline = flags.check === undefined ? undefined : baselineDir(flags.check);
       if (baseline !== undefined && baseline === resolve(flags.out)) {
         throw UserInputError.single(
@@ -342,6 +347,8 @@ export function registerRun(program: Command): void {
         outDir,
         resume: flags.resume,
         discard: flags.overwrite,
+        // results/latest is the scratch folder: a finished sweep there is replaced; a folder named with -o is kept.
+        defaultFolder: command.getOptionValueSource('out') === 'default',
         ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
         ...(watch === undefined ? {} : { onRecord: watch.onRecord, stop: watch.stop }),
       }).finally(() => model.close());
