@@ -252,6 +252,9 @@ export function registerRun(program: Command): void {
         `Exit code ${EXIT.modelUnavailable}: a real model (--model) never answered. When the first ${UNANSWERED_RUNS_TO_STOP} runs all fail before a`,
         'single reply (nothing listening, key or model id refused, every call an error), the sweep stops:',
         'the runs written so far are kept, and stderr names the error and the --resume command.',
+        '',
+        `Exit code ${EXIT.diskFull}: the disk (or quota) filled. Every chunk of runs synced before is kept; stderr names`,
+        'the file that could not be written and the --resume command to go on once there is room.',
       ].join('\n'),
     )
     .action(async (flags: RunFlags, command: Command) => {
