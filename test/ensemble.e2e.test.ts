@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEnsemble } from '../src/scenarios/persona-ensemble.js';
 import { parseYamlInput } from '../src/scenarios/yaml-input.js';
@@ -164,6 +165,27 @@ describe('calibrate', () => {
     const out = tempDir();
     ok(['run', '-s', 'fetch-transform-write', '-a', 'none', '-n', '12', '--ensemble', a, '-o', out, '--json']);
     expect(records(out).map((run) => run.member)).toEqual([0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5]);
+  });
+
+  it('refuses, before any fit, to replace a file or to write into the bundled ensembles, unless --overwrite', () => {
+    const out = join(tempDir(), 'mine.yaml');
+    writeFileSync(out, 'my notes\n');
+    const quick = ['calibrate', '-s', 'fetch-transform-write', '--target', 'success=0.6', '--members', '4'];
+    const refused = cli([...quick, '--seeds-per-candidate', '10', '--out', out]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toBe(
+      `error: ${out}: a new path; a file is already there, which this would replace: add --overwrite to replace it, or choose another --out\n`,
+    );
+    expect(readFileSync(out, 'utf8')).toBe('my notes\n');
+    const bundled = fileURLToPath(new URL('../scenarios/ensembles/default.yaml', import.meta.url));
+    const before = readFileSync(bundled, 'utf8');
+    for (const path of [bundled, join(dirname(bundled), 'mine.yaml')]) {
+      const result = cli([...quick, '--seeds-per-candidate', '10', '--out', path]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/^error: .*: a path outside spiralbench's bundled scenarios .*add --overwrite/);
+      expect(existsSync(join(dirname(bundled), 'mine.yaml'))).toBe(false);
+    }
+    expect(readFileSync(bundled, 'utf8')).toBe(before);
   });
 
   it('refuses a scenario with a persona of its own, which run --ensemble would never replace', () => {

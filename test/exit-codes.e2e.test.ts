@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from './cli-helpers.js';
@@ -13,10 +13,28 @@ describe('exit codes tell the cause apart', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
+  // /dev/full answers every write with ENOSPC, as a full disk does: a results file linked to
+  // it fills the disk for this sweep alone, with no root and no small file system to mount.
+  it.skipIf(!existsSync('/dev/full'))(
+    'a full disk exits 74, naming the file, keeping what was written and giving the --resume command',
+    () => {
+      const out = join(tempDir(), 'out');
+      mkdirSync(out);
+      symlinkSync('/dev/full', join(out, 'runs.jsonl'));
+      const result = cli(['run', '--scenario', 'lookup-readonly', '--seeds', '3', '-w', '1', '--out', out]);
+      expect(result.status, result.stderr).toBe(74);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^spiralbench: disk full: could not write ${join(out, 'runs.jsonl')} \\(ENOSPC: no space left on device, write\\); what was there before is unchanged\\. The runs written before are kept in ${out}: free space, then resume with: spiralbench run .*--resume\n$`,
+        ),
+      );
+    },
+  );
+
   it('--help lists every exit code', () => {
     const result = cli(['--help']);
     expect(result.status).toBe(0);
     const listed = [...result.stdout.matchAll(/^ {2}(\d+) {2,}\S/gm)].map((match) => Number(match[1]));
-    expect(listed).toEqual([0, 1, 2, 3, 4, 130]);
+    expect(listed).toEqual([0, 1, 2, 3, 4, 74, 130]);
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from './cli-helpers.js';
@@ -11,7 +11,7 @@ interface RunLine {
 }
 
 describe('spiralbench init', () => {
-  it('scaffolds a scenario with its own tools module, and refuses to overwrite it unless --force', () => {
+  it('scaffolds a scenario with its own tools module, and refuses to overwrite it unless --overwrite', () => {
     const dir = join(tempDir(), 'bench');
     const first = cli(['init', dir]);
     expect(first.status, first.stderr).toBe(0);
@@ -27,11 +27,23 @@ describe('spiralbench init', () => {
       'error: 3 problems',
       ...files.map(
         (file) =>
-          `  - ${file}: a path init can write to; a file is there and init does not overwrite it (pass --force to replace it)`,
+          `  - ${file}: a new path; a file is already there, which this would replace: add --overwrite to replace it, or choose another folder`,
       ),
       '',
     ]);
-    expect(cli(['init', dir, '--force']).status).toBe(0);
+    expect(cli(['init', dir, '--overwrite']).status).toBe(0);
+    expect(cli(['init', dir, '--force']).status, '--force, its older name').toBe(0);
+  });
+
+  it('refuses a symbolic link where it would write, even one pointing nowhere', () => {
+    const dir = tempDir();
+    symlinkSync(join(dir, 'missing.ts'), join(dir, 'tools.ts'));
+    const result = cli(['init', dir]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(
+      `error: ${join(dir, 'tools.ts')}: a new path or a regular file; this is a symbolic link (the link would be replaced, not what it points to): add --overwrite to replace it, or choose another folder\n`,
+    );
+    expect(readdirSync(dir)).toEqual(['tools.ts']);
   });
 
   // The scaffold's read tool is async: its runs succeed once the tool host awaits a tool's

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allSpans, nestingProblems } from '../src/results/otlp-nesting.test-helpers.js';
@@ -40,6 +41,27 @@ describe('run --otel', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`--otel: a file in an existing folder; there is no folder ${join(dir, 'nope')}`);
     expect(existsSync(join(dir, 'out', 'runs.jsonl'))).toBe(false);
+  });
+
+  it('refuses a symbolic link and a FIFO before the sweep starts (exit 2), leaving both as they were', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'precious'), 'keep me');
+    symlinkSync(join(dir, 'precious'), join(dir, 'link.json'));
+    execFileSync('mkfifo', [join(dir, 'fifo')]);
+    for (const [name, kind] of [
+      ['link.json', 'a symbolic link'],
+      ['fifo', 'a FIFO (named pipe)'],
+    ] as const) {
+      const result = cli([...sweep, '-o', join(dir, `out-${name}`), '--otel', join(dir, name)]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toBe(
+        `error: --otel: a new path or a regular file; ${join(dir, name)} is ${kind}, which writing the spans would replace\n`,
+      );
+      expect(existsSync(join(dir, `out-${name}`))).toBe(false);
+    }
+    expect(lstatSync(join(dir, 'link.json')).isSymbolicLink()).toBe(true);
+    expect(lstatSync(join(dir, 'fifo')).isFIFO()).toBe(true);
+    expect(readFileSync(join(dir, 'precious'), 'utf8')).toBe('keep me');
   });
 
   it('is listed in run --help', () => {

@@ -148,6 +148,26 @@ describe('spiralbench report', () => {
     expect(readFileSync(join(root, 'bare.html'), 'utf8')).toContain('This sweep has no <code>traces.jsonl</code>');
   });
 
+  it('replaces a report it wrote, but not a file it did not write (exit 2, naming it) unless --overwrite', () => {
+    const path = join(root, 'notes.html');
+    writeFileSync(path, '<p>my notes</p>\n');
+    const refused = cli(['report', sweep, '--html', path]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toBe(
+      `error: ${path}: a new path or an HTML report spiralbench wrote; the file there is not one, and this would replace it: add --overwrite to replace it, or choose another --html\n`,
+    );
+    const run = cli(['run', '-s', SCENARIO, '-a', 'none', '-n', '2', '-o', join(root, 'never'), '--report', path]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(`error: ${path}: a new path or an HTML report spiralbench wrote;`);
+    expect(statSync(join(root, 'never'), { throwIfNoEntry: false })).toBeUndefined();
+    expect(readFileSync(path, 'utf8')).toBe('<p>my notes</p>\n');
+    report(sweep, path, '--overwrite');
+    const ours = readFileSync(path, 'utf8');
+    expect(ours).toMatch(/^<!doctype html>\n/);
+    report(sweep, path);
+    expect(readFileSync(path, 'utf8')).toBe(ours);
+  });
+
   it('refuses a folder that is not a finished sweep, with exit code 2', () => {
     const result = cli(['report', join(root, 'nothing-here')]);
     expect(result.status).toBe(2);

@@ -201,7 +201,7 @@ describe('merge refuses shards that are not whole, and leaves no file behind whe
     writeFileSync(join(bad, 'runs.jsonl'), `${text.join('\n')}\n`);
     const out = copy('merged-over');
     const before = RESULTS.map((file) => read(out, file));
-    const result = cli(['merge', shards[0]!, bad, '-o', out]);
+    const result = cli(['merge', shards[0]!, bad, '-o', out, '--overwrite']);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`${join(bad, 'runs.jsonl')}:201: `);
     expect(RESULTS.map((file) => read(out, file))).toEqual(before);
@@ -265,7 +265,7 @@ function spawnPid(): number {
 }
 
 describe('an interrupted sweep is never deleted by accident', () => {
-  it('a new sweep without --resume into it is refused, naming --resume and --discard, and leaves it as it was', async () => {
+  it('a new sweep without --resume into it is refused, naming --resume and --overwrite, and leaves it as it was', async () => {
     const dir = join(root, 'keep');
     await interrupted(dir);
     // The killed sweep's lock is stale: taken over and given back, the one change allowed.
@@ -276,7 +276,7 @@ describe('an interrupted sweep is never deleted by accident', () => {
     const before = contents();
     const result = cli([...SWEEP, '--out', dir]);
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/^error: .*interrupted sweep.*--resume.*--discard/m);
+    expect(result.stderr).toMatch(/^error: .*interrupted sweep.*--resume.*--overwrite/m);
     expect(contents()).toEqual(before);
 
     const resumed = cli([...SWEEP, '--out', dir, '--resume']);
@@ -284,16 +284,16 @@ describe('an interrupted sweep is never deleted by accident', () => {
     for (const file of RESULTS) expect(read(dir, file), file).toBe(read(finished, file));
   });
 
-  it('--discard starts over; it is documented in run --help and refused with --resume', async () => {
+  it('--overwrite starts over; it is documented in run --help and refused with --resume', async () => {
     const dir = join(root, 'discard');
     await interrupted(dir);
-    const result = cli([...SWEEP, '--out', dir, '--discard']);
+    const result = cli([...SWEEP, '--out', dir, '--overwrite']);
     expect(result.status, result.stderr).toBe(0);
     for (const file of RESULTS) expect(read(dir, file), file).toBe(read(finished, file));
-    expect(cli(['run', '--help']).stdout).toMatch(/--discard\s+.*interrupted/);
-    const both = cli([...SWEEP, '--out', dir, '--resume', '--discard']);
+    expect(cli(['run', '--help']).stdout).toMatch(/--overwrite\s+.*interrupted/);
+    const both = cli([...SWEEP, '--out', dir, '--resume', '--overwrite']);
     expect(both.status).toBe(2);
-    expect(both.stderr).toMatch(/--discard/);
+    expect(both.stderr).toMatch(/--overwrite/);
   });
 
   it('a resume over a damaged runs.jsonl names the file and the line', async () => {
@@ -315,6 +315,45 @@ describe('an interrupted sweep is never deleted by accident', () => {
     truncateSync(join(dir, 'runs.jsonl'), 1000);
     const result = cli([...SWEEP, '--out', dir]);
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/--discard/);
+    expect(result.stderr).toMatch(/--overwrite/);
+  });
+});
+
+describe('a finished sweep is never replaced by accident', () => {
+  it('a new sweep or a merge into it is refused with exit 2, naming the folder and --overwrite, and changes nothing', () => {
+    const dir = copy('baseline');
+    const contents = () => readdirSync(dir).map((file) => [file, read(dir, file)]);
+    const before = contents();
+    const again = cli([...SWEEP, '--sweep-seed', '7', '--out', dir]);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toBe(
+      `error: ${dir}: a folder without a finished sweep; it holds one (its summary.json is there), which this would replace: add --overwrite to replace it, or use another --out\n`,
+    );
+    const merge = cli(['merge', finished, '-o', dir]);
+    expect(merge.status).toBe(2);
+    expect(merge.stderr).toMatch(/--overwrite to replace it, or merge into another folder\n$/);
+    expect(contents()).toEqual(before);
+  });
+
+  it('the default folder (no -o) is the latest sweep: a finished one there is replaced without --overwrite', () => {
+    const cwd = tempDir();
+    const { ANTHROPIC_API_KEY: _key, ...env } = process.env;
+    const plain = (seeds: string) =>
+      spawnSync(process.execPath, [BIN, ...SWEEP, '--seeds', seeds], { cwd, env, encoding: 'utf8' });
+    for (const seeds of ['3', '2']) {
+      const result = plain(seeds);
+      expect(result.status, result.stderr).toBe(0);
+    }
+    expect(lines(join(cwd, 'results', 'latest'))).toHaveLength(4);
+  });
+
+  it('--overwrite replaces it, and --discard (its older name) does too', () => {
+    const dir = copy('replaced');
+    const other = cli([...SWEEP, '--sweep-seed', '7', '--seeds', '3', '--out', dir, '--overwrite']);
+    expect(other.status, other.stderr).toBe(0);
+    expect(lines(dir)).toHaveLength(6);
+    const back = cli([...SWEEP, '--out', dir, '--discard']);
+    expect(back.status, back.stderr).toBe(0);
+    for (const file of RESULTS) expect(read(dir, file), file).toBe(read(finished, file));
   });
 });

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -69,13 +69,13 @@ describe('spiralbench serve: starting', () => {
     expect(cli(['report', out]).status).toBe(0);
   });
 
-  it('refuses a folder holding a finished sweep unless --discard, changing nothing', async () => {
+  it('refuses a folder holding a finished sweep unless --overwrite, changing nothing', async () => {
     const out = await finishedServedFolder();
     const before = snapshot(out);
     const again = refused(['-s', 'fetch-transform-write', '-n', '2', '-o', out, '--port', '0']);
     expect(again.status, again.stderr).toBe(2);
     expect(again.stderr).toContain('finished sweep');
-    expect(again.stderr).toContain('--discard');
+    expect(again.stderr).toContain('--overwrite');
     expect(again.stderr).not.toContain('--resume');
     expect(snapshot(out)).toEqual(before);
   });
@@ -85,7 +85,7 @@ describe('spiralbench serve: starting', () => {
     const copy = join(tempDir('spiralbench-serve-start-'), 'copy');
     cpSync(out, copy, { recursive: true });
     const before = snapshot(copy);
-    const serve = await startServe(['-s', 'fetch-transform-write', '-n', '2', '-o', copy, '--discard']);
+    const serve = await startServe(['-s', 'fetch-transform-write', '-n', '2', '-o', copy, '--overwrite']);
     serve.child.kill('SIGINT');
     const { code, stderr } = await serve.exited;
     expect(code, stderr).toBe(130);
@@ -121,6 +121,27 @@ describe('spiralbench serve: starting', () => {
     serve.child.kill('SIGINT');
     expect((await serve.exited).code).toBe(130);
   });
+
+  // /dev/full answers every write with ENOSPC, as a full disk does (see exit-codes.e2e.test.ts).
+  it.skipIf(!existsSync('/dev/full'))(
+    'on a full disk answers /end with 507, keeps the run open, and once it times out exits 74 naming the file',
+    async () => {
+      const out = join(tempDir('spiralbench-serve-start-'), 'served');
+      mkdirSync(out);
+      symlinkSync('/dev/full', join(out, 'runs.jsonl'));
+      const serve = await startServe(['-s', 'fetch-transform-write', '-n', '2', '-o', out, '--idle-timeout', '1']);
+      await request(`${serve.about.url}/runs`, { seed: 1 }, 'unused');
+      const end = await request(`${serve.about.url}/runs/run-1/end`, { outcome: 'failed', reason: 'test' }, 'unused');
+      expect(end.status, end.text).toBe(507);
+      expect(JSON.parse(end.text).error.message).toMatch(/^run run-1 has not ended: its record could not be stored/);
+      const { code, stderr } = await serve.exited;
+      expect(code, stderr).toBe(74);
+      expect(stderr).toContain(
+        `spiralbench: disk full: could not write ${join(out, 'runs.jsonl')} (ENOSPC: no space left on device, write); what was there before is unchanged. Serve stopped: 0 of 2 runs ended and are written to ${out}`,
+      );
+      expect(stderr).not.toContain('unexpected error');
+    },
+  );
 });
 
 describe('spiralbench serve: who may drive it', () => {

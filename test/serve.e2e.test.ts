@@ -230,7 +230,7 @@ describe('spiralbench serve', () => {
     // Serving into it again is refused unless told to discard it.
     const again = cli(['serve', '-s', 'fetch-transform-write', '-n', '3', '-o', out, '--port', '0']);
     expect(again.status).toBe(2);
-    expect(again.stderr).toContain('--discard');
+    expect(again.stderr).toContain('--overwrite');
     expect(again.stderr).not.toContain('--resume');
   });
 });

@@ -66,9 +66,14 @@ function openShards(dirs: readonly string[]): FinishedSweep[] {
  * sweep run unsharded: shards are contiguous slices of the output order, so their runs
  * are concatenated in shard order and the summary is computed again from them. Each
  * shard must be a finished, whole sweep; the merged files appear in `outDir` only once
- * all of them are written, so a merge that fails leaves `outDir` as it was.
+ * all of them are written, so a merge that fails leaves `outDir` as it was. An `outDir`
+ * already holding a sweep, finished or not, is refused unless `overwrite` is set.
  */
-export async function mergeShards(dirs: readonly string[], outDir: string): Promise<StoredSummary> {
+export async function mergeShards(
+  dirs: readonly string[],
+  outDir: string,
+  options: { readonly overwrite?: boolean } = {},
+): Promise<StoredSummary> {
   if (dirs.length === 0) throw UserInputError.single('merge', '', 'one or more shard folders');
   const shards = openShards(dirs);
   if (dirs.includes(outDir) || shards.some((shard) => shard.dir === resolve(outDir)))
@@ -87,7 +92,7 @@ export async function mergeShards(dirs: readonly string[], outDir: string): Prom
 
   const impossible = new Map(first.scenarios.map((scenario) => [scenario.id, scenario.impossible]));
   const cells = new Map<string, CellAccumulator>();
-  const folder = claimResultsFolder(outDir, 'merge');
+  const folder = claimResultsFolder(outDir, options.overwrite === true ? 'merge-discard' : 'merge');
   try {
     const writer = folder.mergeWriter();
     const packed = new Float64Array(PACKED_WIDTH);

@@ -52,7 +52,7 @@ export function checkSameSweep(progress: StoredProgress, identity: SweepIdentity
       field: `sweep.${field}`,
       expected:
         field === 'arms' && changed.length > 0
-          ? `the agent and guard modules the interrupted sweep ran, unchanged; changed since: ${changed.join('; ')}. Its runs would be mixed with the new module's: restore the module, or start a new sweep (another --out, or --discard)`
+          ? `the agent and guard modules the interrupted sweep ran, unchanged; changed since: ${changed.join('; ')}. Its runs would be mixed with the new module's: restore the module, or start a new sweep (another --out, or --overwrite)`
           : `the interrupted sweep's ${field} (${shownIdentityField(field, progress.sweep[field])}), got ${shownIdentityField(field, identity[field])}: resume with the same flags and scenario files`,
     })),
   );

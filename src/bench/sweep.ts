@@ -61,8 +61,10 @@ export interface SweepOptions {
   readonly onRecord?: (record: RunRecord) => void;
   /** Continue the interrupted sweep in `outDir` (its progress.json) instead of starting over. @default false */
   readonly resume?: boolean;
-  /** Delete an interrupted sweep in `outDir` and start over; without it (or `resume`) one is refused. @default false */
+  /** Delete the sweep in `outDir`, finished or interrupted, and start over; without it (or `resume`) one is refused. @default false */
   readonly discard?: boolean;
+  /** `outDir` is the command's default folder (`results/latest`): a finished sweep there is replaced, an interrupted one still refused. @default false */
+  readonly defaultFolder?: boolean;
   /** Stop cleanly: no new chunks start, the ones in flight finish and are written, then SweepInterrupted is thrown. */
   readonly signal?: AbortSignal;
   /**
@@ -135,7 +137,7 @@ export function isImpossible(scenario: Scenario): boolean {
  * depends only on the options, never on the worker count.
  */
 export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
-  const intent = sweepIntent(options.resume === true, options.discard === true);
+  const intent = sweepIntent(options.resume === true, options.discard === true, options.defaultFolder === true);
   if (options.outDir === undefined && intent === 'resume')
     throw UserInputError.single('--resume', '', 'a results folder (--out) to resume');
   // The folder is locked from before its progress is read until the summary is written.

@@ -9,10 +9,16 @@ export const EXIT = {
   regression: 1,
   /** Bad input: a flag, a name, a file; the message names it and what was expected. */
   usage: 2,
-  /** Anything else: a bug, or the machine (a full disk, a folder that cannot be made). */
+  /** Anything else: a bug, or the machine (a folder that cannot be made). */
   unexpected: 3,
   /** The real model could not be reached, or refused the request (a key, a quota). */
   modelUnavailable: 4,
+  /**
+   * The disk (or the user's quota) holding an output is full (ENOSPC, EDQUOT): what was
+   * written stays, and the message names the file. sysexits.h's EX_IOERR, so that the
+   * number cannot clash with a code of our own added later.
+   */
+  diskFull: 74,
   /** Ctrl-C: the shell's 128 + SIGINT; the sweep resumes with --resume. */
   interrupted: 130,
 } as const;
@@ -26,6 +32,10 @@ export const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.usage, 'bad input: a flag, a name or a file (the message says which and what was expected)'],
   [EXIT.unexpected, 'an unexpected error (--verbose prints its stack trace)'],
   [EXIT.modelUnavailable, 'the real model could not be reached or refused the request'],
+  [
+    EXIT.diskFull,
+    'the disk or quota holding the results is full; what was written is kept (the message names the file, and how to go on)',
+  ],
   [EXIT.interrupted, 'interrupted (Ctrl-C); the same command with --resume continues the sweep'],
 ];
 

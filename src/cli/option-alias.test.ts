@@ -19,4 +19,15 @@ describe('optionAlias', () => {
   it('is left out of the option list', () => {
     expect(program().helpInformation()).not.toMatch(/^\s+--seed/m);
   });
+
+  it('stands for a switch too', () => {
+    const command = () =>
+      new Command('x')
+        .exitOverride()
+        .option('--overwrite', 'replace (--discard is an alias)', false)
+        .addOption(optionAlias('--discard', 'overwrite'));
+    expect(command().parse(['--discard'], { from: 'user' }).opts()).toEqual({ overwrite: true });
+    expect(command().parse([], { from: 'user' }).opts()).toEqual({ overwrite: false });
+    expect(command().helpInformation()).not.toMatch(/^\s+--discard/m);
+  });
 });

@@ -21,14 +21,17 @@ class OptionAlias extends Option {
 }
 
 /**
- * @param flags the old spelling with its argument, e.g. `--seed <n>`
+ * @param flags the old spelling with its argument, e.g. `--seed <n>`, or a switch, e.g. `--discard`
  * @param target the attribute of the option it stands for, e.g. `firstSeed` for `--first-seed`
- * @param parse the parser of the option it stands for
+ * @param parse the parser of the option it stands for; none for a switch
  * @example
  * command
  *   .option('--first-seed <n>', 'first run seed (--seed is an alias)', nonNegativeInt, 1)
  *   .addOption(optionAlias('--seed <n>', 'firstSeed', nonNegativeInt))
+ *   .option('--overwrite', 'replace what --out holds (--discard is an alias)', false)
+ *   .addOption(optionAlias('--discard', 'overwrite'))
  */
-export function optionAlias<T>(flags: string, target: string, parse: (value: string, previous: T) => T): Option {
-  return new OptionAlias(flags, target).argParser(parse);
+export function optionAlias<T>(flags: string, target: string, parse?: (value: string, previous: T) => T): Option {
+  const alias = new OptionAlias(flags, target);
+  return parse === undefined ? alias : alias.argParser(parse);
 }

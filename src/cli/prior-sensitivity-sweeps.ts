@@ -38,7 +38,7 @@ export function checkSensitivity(flags: {
 /** The main sweep's definition, re-run at each edge: same scenarios, arms, seeds and streams. */
 export type EdgeSweepOptions = Omit<
   SweepOptions,
-  'ensemble' | 'outDir' | 'resume' | 'discard' | 'signal' | 'onRecord' | 'onProgress' | 'shard'
+  'ensemble' | 'outDir' | 'resume' | 'discard' | 'defaultFolder' | 'signal' | 'onRecord' | 'onProgress' | 'shard'
 > & { readonly ensemble: PersonaEnsemble };
 
 /**

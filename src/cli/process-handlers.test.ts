@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ResultsWriteError } from '../results/results-fs.js';
 import { EXIT } from './exit-codes.js';
 import { exitQuietlyOnBrokenPipe, reportUnexpected, stoppedMidRun } from './process-handlers.js';
 
@@ -47,6 +48,25 @@ describe('reportUnexpected', () => {
     const verbose = new PassThrough();
     reportUnexpected(error, true, verbose);
     expect(verbose.read()?.toString()).toMatch(/^spiralbench: unexpected error: Error: disk full\n\s+at /);
+  });
+});
+
+describe('reportUnexpected on a full disk', () => {
+  it.each(['ENOSPC', 'EDQUOT'])(
+    'a write failing with %s, however deep in the causes, is a full disk: its own code',
+    (code) => {
+      const full = new ResultsWriteError('/data/results/runs.jsonl', errno(code));
+      const stopped = new Error(`serve stopped: ${full.message}`, { cause: full });
+      const stderr = new PassThrough();
+      expect(reportUnexpected(stopped, false, stderr)).toBe(EXIT.diskFull);
+      expect(stderr.read()?.toString()).toBe(
+        `spiralbench: disk full: serve stopped: could not write /data/results/runs.jsonl (write ${code}); what was there before is unchanged\n`,
+      );
+    },
+  );
+
+  it('leaves any other write failure unexpected', () => {
+    expect(reportUnexpected(new ResultsWriteError('/x', errno('EIO')), false, new PassThrough())).toBe(EXIT.unexpected);
   });
 });
 

@@ -1,14 +1,22 @@
 import { escapeControl } from '../report/terminal-text.js';
 import { runInFlight } from '../bench/run-in-flight.js';
+import { isDiskFull } from '../results/results-fs.js';
 import { EXIT } from './exit-codes.js';
 
-/** Prints an error nobody expected as one line (its stack with --verbose) and returns the exit code for it. */
+/**
+ * Prints an error nobody expected as one line (its stack with --verbose) and returns the
+ * exit code for it. A full disk is not a bug: it is said in one line, with its own code.
+ */
 export function reportUnexpected(
   error: unknown,
   verbose: boolean,
   stderr: NodeJS.WritableStream = process.stderr,
 ): number {
   const text = error instanceof Error ? (verbose ? (error.stack ?? error.message) : error.message) : String(error);
+  if (isDiskFull(error)) {
+    stderr.write(`spiralbench: disk full: ${escapeControl(text, { newline: true, tab: true })}\n`);
+    return EXIT.diskFull;
+  }
   stderr.write(`spiralbench: unexpected error: ${escapeControl(text, { newline: true, tab: true })}\n`);
   if (!verbose) stderr.write('(run again with --verbose for a stack trace)\n');
   return EXIT.unexpected;

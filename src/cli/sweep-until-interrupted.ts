@@ -1,5 +1,6 @@
 import { shellWord } from '../bench/replay-command.js';
 import { runSweep, SweepInterrupted, type SweepOptions, type SweepSummary } from '../bench/sweep.js';
+import { isDiskFull } from '../results/results-fs.js';
 import { argvForRecord } from './base-url.js';
 import { RunInterrupted } from './run-interrupted.js';
 
@@ -30,14 +31,22 @@ export async function sweepUntilInterrupted({
     const signal = stop === undefined ? interrupt.signal : AbortSignal.any([interrupt.signal, stop.signal]);
     return await runSweep({ ...options, signal });
   } catch (error) {
-    if (!(error instanceof SweepInterrupted)) throw error;
+    const full = isDiskFull(error);
+    if (!(error instanceof SweepInterrupted) && !full) throw error;
     const again = [
       'spiralbench',
-      ...argvForRecord(process.argv.slice(2)).filter((arg) => arg !== '--resume' && arg !== '--discard'),
+      ...argvForRecord(process.argv.slice(2)).filter((arg) => !['--resume', '--overwrite', '--discard'].includes(arg)),
       '--resume',
     ]
       .map(shellWord)
       .join(' ');
+    // Every chunk synced before the write that failed is kept (progress.json says which), so a resume loses nothing.
+    if (full)
+      throw new Error(
+        `${(error as Error).message}. The runs written before are kept in ${options.outDir}: free space, then resume with: ${again}`,
+        { cause: error },
+      );
+    if (!(error instanceof SweepInterrupted)) throw error;
     if (stop?.signal.aborted === true) throw stop.error({ done: error.done, total: error.total, resume: again });
     throw new RunInterrupted(
       `interrupted: ${error.done} of ${error.total} runs are written to ${options.outDir}.\nResume with: ${again}`,

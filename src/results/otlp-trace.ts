@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { VERSION } from '../version.js';
+import { UserInputError } from '../user-input-error.js';
 import { discard } from './atomic-write.js';
+import { nonRegularKind } from './file-kind.js';
 import { NODE_FS, ResultsWriteError, tempPath, writeAll, type ResultsFs } from './results-fs.js';
 
 /**
@@ -210,8 +212,21 @@ export class OtlpTraceWriter {
     this.#spans += spans.length;
   }
 
-  /** Ends the document, syncs it and renames it into place; returns the spans written. */
+  /**
+   * Ends the document, syncs it and renames it into place; returns the spans written. A
+   * link, FIFO or device put at the path since the export was checked is refused, not
+   * replaced (a UserInputError), and nothing is left behind.
+   */
   close(): number {
+    const kind = nonRegularKind(this.#path);
+    if (kind !== undefined) {
+      this.abandon();
+      throw UserInputError.single(
+        this.#path,
+        '',
+        `a new path or a regular file for the spans; it is now ${kind}, which writing them would replace, so they were not written`,
+      );
+    }
     try {
       writeAll(this.#fs, this.#fd!, `],"schemaUrl":"${SEMCONV_SCHEMA_URL}"}]}]}\n`);
       this.#fs.fsyncSync(this.#fd!);

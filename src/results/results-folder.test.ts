@@ -38,10 +38,10 @@ function refusal(dir: string, intent: FolderIntent): string {
 }
 
 describe('claimResultsFolder', () => {
-  it('refuses a new sweep into an interrupted one, naming --resume and --discard, and keeps no lock', () => {
+  it('refuses a new sweep into an interrupted one, naming --resume and --overwrite, and keeps no lock', () => {
     const dir = interrupted(3);
     expect(refusal(dir, 'sweep')).toBe(
-      `${dir}: a folder without an interrupted sweep; it holds one with 3 finished runs, which this would delete: add --resume to continue it (same flags), or --discard to delete its runs and start over`,
+      `${dir}: a folder without an interrupted sweep; it holds one with 3 finished runs, which this would delete: add --resume to continue it (same flags), or --overwrite to delete its runs and start over`,
     );
     expect(refusal(dir, 'merge')).toMatch(
       /with 3 finished runs, which this would delete: finish it with `spiralbench run` and --resume, or merge into another folder$/,
@@ -49,7 +49,7 @@ describe('claimResultsFolder', () => {
     expect(readdirSync(dir).sort()).toEqual(['progress.json', 'runs.jsonl']);
   });
 
-  it('lets --discard and --resume take it, and a new sweep take one with no finished run', () => {
+  it('lets --overwrite and --resume take it, and a new sweep take one with no finished run', () => {
     expect(refusal(interrupted(3), 'discard')).toBe('claimed');
     const folder = claimResultsFolder(interrupted(3), 'resume', quiet);
     expect(folder.progress?.runs_done).toBe(3);
@@ -59,14 +59,31 @@ describe('claimResultsFolder', () => {
 
   it('refuses runs without a summary or a progress file: a sweep that cannot be resumed', () => {
     expect(refusal(fixtureFolder({ 'runs.jsonl': `${JSON.stringify(fixtureRun())}\n` }), 'sweep')).toMatch(
-      /its runs\.jsonl has runs but no summary\.json, which this would delete: add --discard/,
+      /its runs\.jsonl has runs but no summary\.json, which this would delete: add --overwrite/,
     );
     expect(refusal(fixtureFolder({ 'runs.jsonl': '' }), 'sweep')).toBe('claimed');
   });
 
-  it('takes a finished sweep for a new one (it is replaced), but not to resume', () => {
+  it('refuses a finished sweep for a new sweep or a merge, naming --overwrite, and takes it with --overwrite', () => {
     const dir = finishedFolder([fixtureRun()]);
-    expect(refusal(dir, 'sweep')).toBe('claimed');
+    expect(refusal(dir, 'sweep')).toBe(
+      `${dir}: a folder without a finished sweep; it holds one (its summary.json is there), which this would replace: add --overwrite to replace it, or use another --out`,
+    );
+    expect(refusal(dir, 'merge')).toMatch(
+      /it holds one \(its summary\.json is there\), which this would replace: add --overwrite to replace it, or merge into another folder$/,
+    );
+    expect(readdirSync(dir).sort()).toEqual(['runs.jsonl', 'summary.json']);
+    expect(refusal(dir, 'discard')).toBe('claimed');
+    expect(refusal(dir, 'merge-discard')).toBe('claimed');
+  });
+
+  it("lets a sweep into the default folder replace its finished sweep, but not an interrupted one's runs", () => {
+    expect(refusal(finishedFolder([fixtureRun()]), 'latest')).toBe('claimed');
+    expect(refusal(interrupted(3), 'latest')).toMatch(/it holds one with 3 finished runs, which this would delete/);
+  });
+
+  it('does not let a finished sweep be resumed', () => {
+    const dir = finishedFolder([fixtureRun()]);
     expect(refusal(dir, 'resume')).toBe(
       `${join(dir, 'progress.json')}: an interrupted sweep to resume; the sweep in this folder finished (summary.json is there)`,
     );
@@ -88,7 +105,7 @@ describe('claimResultsFolder', () => {
     writeFileSync(join(dir, 'summary.json.tmp-999999999'), 'half');
     writeFileSync(join(dir, `meta.json.tmp-${process.ppid}`), 'a live writer');
     writeFileSync(join(dir, 'notes.txt.tmp-999999999'), 'not ours');
-    claimResultsFolder(dir, 'sweep', quiet).release();
+    claimResultsFolder(dir, 'discard', quiet).release();
     expect(readdirSync(dir).sort()).toEqual([
       `meta.json.tmp-${process.ppid}`,
       'notes.txt.tmp-999999999',
@@ -99,10 +116,15 @@ describe('claimResultsFolder', () => {
 });
 
 describe('sweepIntent', () => {
-  it('refuses --resume with --discard', () => {
-    expect(() => sweepIntent(true, true)).toThrow(/--discard: left out with --resume/);
+  it('refuses --resume with --overwrite', () => {
+    expect(() => sweepIntent(true, true)).toThrow(/--overwrite: left out with --resume/);
     expect([sweepIntent(false, false), sweepIntent(true, false), sweepIntent(false, true)]).toEqual([
       'sweep',
+      'resume',
+      'discard',
+    ]);
+    expect([sweepIntent(false, false, true), sweepIntent(true, false, true), sweepIntent(false, true, true)]).toEqual([
+      'latest',
       'resume',
       'discard',
     ]);

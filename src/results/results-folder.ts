@@ -11,9 +11,12 @@ import { ResultsWriter } from './results-writer.js';
 
 /**
  * What a command means to do with its output folder: start a sweep there, continue the
- * interrupted one (`--resume`), start over and lose it (`--discard`), or merge shards in.
+ * interrupted one (`--resume`), start over and lose what it holds (`--overwrite`), start
+ * a sweep in the default folder (`results/latest`, where a finished sweep is the latest
+ * and is replaced, an unfinished one is not), or merge shards in, into a folder holding no
+ * sweep or (`--overwrite`) over one.
  */
-export type FolderIntent = 'sweep' | 'resume' | 'discard' | 'merge';
+export type FolderIntent = 'sweep' | 'resume' | 'discard' | 'latest' | 'merge' | 'merge-discard';
 
 /** An output folder this process holds the lock of, with what it found there. */
 export interface ResultsFolder {
@@ -22,7 +25,7 @@ export interface ResultsFolder {
   readonly progress: StoredProgress | undefined;
   /** The sweep's writer (intents 'sweep', 'resume', 'discard'). */
   sweepWriter(identity: StoredSweepIdentity): ResultsWriter;
-  /** The merge's writer (intent 'merge'). */
+  /** The merge's writer (intents 'merge', 'merge-discard'). */
   mergeWriter(): ResultsWriter;
   /** Stops any writer still open (a merge's temporary files go) and gives up the lock. */
   release(): void;
@@ -34,25 +37,29 @@ export interface ClaimOptions {
   readonly fs?: ResultsFs;
 }
 
-/** `--resume` and `--discard` contradict each other; the intent of the two flags, or a UserInputError. */
-export function sweepIntent(resume: boolean, discard: boolean): FolderIntent {
-  if (resume && discard)
+/**
+ * `--resume` and `--overwrite` contradict each other; the intent of the two flags, or a
+ * UserInputError. `defaultFolder`: the user named no folder, so the command's own (`results/latest`)
+ * is used, whose finished sweep a new one replaces; a folder the user names is theirs to keep.
+ */
+export function sweepIntent(resume: boolean, overwrite: boolean, defaultFolder = false): FolderIntent {
+  if (resume && overwrite)
     throw UserInputError.single(
-      '--discard',
+      '--overwrite',
       '',
-      'left out with --resume: --resume continues the interrupted sweep, --discard deletes it',
+      'left out with --resume: --resume continues the interrupted sweep, --overwrite deletes it',
     );
-  return resume ? 'resume' : discard ? 'discard' : 'sweep';
+  return resume ? 'resume' : overwrite ? 'discard' : defaultFolder ? 'latest' : 'sweep';
 }
 
 /**
  * Takes an output folder for writing: makes it, takes its lock (a folder another live
  * process writes is refused), clears temporary files a dead writer left, and checks that
- * the intent loses nothing: a new sweep or a merge is refused where an interrupted
- * sweep's runs would be lost, naming --resume and --discard.
+ * the intent loses nothing: a new sweep or a merge is refused where a sweep's runs,
+ * finished or interrupted, would be lost, naming --resume and --overwrite.
  *
  * @example
- * const folder = claimResultsFolder('results/latest', sweepIntent(flags.resume, flags.discard));
+ * const folder = claimResultsFolder('results/latest', sweepIntent(flags.resume, flags.overwrite));
  * try { ... folder.sweepWriter(identity) ... } finally { folder.release(); }
  */
 export function claimResultsFolder(dir: string, intent: FolderIntent, options: ClaimOptions = {}): ResultsFolder {
@@ -89,11 +96,11 @@ function heldFolder(
     dir,
     progress,
     sweepWriter: (identity) => {
-      if (intent === 'merge') throw new Error('a merge folder has no sweep writer');
+      if (merges(intent)) throw new Error('a merge folder has no sweep writer');
       return open(ResultsWriter.forSweep(dir, identity, progress, fs));
     },
     mergeWriter: () => {
-      if (intent !== 'merge') throw new Error('a sweep folder has no merge writer');
+      if (!merges(intent)) throw new Error('a sweep folder has no merge writer');
       return open(ResultsWriter.forMerge(dir, fs));
     },
     release: () => {
@@ -103,9 +110,13 @@ function heldFolder(
   };
 }
 
-/** The interrupted sweep to resume, for 'resume'; for the other intents, a refusal where runs would be lost. */
+function merges(intent: FolderIntent): boolean {
+  return intent === 'merge' || intent === 'merge-discard';
+}
+
+/** The interrupted sweep to resume, for 'resume'; for 'sweep' and 'merge', a refusal where runs would be lost. */
 function checkIntent(dir: string, intent: FolderIntent): StoredProgress | undefined {
-  if (intent === 'discard') return undefined;
+  if (intent === 'discard' || intent === 'merge-discard') return undefined;
   const progress = readProgress(dir);
   if (intent === 'resume') {
     if (progress !== null) return progress;
@@ -124,21 +135,31 @@ function checkIntent(dir: string, intent: FolderIntent): StoredProgress | undefi
         ? 'merge into another folder (a served sweep cannot be continued)'
         : 'finish it with `spiralbench run` and --resume, or merge into another folder'
       : served
-        ? 'it is a served sweep, which cannot be continued: add --discard to delete its runs and start over, or use another --out'
-        : 'add --resume to continue it (same flags), or --discard to delete its runs and start over';
+        ? 'it is a served sweep, which cannot be continued: add --overwrite to delete its runs and start over, or use another --out'
+        : 'add --resume to continue it (same flags), or --overwrite to delete its runs and start over';
   if (progress !== null && progress.runs_done > 0)
     throw UserInputError.single(
       dir,
       '',
       `a folder without an interrupted sweep; it holds one with ${progress.runs_done} finished runs, which this would delete: ${elsewhere}`,
     );
-  // Runs with neither a summary nor a progress file: a sweep that did not finish and cannot be resumed.
-  const runs = join(dir, RUNS_FILE);
-  if (progress === null && !existsSync(join(dir, SUMMARY_FILE)) && existsSync(runs) && statSync(runs).size > 0)
+  const instead = intent === 'merge' ? 'merge into another folder' : 'use another --out';
+  // A finished sweep is often the one worth most (a CI baseline): it is replaced only when asked.
+  if (progress === null && existsSync(join(dir, SUMMARY_FILE))) {
+    if (intent === 'latest') return undefined;
     throw UserInputError.single(
       dir,
       '',
-      `a folder without unfinished runs; its runs.jsonl has runs but no summary.json, which this would delete: ${intent === 'merge' ? 'merge into another folder' : 'add --discard to delete them and start over, or use another --out'}`,
+      `a folder without a finished sweep; it holds one (its summary.json is there), which this would replace: add --overwrite to replace it, or ${instead}`,
+    );
+  }
+  // Runs with neither a summary nor a progress file: a sweep that did not finish and cannot be resumed.
+  const runs = join(dir, RUNS_FILE);
+  if (progress === null && existsSync(runs) && statSync(runs).size > 0)
+    throw UserInputError.single(
+      dir,
+      '',
+      `a folder without unfinished runs; its runs.jsonl has runs but no summary.json, which this would delete: add --overwrite to delete them and start over, or ${instead}`,
     );
   return undefined;
 }

@@ -35,6 +35,18 @@ export function tempPath(path: string, pid: number = process.pid): string {
 }
 
 /**
+ * Whether `error`, or an error it was caused by, is the disk (or the user's quota) being
+ * full: the one write failure the user fixes by freeing space, and that has its own exit code.
+ */
+export function isDiskFull(error: unknown): boolean {
+  for (let at = error; at instanceof Error; at = at.cause) {
+    const code = (at as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') return true;
+  }
+  return false;
+}
+
+/**
  * A results file could not be written (a full disk, a read-only folder). What was at
  * the path before is still there, and no temporary file is left behind.
  */

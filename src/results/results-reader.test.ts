@@ -53,7 +53,7 @@ describe('openFinishedSweep', () => {
     [
       'an interrupted sweep',
       (dir: string) => fixtureFolder({ 'progress.json': JSON.stringify({ runs_done: 250 }) }, join(dir, 'stopped')),
-      /stopped: a finished sweep folder; this sweep was interrupted after 250 runs \(its progress\.json is there\): finish it with `spiralbench run`, its flags and --resume$/,
+      /^[^:]*stopped: this sweep was interrupted after 250 runs \(its progress\.json is there\), so it has no results to read yet: finish it with `spiralbench run`, its flags and --resume$/,
     ],
     [
       'no summary.json',
@@ -249,7 +249,7 @@ describe('readInterruptedRuns', () => {
     );
     writeFileSync(join(dir, 'runs.jsonl'), text);
     expect(await problem(() => readInterruptedRuns(dir, progress(4, text.length), () => {}))).toMatch(
-      /runs\.jsonl: 4 finished runs, as progress\.json records; found 3: the folder was changed since, so start the sweep again with --discard$/,
+      /runs\.jsonl: 4 finished runs, as progress\.json records; found 3: the folder was changed since, so start the sweep again with --overwrite$/,
     );
   });
 });

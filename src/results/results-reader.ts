@@ -70,8 +70,8 @@ export function openFinishedSweep(path: string): FinishedSweep {
       dir,
       '',
       model === SERVED_MODEL
-        ? `a finished sweep folder; this served sweep was stopped${after} (its progress.json is there), and serve cannot continue one: serve the sweep again with --discard, or into another folder, and let every run end`
-        : `a finished sweep folder; this sweep was interrupted${after} (its progress.json is there): finish it with \`spiralbench run\`, its flags and --resume`,
+        ? `this served sweep was stopped${after} (its progress.json is there), so it has no results to read, and serve cannot continue one: serve the sweep again with --overwrite, or into another folder, and let every run end`
+        : `this sweep was interrupted${after} (its progress.json is there), so it has no results to read yet: finish it with \`spiralbench run\`, its flags and --resume`,
     );
   }
   const runsFile = join(dir, RUNS_FILE);
@@ -222,7 +222,7 @@ export async function readInterruptedRuns(
     throw UserInputError.single(
       file,
       '',
-      `${progress.runs_done} finished runs, as ${PROGRESS_FILE} records; found ${count}: the folder was changed since, so start the sweep again with --discard`,
+      `${progress.runs_done} finished runs, as ${PROGRESS_FILE} records; found ${count}: the folder was changed since, so start the sweep again with --overwrite`,
     );
 }
 

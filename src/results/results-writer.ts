@@ -45,6 +45,8 @@ export class ResultsWriter {
   #jsonlBytes: number;
   #csvBytes: number;
   #open = true;
+  /** A failed chunk that could not be cut back: every later chunk fails with it. */
+  #broken: ResultsWriteError | undefined;
 
   /** A sweep's writer. `resume`: continue the run files an interrupted sweep left, cut back to what it synced. */
   static forSweep(
@@ -93,9 +95,14 @@ export class ResultsWriter {
     if (resume === undefined) {
       // A fresh sweep: an older sweep's progress no longer describes these files.
       fs.rmSync(join(dir, PROGRESS_FILE), { force: true });
-      this.#jsonl = fs.openSync(jsonlPath, 'w');
-      this.#csv = fs.openSync(csvPath, 'w');
-      this.#csvBytes = writeAll(fs, this.#csv, CSV_HEADER);
+      try {
+        this.#jsonl = openEmptyForAppend(fs, jsonlPath);
+        this.#csv = openEmptyForAppend(fs, csvPath);
+        this.#csvBytes = writeAll(fs, this.#csv, CSV_HEADER);
+      } catch (error) {
+        this.#closeRunFiles();
+        throw new ResultsWriteError(this.#csv === undefined ? jsonlPath : csvPath, error);
+      }
     } else {
       // Whatever a crash left past the synced sizes is half a chunk: cut it off.
       fs.truncateSync(jsonlPath, resume.jsonl_bytes);
@@ -105,28 +112,67 @@ export class ResultsWriter {
     }
   }
 
+  /**
+   * Appends a chunk. A sweep's chunk is all or nothing: if any write fails (a full disk),
+   * the run files are cut back to the last chunk progress.json records and the error names
+   * the file, so the same chunk can be appended again once there is room.
+   */
   append(chunk: RunChunk): void {
     const jsonl = this.#jsonl;
     const csv = this.#csv;
+    if (this.#broken !== undefined) throw this.#broken;
     if (jsonl === undefined || csv === undefined) throw new Error(`the results writer of ${this.dir} is closed`);
-    this.#jsonlBytes += writeAll(this.#fs, jsonl, chunk.jsonl);
-    this.#csvBytes += writeAll(this.#fs, csv, chunk.csv);
-    this.#chunksDone += 1;
-    this.#runsDone += chunk.runs;
-    if (this.#mode.kind !== 'sweep') return;
-    // Synced before progress.json says they are there: a crash can only leave less.
-    this.#fs.fsyncSync(jsonl);
-    this.#fs.fsyncSync(csv);
-    const progress: StoredProgress = {
-      format_version: FORMAT_VERSION,
-      spiralbench: VERSION,
-      sweep: this.#mode.identity,
-      chunks_done: this.#chunksDone,
-      runs_done: this.#runsDone,
-      jsonl_bytes: this.#jsonlBytes,
-      csv_bytes: this.#csvBytes,
-    };
-    writeFileAtomic(join(this.dir, PROGRESS_FILE), `${JSON.stringify(progress)}\n`, this.#fs);
+    if (this.#mode.kind !== 'sweep') {
+      this.#jsonlBytes += writeAll(this.#fs, jsonl, chunk.jsonl);
+      this.#csvBytes += writeAll(this.#fs, csv, chunk.csv);
+      this.#chunksDone += 1;
+      this.#runsDone += chunk.runs;
+      return;
+    }
+    let failed = join(this.dir, RUNS_FILE);
+    try {
+      const jsonlBytes = this.#jsonlBytes + writeAll(this.#fs, jsonl, chunk.jsonl);
+      failed = join(this.dir, CSV_FILE);
+      const csvBytes = this.#csvBytes + writeAll(this.#fs, csv, chunk.csv);
+      // Synced before progress.json says they are there: a crash can only leave less.
+      this.#fs.fsyncSync(jsonl);
+      this.#fs.fsyncSync(csv);
+      const progress: StoredProgress = {
+        format_version: FORMAT_VERSION,
+        spiralbench: VERSION,
+        sweep: this.#mode.identity,
+        chunks_done: this.#chunksDone + 1,
+        runs_done: this.#runsDone + chunk.runs,
+        jsonl_bytes: jsonlBytes,
+        csv_bytes: csvBytes,
+      };
+      failed = join(this.dir, PROGRESS_FILE);
+      writeFileAtomic(failed, `${JSON.stringify(progress)}\n`, this.#fs);
+      this.#jsonlBytes = jsonlBytes;
+      this.#csvBytes = csvBytes;
+      this.#chunksDone += 1;
+      this.#runsDone += chunk.runs;
+    } catch (error) {
+      const failure = error instanceof ResultsWriteError ? error : new ResultsWriteError(failed, error);
+      if (!this.#cutBack()) this.#broken = failure;
+      throw failure;
+    }
+  }
+
+  /**
+   * The run files cut back to what progress.json records. Both are opened for appending,
+   * so the next chunk lands at the cut. False when they cannot be cut: they take no more
+   * chunks (a resume cuts them to progress.json's sizes anyway).
+   */
+  #cutBack(): boolean {
+    try {
+      this.#fs.truncateSync(join(this.dir, RUNS_FILE), this.#jsonlBytes);
+      this.#fs.truncateSync(join(this.dir, CSV_FILE), this.#csvBytes);
+      return true;
+    } catch {
+      this.#closeRunFiles();
+      return false;
+    }
   }
 
   /**
@@ -188,6 +234,12 @@ export class ResultsWriter {
     if (this.#csv !== undefined) this.#fs.closeSync(this.#csv);
     this.#jsonl = this.#csv = undefined;
   }
+}
+
+/** A run file emptied (or made) and opened for appending: a write always lands at its end, wherever a cut left it. */
+function openEmptyForAppend(fs: ResultsFs, path: string): number {
+  fs.closeSync(fs.openSync(path, 'w'));
+  return fs.openSync(path, 'a');
 }
 
 /**

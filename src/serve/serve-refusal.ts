@@ -12,11 +12,15 @@ export class ServeRefusal extends Error {
     readonly status: number,
     readonly type: string,
     message: string,
-    /** Headers the answer carries besides its content type (`allow` on a 405). */
-    readonly headers: Readonly<Record<string, string>> = {},
+    /** Headers the answer carries besides its content type (`allow` on a 405), and the error's cause. */
+    { headers = {}, ...options }: ErrorOptions & { readonly headers?: Readonly<Record<string, string>> } = {},
   ) {
-    super(message);
+    super(message, options);
+    this.headers = headers;
   }
+
+  /** Headers the answer carries besides its content type. */
+  readonly headers: Readonly<Record<string, string>>;
 
   /** The JSON body the server answers with. */
   body(): string {

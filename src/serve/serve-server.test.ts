@@ -3,8 +3,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { resolveScenarioSource } from '../bench/scenario-source.js';
-import { ServedSweep } from './served-sweep.js';
+import { fillingDisk } from '../results/full-disk.test-helpers.js';
+import { claimResultsFolder } from '../results/results-folder.js';
+import { readProgress } from '../results/results-reader.js';
+import { ServedResults } from './served-results.js';
+import { ServedSweep, servedSweepIdentity } from './served-sweep.js';
 import { ServeServer } from './serve-server.js';
 
 const KEY = 'sk-ant-api03-UNITFAKEKEY';
@@ -299,5 +306,36 @@ describe('ServeServer and malformed MCP calls', () => {
       code: -32602,
       message: "tools/call: arguments must be a JSON object of the tool's parameters, got an array",
     });
+  });
+});
+
+describe('ServeServer on a full disk', () => {
+  it('answers an /end it could not store with 507 and keeps the run open: the same /end sent again stores the record', async () => {
+    const disk = fillingDisk(0);
+    const dir = join(mkdtempSync(join(tmpdir(), 'spiralbench-serve-full-')), 'out');
+    const options = { source, arm: 'agent:unit', seeds: { base: 1, count: 5 }, sweepSeed: 0 };
+    const results = new ServedResults(
+      claimResultsFolder(dir, 'sweep', { note: () => {}, fs: disk.fs }),
+      servedSweepIdentity(options),
+    );
+    server = new ServeServer({ sweep: new ServedSweep({ ...options, results }) });
+    try {
+      const base = await server.listen();
+      await post(`${base}/runs`, { seed: 1 });
+      const full = await post(`${base}/runs/run-1/end`, { outcome: 'completed', final_text: 'done' });
+      expect(full.status).toBe(507);
+      expect(JSON.parse(full.text).error).toMatchObject({
+        type: 'insufficient_storage',
+        message: expect.stringContaining('POST /runs/run-1/end again'),
+      });
+      disk.setRoom(1_000_000);
+      const again = await post(`${base}/runs/run-1/end`, { outcome: 'completed', final_text: 'done' });
+      expect(again.status, again.text).toBe(200);
+      expect(JSON.parse(again.text)).toMatchObject({ seed: 1 });
+      expect(readProgress(dir)).toMatchObject({ runs_done: 1 });
+      expect((await post(`${base}/runs/run-1/end`, {})).status).toBe(409);
+    } finally {
+      results.release();
+    }
   });
 });

@@ -180,7 +180,7 @@ export class ServeServer {
     if (rest === '/mcp' && method !== 'POST')
       // Stateless: no server-sent stream to open (GET) and no session to close (DELETE).
       throw new ServeRefusal(405, 'method_not_allowed', 'this MCP endpoint is stateless: POST only', {
-        allow: 'POST',
+        headers: { allow: 'POST' },
       });
     if (rest === '/mcp') return { kind: 'mcp', run };
     if (method === 'POST' && (rest === '/v1/messages' || rest === '/v1/chat/completions'))

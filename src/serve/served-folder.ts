@@ -10,16 +10,16 @@ import { SERVED_MODEL } from '../results/served-model.js';
  * Takes `serve`'s results folder: its lock, and a check that serving there loses nothing.
  * Serve cannot continue a sweep, and it rewrites the whole folder once the first run ends,
  * so a folder holding any runs (a finished sweep, an interrupted one, or stray runs) is
- * refused unless `discard` says to delete them. Nothing in the folder is changed here:
+ * refused unless `overwrite` says to delete them. Nothing in the folder is changed here:
  * the writer opens when the first run ends (served-results.ts).
  *
  * @example
- * const folder = claimServedFolder('results/served', flags.discard);
+ * const folder = claimServedFolder('results/served', flags.overwrite);
  */
-export function claimServedFolder(dir: string, discard: boolean, options: ClaimOptions = {}): ResultsFolder {
+export function claimServedFolder(dir: string, overwrite: boolean, options: ClaimOptions = {}): ResultsFolder {
   // 'discard' only takes the lock and skips run's own checks, whose advice (--resume) serve cannot follow.
   const folder = claimResultsFolder(dir, 'discard', options);
-  if (discard) return folder;
+  if (overwrite) return folder;
   try {
     refuseRunsToLose(dir);
     return folder;
@@ -30,7 +30,7 @@ export function claimServedFolder(dir: string, discard: boolean, options: ClaimO
 }
 
 function refuseRunsToLose(dir: string): void {
-  const instead = 'use another --out, or add --discard to delete them and start over';
+  const instead = 'use another --out, or add --overwrite to delete them and start over';
   if (existsSync(join(dir, SUMMARY_FILE)))
     throw UserInputError.single(
       dir,

@@ -24,6 +24,9 @@ export class ServedRun {
   /** The tool events of the run, for its trace. */
   readonly events: AgentEvent[];
   readonly #fetch: typeof fetch;
+  /** The run's record, judged on its world when the agent first ended it. */
+  #judged: RunOutput | undefined;
+  /** The same, once it is stored: only then has the run ended. */
   #ended: RunOutput | undefined;
 
   constructor(id: string, session: AgentRunSession, events: AgentEvent[]) {
@@ -66,11 +69,20 @@ export class ServedRun {
     }
   }
 
-  /** Ends the run once: the record judged on the world. */
-  end(ending: AgentRunEnding): RunOutput {
-    this.#checkOpen();
-    this.#ended = this.session.finish(ending);
-    return this.#ended;
+  /**
+   * The run's record, judged on its world the first time the agent ends it. The run has
+   * not ended until `stored` says its record is on disk: an end whose record could not be
+   * stored is retried, and gets the record judged the first time (the world is judged once).
+   */
+  judge(ending: AgentRunEnding): RunOutput {
+    if (this.#ended !== undefined) this.#checkOpen();
+    this.#judged ??= this.session.finish(ending);
+    return this.#judged;
+  }
+
+  /** The judged record is stored: the run has ended. */
+  stored(): void {
+    this.#ended = this.#judged;
   }
 
   #checkOpen(): void {
@@ -79,6 +91,12 @@ export class ServedRun {
         409,
         'run_ended',
         `run ${this.id} has ended; start another with POST /runs (its record: ${this.#ended.record.verdict})`,
+      );
+    if (this.#judged !== undefined)
+      throw new ServeRefusal(
+        409,
+        'run_ending',
+        `run ${this.id} was ended (verdict ${this.#judged.record.verdict}) but its record is not stored yet: POST /runs/${this.id}/end again to store it`,
       );
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +6,8 @@ import { runAgent } from '../agents/run-agent.js';
 import { defineAgent } from '../agents/define-agent.js';
 import { resolveScenarioSource } from '../bench/scenario-source.js';
 import { claimResultsFolder } from '../results/results-folder.js';
-import { openFinishedSweep, readRuns } from '../results/results-reader.js';
+import { fillingDisk } from '../results/full-disk.test-helpers.js';
+import { openFinishedSweep, readProgress, readRuns } from '../results/results-reader.js';
 import { servedFailure } from './served-failure.js';
 import { ServedResults } from './served-results.js';
 import { SERVED_MODEL, ServedSweep, servedSweepIdentity } from './served-sweep.js';
@@ -103,5 +104,34 @@ describe('ServedSweep', () => {
     const finished = openFinishedSweep(dir);
     expect(finished.summary.model).toBe(SERVED_MODEL);
     return readRuns(finished, (run) => seeds.push(run.seed)).then(() => expect(seeds).toEqual([1, 2, 3]));
+  });
+
+  it('keeps a run open while its record cannot be stored (a full disk): its end is refused with 507 and can be retried', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'spiralbench-served-')), 'out');
+    const disk = fillingDisk(0);
+    const results = new ServedResults(
+      claimResultsFolder(dir, 'sweep', { note: () => {}, fs: disk.fs }),
+      servedSweepIdentity(options),
+    );
+    const ended: number[] = [];
+    const sweep = new ServedSweep({ ...options, results, onEnded: (record) => ended.push(record.seed) });
+    try {
+      const run = sweep.start(1);
+      expect(refused(() => sweep.end(run.id, { returned: 'all done' }))).toEqual({
+        status: 507,
+        message: expect.stringMatching(
+          /^run run-1 has not ended: its record could not be stored \(could not write .*ENOSPC.*\); free space where .*out is and POST \/runs\/run-1\/end again$/,
+        ),
+      });
+      expect([sweep.ended, ended, sweep.inFlight().map(({ id }) => id)]).toEqual([0, [], ['run-1']]);
+      disk.setRoom(1_000_000);
+      const record = sweep.end(run.id, { returned: 'all done' });
+      expect([sweep.ended, ended, sweep.inFlight()]).toEqual([1, [1], []]);
+      expect(refused(() => sweep.end(run.id, { returned: 'again' }))).toMatchObject({ status: 409 });
+      expect(readProgress(dir)).toMatchObject({ runs_done: 1 });
+      expect(JSON.parse(readFileSync(join(dir, 'runs.jsonl'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(record)));
+    } finally {
+      results.release();
+    }
   });
 });

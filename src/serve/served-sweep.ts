@@ -7,6 +7,7 @@ import type { ScenarioSource } from '../bench/scenario-source.js';
 import { isImpossible, sweepSummary, type SweepSummary } from '../bench/sweep.js';
 import { checkSeeds } from '../bench/sweep-plan.js';
 import type { StoredSweepIdentity } from '../results/progress-schema.js';
+import { isDiskFull } from '../results/results-fs.js';
 import { SERVED_MODEL } from '../results/served-model.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { Trace } from '../bench/traces.js';
@@ -133,12 +134,29 @@ export class ServedSweep {
     return run;
   }
 
-  /** Ends run `id`: its record, judged on its world, written before this returns. */
+  /**
+   * Ends run `id`: its record, judged on its world, written before this returns. A record
+   * that cannot be written (a full disk) leaves the run open, refused with 507 (500 for
+   * another write failure) naming the folder: the same end, retried once there is room,
+   * stores the record judged the first time.
+   */
   end(id: string, ending: AgentRunEnding): RunRecord {
     const run = this.run(id);
-    const { record } = run.end(ending);
+    const { record } = run.judge(ending);
+    try {
+      this.options.results?.append(record);
+    } catch (error) {
+      const full = isDiskFull(error);
+      const where = this.options.results?.dir ?? 'the results folder';
+      throw new ServeRefusal(
+        full ? 507 : 500,
+        full ? 'insufficient_storage' : 'api_error',
+        `run ${id} has not ended: its record could not be stored (${error instanceof Error ? error.message : String(error)}); ${full ? 'free space' : 'make it writable'} where ${where} is and POST /runs/${id}/end again`,
+        { cause: error },
+      );
+    }
+    run.stored();
     this.#records.set(run.seed, { record, run });
-    this.options.results?.append(record);
     this.options.onEnded?.(record, this.#records.size, this.total);
     return record;
   }

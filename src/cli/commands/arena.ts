@@ -28,7 +28,7 @@ interface ArenaFlags {
   readonly workers: number;
   readonly out: string;
   readonly resume: boolean;
-  readonly discard: boolean;
+  readonly overwrite: boolean;
   readonly ensemble?: string;
   readonly agent: string[];
 }
@@ -79,7 +79,12 @@ export function registerArena(program: Command): void {
       'continue the interrupted arena in --out (same flags): finished runs are kept, the rest are run',
       false,
     )
-    .option('--discard', 'delete the interrupted arena in --out and start over', false)
+    .option(
+      '--overwrite',
+      'delete the arena --out holds, finished or interrupted, and start over (without it, such a folder is refused; --discard is an alias)',
+      false,
+    )
+    .addOption(optionAlias('--discard', 'overwrite'))
     .option(
       '--ensemble <name>',
       "every arm across a persona ensemble, paired by seed: 'default' or a file from `spiralbench calibrate` (see `run --help`)",
@@ -102,7 +107,7 @@ export function registerArena(program: Command): void {
         '  spiralbench arena --scenarios fetch-transform-write,send-email-partial-write,search-thrash,model-outage --seeds 500',
       ].join('\n'),
     )
-    .action(async (flags: ArenaFlags) => {
+    .action(async (flags: ArenaFlags, command: Command) => {
       const scenarios = await loadScenarioSources(flags.scenarios);
       const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
       if (repeated.length > 0)
@@ -141,7 +146,9 @@ export function registerArena(program: Command): void {
         workers: flags.workers,
         outDir,
         resume: flags.resume,
-        discard: flags.discard,
+        discard: flags.overwrite,
+        // results/arena is the scratch folder: a finished arena there is replaced; a folder named with -o is kept.
+        defaultFolder: command.getOptionValueSource('out') === 'default',
         ...(ensemble === undefined ? {} : { ensemble }),
         ...(progress === undefined ? {} : { onProgress: progress }),
       });

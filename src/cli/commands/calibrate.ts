@@ -28,6 +28,7 @@ import { UserInputError } from '../../user-input-error.js';
 import { calibrationProgress } from '../calibration-progress.js';
 import { commaList, nonNegativeInt, workerCount } from '../parse.js';
 import { replayProgress } from '../replay-progress.js';
+import { replaceableFile } from '../output-file.js';
 
 /** What --from computed, what the command line replaced, and what the source could not give. */
 function sourcedTargetsText(sourced: SourcedTargets, given: Targets): string {
@@ -53,6 +54,7 @@ interface CalibrateFlags {
   readonly seedsPerCandidate: number;
   readonly workers: number;
   readonly out: string;
+  readonly overwrite: boolean;
 }
 
 /** A whole number in [low, high], for commander. */
@@ -65,15 +67,18 @@ function wholeIn(low: number, high: number, what: string): (value: string) => nu
   };
 }
 
-/** The ensemble file to write: refused before the fit, not after it. */
-function outFile(path: string): string {
+/**
+ * The ensemble file to write: refused before the fit, not after it. A file already there
+ * (the bundled default ensemble among them) is replaced only with --overwrite.
+ */
+function outFile(path: string, overwrite: boolean): string {
   const absolute = resolve(path);
   if (path.trim() === '') throw UserInputError.single('--out', '', 'a file path; got an empty one');
   if (existsSync(absolute) && statSync(absolute).isDirectory())
     throw UserInputError.single('--out', '', `a file, not a folder (${absolute} is a folder)`);
   if (!existsSync(dirname(absolute)) || !statSync(dirname(absolute)).isDirectory())
     throw UserInputError.single('--out', '', `a file in an existing folder; ${dirname(absolute)} does not exist`);
-  return absolute;
+  return replaceableFile(absolute, { another: '--out', overwrite });
 }
 
 export function registerCalibrate(program: Command): void {
@@ -112,7 +117,12 @@ export function registerCalibrate(program: Command): void {
       workerCount,
       availableParallelism(),
     )
-    .requiredOption('-o, --out <file>', 'the ensemble file to write (YAML), replaced atomically')
+    .requiredOption('-o, --out <file>', 'the ensemble file to write (YAML), written atomically')
+    .option(
+      '--overwrite',
+      "replace a file already at --out (without it, one is refused, and so is any path in spiralbench's bundled scenarios)",
+      false,
+    )
     .addHelpText(
       'after',
       [
@@ -140,7 +150,7 @@ export function registerCalibrate(program: Command): void {
         throw UserInputError.single('--target', '', "the statistics to match, or --from with your agent's runs");
       const given = flags.target === undefined ? {} : parseTargets(flags.target);
       const tolerances = flags.tolerance === undefined ? DEFAULT_TOLERANCES : parseTolerances(flags.tolerance);
-      const out = outFile(flags.out);
+      const out = outFile(flags.out, flags.overwrite);
       const source = { ...(await loadScenarioSource(flags.scenario)), ref: flags.scenario };
       let targetValues: Targets = given;
       if (flags.from !== undefined) {

@@ -1,13 +1,15 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { escapeControl } from '../../report/terminal-text.js';
 import { writeFileAtomic } from '../../results/atomic-write.js';
-import { UserInputError } from '../../user-input-error.js';
+import { UserInputError, type InputProblem } from '../../user-input-error.js';
+import { optionAlias } from '../option-alias.js';
+import { replaceableFile } from '../output-file.js';
 import { SCAFFOLD_SCENARIO_ID, scaffoldFiles } from '../init-scaffold.js';
 
 interface InitFlags {
-  readonly force: boolean;
+  readonly overwrite: boolean;
 }
 
 /** A path as the user types it: relative to the working directory when inside it (./x when it has no folder), else absolute. */
@@ -19,9 +21,10 @@ function typed(path: string): string {
 
 /**
  * Writes the scaffold into `dir` and returns the files written. Refuses, naming every one,
- * when any of them exists: a half-written scaffold over a user's files is worse than none.
+ * when any of them exists (a link or a FIFO too), unless `overwrite`: a half-written
+ * scaffold over a user's files is worse than none.
  */
-export function initProject(dir: string, force: boolean): string[] {
+export function initProject(dir: string, overwrite: boolean): string[] {
   const target = resolve(dir);
   // The package as a project installs it; an editor resolves the schema from the scenario's folder.
   const schema = relative(
@@ -33,16 +36,17 @@ export function initProject(dir: string, force: boolean): string[] {
     ...file,
     path: join(target, file.name),
   }));
-  const existing = files.filter((file) => existsSync(file.path));
-  if (existing.length > 0 && !force)
-    throw new UserInputError(
-      existing.map((file) => ({
-        source: typed(file.path),
-        field: '',
-        expected:
-          'a path init can write to; a file is there and init does not overwrite it (pass --force to replace it)',
-      })),
-    );
+  const problems = files.flatMap((file): InputProblem[] => {
+    try {
+      replaceableFile(file.path, { another: 'folder', overwrite });
+      return [];
+    } catch (error) {
+      if (!(error instanceof UserInputError)) throw error;
+      // Shown as the user typed the folder, like the files init reports writing.
+      return error.problems.map((problem) => ({ ...problem, source: typed(file.path) }));
+    }
+  });
+  if (problems.length > 0) throw new UserInputError(problems);
   mkdirSync(target, { recursive: true });
   for (const file of files) writeFileAtomic(file.path, file.text);
   return files.map((file) => file.path);
@@ -55,13 +59,14 @@ export function registerInit(program: Command): void {
       'Scaffold a scenario played with your own tools: <dir>/customer-note.yaml, <dir>/tools.ts (one async read, one write, made with defineTool) and a README of the next commands.',
     )
     .argument('[dir]', 'the folder to write to (created if missing)', 'spiralbench')
-    .option('--force', 'replace files that already exist', false)
+    .option('--overwrite', 'replace files that already exist (--force is an alias)', false)
+    .addOption(optionAlias('--force', 'overwrite'))
     .addHelpText(
       'after',
       '\nExample:\n  spiralbench init my-bench\n\nExits 2, naming them, when a file it would write exists.',
     )
     .action((dir: string, flags: InitFlags) => {
-      const written = initProject(dir, flags.force);
+      const written = initProject(dir, flags.overwrite);
       const scenario = typed(written[0]!);
       const lines = [
         ...written.map((path) => `wrote ${escapeControl(typed(path))}`),

@@ -14,6 +14,11 @@ export function registerMerge(program: Command): void {
     .description('Combine the folders of `run --shard 1/n` … `n/n` into one sweep, identical to running it unsharded.')
     .argument('<shard-dirs...>', 'the shard result folders, in any order')
     .requiredOption('-o, --out <dir>', 'folder for the merged runs.jsonl, runs.csv and summary.json', outputFolder)
+    .option(
+      '--overwrite',
+      'replace the sweep --out holds (without it, a folder holding a sweep, finished or not, is refused)',
+      false,
+    )
     .addHelpText(
       'after',
       [
@@ -24,16 +29,18 @@ export function registerMerge(program: Command): void {
         '  spiralbench merge results/shard-1 results/shard-2 results/shard-3 -o results/full',
         '',
         'Every shard must be a whole, finished shard of the same sweep. Nothing in the -o folder',
-        'changes until the merged sweep is complete, so a failed merge leaves it as it was.',
+        'changes until the merged sweep is complete, so a failed merge leaves it as it was. A folder',
+        'already holding a sweep is refused unless --overwrite says to replace it.',
       ].join('\n'),
     )
-    .action(async (dirs: string[], flags: { readonly out: string }) => {
+    .action(async (dirs: string[], flags: { readonly out: string; readonly overwrite: boolean }) => {
       const outDir = resolve(flags.out);
       const startedAt = wallClock.iso();
       const started = wallClock.ms();
       const merged = await mergeShards(
         dirs.map((dir) => resolve(dir)),
         outDir,
+        { overwrite: flags.overwrite },
       );
       const { summary } = await concludeSweep(outDir, merged);
       const seconds = Math.round(wallClock.ms() - started) / 1000;

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { REPORT_FILE } from '../../report/html/report-marker.js';
 import { UserInputError } from '../../user-input-error.js';
+import { replaceableFile } from '../output-file.js';
 
 interface ReportFlags {
   /** A path, or true for the default path. */
@@ -7,6 +9,7 @@ interface ReportFlags {
   /** A path, or true for stdout. */
   readonly markdown?: string | true;
   readonly csv?: string | true;
+  readonly overwrite: boolean;
 }
 
 const HELP_AFTER = `
@@ -15,6 +18,8 @@ The HTML report is one file that works offline: charts are SVG rendered here (Ve
 no script runs in it and nothing is fetched. It reads only the saved results; the same
 results give the same bytes. A sweep that is not whole (still being written, interrupted,
 cut short) gets no report, and a report file is replaced only once it is fully written.
+An earlier report at the --html path is replaced; any other file there (or a link, a
+device) is refused, exit 2, unless --overwrite.
 
 Examples:
   spiralbench report results/latest
@@ -33,12 +38,18 @@ export function registerReport(program: Command): void {
     .option('--html [file]', 'write the HTML report here (default: reports/<sweep name>.html)')
     .option('--markdown [file]', 'write the headline as a Markdown table here (default: stdout)')
     .option('--csv [file]', 'write the headline as CSV, one row per scenario and arm, here (default: stdout)')
+    .option('--overwrite', 'replace whatever is at the --html path, not only an earlier report', false)
     .addHelpText('after', HELP_AFTER)
     .action(async (sweep: string, flags: ReportFlags) => {
       // Loaded here, not at the top: vega and vega-lite would slow every other command's start.
       const { defaultHtmlPath, writeReport } = await import('../../report/html/write-report.js');
       const stdout = (flag: string | true | undefined) => (flag === true ? '-' : flag);
-      const html = flags.html === true ? defaultHtmlPath(sweep) : flags.html;
+      const nothingAsked = flags.html === undefined && flags.markdown === undefined && flags.csv === undefined;
+      const asked = flags.html === true || nothingAsked ? defaultHtmlPath(sweep) : flags.html;
+      const html =
+        asked === undefined
+          ? undefined
+          : replaceableFile(asked, { another: '--html', overwrite: flags.overwrite, ours: REPORT_FILE });
       const markdown = stdout(flags.markdown);
       const csv = stdout(flags.csv);
       if (markdown === '-' && csv === '-')

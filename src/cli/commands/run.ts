@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type Arm, resolveArms } from '../../bench/arms.js';
 import { replayCommand } from '../../bench/replay-command.js';
@@ -14,6 +14,7 @@ import { checkAgentSweep } from '../../bench/agent-checks.js';
 import type { Shard } from '../../bench/sweep-plan.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { writeReport } from '../../report/html/write-report.js';
+import { REPORT_FILE } from '../../report/html/report-marker.js';
 import { renderCellTables, renderPassHatK, renderScenarioMatrix } from '../../report/terminal-table.js';
 import { renderAnswer } from '../../report/answer-table.js';
 import { concludeSweep } from '../sweep-conclusions.js';
@@ -45,6 +46,7 @@ import { UNANSWERED_RUNS_TO_STOP } from '../../bench/sweep-health.js';
 import { EXIT } from '../exit-codes.js';
 import { colourStdout } from '../terminal-capabilities.js';
 import { outputFolder } from '../output-folder.js';
+import { replaceableFile } from '../output-file.js';
 import { optionAlias } from '../option-alias.js';
 import { otelFile } from '../otel-file.js';
 import { checkOtelExport, exportOtel } from '../../bench/otel-export.js';
@@ -71,7 +73,7 @@ interface RunFlags {
   readonly check?: string;
   readonly report?: string | true;
   readonly resume: boolean;
-  readonly discard: boolean;
+  readonly overwrite: boolean;
   readonly stream: boolean;
   readonly live: boolean;
   readonly liveTimeoutMs: number;
@@ -135,7 +137,12 @@ export function registerRun(program: Command): void {
       'run only the i-th of n equal slices of the sweep (combine with `spiralbench merge`)',
       shardSpec,
     )
-    .option('-o, --out <dir>', 'results folder', outputFolder, 'results/latest')
+    .option(
+      '-o, --out <dir>',
+      'results folder; a folder named here that holds a sweep needs --resume or --overwrite (the default one is replaced when its sweep finished)',
+      outputFolder,
+      'results/latest',
+    )
     .option(
       '--via <path>',
       "how the simulated model is reached: 'in-process' (fast) or 'sdk' (through the real client of the scenario's API: @anthropic-ai/sdk, or openai for api: openai-chat)",
@@ -171,17 +178,21 @@ export function registerRun(program: Command): void {
       false,
     )
     .option('--json', 'print summary.json to stdout instead of tables', false)
-    .option('--report [html]', 'then write the HTML report (default reports/<results folder name>.html)')
+    .option(
+      '--report [html]',
+      'then write the HTML report (default reports/<results folder name>.html); an earlier report there is replaced, any other file refused',
+    )
     .option(
       '--resume',
       'continue the interrupted sweep in --out (same flags): finished runs are kept, the rest are run',
       false,
     )
     .option(
-      '--discard',
-      'delete the interrupted sweep in --out and start over (without --resume or --discard, a sweep into such a folder is refused)',
+      '--overwrite',
+      'delete the sweep --out holds, finished or interrupted, and start over, and replace any file at the --report path (without --resume or --overwrite, a sweep into such a folder is refused; --discard is an alias)',
       false,
     )
+    .addOption(optionAlias('--discard', 'overwrite'))
     .option(
       '--live',
       'live mode: tools served over HTTP on 127.0.0.1 with socket-level faults, the simulated model over HTTP, real time (see docs/live.md)',
@@ -241,9 +252,12 @@ export function registerRun(program: Command): void {
         `Exit code ${EXIT.modelUnavailable}: a real model (--model) never answered. When the first ${UNANSWERED_RUNS_TO_STOP} runs all fail before a`,
         'single reply (nothing listening, key or model id refused, every call an error), the sweep stops:',
         'the runs written so far are kept, and stderr names the error and the --resume command.',
+        '',
+        `Exit code ${EXIT.diskFull}: the disk (or quota) filled. Every chunk of runs synced before is kept; stderr names`,
+        'the file that could not be written and the --resume command to go on once there is room.',
       ].join('\n'),
     )
-    .action(async (flags: RunFlags) => {
+    .action(async (flags: RunFlags, command: Command) => {
       const baseline = flags.check === undefined ? undefined : baselineDir(flags.check);
       if (baseline !== undefined && baseline === resolve(flags.out)) {
         throw UserInputError.single(
@@ -252,6 +266,14 @@ export function registerRun(program: Command): void {
           `a folder other than the --check baseline (${baseline}), which the run would overwrite`,
         );
       }
+      // Checked before the sweep, which may run for hours: its report must have somewhere to go.
+      const reportPath =
+        flags.report === undefined
+          ? undefined
+          : replaceableFile(
+              typeof flags.report === 'string' ? flags.report : join('reports', `${basename(resolve(flags.out))}.html`),
+              { another: '--report', overwrite: flags.overwrite, ours: REPORT_FILE },
+            );
       const scenarios = await loadScenarioSources(flags.scenarios);
       const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
       if (repeated.length > 0)
@@ -327,7 +349,9 @@ export function registerRun(program: Command): void {
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
         outDir,
         resume: flags.resume,
-        discard: flags.discard,
+        discard: flags.overwrite,
+        // results/latest is the scratch folder: a finished sweep there is replaced; a folder named with -o is kept.
+        defaultFolder: command.getOptionValueSource('out') === 'default',
         ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
         ...(watch === undefined ? {} : { onRecord: watch.onRecord, stop: watch.stop }),
       }).finally(() => model.close());
@@ -396,11 +420,8 @@ export function registerRun(program: Command): void {
           `otel: ${otel} (${exported.runs} runs, ${exported.spans} spans, ${((wallClock.ms() - exportStarted) / 1000).toFixed(1)} s)\n`,
         );
       }
-      if (flags.report !== undefined) {
-        const written = await writeReport(
-          outDir,
-          typeof flags.report === 'string' ? { html: resolve(flags.report) } : {},
-        );
+      if (reportPath !== undefined) {
+        const written = await writeReport(outDir, { html: reportPath });
         process.stderr.write(`report: ${written.htmlPath ?? '(not written)'}\n`);
       }
       if (flags.json) {

@@ -10,8 +10,11 @@ import { ServedResults } from '../../serve/served-results.js';
 import { exportServedOtel } from '../../serve/served-otel.js';
 import { servedSweepIdentity, ServedSweep } from '../../serve/served-sweep.js';
 import { ServeServer } from '../../serve/serve-server.js';
+import { ServeRefusal } from '../../serve/serve-refusal.js';
+import { isDiskFull, ResultsWriteError } from '../../results/results-fs.js';
 import { UserInputError } from '../../user-input-error.js';
 import { otelFile } from '../otel-file.js';
+import { optionAlias } from '../option-alias.js';
 import { outputFolder } from '../output-folder.js';
 import { nonNegativeInt, nonNegativeNumber, seedCount } from '../parse.js';
 import { RunInterrupted } from '../run-interrupted.js';
@@ -27,7 +30,7 @@ interface ServeFlags {
   readonly port: number;
   readonly host: string;
   readonly idleTimeout: number;
-  readonly discard: boolean;
+  readonly overwrite: boolean;
   readonly otel?: string;
   readonly allowOrigin: readonly string[];
   readonly allowHost: readonly string[];
@@ -61,7 +64,7 @@ meets which is their arrival order (runs in flight at once are independent). You
 agent's key (Authorization, x-api-key) is never read, stored or echoed. A run not heard from
 for --idle-timeout seconds (wall clock) is recorded as failed; Ctrl-C records the runs in
 flight as failed and leaves the folder marked unfinished (serve cannot resume it). Nothing in
---out changes until the first run ends; a folder holding runs needs --discard. Once every seed
+--out changes until the first run ends; a folder holding runs needs --overwrite. Once every seed
 has ended, the folder is complete (report, compare, replay --results read it) and serve exits.
 See docs/serve.md.`;
 
@@ -105,7 +108,12 @@ export function registerServe(program: Command): void {
       nonNegativeNumber,
       300,
     )
-    .option('--discard', 'delete the runs of a sweep (finished or not) left in --out and start over', false)
+    .option(
+      '--overwrite',
+      'delete the runs of a sweep (finished or not) left in --out and start over (--discard is an alias)',
+      false,
+    )
+    .addOption(optionAlias('--discard', 'overwrite'))
     .option(
       '--otel <file>',
       'once every run has ended, write each as OpenTelemetry spans to this OTLP/JSON file (docs/otel.md)',
@@ -131,7 +139,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   };
   // Nothing in the folder changes until the first run ends (ServedResults), so a start that fails loses nothing.
   const madeFolder = !existsSync(flags.out);
-  const folder = claimServedFolder(flags.out, flags.discard);
+  const folder = claimServedFolder(flags.out, flags.overwrite);
   const startedAt = wallClock.iso();
   const started = wallClock.ms();
   const results = new ServedResults(folder, servedSweepIdentity(options));
@@ -147,13 +155,20 @@ async function serve(flags: ServeFlags): Promise<void> {
       if (ended === total) finished();
     },
   });
+  // Set when a record serve must store itself cannot be (a full disk): serve stops, rather than wait on a run nobody will end.
+  let unstored: unknown;
   const idle = new IdleWatch(flags.idleTimeout, (id) => {
-    sweep.end(id, {
-      returned: servedFailure(
-        'AgentWentSilent',
-        `no request for ${flags.idleTimeout} s: the agent stopped without ending the run`,
-      ),
-    });
+    try {
+      sweep.end(id, {
+        returned: servedFailure(
+          'AgentWentSilent',
+          `no request for ${flags.idleTimeout} s: the agent stopped without ending the run`,
+        ),
+      });
+    } catch (error) {
+      unstored = error;
+      finished();
+    }
   });
   // Seeds never started are no run's to time out: when nothing at all is heard, say what serve waits for.
   const quiet = new IdleWatch(flags.idleTimeout, () => {
@@ -210,29 +225,34 @@ async function serve(flags: ServeFlags): Promise<void> {
     await done;
     idle.stop();
     quiet.stop();
-    if (stop.signal.aborted) {
-      for (const run of sweep.inFlight())
-        sweep.end(run.id, {
-          returned: servedFailure(
-            'ServeStopped',
-            `serve was stopped (${String(stop.signal.reason)}) while the run was in flight`,
-          ),
-        });
-      if (!results.interrupt())
-        throw new RunInterrupted(`stopped before any run ended: ${flags.out} was left as it was.`);
-      throw new RunInterrupted(
-        `stopped: ${sweep.ended} of ${sweep.total} runs ended and are written to ${flags.out}; the folder is marked unfinished (progress.json, no summary.json), so report, compare and --check refuse it. Serve cannot continue a sweep: serve again with --discard to start over.`,
-      );
+    try {
+      if (unstored !== undefined) throw unstored;
+      if (stop.signal.aborted) {
+        for (const run of sweep.inFlight())
+          sweep.end(run.id, {
+            returned: servedFailure(
+              'ServeStopped',
+              `serve was stopped (${String(stop.signal.reason)}) while the run was in flight`,
+            ),
+          });
+        if (!results.interrupt())
+          throw new RunInterrupted(`stopped before any run ended: ${flags.out} was left as it was.`);
+        throw new RunInterrupted(
+          `stopped: ${sweep.ended} of ${sweep.total} runs ended and are written to ${flags.out}; the folder is marked unfinished (progress.json, no summary.json), so report, compare and --check refuse it. Serve cannot continue a sweep: serve again with --overwrite to start over.`,
+        );
+      }
+      const { summary, traces, records } = sweep.summarize(flags.out);
+      results.complete(records, summary, traces);
+      writeSweepMeta(folder.dir, {
+        started_at: startedAt,
+        finished_at: wallClock.iso(),
+        wall_seconds: Math.round((wallClock.ms() - started) / 100) / 10,
+        workers: 1,
+        stream: false,
+      });
+    } catch (error) {
+      throw unwritten(error, sweep, results, flags.out);
     }
-    const { summary, traces, records } = sweep.summarize(flags.out);
-    results.complete(records, summary, traces);
-    writeSweepMeta(folder.dir, {
-      started_at: startedAt,
-      finished_at: wallClock.iso(),
-      wall_seconds: Math.round((wallClock.ms() - started) / 100) / 10,
-      workers: 1,
-      stream: false,
-    });
     process.stderr.write(`all ${sweep.total} runs ended: results in ${flags.out} (spiralbench report ${flags.out})\n`);
     if (otel !== undefined) {
       const exported = exportServedOtel(otel, flags.sweepSeed, sweep.endedRuns());
@@ -298,6 +318,21 @@ async function listen(server: ServeServer, flags: ServeFlags): Promise<string> {
       throw UserInputError.single('--host', '', `an address of this machine; ${flags.host} is not one (${code})`);
     throw error;
   }
+}
+
+/**
+ * A write serve could not make once the agents were done with it (a silent run's record,
+ * a stopped run's, the finished folder): the folder keeps the runs already stored, marked
+ * unfinished, and the error says so. A full disk keeps its cause, for its own exit code.
+ */
+function unwritten(error: unknown, sweep: ServedSweep, results: ServedResults, out: string): unknown {
+  const cause = error instanceof ServeRefusal && error.cause !== undefined ? error.cause : error;
+  if (!(cause instanceof ResultsWriteError) && !isDiskFull(cause)) return error;
+  results.interrupt();
+  return new Error(
+    `${cause instanceof Error ? cause.message : String(cause)}. Serve stopped: ${sweep.ended} of ${sweep.total} runs ended and are written to ${out}, which is marked unfinished (progress.json, no summary.json). Serve cannot continue a sweep: ${isDiskFull(cause) ? 'free space' : 'make it writable'}, then serve again with --overwrite.`,
+    { cause },
+  );
 }
 
 function removeIfEmpty(dir: string): void {

@@ -1,4 +1,5 @@
 import { html, jsonInScript, trusted, type HtmlValue, type SafeHtml } from './escape.js';
+import { REPORT_GENERATOR_META } from './report-marker.js';
 import type { RenderedChart } from './render-chart.js';
 import { FONT_STACK } from './render-chart.js';
 
@@ -119,6 +120,7 @@ export function page(options: {
   return `<!doctype html>\n${html`<html lang="en">
 <head>
 <meta charset="utf-8">
+${trusted(REPORT_GENERATOR_META)}
 <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
