@@ -2,6 +2,7 @@ import { shellWord } from '../bench/replay-command.js';
 import { runSweep, SweepInterrupted, type SweepOptions, type SweepSummary } from '../bench/sweep.js';
 import { argvForRecord } from './base-url.js';
 import { RunInterrupted } from './run-interrupted.js';
+import { cliCommand } from './invocation.js';
 
 /** A reason of the caller's own to stop the sweep, as cleanly as a Ctrl-C does. */
 export interface SweepStop {
@@ -31,13 +32,12 @@ export async function sweepUntilInterrupted({
     return await runSweep({ ...options, signal });
   } catch (error) {
     if (!(error instanceof SweepInterrupted)) throw error;
-    const again = [
-      'spiralbench',
+    const again = `${cliCommand()} ${[
       ...argvForRecord(process.argv.slice(2)).filter((arg) => arg !== '--resume' && arg !== '--discard'),
       '--resume',
     ]
       .map(shellWord)
-      .join(' ');
+      .join(' ')}`;
     if (stop?.signal.aborted === true) throw stop.error({ done: error.done, total: error.total, resume: again });
     throw new RunInterrupted(
       `interrupted: ${error.done} of ${error.total} runs are written to ${options.outDir}.\nResume with: ${again}`,

@@ -5,6 +5,7 @@ import { escapeControl } from '../../report/terminal-text.js';
 import { writeFileAtomic } from '../../results/atomic-write.js';
 import { UserInputError } from '../../user-input-error.js';
 import { SCAFFOLD_SCENARIO_ID, scaffoldFiles } from '../init-scaffold.js';
+import { cliCommand } from '../invocation.js';
 
 interface InitFlags {
   readonly force: boolean;
@@ -67,8 +68,8 @@ export function registerInit(program: Command): void {
         ...written.map((path) => `wrote ${escapeControl(typed(path))}`),
         '',
         'Next:',
-        `  npx spiralbench validate ${escapeControl(scenario)}`,
-        `  npx spiralbench run -s ${escapeControl(scenario)} -a none,article -n 20`,
+        `  ${cliCommand()} validate ${escapeControl(scenario)}`,
+        `  ${cliCommand()} run -s ${escapeControl(scenario)} -a none,article -n 20`,
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
     });
