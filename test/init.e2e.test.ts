@@ -17,7 +17,7 @@ describe('spiralbench init', () => {
     expect(first.status, first.stderr).toBe(0);
     const files = ['customer-note.yaml', 'tools.ts', 'README.md'].map((name) => join(dir, name));
     for (const file of files) expect(first.stdout).toContain(`wrote ${file}\n`);
-    expect(first.stdout).toContain(`npx spiralbench run -s ${files[0]} -a none,article -n 20\n`);
+    expect(first.stdout).toContain(`  spiralbench run -s ${files[0]} -a none,article -n 20\n`);
     expect(readFileSync(files[0]!, 'utf8')).toContain('tools_module: ./tools.ts\n');
     expect(readFileSync(files[1]!, 'utf8')).toMatch(/run: async \(input, world\)/);
 

@@ -351,3 +351,123 @@ describe.skipIf(BROWSER.kind === 'missing')('the HTML report in headless Chromiu
     expect(requests).toEqual([url]);
   });
 });
+
+describe.skipIf(BROWSER.kind === 'missing')('the HTML report at 1280 and 1920 px wide', () => {
+  /** Long user-chosen arm names, as custom arms and agent modules have them. */
+  const LONG_ARMS = ['nodouble-article-with-journal', 'retry-everything-twice-then-stop'];
+  const AGENT = fileURLToPath(new URL('./fixtures/agents/hand-written-loop.ts', import.meta.url));
+  let html = '';
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    if (BROWSER.kind === 'missing') return;
+    const dir = tempDir('spiralbench-report-widths-');
+    const armsFile = join(dir, 'arms.yaml');
+    writeFileSync(
+      armsFile,
+      [
+        'arms:',
+        `  - name: ${LONG_ARMS[0]}`,
+        '    guards: [{ guard: stuck }, { guard: budget }, { guard: repeat }, { guard: classify }, { guard: journal }]',
+        `  - name: ${LONG_ARMS[1]}`,
+        '    guards: [{ guard: classify }, { guard: recover }]',
+        '',
+      ].join('\n'),
+    );
+    // The agent arm comes fifth, after the --arms arms: the place the old palette drew in red.
+    const sweepDir = join(dir, 'sweep');
+    const run = cli([
+      'run',
+      '-s',
+      'fetch-transform-write,send-email-partial-write',
+      '-a',
+      `none,article,${LONG_ARMS.join(',')}`,
+      '--arms-file',
+      armsFile,
+      '--agent',
+      AGENT,
+      '-n',
+      '8',
+      '-w',
+      '1',
+      '-o',
+      sweepDir,
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    html = join(dir, 'widths.html');
+    report(sweepDir, html);
+    context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'spiralbench-chromium-')), {
+      executablePath: BROWSER.path,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      offline: true,
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it.each([1280, 1920])(
+    'at %i px: no table scrolls sideways, no command is clipped, no label is cut, no arm is drawn in a verdict colour',
+    async (width) => {
+      const page = await context.newPage();
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(pathToFileURL(html).href, { waitUntil: 'load' });
+      mkdirSync(REPORTS, { recursive: true });
+      await page.screenshot({ path: join(REPORTS, `report-${width}.png`) });
+      await page.locator('#scenario-1 .table-wrap').screenshot({ path: join(REPORTS, `report-${width}-table.png`) });
+      const seen = await page.evaluate(() => {
+        const wide = (element: Element) => element.scrollWidth > element.clientWidth + 1;
+        const commands = [...document.querySelectorAll('td code.cmd')];
+        return {
+          page: document.documentElement.scrollWidth,
+          tables: [...document.querySelectorAll('.table-wrap')].filter(wide).map((wrap) => wrap.closest('[id]')?.id),
+          clipped: commands
+            .filter((code) => {
+              const cell = code.closest('td')!.getBoundingClientRect();
+              const box = code.getBoundingClientRect();
+              return wide(code) || box.right > cell.right + 1 || box.left < cell.left - 1;
+            })
+            .map((code) => code.textContent),
+          commands: commands.length,
+          cut: [...document.querySelectorAll('figure.chart svg text')]
+            .map((text) => text.textContent ?? '')
+            .filter((text) => text.includes('…')),
+          labels: [...document.querySelectorAll('figure.chart')].map((figure) =>
+            [...figure.querySelectorAll('svg text')].map((text) => text.textContent ?? ''),
+          ),
+          swatches: [...document.querySelectorAll('#scenario-1 td.arm')].map((cell) => ({
+            arm: cell.textContent ?? '',
+            colour: getComputedStyle(cell.querySelector('.swatch')!).backgroundColor,
+          })),
+        };
+      });
+      await page.close();
+      expect(seen.page).toBeLessThanOrEqual(width);
+      expect(seen.tables).toEqual([]);
+      expect(seen.commands).toBeGreaterThan(0);
+      expect(seen.clipped).toEqual([]);
+      expect(seen.cut).toEqual([]);
+      // Whole names in the headline chart, the tail's legend and the ablation heat map.
+      for (const arm of [...LONG_ARMS, 'agent:hand-written'])
+        expect(seen.labels.filter((texts) => texts.includes(arm)).length, arm).toBeGreaterThanOrEqual(3);
+      // No arm in the red, amber or green of the verdicts (harmful, escalated, success).
+      const reddish = seen.swatches.filter(({ colour }) => {
+        const [r = 0, g = 0, b = 0] = (colour.match(/\d+/g) ?? []).map(Number);
+        const max = Math.max(r, g, b);
+        const min = Math.min(r, g, b);
+        if (max === 0 || (max - min) / max < 0.3) return false;
+        const hue =
+          max === r
+            ? (((g - b) / (max - min)) * 60 + 360) % 360
+            : max === g
+              ? ((b - r) / (max - min)) * 60 + 120
+              : ((r - g) / (max - min)) * 60 + 240;
+        return hue < 150 || hue > 340;
+      });
+      expect(seen.swatches.map(({ arm }) => arm)).toContain('agent:hand-written');
+      expect(reddish).toEqual([]);
+    },
+  );
+});

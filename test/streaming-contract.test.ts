@@ -16,6 +16,7 @@ import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../src/mo
 import { simulatedFetch } from '../src/model/simulated/fetch-endpoint.js';
 import { SimulatedModel } from '../src/model/simulated/simulated-model.js';
 import { loadScenario } from '../src/scenarios/loader.js';
+import { wireMessage } from '../src/model/text-citations.js';
 import { createWorld } from '../src/tools/world.js';
 import { visibleError } from './sdk-errors.js';
 import { clientModel } from '../src/bench/model-source.js';
@@ -116,8 +117,9 @@ describe('streamed replies: SSE as the Messages API sends it, read by the real S
     let text = '';
     stream.on('text', (delta) => (text += delta));
     // The SDK's helper adds its own `parsed_output` (structured outputs); the rest is the API's Message.
+    // The wire leaves out a text block's empty `citations`, as the API does.
     const { parsed_output: _, ...final } = await stream.finalMessage();
-    expect(final).toEqual(reply);
+    expect(final).toEqual(wireMessage(reply));
     expect(text).toBe(reply.content[0]?.type === 'text' ? reply.content[0].text : null);
   });
 

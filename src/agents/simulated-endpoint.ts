@@ -1,4 +1,4 @@
-import type { ModelFaultInjector } from '../faults/model-faults.js';
+import type { ModelFaultSource } from '../faults/model-faults.js';
 import { MalformedArguments } from '../faults/malformed-arguments.js';
 import { DEFAULT_MODEL_ID } from '../model/model-client.js';
 import { contextWindowWith } from '../model/model-table.js';
@@ -34,7 +34,7 @@ const SIMULATED_BASE_URLS: AgentBaseURLs = {
  * model and the same fault stream, so one run is one conversation whichever client an
  * agent uses.
  */
-export function simulatedAgentEndpoint(scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): AgentEndpoint {
+export function simulatedAgentEndpoint(scenario: Scenario, key: StreamKey, faults: ModelFaultSource): AgentEndpoint {
   const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
   const messages = simulatedFetch(model, faults, contextWindowWith(scenario.contextWindow));
   const chat = simulatedChatFetch({

@@ -111,7 +111,7 @@ describe('arm presets', () => {
   });
 
   it('names every unknown arm in one error', () => {
-    expect(() => resolveArms(['none', 'nope', 'zzz'])).toThrow(/unknown: nope, zzz$/);
+    expect(() => resolveArms(['none', 'nope', 'zzz'])).toThrow(/unknown: nope \(did you mean 'none'\?\), zzz$/);
     expect(() => resolveArms(['agent:mine'])).toThrow(
       /unknown: agent:mine \(an agent: arm needs its module: add --agent <path>/,
     );

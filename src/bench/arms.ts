@@ -20,6 +20,7 @@ import { DEFAULT_MODEL_ID } from '../model/model-client.js';
 import { contextWindowOf } from '../model/model-table.js';
 import type { StreamKey } from '../random/streams.js';
 import type { Scenario } from '../scenarios/loader.js';
+import { didYouMean } from '../did-you-mean.js';
 import { UserInputError } from '../user-input-error.js';
 import { installCommand, missingPackages, peerByArm, PEERS } from '../peers/peer-registry.js';
 import type { PeerSetting } from '../peers/peer-setting.js';
@@ -210,7 +211,7 @@ export function resolveArms(
     throw UserInputError.single(
       source,
       '',
-      `arm names from ${known.join(', ')}; unknown: ${unknown.join(', ')}${agentHint}`,
+      `arm names from ${known.join(', ')}; unknown: ${unknown.map((name) => `${name}${didYouMean(name, known)}`).join(', ')}${agentHint}`,
     );
   }
   return arms;

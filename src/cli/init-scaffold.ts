@@ -29,6 +29,7 @@ export function scaffoldFiles(schemaPath: string, runScenario: string): readonly
 function scenarioText(schemaPath: string): string {
   return `# yaml-language-server: $schema=${schemaPath}
 # A task for the simulated model, played with your own tools (tools.ts) failing on purpose.
+# The id must equal this file's name without .yaml: rename both together.
 id: ${SCAFFOLD_SCENARIO_ID}
 title: Fetch a customer and save a note about them
 prompt: >
@@ -126,7 +127,8 @@ function readmeText(scenario: string): string {
   return `# Your spiralbench scenario
 
 - \`${SCAFFOLD_SCENARIO_ID}.yaml\`: the task, its world, its faults, the simulated model's plan and
-  the check on the final world.
+  the check on the final world. Its \`id:\` must equal its file name without \`.yaml\`; to make
+  another scenario, copy the file under a new name and change the id to match.
 - \`tools.ts\`: your tools, made with \`defineTool\`; the scenario names them in \`tools:\`.
 
 Next:

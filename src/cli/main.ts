@@ -1,4 +1,5 @@
-import { Command, CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
+import { CheckedCommand } from './checked-command.js';
 import { escapeControl } from '../report/terminal-text.js';
 import { scrubTerminalOutput } from '../secrets/process-secrets.js';
 import { formatProblem, UserInputError } from '../user-input-error.js';
@@ -26,7 +27,7 @@ import { registerInit } from './commands/init.js';
 import { registerReport } from './commands/report.js';
 
 export function buildProgram(): Command {
-  const program = new Command('spiralbench')
+  const program = new CheckedCommand('spiralbench')
     .description(
       'Fault-injection benchmark for LLM agent loops: what happens to your agent when its tools and its model misbehave, and which safeguard is worth it.',
     )

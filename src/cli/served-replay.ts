@@ -4,6 +4,7 @@ import { runFooter } from '../report/run-footer.js';
 import { renderTranscript } from '../report/transcript.js';
 import { openFinishedSweep, readRuns, readTraces } from '../results/results-reader.js';
 import type { StoredRun } from '../results/run-record-schema.js';
+import type { StoredTrace } from '../results/trace-schema.js';
 import type { World } from '../tools/world.js';
 import { UserInputError } from '../user-input-error.js';
 
@@ -13,16 +14,7 @@ import { UserInputError } from '../user-input-error.js';
  * process). Prints its trace when the sweep kept one, else its record.
  */
 export async function replayRecorded(dir: string, arm: string, seed: number): Promise<string> {
-  const sweep = openFinishedSweep(dir);
-  const traces = (await readTraces(sweep)) ?? [];
-  const trace = traces.find((candidate) => candidate.arm === arm && candidate.seed === seed);
-  let record: StoredRun | undefined = trace?.record as StoredRun | undefined;
-  if (record === undefined)
-    await readRuns(sweep, (run) => {
-      if (run.arm === arm && run.seed === seed) record = run;
-    });
-  if (record === undefined)
-    throw UserInputError.single(dir, '', `a run of arm ${arm} with seed ${seed}; this sweep has none`);
+  const { record, trace } = await recordedRun(dir, arm, seed);
   const served = record.model === 'simulated-served';
   const header = [
     `${record.scenario} · arm ${record.arm} · seed ${record.seed} · sweep seed ${record.sweep_seed} · model ${record.model}`,
@@ -44,4 +36,23 @@ export async function replayRecorded(dir: string, arm: string, seed: number): Pr
     world: { outbox: trace.outbox } as unknown as World,
     footer,
   });
+}
+
+/** A finished sweep's record of one run, with its trace when the sweep kept one. */
+export async function recordedRun(
+  dir: string,
+  arm: string,
+  seed: number,
+): Promise<{ readonly record: StoredRun; readonly trace: StoredTrace | undefined }> {
+  const sweep = openFinishedSweep(dir);
+  const traces = (await readTraces(sweep)) ?? [];
+  const trace = traces.find((candidate) => candidate.arm === arm && candidate.seed === seed);
+  let record: StoredRun | undefined = trace?.record as StoredRun | undefined;
+  if (record === undefined)
+    await readRuns(sweep, (run) => {
+      if (run.arm === arm && run.seed === seed) record = run;
+    });
+  if (record === undefined)
+    throw UserInputError.single(dir, '', `a run of arm ${arm} with seed ${seed}; this sweep has none`);
+  return { record, trace };
 }

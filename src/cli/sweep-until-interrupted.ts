@@ -3,6 +3,7 @@ import { runSweep, SweepInterrupted, type SweepOptions, type SweepSummary } from
 import { isDiskFull } from '../results/results-fs.js';
 import { argvForRecord } from './base-url.js';
 import { RunInterrupted } from './run-interrupted.js';
+import { cliCommand } from './invocation.js';
 
 /** A reason of the caller's own to stop the sweep, as cleanly as a Ctrl-C does. */
 export interface SweepStop {
@@ -33,13 +34,12 @@ export async function sweepUntilInterrupted({
   } catch (error) {
     const full = isDiskFull(error);
     if (!(error instanceof SweepInterrupted) && !full) throw error;
-    const again = [
-      'spiralbench',
+    const again = `${cliCommand()} ${[
       ...argvForRecord(process.argv.slice(2)).filter((arg) => !['--resume', '--overwrite', '--discard'].includes(arg)),
       '--resume',
     ]
       .map(shellWord)
-      .join(' ');
+      .join(' ')}`;
     // Every chunk synced before the write that failed is kept (progress.json says which), so a resume loses nothing.
     if (full)
       throw new Error(

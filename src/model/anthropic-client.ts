@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message, ModelClient, ModelRequest, RawMessageStreamEvent } from './model-client.js';
+import { withCitations } from './text-citations.js';
 
 /**
  * How to reach the Messages API: the key, and optionally another base URL or `fetch`.
@@ -18,10 +19,10 @@ export interface AnthropicClientOptions {
   readonly timeoutMs?: number;
 }
 
-/** Keep only the Message fields, so transcripts do not depend on SDK bookkeeping. */
+/** Keep only the Message fields, so transcripts do not depend on SDK bookkeeping or on how the wire wrote them. */
 function plainMessage(message: Message): Message {
-  const { id, type, role, model, content, stop_reason, stop_sequence, stop_details, container, diagnostics, usage } =
-    message;
+  const { id, type, role, model, stop_reason, stop_sequence, stop_details, container, diagnostics, usage } = message;
+  const content = message.content.map(withCitations);
   return { id, type, role, model, content, stop_reason, stop_sequence, stop_details, container, diagnostics, usage };
 }
 
@@ -80,6 +81,7 @@ export class AnthropicModelClient implements ModelClient {
   /**
    * `create({ stream: true })`: the SDK's own SSE parser reads the response; an HTTP error
    * rejects before the first event, an `event: error` frame throws the SDK's APIError mid-stream.
+   * A text block starts with `citations: null` when the wire left it out, as `create` reads it.
    */
   async *stream(
     request: ModelRequest,
@@ -91,6 +93,9 @@ export class AnthropicModelClient implements ModelClient {
         options.signal === undefined ? {} : { signal: options.signal },
       ),
     );
-    for await (const event of events) yield event;
+    for await (const event of events)
+      yield event.type === 'content_block_start'
+        ? { ...event, content_block: withCitations(event.content_block) }
+        : event;
   }
 }

@@ -41,7 +41,7 @@ export default defineAgent({
     const provider = createAnthropic({
       apiKey,
       baseURL: `${baseURL.anthropic}/v1`,
-      fetch: withoutNullCitations(fetch),
+      fetch,
     });
     const toolSet: ToolSet = {};
     for (const definition of tools.anthropic) {
@@ -118,20 +118,4 @@ async function guardedRun(
   } catch (error) {
     return agentResultOf(guards.failed(error, errorReason('generateText', error)));
   }
-}
-
-/**
- * The Messages endpoint for a client whose response schema takes a text block's
- * `citations` only as an array or absent (@ai-sdk/anthropic): the simulated endpoint
- * writes `citations: null`, as the Anthropic SDK's types allow, and the API itself leaves
- * the field out when there are none. Only that field is touched.
- */
-export function withoutNullCitations(endpoint: typeof fetch): typeof fetch {
-  return async (input, init) => {
-    const response = await endpoint(input, init);
-    if (response.status !== 200) return response;
-    const body = (await response.json()) as { content?: Array<Record<string, unknown>> };
-    for (const block of body.content ?? []) if (block['citations'] === null) delete block['citations'];
-    return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
-  };
 }

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { FaultProfile } from '../faults/fault-profile.js';
 import { faultProfileOf } from '../faults/fault-profile-file.js';
 import type { ModelFaultProfile } from '../faults/model-faults.js';
+import { didYouMean } from '../did-you-mean.js';
 import { UserInputError, type InputProblem } from '../user-input-error.js';
 import { readInputFile } from './input-file.js';
 import type { WorldCheck } from './judge.js';
@@ -280,7 +281,7 @@ export function loadScenario(id: string, dir = SCENARIOS_DIR): Scenario {
 export function readScenario(id: string, dir = SCENARIOS_DIR): { scenario: Scenario; texts: ScenarioTexts } {
   const known = listScenarioIds(dir);
   if (!known.includes(id)) {
-    throw UserInputError.single('--scenario', '', `one of ${known.join(', ')}; got '${id}'`);
+    throw UserInputError.single('--scenario', '', `one of ${known.join(', ')}; got '${id}'${didYouMean(id, known)}`);
   }
   return readScenarioFile(join(dir, `${id}.yaml`), dir);
 }

@@ -19,6 +19,7 @@ import { outputFolder } from '../output-folder.js';
 import { optionAlias } from '../option-alias.js';
 import { agentArms, checkAgentArms } from '../../agents/agent-arm.js';
 import { inProcessModel } from '../../bench/model-source.js';
+import { cliCommand } from '../invocation.js';
 
 interface ArenaFlags {
   readonly scenarios: string[];
@@ -169,7 +170,7 @@ export function registerArena(program: Command): void {
       );
       process.stdout.write(`${renderLeaderboard(board, { color: colourStdout() })}\n`);
       process.stdout.write(
-        `results: ${outDir}/{runs.jsonl,runs.csv,summary.json} · per scenario: spiralbench report ${flags.out}\n`,
+        `results: ${outDir}/{runs.jsonl,runs.csv,summary.json} · per scenario: ${cliCommand()} report ${flags.out}\n`,
       );
     });
 }

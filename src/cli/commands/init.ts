@@ -7,6 +7,7 @@ import { UserInputError, type InputProblem } from '../../user-input-error.js';
 import { optionAlias } from '../option-alias.js';
 import { replaceableFile } from '../output-file.js';
 import { SCAFFOLD_SCENARIO_ID, scaffoldFiles } from '../init-scaffold.js';
+import { cliCommand } from '../invocation.js';
 
 interface InitFlags {
   readonly overwrite: boolean;
@@ -72,8 +73,8 @@ export function registerInit(program: Command): void {
         ...written.map((path) => `wrote ${escapeControl(typed(path))}`),
         '',
         'Next:',
-        `  npx spiralbench validate ${escapeControl(scenario)}`,
-        `  npx spiralbench run -s ${escapeControl(scenario)} -a none,article -n 20`,
+        `  ${cliCommand()} validate ${escapeControl(scenario)}`,
+        `  ${cliCommand()} run -s ${escapeControl(scenario)} -a none,article -n 20`,
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
     });

@@ -4,11 +4,70 @@ import { listScenarioIds, loadScenario } from '../../scenarios/loader.js';
 import { installCommand, missingPackages, PEERS } from '../../peers/peer-registry.js';
 import { escapeControl } from '../../report/terminal-text.js';
 
+/** `list --json` (README, "Machine-readable output"). */
+export interface ListJson {
+  /** Bumped when a field changes meaning or goes away; new fields may appear without it. */
+  readonly version: 1;
+  readonly scenarios: ReadonlyArray<{
+    readonly id: string;
+    readonly title: string;
+    readonly api: string;
+    readonly budget_class: string;
+    readonly tool_budget: number;
+    readonly persona: string;
+    readonly tools: readonly string[];
+  }>;
+  readonly arms: ReadonlyArray<{ readonly name: string; readonly guards: readonly string[] }>;
+  readonly arm_groups: ReadonlyArray<{ readonly name: string; readonly arms: readonly string[] }>;
+  readonly guards: ReadonlyArray<{
+    readonly name: string;
+    readonly defaults: Readonly<Record<string, unknown>>;
+    readonly events: readonly string[];
+  }>;
+  /** `missing` packages make a peer unavailable until `install` is run. */
+  readonly peers: ReadonlyArray<{
+    readonly arm: string;
+    readonly title: string;
+    readonly missing: readonly string[];
+    readonly install: string | null;
+  }>;
+}
+
+function listJson(): ListJson {
+  return {
+    version: 1,
+    scenarios: listScenarioIds().map((id) => {
+      const scenario = loadScenario(id);
+      return {
+        id,
+        title: scenario.title,
+        api: scenario.api,
+        budget_class: scenario.budgetClass,
+        tool_budget: scenario.toolBudget,
+        persona: scenario.persona.id,
+        tools: scenario.tools.map((tool) => tool.definition.name),
+      };
+    }),
+    arms: [...ARM_PRESETS.values()].map((arm) => ({ name: arm.name, guards: arm.guards.map((guard) => guard.guard) })),
+    arm_groups: [...ARM_GROUPS].map(([name, expand]) => ({ name, arms: expand().map((arm) => arm.name) })),
+    guards: BUILT_IN_GUARDS.map((guard) => ({ name: guard.name, defaults: guard.defaults, events: [...guard.events] })),
+    peers: PEERS.map((peer) => {
+      const missing = missingPackages(peer);
+      return { arm: peer.arm, title: peer.title, missing, install: missing.length === 0 ? null : installCommand(peer) };
+    }),
+  };
+}
+
 export function registerList(program: Command): void {
   program
     .command('list')
     .description('List the bundled scenarios, the arm presets and the built-in guards.')
-    .action(() => {
+    .option('--json', 'print them as JSON instead', false)
+    .action((flags: { json: boolean }) => {
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(listJson(), null, 2)}\n`);
+        return;
+      }
       const lines = ['Scenarios:'];
       for (const id of listScenarioIds()) {
         const scenario = loadScenario(id);

@@ -14,8 +14,9 @@ import type { Scenario } from '../../scenarios/loader.js';
 import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
 import { UserInputError } from '../../user-input-error.js';
 import { chooseModel } from '../model-choice.js';
-import { replayRecorded } from '../served-replay.js';
+import { recordedRun, replayRecorded } from '../served-replay.js';
 import { nonNegativeInt } from '../parse.js';
+import { asTyped } from '../invocation.js';
 
 interface ReplayFlags {
   readonly scenario: string;
@@ -29,7 +30,28 @@ interface ReplayFlags {
   readonly ensemble?: string;
   readonly member?: number;
   readonly results?: string;
+  readonly json: boolean;
 }
+
+/**
+ * `replay --json` (README, "Machine-readable output"): the run's record as runs.jsonl holds
+ * it, its events, its transcript and its final world. A recorded run (`--results`) has the
+ * events and outbox its trace kept, and no transcript beyond the prompt.
+ */
+export interface ReplayJson {
+  /** Bumped when a field changes meaning or goes away; new fields may appear without it. */
+  readonly version: 1;
+  /** false for `--results`: read from the folder, not run again. */
+  readonly rerun: boolean;
+  readonly record: unknown;
+  readonly events: readonly unknown[];
+  readonly messages: readonly unknown[];
+  readonly world: unknown;
+  /** The command that replays it again; null for a recorded run. */
+  readonly replay: string | null;
+}
+
+const printJson = (value: ReplayJson) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
 export function registerReplay(program: Command): void {
   program
@@ -55,9 +77,23 @@ export function registerReplay(program: Command): void {
       '--results <dir>',
       'print the run as this results folder recorded it, without running it again (how a served run replays: its agent ran in another process)',
     )
+    .option('--json', 'print the run as JSON (record, events, messages, world) instead of a transcript', false)
     .action(async (flags: ReplayFlags) => {
       if (flags.results !== undefined) {
-        process.stdout.write(await replayRecorded(flags.results, flags.arm, flags.seed));
+        if (!flags.json) {
+          process.stdout.write(await replayRecorded(flags.results, flags.arm, flags.seed));
+          return;
+        }
+        const { record, trace } = await recordedRun(flags.results, flags.arm, flags.seed);
+        printJson({
+          version: 1,
+          rerun: false,
+          record,
+          events: trace?.events ?? [],
+          messages: trace === undefined ? [] : [{ role: 'user', content: trace.prompt }],
+          world: trace === undefined ? null : { outbox: trace.outbox },
+          replay: null,
+        });
         return;
       }
       const source = await loadScenarioSource(flags.scenario);
@@ -93,6 +129,10 @@ export function registerReplay(program: Command): void {
         viaSdk: flags.via === 'sdk',
         stream: flags.stream,
       });
+      if (flags.json) {
+        printJson({ version: 1, rerun: true, record, events, messages: result.messages, world, replay: command });
+        return;
+      }
       process.stdout.write(
         renderTranscript({
           header: [
@@ -116,7 +156,7 @@ export function registerReplay(program: Command): void {
           footer: [
             `outcome: ${record.outcome}${result.outcome.kind === 'completed' || result.outcome.kind === 'budget_exhausted' ? ` — final answer: ${result.outcome.finalText}` : result.outcome.kind === 'failed' ? ` — ${result.outcome.reason}` : ''}`,
             ...runFooter(record, verdict),
-            `replay: ${command}`,
+            `replay: ${asTyped(command)}`,
           ],
         }),
       );

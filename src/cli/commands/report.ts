@@ -10,6 +10,7 @@ interface ReportFlags {
   readonly markdown?: string | true;
   readonly csv?: string | true;
   readonly overwrite: boolean;
+  readonly json: boolean;
 }
 
 const HELP_AFTER = `
@@ -25,7 +26,8 @@ Examples:
   spiralbench report results/latest
   spiralbench report results/nightly --html reports/nightly.html --markdown "$GITHUB_STEP_SUMMARY"
   spiralbench report results/latest --markdown          # the headline as Markdown on stdout
-  spiralbench report results/latest --csv headline.csv`;
+  spiralbench report results/latest --csv headline.csv
+  spiralbench report results/latest --json               # the headline as JSON on stdout (README: "Machine-readable output")`;
 
 /** `spiralbench report <sweep>`: the HTML comparison report, and the headline as Markdown or CSV. */
 export function registerReport(program: Command): void {
@@ -39,6 +41,7 @@ export function registerReport(program: Command): void {
     .option('--markdown [file]', 'write the headline as a Markdown table here (default: stdout)')
     .option('--csv [file]', 'write the headline as CSV, one row per scenario and arm, here (default: stdout)')
     .option('--overwrite', 'replace whatever is at the --html path, not only an earlier report', false)
+    .option('--json', 'print the headline as JSON on stdout (the other files only if asked for)', false)
     .addHelpText('after', HELP_AFTER)
     .action(async (sweep: string, flags: ReportFlags) => {
       // Loaded here, not at the top: vega and vega-lite would slow every other command's start.
@@ -52,15 +55,25 @@ export function registerReport(program: Command): void {
           : replaceableFile(asked, { another: '--html', overwrite: flags.overwrite, ours: REPORT_FILE });
       const markdown = stdout(flags.markdown);
       const csv = stdout(flags.csv);
-      if (markdown === '-' && csv === '-')
-        throw UserInputError.single('--csv', '', 'a file when --markdown also goes to stdout (only one of them can)');
+      const onStdout = [
+        ...(markdown === '-' ? ['--markdown'] : []),
+        ...(csv === '-' ? ['--csv'] : []),
+        ...(flags.json ? ['--json'] : []),
+      ];
+      if (onStdout.length > 1)
+        throw UserInputError.single(
+          onStdout.at(-1)!,
+          '',
+          `stdout to itself: ${onStdout.join(' and ')} would both print there (give --markdown or --csv a file)`,
+        );
       const result = await writeReport(sweep, {
         ...(html === undefined ? {} : { html }),
         ...(markdown === undefined ? {} : { markdown }),
         ...(csv === undefined ? {} : { csv }),
+        ...(flags.json ? { json: '-' } : {}),
       });
-      // With Markdown or CSV on stdout, stdout is only that; everything else goes to stderr.
-      const toStdout = markdown === '-' || csv === '-';
+      // With Markdown, CSV or JSON on stdout, stdout is only that; everything else goes to stderr.
+      const toStdout = onStdout.length > 0;
       const say = (line: string) => (toStdout ? process.stderr : process.stdout).write(`${line}\n`);
       for (const note of result.notes) say(`note: ${note}`);
       if (result.htmlPath !== undefined) {

@@ -50,6 +50,7 @@ import { replaceableFile } from '../output-file.js';
 import { optionAlias } from '../option-alias.js';
 import { otelFile } from '../otel-file.js';
 import { checkOtelExport, exportOtel } from '../../bench/otel-export.js';
+import { asTyped } from '../invocation.js';
 
 interface RunFlags {
   readonly scenarios: string[];
@@ -455,7 +456,7 @@ export function registerRun(program: Command): void {
         process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
         if (real === undefined && model.kind !== 'live')
           process.stdout.write(
-            `replay a run: ${firstRunReplay(flags, arms, fromFile, model, usesDefaultPersona(scenarios[0]!.texts))}\n`,
+            `replay a run: ${asTyped(firstRunReplay(flags, arms, fromFile, model, usesDefaultPersona(scenarios[0]!.texts)))}\n`,
           );
       }
       if (baseline !== undefined) {

@@ -19,6 +19,7 @@ import { outputFolder } from '../output-folder.js';
 import { nonNegativeInt, nonNegativeNumber, seedCount } from '../parse.js';
 import { RunInterrupted } from '../run-interrupted.js';
 import { writeSweepMeta } from '../sweep-meta.js';
+import { cliCommand } from '../invocation.js';
 
 interface ServeFlags {
   readonly scenario: string;
@@ -253,7 +254,9 @@ async function serve(flags: ServeFlags): Promise<void> {
     } catch (error) {
       throw unwritten(error, sweep, results, flags.out);
     }
-    process.stderr.write(`all ${sweep.total} runs ended: results in ${flags.out} (spiralbench report ${flags.out})\n`);
+    process.stderr.write(
+      `all ${sweep.total} runs ended: results in ${flags.out} (${cliCommand()} report ${flags.out})\n`,
+    );
     if (otel !== undefined) {
       const exported = exportServedOtel(otel, flags.sweepSeed, sweep.endedRuns());
       process.stderr.write(`otel: ${otel} (${exported.runs} runs, ${exported.spans} spans)\n`);

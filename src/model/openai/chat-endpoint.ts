@@ -1,5 +1,7 @@
 import { invalidChatRequest, type ChatErrorResponse } from './chat-errors.js';
 import type { ChatRequest } from './chat-request.js';
+import { chatCompletionChunks, chatSseFrames } from './chat-stream.js';
+import { sseBody } from '../streaming/sse-frames.js';
 import { answerChat, type SimulatedChatOptions } from './simulated-chat.js';
 
 function jsonResponse(status: number, body: unknown, headers: Readonly<Record<string, string>>): Response {
@@ -15,7 +17,10 @@ function wireResponse(response: ChatErrorResponse): Response {
 /**
  * The simulated model as an OpenAI-compatible `POST /v1/chat/completions` endpoint, for
  * `new OpenAI({ fetch, maxRetries: 0 })`: the `openai` client builds the request and
- * parses the response or raises its own errors, exactly as against a real server.
+ * parses the response or raises its own errors, exactly as against a real server. A
+ * request with `stream: true` gets the completion as server-sent chunks (chat-stream.ts);
+ * the model sees the request without `stream` and `stream_options`, so its reply cannot
+ * depend on how it is delivered, and errors are the same HTTP errors before any chunk.
  */
 export function simulatedChatFetch(options: SimulatedChatOptions): typeof fetch {
   return async (input, init) => {
@@ -42,8 +47,23 @@ export function simulatedChatFetch(options: SimulatedChatOptions): typeof fetch 
     }
     if (!Array.isArray(chat.messages) || typeof chat.model !== 'string')
       return wireResponse(invalidChatRequest("'model' and 'messages' are required"));
-    const answer = answerChat(chat, options);
+    const { stream, stream_options, ...unstreamed } = chat as Omit<ChatRequest, 'stream' | 'stream_options'> & {
+      stream?: unknown;
+      stream_options?: { include_usage?: boolean } | null;
+    };
+    const answer = answerChat(unstreamed, options);
     if (answer.kind === 'error') return wireResponse(answer.response);
+    if (stream === true) {
+      const chunks = chatCompletionChunks(answer.completion, stream_options?.include_usage === true);
+      return new Response(sseBody(chatSseFrames(chunks)), {
+        status: 200,
+        headers: {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          'x-request-id': `req_${answer.completion.id}`,
+        },
+      });
+    }
     return jsonResponse(200, answer.completion, {
       'content-type': 'application/json',
       'x-request-id': `req_${answer.completion.id}`,

@@ -50,9 +50,9 @@ function http(
  */
 export function chatFaultResponse(fault: ModelFault, model: string): ChatErrorResponse {
   const { response } = fault;
-  // The edge never streams, and the injector lets a non-streaming call through a cut.
+  // The injector sees the request unstreamed (the edge streams only the answer it was given) and lets it through a cut.
   if (response.kind === 'stream_cut')
-    throw new Error('a stream cut reached the OpenAI-compatible edge, which does not stream');
+    throw new Error('a stream cut reached the OpenAI-compatible edge, which streams without cuts');
   if (response.kind !== 'http') return response;
   const retryAfter = response.headers['retry-after'];
   switch (fault.kind) {

@@ -6,6 +6,7 @@ import type { SimulatedModel } from './simulated-model.js';
 import { MessageThreads } from './message-threads.js';
 import { eventsBeforeCut, sseBody, sseFrames } from '../streaming/sse-frames.js';
 import { messageStreamEvents } from '../streaming/stream-events.js';
+import { wireMessage, wireStreamEvent } from '../text-citations.js';
 
 function jsonResponse(status: number, body: unknown, headers: Readonly<Record<string, string>>): Response {
   return new Response(JSON.stringify(body), { status, headers });
@@ -50,7 +51,8 @@ function wireResponse(response: ModelFaultResponse): Response {
  * see sse-frames.ts), which the SDK's own stream parser reads; errors before the stream
  * starts are the same HTTP errors, and a `stream_cut` fault sends the first half of the
  * events and then an `event: error` frame. The model sees the request without `stream`:
- * its reply cannot depend on how it is delivered.
+ * its reply cannot depend on how it is delivered. Replies are written as the API writes them
+ * (see text-citations.ts).
  */
 export function simulatedFetch(
   model: SimulatedModel,
@@ -92,7 +94,7 @@ export function simulatedFetch(
     // A cut reply never reached the client: the thread does not hold it.
     if (thread.kind === 'threaded' && fault?.response.kind !== 'stream_cut') threads.hold(request, message);
     if (streamed) {
-      const events = messageStreamEvents(message);
+      const events = messageStreamEvents(message).map(wireStreamEvent);
       const frames =
         fault?.response.kind === 'stream_cut'
           ? sseFrames(eventsBeforeCut(events), fault.response.body)
@@ -106,6 +108,9 @@ export function simulatedFetch(
         },
       });
     }
-    return jsonResponse(200, message, { 'content-type': 'application/json', 'request-id': `req_${message.id}` });
+    return jsonResponse(200, wireMessage(message), {
+      'content-type': 'application/json',
+      'request-id': `req_${message.id}`,
+    });
   };
 }

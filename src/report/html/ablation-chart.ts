@@ -78,14 +78,14 @@ export function heatmap(
     type: 'nominal',
     sort: [...arms],
     title: null,
-    axis: { orient: 'top', labelAngle: -30, labelAlign: 'left', labelLimit: 140, domain: false, ticks: false },
+    axis: { orient: 'top', labelAngle: -30, labelAlign: 'left', labelLimit: 0, domain: false, ticks: false },
   } as const;
   const y = {
     field: 'scenario',
     type: 'nominal',
     sort: [...scenarios],
     title: null,
-    axis: { labelLimit: 320, domain: false, ticks: false },
+    axis: { labelLimit: 0, domain: false, ticks: false },
   } as const;
   return {
     title: { text: options.title, subtitle: options.subtitle },

@@ -95,7 +95,7 @@ export function distributionChart(
           labelAngle: 0,
           labelAlign: 'right',
           labelAnchor: 'middle',
-          labelLimit: 200,
+          labelLimit: 0,
           labelPadding: 4,
           title: null,
         },
@@ -205,7 +205,8 @@ export function tailChart(
         type: 'nominal',
         sort: cells.map((cell) => cell.arm),
         scale: { domain: [...arms], range: armColors(arms) },
-        legend: { title: 'arm', orient: 'right' },
+        // Every arm, each name whole: a legend cut at 30 entries or 160 px hides which line is which.
+        legend: { title: 'arm', orient: 'right', labelLimit: 0, symbolLimit: arms.length },
       },
     },
   } as TopLevelSpec;

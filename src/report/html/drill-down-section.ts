@@ -53,7 +53,7 @@ function runRow(run: DrillDownRun): SafeHtml {
   const { trace } = run;
   return html`<tr>
 <td>${run.anchor === undefined ? html`<span class="muted">—</span>` : html`<a href="#${run.anchor}">${run.anchor.replace('run-', '#')}</a>`}</td>
-<td class="nowrap">${trace.scenario}</td><td class="nowrap">${trace.arm}</td><td class="num">${trace.seed}</td>
+<td class="name">${trace.scenario}</td><td class="name">${trace.arm}</td><td class="num">${trace.seed}</td>
 <td>${reasonWords(trace.reasons)}</td><td>${verdictBadge(trace.record.verdict)}</td>
 <td class="num">${whole(trace.record.tool_calls)}</td><td class="num">${whole(trace.record.input_tokens)}</td>
 <td>${commandHtml(trace.replay)}</td>

@@ -37,7 +37,7 @@ export function headlineChart(
       share: cell.runs === 0 ? 0 : (cell.verdicts[verdict] ?? 0) / cell.runs,
     })),
   );
-  const y = { field: 'arm', type: 'nominal', sort: shown, title: null, axis: { labelLimit: 160 } } as const;
+  const y = { field: 'arm', type: 'nominal', sort: shown, title: null, axis: { labelLimit: 0 } } as const;
   return {
     spacing: 28,
     // Arms and verdicts are two colour scales, not one.

@@ -83,8 +83,7 @@ ${acrossCell(entry, scenario, conclusions)}
 <td class="num">${medP95Max(entry.toolCalls)}</td>
 <td class="num">${whole(entry.inputTokens.median)} / ${whole(entry.inputTokens.p95)}</td>
 <td class="num">${entry.costPerRun === undefined ? 'n/a' : formatDollars(entry.costPerRun)}<br><span class="ci">${entry.costPerSuccess === undefined ? 'n/a' : formatDollars(entry.costPerSuccess)}</span></td>
-<td>${entry.outcomes.map(([kind, n]) => html`<span class="chip">${words(kind)} ${whole(n)}</span>`)}</td>
-<td>${others.length === 0 ? html`<span class="muted">—</span>` : others.map(([kind, n]) => html`<span class="chip">${kind} ${whole(n)}</span>`)}</td>
+<td>${entry.outcomes.map(([kind, n]) => html`<span class="chip">${words(kind)} ${whole(n)}</span>`)}${others.length === 0 ? '' : html`<br>${others.map(([kind, n]) => html`<span class="chip v-${kind}">${kind} ${whole(n)}</span>`)}`}</td>
 <td class="num">${whole(entry.duplicateSideEffects)}</td>
 </tr>`;
 }
@@ -112,7 +111,7 @@ export function headlineScenario(
 ${lede(scenario)}
 ${figure(chart)}
 <div class="table-wrap"><table>
-<thead><tr><th>arm</th><th class="num">${rateHead}</th><th class="num">Δ vs ${scenario.baseline}<br><span class="ci">[95% CI]</span></th>${conclusions === undefined ? '' : html`<th>across models</th>`}<th class="num">tool calls<br>med / p95 / max</th><th class="num">input tokens<br>med / p95</th><th class="num">est. cost per run<br><span class="ci">per ${scenario.impossible ? 'right outcome' : 'success'}</span></th><th>loop outcomes</th><th>other verdicts</th><th class="num">duplicate<br>writes</th></tr></thead>
+<thead><tr><th>arm</th><th class="num">${rateHead}</th><th class="num">Δ vs ${scenario.baseline}<br><span class="ci">[95% CI]</span></th>${conclusions === undefined ? '' : html`<th>across models</th>`}<th class="num">tool calls<br>med / p95 / max</th><th class="num">input tokens<br>med / p95</th><th class="num">est. cost per run<br><span class="ci">per ${scenario.impossible ? 'right outcome' : 'success'}</span></th><th>loop outcomes<br><span class="ci">then verdicts other than success</span></th><th class="num">duplicate<br>writes</th></tr></thead>
 <tbody>${scenario.rows.map((entry) => row(entry, scenario, colors[arms.indexOf(entry.arm)] ?? '#94a3b8', best, conclusions))}</tbody>
 </table></div>
 </div>`;

@@ -35,9 +35,14 @@ header.top h1 { margin: 0 0 4px; font-size: 26px; letter-spacing: -0.02em; }
 .eyebrow { font-size: 12px; font-weight: 600; text-transform: uppercase; letter-spacing: 0.06em; color: var(--accent); }
 .small { font-size: 12px; font-weight: 400; }
 .ci { color: var(--muted); font-size: 12px; font-weight: 400; }
-td.arm, td.nowrap, .nowrap { white-space: nowrap; }
+td.nowrap, .nowrap { white-space: nowrap; }
+/* Names come from users (custom arms, agent modules): they wrap, so a table fits a 1280 px screen. */
+td.arm, td.name { min-width: 8em; max-width: 15em; overflow-wrap: anywhere; }
 table.compact { width: auto; min-width: 420px; }
 code.cmd .nw { white-space: nowrap; }
+/* In a table a command wraps between its flags (and inside one only if it must) rather than widen the table past the screen. */
+td code.cmd { display: block; white-space: normal; }
+td code.cmd .nw { display: inline-block; max-width: 100%; white-space: normal; overflow-wrap: anywhere; }
 header.top p { margin: 0; color: var(--muted); }
 .cards { display: flex; flex-wrap: wrap; gap: 10px; margin: 14px 0 0; }
 .card { background: white; border: 1px solid var(--line); border-radius: 10px; padding: 8px 14px; min-width: 120px; }
@@ -55,14 +60,16 @@ figure.chart svg { display: block; max-width: 100%; height: auto; }
 figcaption { color: var(--muted); font-size: 12px; margin-top: 4px; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; font-size: 13px; width: 100%; }
-th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
-th { font-weight: 600; color: #334155; background: var(--soft); white-space: nowrap; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+th, td { text-align: left; padding: 6px 7px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { font-weight: 600; color: #334155; background: var(--soft); }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { white-space: nowrap; }
 tr.baseline td { background: #fafafa; }
 td.best { font-weight: 700; }
 .better { color: #15803d; font-weight: 600; } .worse { color: #b91c1c; font-weight: 600; }
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 3px; margin-right: 6px; vertical-align: -1px; }
 .chip { display: inline-block; background: #f1f5f9; border-radius: 999px; padding: 0 8px; margin: 1px 2px 1px 0; font-size: 12px; white-space: nowrap; }
+.chip.setting { white-space: normal; overflow-wrap: anywhere; }
 .tag { display: inline-block; font-size: 11px; font-weight: 600; padding: 1px 8px; border-radius: 999px; background: #fef3c7; color: #92400e; vertical-align: 2px; margin-left: 6px; }
 .muted { color: var(--muted); }
 code { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f1f5f9; padding: 1px 4px; border-radius: 4px; overflow-wrap: anywhere; }

@@ -1,17 +1,21 @@
-/** Arm colours, in arm order: the same arm has the same colour in every chart. */
+/**
+ * Arm colours, in arm order: the same arm has the same colour in every chart. None is a
+ * red, orange, amber or green: those are the verdicts' (harmful, escalated, success), and an
+ * arm drawn in one would read as a verdict. palette.test.ts keeps them apart.
+ */
 const ARM_PALETTE = [
   '#64748b',
   '#2563eb',
-  '#f59e0b',
-  '#10b981',
-  '#ef4444',
-  '#8b5cf6',
+  '#7c3aed',
   '#0891b2',
-  '#db2777',
-  '#65a30d',
-  '#ea580c',
+  '#1e293b',
+  '#c026d3',
   '#4f46e5',
-  '#0d9488',
+  '#0e7490',
+  '#a78bfa',
+  '#1d4ed8',
+  '#78716c',
+  '#6b21a8',
 ] as const;
 
 /** A colour per arm, for a Vega-Lite scale's `range` (cycling past twelve arms). */

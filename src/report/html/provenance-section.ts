@@ -12,7 +12,7 @@ export function sweepDate(iso: string): string {
 
 function settings(guard: Readonly<Record<string, unknown>>): SafeHtml {
   const fields = Object.entries(guard).filter(([key]) => key !== 'guard');
-  return html`<span class="chip"><b>${String(guard['guard'])}</b>${fields.map(([key, value]) => html` ${key}=${JSON.stringify(value)}`)}</span>`;
+  return html`<span class="chip setting"><b>${String(guard['guard'])}</b>${fields.map(([key, value]) => html` ${key}=${JSON.stringify(value)}`)}</span>`;
 }
 
 const pair = (term: string, value: HtmlValue) => html`<dt>${term}</dt><dd>${value}</dd>`;
@@ -41,7 +41,7 @@ ${pair('runs', whole(runs))}
 </dl>
 <h3>Arms</h3>
 <div class="table-wrap"><table><thead><tr><th>arm</th><th>guards, in the order they are consulted, with their settings</th></tr></thead>
-<tbody>${summary.arms.map((arm) => html`<tr><td>${arm.name}</td><td>${peerOf(arm) !== undefined ? html`<span class="muted">another framework's loop:</span> ${settings(peerOf(arm)!)}` : arm.guards.length === 0 ? html`<span class="muted">no guards (a 250-iteration ceiling still ends every run)</span>` : arm.guards.map((guard) => settings(guard as unknown as Readonly<Record<string, unknown>>))}</td></tr>`)}</tbody></table></div>
+<tbody>${summary.arms.map((arm) => html`<tr><td class="name">${arm.name}</td><td>${peerOf(arm) !== undefined ? html`<span class="muted">another framework's loop:</span> ${settings(peerOf(arm)!)}` : arm.guards.length === 0 ? html`<span class="muted">no guards (a 250-iteration ceiling still ends every run)</span>` : arm.guards.map((guard) => settings(guard as unknown as Readonly<Record<string, unknown>>))}</td></tr>`)}</tbody></table></div>
 <h3>Scenarios</h3>
 <div class="table-wrap"><table><thead><tr><th>scenario</th><th class="num">tool budget (task class)</th><th>impossible</th><th>hash (sha256 of the scenario and persona files)</th></tr></thead>
 <tbody>${summary.scenarios.map((scenario) => html`<tr><td>${scenario.id}</td><td class="num">${scenario.tool_budget}</td><td>${scenario.impossible ? 'yes: escalating is the right outcome' : 'no'}</td><td><code>${scenario.hash}</code></td></tr>`)}</tbody></table></div>`;

@@ -5,10 +5,11 @@ import { renderMarkdownSummary } from '../markdown-summary.js';
 import { readSweepRuns } from '../read-sweep.js';
 import { conclusionsOf } from '../run-conclusions.js';
 import { renderHeadlineCsv } from './headline-csv.js';
+import { headlineJson } from './headline-json.js';
 import { sweepDate } from './provenance-section.js';
 import { readReportInput, readSweepHeader, type ReportInput } from './report-input.js';
 
-/** What to write; with none of the three, the HTML report goes to `reports/<sweep name>.html`. */
+/** What to write; with none of the four, the HTML report goes to `reports/<sweep name>.html`. */
 export interface WriteReportOptions {
   /** The HTML report's path. @default reports/<sweep name>.html when nothing else is asked for */
   readonly html?: string;
@@ -16,6 +17,8 @@ export interface WriteReportOptions {
   readonly markdown?: string;
   /** The headline as CSV, one row per (scenario, arm); `-` writes it to stdout. @default not written */
   readonly csv?: string;
+  /** The headline as JSON (`HeadlineJson`); `-` writes it to stdout. @default not written */
+  readonly json?: string;
 }
 
 export interface WriteReportResult {
@@ -23,6 +26,7 @@ export interface WriteReportResult {
   readonly htmlBytes?: number;
   readonly markdownPath?: string;
   readonly csvPath?: string;
+  readonly jsonPath?: string;
   /** Charts rendered, run timelines shown and runs traced (undefined: the sweep has no traces.jsonl). */
   readonly charts?: number;
   readonly timelines?: number;
@@ -58,7 +62,11 @@ function write(path: string, text: string): string {
  * const { htmlPath } = await writeReport('results/latest', { html: 'reports/latest.html' });
  */
 export async function writeReport(sweepDir: string, options: WriteReportOptions = {}): Promise<WriteReportResult> {
-  const nothingAsked = options.html === undefined && options.markdown === undefined && options.csv === undefined;
+  const nothingAsked =
+    options.html === undefined &&
+    options.markdown === undefined &&
+    options.csv === undefined &&
+    options.json === undefined;
   const htmlTarget = nothingAsked ? defaultHtmlPath(sweepDir) : options.html;
   const header = readSweepHeader(sweepDir);
   // The headline comes from summary.json alone, but a report of a damaged folder would vouch for it.
@@ -85,6 +93,11 @@ export async function writeReport(sweepDir: string, options: WriteReportOptions 
     };
   }
   if (options.csv !== undefined) result = { ...result, csvPath: write(options.csv, renderHeadlineCsv(header.summary)) };
+  if (options.json !== undefined)
+    result = {
+      ...result,
+      jsonPath: write(options.json, `${JSON.stringify(headlineJson(header.summary, header.name), null, 2)}\n`),
+    };
   if (htmlTarget !== undefined && input !== undefined) {
     if (input.traces === undefined) notes.push(`${header.dir} has no traces.jsonl: the report has no drill-down`);
     // Loaded only for HTML: vega and vega-lite are not needed for the Markdown or the CSV.
