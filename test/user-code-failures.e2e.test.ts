@@ -38,6 +38,26 @@ if (!isMainThread) throw new Error('cannot load here');
 export default defineAgent({ name: 'fragile', run: async () => 'done' });
 `,
     );
+    // Each ends the process with a success code: at import, in a run, in a tool, in a guard's hook.
+    writeFileSync(join(cwd, 'exit-at-load.mjs'), 'process.exit(0);\n');
+    writeFileSync(
+      join(cwd, 'exit-in-run.ts'),
+      `import { defineAgent } from ${dist('agents/define-agent.js')};
+export default defineAgent({ name: 'quitter', run: async () => { process.exit(0); } });
+`,
+    );
+    writeFileSync(
+      join(cwd, 'exit-guard.ts'),
+      `import { defineGuard } from ${dist('loop/define-guard.js')};
+import { z } from 'zod';
+export default defineGuard({
+  name: 'quit',
+  settings: z.object({}),
+  build: () => ({ name: 'quit', beforeToolCall: () => { process.exit(0); } }),
+});
+`,
+    );
+    writeFileSync(join(cwd, 'quit-arms.yaml'), 'arms:\n  - name: quits\n    guards: [{ guard: ./exit-guard.ts }]\n');
     writeFileSync(
       join(cwd, 'stuck.ts'),
       `import { defineAgent } from ${dist('agents/define-agent.js')};
@@ -113,5 +133,51 @@ export default defineAgent({ name: 'stuck', run: () => new Promise<string>(() =>
     expect(sweep.stderr).toContain('cannot load here');
     expect(sweep.stderr).not.toContain('unexpected error');
     expect(existsSync(join(cwd, 'w/spiralbench.lock'))).toBe(false);
+  });
+
+  describe('user code that calls process.exit(0) never ends the harness with a success code', () => {
+    // A CI gate (--check) must not pass because the agent ended the process: exit 6, the call named.
+    const sweep = (name: string, args: readonly string[]) =>
+      run(
+        [
+          'run',
+          '-s',
+          'lookup-readonly',
+          '-n',
+          '4',
+          '-o',
+          name,
+          ...(args.includes('-a') ? [] : ['-a', 'none']),
+          ...args,
+        ],
+        cwd,
+      );
+    it.each([
+      ['at import, -w 1', ['--agent', './exit-at-load.mjs', '-w', '1'], 'loading'],
+      ['at import, -w 2', ['--agent', './exit-at-load.mjs', '-w', '2'], 'loading'],
+      [
+        'in a run, -w 1',
+        ['--agent', './exit-in-run.ts', '-w', '1'],
+        'arm agent:quitter, scenario lookup-readonly, seed 1',
+      ],
+      ['in a run, -w 2', ['--agent', './exit-in-run.ts', '-w', '2'], 'arm agent:quitter, scenario lookup-readonly'],
+      [
+        'in a guard, -w 1',
+        ['-a', 'quits', '--arms-file', 'quit-arms.yaml', '-w', '1'],
+        'arm quits, scenario lookup-readonly',
+      ],
+      [
+        'in a guard, -w 2',
+        ['-a', 'quits', '--arms-file', 'quit-arms.yaml', '-w', '2'],
+        'arm quits, scenario lookup-readonly',
+      ],
+    ])('%s: exit 6 naming where, even with --check', (label, args, where) => {
+      if (!existsSync(join(cwd, 'base'))) expect(sweep('base', ['-w', '1']).status).toBe(0);
+      const result = sweep(`exit-${label.replace(/\W+/g, '-')}`, [...args, '--check', 'base']);
+      expect(result.status, result.stderr).toBe(6);
+      expect(result.stderr).toContain('called process.exit(0)');
+      expect(result.stderr).toContain(where);
+      expect(result.stdout).not.toContain('No regression');
+    });
   });
 });

@@ -13,6 +13,8 @@ export const EXIT = {
   unexpected: 3,
   /** The real model could not be reached, or refused the request (a key, a quota). */
   modelUnavailable: 4,
+  /** User code (an agent, a tools module, a guard) called process.exit; the sweep did not finish. */
+  userExit: 6,
   /** Ctrl-C: the shell's 128 + SIGINT; the sweep resumes with --resume. */
   interrupted: 130,
 } as const;
@@ -26,6 +28,7 @@ export const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.usage, 'bad input: a flag, a name or a file (the message says which and what was expected)'],
   [EXIT.unexpected, 'an unexpected error (--verbose prints its stack trace)'],
   [EXIT.modelUnavailable, 'the real model could not be reached or refused the request'],
+  [EXIT.userExit, 'user code (an agent, tools or guard module) called process.exit; the sweep did not finish'],
   [EXIT.interrupted, 'interrupted (Ctrl-C); the same command with --resume continues the sweep'],
 ];
 

@@ -1,5 +1,6 @@
 import { escapeControl } from '../report/terminal-text.js';
-import { runInFlight } from '../bench/run-in-flight.js';
+import { runInFlight, whereUserCodeRuns } from '../bench/run-in-flight.js';
+import { harnessExit, trapProcessExit, userExitMessage } from '../user-module/process-exit-trap.js';
 import { EXIT } from './exit-codes.js';
 
 /** Prints an error nobody expected as one line (its stack with --verbose) and returns the exit code for it. */
@@ -22,7 +23,7 @@ export function reportUnexpected(
  */
 export function exitQuietlyOnBrokenPipe(
   stream: NodeJS.WritableStream,
-  exit: (code: number) => void = (code) => process.exit(code),
+  exit: (code: number) => void = harnessExit,
 ): void {
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
@@ -35,13 +36,19 @@ export function exitQuietlyOnBrokenPipe(
  * What the process does outside any command's own error handling: a broken pipe on
  * stdout or stderr ends it quietly, and an error thrown where nothing catches it (a
  * stream's or a socket's callback) ends it with the unexpected-error code, never with
- * Node's 1, which would read as "regression found".
+ * Node's 1, which would read as "regression found". A `process.exit` made by user code
+ * (the harness never calls it but through harnessExit) ends it with EXIT.userExit, at
+ * any time, even after the command decided its code.
  */
 export function installProcessHandlers(argv: readonly string[]): void {
+  trapProcessExit((code) => {
+    process.stderr.write(`spiralbench: ${escapeControl(userExitMessage(code, whereUserCodeRuns()))}\n`);
+    return harnessExit(EXIT.userExit);
+  });
   exitQuietlyOnBrokenPipe(process.stdout);
   exitQuietlyOnBrokenPipe(process.stderr);
   const verbose = argv.includes('--verbose');
-  const fail = (error: unknown) => process.exit(reportUnexpected(error, verbose));
+  const fail = (error: unknown) => harnessExit(reportUnexpected(error, verbose));
   process.on('uncaughtException', fail);
   process.on('unhandledRejection', fail);
   process.on('beforeExit', () => stoppedMidRun());
@@ -56,7 +63,7 @@ export function installProcessHandlers(argv: readonly string[]): void {
 export function stoppedMidRun(
   run = runInFlight(),
   stderr: NodeJS.WritableStream = process.stderr,
-  exit: (code: number) => void = (code) => process.exit(code),
+  exit: (code: number) => void = harnessExit,
 ): void {
   if (run === undefined) return;
   stderr.write(

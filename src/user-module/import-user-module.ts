@@ -11,6 +11,14 @@ export type UserModule = Readonly<Record<string, unknown>>;
 
 const imported = new Map<string, Promise<UserModule>>();
 
+/** The modules this thread is importing now, by absolute path: where a process that stops mid-import says it stopped. */
+const loading = new Set<string>();
+
+/** The paths of the user modules this thread has started importing and not finished. */
+export function modulesLoading(): readonly string[] {
+  return [...loading];
+}
+
 /**
  * Where a module path given in `source` (a flag, or a file that names it) points: an
  * absolute path as it is, a relative one from `baseDir` (the file's folder, or the
@@ -28,7 +36,8 @@ export function userModulePath(path: string, baseDir: string): string {
 export function importUserModule(path: string, source: string, field = ''): Promise<UserModule> {
   let module = imported.get(path);
   if (module === undefined) {
-    module = load(path, source, field);
+    loading.add(path);
+    module = load(path, source, field).finally(() => loading.delete(path));
     imported.set(path, module);
     // A failed import is not remembered: the user may fix the file and try again in the same process.
     module.catch(() => imported.delete(path));
