@@ -57,6 +57,12 @@ export default defineGuard({
 });
 `,
     );
+    // Top-level awaits that never settle: nothing left to settle one, or a timer keeping the thread busy.
+    writeFileSync(join(cwd, 'never-loads.mjs'), 'await new Promise(() => {});\nexport default 1;\n');
+    writeFileSync(
+      join(cwd, 'busy-loads.mjs'),
+      'await new Promise(() => setInterval(() => {}, 1000));\nexport default 1;\n',
+    );
     writeFileSync(join(cwd, 'quit-arms.yaml'), 'arms:\n  - name: quits\n    guards: [{ guard: ./exit-guard.ts }]\n');
     writeFileSync(
       join(cwd, 'stuck.ts'),
@@ -179,5 +185,31 @@ export default defineAgent({ name: 'stuck', run: () => new Promise<string>(() =>
       expect(result.stderr).toContain(where);
       expect(result.stdout).not.toContain('No regression');
     });
+  });
+
+  it('an agent module whose top-level await can never settle: exit 2 and one sentence naming it, at once', () => {
+    const started = process.hrtime.bigint();
+    const result = run(
+      ['run', '-s', 'lookup-readonly', '-a', 'none', '--agent', './never-loads.mjs', '-n', '2', '-o', 'nl'],
+      cwd,
+    );
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(
+      /--agent: a module that loads; '.*never-loads\.mjs' did not finish loading: its top-level await can never settle/,
+    );
+    expect(Number(process.hrtime.bigint() - started) / 1e9).toBeLessThan(60);
+  });
+
+  it('an agent module whose top-level await outlasts SPIRALBENCH_MODULE_LOAD_TIMEOUT: exit 2 naming the limit', () => {
+    const { ANTHROPIC_API_KEY: _key, ...env } = process.env;
+    const result = spawnSync(
+      process.execPath,
+      [BIN, 'run', '-s', 'lookup-readonly', '-a', 'none', '--agent', './busy-loads.mjs', '-n', '2', '-o', 'bl'],
+      { cwd, encoding: 'utf8', env: { ...env, SPIRALBENCH_MODULE_LOAD_TIMEOUT: '1' }, timeout: 30_000 },
+    );
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      'did not finish loading within 1 s (SPIRALBENCH_MODULE_LOAD_TIMEOUT sets the limit)',
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { escapeControl } from '../report/terminal-text.js';
 import { runInFlight, whereUserCodeRuns } from '../bench/run-in-flight.js';
 import { harnessExit, trapProcessExit, userExitMessage } from '../user-module/process-exit-trap.js';
+import { refuseStalledImports } from '../user-module/import-user-module.js';
 import { EXIT } from './exit-codes.js';
 
 /** Prints an error nobody expected as one line (its stack with --verbose) and returns the exit code for it. */
@@ -51,7 +52,10 @@ export function installProcessHandlers(argv: readonly string[]): void {
   const fail = (error: unknown) => harnessExit(reportUnexpected(error, verbose));
   process.on('uncaughtException', fail);
   process.on('unhandledRejection', fail);
-  process.on('beforeExit', () => stoppedMidRun());
+  // An import that can never finish is refused first: its command then reports it (exit 2).
+  process.on('beforeExit', () => {
+    if (!refuseStalledImports()) stoppedMidRun();
+  });
 }
 
 /**
@@ -70,4 +74,14 @@ export function stoppedMidRun(
     `spiralbench: run stalled: arm ${run.arm}, scenario ${run.scenario}, seed ${run.seed} is waiting on a promise that can never settle (nothing left to settle it); the sweep stops here, its finished runs kept (--resume continues once it is fixed)\n`,
   );
   exit(EXIT.unexpected);
+}
+
+/**
+ * Ends the command with `code`. A failed command ends the process at once: what user code
+ * left running (a timer in a module whose import was refused) must not hold it open. A
+ * command that succeeded lets the event loop drain, as Node does.
+ */
+export function finishCommand(code: number, exit: (code: number) => void = harnessExit): void {
+  process.exitCode = code;
+  if (code !== EXIT.ok) exit(code);
 }
