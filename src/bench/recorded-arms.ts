@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import type { AgentRef } from '../agents/agent-arm.js';
+import type { ScenarioTexts } from '../scenarios/loader.js';
 import type { Arm, GuardSetting } from './arms.js';
 import { isUserGuardSetting } from './user-guards.js';
 import { localImportGraph } from '../user-module/module-graph.js';
@@ -26,7 +27,48 @@ export function moduleHash(path: string): string {
   } catch {
     // left empty
   }
-  return createHash('sha256').update(text).digest('hex');
+  return textHash(text);
+}
+
+const textHash = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/**
+ * A scenario's tools module and each file it imports, by shown path with the sha256 of
+ * the text the sweep read, for a sweep's identity: what a refused resume names. Absent
+ * for a module that imports nothing of the project (its text alone is the scenario's hash).
+ */
+export function toolsModuleFiles(
+  texts: ScenarioTexts,
+  cwd: string = process.cwd(),
+): { files?: Record<string, string> } {
+  const module = texts.toolsModule;
+  if (module?.imports === undefined || module.imports.length === 0) return {};
+  const files = [module, ...module.imports].map(
+    ({ path, text }) => [shownModulePath(path, cwd), textHash(text)] as const,
+  );
+  return { files: Object.fromEntries(files) };
+}
+
+/**
+ * The files of scenarios' tools modules whose text differs between two identities, as
+ * `team: ./names.ts (sha256 abcd1234…, now ef012345…)`.
+ */
+export function changedToolsModuleFiles(
+  before: ReadonlyArray<{ readonly id: string; readonly files?: Readonly<Record<string, string>> | undefined }>,
+  after: ReadonlyArray<{ readonly id: string; readonly files?: Readonly<Record<string, string>> | undefined }>,
+): string[] {
+  const changed: string[] = [];
+  for (const scenario of after) {
+    const then = before.find((earlier) => earlier.id === scenario.id)?.files;
+    const now = scenario.files;
+    if (then === undefined || now === undefined) continue;
+    for (const file of new Set([...Object.keys(then), ...Object.keys(now)]))
+      if (then[file] !== now[file])
+        changed.push(
+          `${scenario.id}: ${file} (${then[file] === undefined ? 'not imported then' : `sha256 ${short(then[file])}`}, ${now[file] === undefined ? 'no longer imported' : `now ${short(now[file])}`})`,
+        );
+  }
+  return changed;
 }
 
 /**

@@ -19,7 +19,7 @@ import type { PoolData } from './worker.js';
 import { crossedError } from './worker-errors.js';
 import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { checkSameSweep, type SweepIdentity } from './sweep-progress.js';
-import { recordedArms, shownAgentSpec } from './recorded-arms.js';
+import { recordedArms, shownAgentSpec, toolsModuleFiles } from './recorded-arms.js';
 import { captureTrace, type Trace } from './traces.js';
 import { modelLabel } from './run-one.js';
 import { inProcessModel, type ModelSource } from './model-source.js';
@@ -177,7 +177,11 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
   // from another checkout is the same sweep, an edited agent or guard is not.
   const arms = recordedArms(options.arms);
   const identity: SweepIdentity = {
-    scenarios: options.scenarios.map(({ scenario }) => ({ id: scenario.id, hash: scenario.hash })),
+    scenarios: options.scenarios.map(({ scenario, texts }) => ({
+      id: scenario.id,
+      hash: scenario.hash,
+      ...toolsModuleFiles(texts),
+    })),
     arms,
     seeds: definition.seeds,
     sweep_seed: definition.sweepSeed,
