@@ -63,6 +63,13 @@ export default defineGuard({
       join(cwd, 'busy-loads.mjs'),
       'await new Promise(() => setInterval(() => {}, 1000));\nexport default 1;\n',
     );
+    // A configuration error: every run throws the same before its first model call.
+    writeFileSync(
+      join(cwd, 'misconfigured.ts'),
+      `import { defineAgent } from ${dist('agents/define-agent.js')};
+export default defineAgent({ name: 'misconfigured', run: async () => { throw new TypeError('model id is not set'); } });
+`,
+    );
     writeFileSync(join(cwd, 'quit-arms.yaml'), 'arms:\n  - name: quits\n    guards: [{ guard: ./exit-guard.ts }]\n');
     writeFileSync(
       join(cwd, 'stuck.ts'),
@@ -96,7 +103,7 @@ export default defineAgent({ name: 'stuck', run: () => new Promise<string>(() =>
     expect(existsSync(join(cwd, 'stuck/spiralbench.lock'))).toBe(false);
   });
 
-  it('a user guard whose hook throws: each of its runs fails naming the guard, the sweep finishes (-w 2)', () => {
+  it('a user guard whose hook throws: its runs fail naming the guard, and the arm stops the sweep with exit 7 (-w 2)', () => {
     const sweep = run(
       [
         'run',
@@ -115,7 +122,13 @@ export default defineAgent({ name: 'stuck', run: () => new Promise<string>(() =>
       ],
       cwd,
     );
-    expect(sweep.status, sweep.stderr).toBe(0);
+    // Every run of the arm failed the same way, no fault injected: a broken arm, not a result to rank.
+    expect(sweep.status, sweep.stderr).toBe(7);
+    expect(sweep.stderr).toContain(
+      "arm broken could not run: its first 3 runs that met no injected fault all failed with GuardThrew (no HTTP status): guard 'boom' threw: hook boom",
+    );
+    expect(sweep.stderr.split('hook boom')).toHaveLength(2); // said once
+    expect(sweep.stdout).not.toMatch(/Recommended|Tightest tail/);
     const runs = readFileSync(join(cwd, 'out/runs.jsonl'), 'utf8')
       .trim()
       .split('\n')
@@ -211,5 +224,36 @@ export default defineAgent({ name: 'stuck', run: () => new Promise<string>(() =>
     expect(result.stderr).toContain(
       'did not finish loading within 1 s (SPIRALBENCH_MODULE_LOAD_TIMEOUT sets the limit)',
     );
+  });
+
+  it('an agent arm whose every run fails with one error before any reply: exit 7, the reason said once, the sweep stopped', () => {
+    const result = run(
+      [
+        'run',
+        '-s',
+        'fetch-transform-write,lookup-readonly',
+        '-a',
+        'none',
+        '--agent',
+        './misconfigured.ts',
+        '-n',
+        '300',
+        '-w',
+        '1',
+        '-o',
+        'mis',
+      ],
+      cwd,
+    );
+    expect(result.status, result.stderr).toBe(7);
+    expect(result.stderr).toContain(
+      'arm agent:misconfigured could not run: its first 3 runs that met no injected fault all failed with TypeError (no HTTP status): model id is not set',
+    );
+    expect(result.stderr.split('model id is not set')).toHaveLength(2);
+    expect(result.stdout).not.toMatch(/Recommended|Tightest tail/);
+    // Stopped at the arm's first chunk: the other scenario's cells never ran.
+    const lines = readFileSync(join(cwd, 'mis/runs.jsonl'), 'utf8').trim().split('\n');
+    expect(lines.length).toBeLessThan(1200);
+    expect(existsSync(join(cwd, 'mis/spiralbench.lock'))).toBe(false);
   });
 });

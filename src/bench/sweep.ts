@@ -26,6 +26,7 @@ import { inProcessModel, type ModelSource } from './model-source.js';
 import type { RunRecord } from './run-record.js';
 import type { LiveLabel } from './live-session.js';
 import { checkGuardToolNames } from './guard-tool-names.js';
+import { ArmCouldNotRun, ArmHealth, type BrokenArm } from './arm-health.js';
 import { checkSeeds, planSweep, type Shard, type SweepDefinition, type SweepPlan } from './sweep-plan.js';
 
 export interface SweepOptions {
@@ -218,6 +219,10 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
   const writer = folder?.sweepWriter(identity);
   const first = resumed?.progress.chunks_done ?? 0;
   let done = resumed?.progress.runs_done ?? 0;
+  // A real sweep's broken setup is the model's to diagnose (SweepHealth, exit 4); elsewhere
+  // an arm failing alike with nothing injected is broken, and ranking it would mislead.
+  const health = model.kind === 'real' ? undefined : new ArmHealth();
+  let broken: BrokenArm | undefined;
   const accept = (result: ChunkResult): void => {
     const chunk = plan.chunk(result.index);
     cellOf(chunk.scenarioIndex, chunk.armIndex).addPacked(result.packed);
@@ -225,8 +230,15 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     done += result.runs;
     options.onProgress?.(done, total);
     const { onRecord } = options;
-    if (onRecord !== undefined)
-      for (const line of result.jsonl.split('\n')) if (line !== '') onRecord(JSON.parse(line) as RunRecord);
+    // Records are parsed only while someone reads them: an arm is cleared by its first good run.
+    const watched = health?.watching(options.arms[chunk.armIndex]!.name) === true && broken === undefined;
+    if (onRecord === undefined && !watched) return;
+    for (const line of result.jsonl.split('\n')) {
+      if (line === '') continue;
+      const record = JSON.parse(line) as RunRecord;
+      if (watched) broken ??= health?.observe(record) ?? undefined;
+      onRecord?.(record);
+    }
   };
 
   // Each scenario as every member plays it, built once: a run only picks one.
@@ -236,7 +248,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     const cast = casts[scenarioIndex];
     return cast === undefined ? { scenario, model } : { scenario, model, cast };
   };
-  const stopped = () => options.signal?.aborted === true;
+  const stopped = () => options.signal?.aborted === true || broken !== undefined;
   if (model.kind === 'real') {
     const run = (index: number) => {
       const chunk = plan.chunk(index);
@@ -265,6 +277,11 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
       accept,
       stopped,
     );
+  }
+  if (broken !== undefined) {
+    // Left as an interrupted sweep: its runs stay readable, and the folder says it is not whole.
+    writer?.abandon();
+    throw new ArmCouldNotRun(broken, done, total);
   }
   if (done < total) {
     writer?.abandon();

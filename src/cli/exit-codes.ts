@@ -15,6 +15,8 @@ export const EXIT = {
   modelUnavailable: 4,
   /** User code (an agent, a tools module, a guard) called process.exit; the sweep did not finish. */
   userExit: 6,
+  /** An arm's first runs all failed with one error, no fault injected: a broken setup, not a result. */
+  armCouldNotRun: 7,
   /** Ctrl-C: the shell's 128 + SIGINT; the sweep resumes with --resume. */
   interrupted: 130,
 } as const;
@@ -29,6 +31,7 @@ export const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.unexpected, 'an unexpected error (--verbose prints its stack trace)'],
   [EXIT.modelUnavailable, 'the real model could not be reached or refused the request'],
   [EXIT.userExit, 'user code (an agent, tools or guard module) called process.exit; the sweep did not finish'],
+  [EXIT.armCouldNotRun, 'an arm could not run: its first 3 runs without an injected fault failed with one error'],
   [EXIT.interrupted, 'interrupted (Ctrl-C); the same command with --resume continues the sweep'],
 ];
 
