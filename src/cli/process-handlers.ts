@@ -77,11 +77,19 @@ export function stoppedMidRun(
 }
 
 /**
- * Ends the command with `code`. A failed command ends the process at once: what user code
- * left running (a timer in a module whose import was refused) must not hold it open. A
- * command that succeeded lets the event loop drain, as Node does.
+ * Ends the command with `code`. A failed command ends the process once its output is
+ * flushed (a pipe can be asynchronous, as on macOS): what user code left running (a timer
+ * in a module whose import was refused) must not hold it open. A command that succeeded
+ * lets the event loop drain, as Node does.
  */
 export function finishCommand(code: number, exit: (code: number) => void = harnessExit): void {
   process.exitCode = code;
-  if (code !== EXIT.ok) exit(code);
+  if (code === EXIT.ok) return;
+  let pending = 2;
+  const flushed = () => {
+    pending -= 1;
+    if (pending === 0) exit(code);
+  };
+  process.stdout.write('', flushed);
+  process.stderr.write('', flushed);
 }
