@@ -294,11 +294,12 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
       seeds: definition.seeds,
       model: modelLabel(model.name, options.stream),
       shard: shard.count === 1 ? null : shard,
-      scenarios: options.scenarios.map(({ scenario }) => ({
+      scenarios: options.scenarios.map(({ scenario, texts }) => ({
         id: scenario.id,
         hash: scenario.hash,
         tool_budget: scenario.toolBudget,
         impossible: isImpossible(scenario),
+        ...toolsModuleFiles(texts),
       })),
       arms,
     },
