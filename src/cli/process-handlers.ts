@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { escapeControl } from '../report/terminal-text.js';
 import { runInFlight, whereUserCodeRuns } from '../bench/run-in-flight.js';
 import { harnessExit, trapProcessExit, userExitMessage } from '../user-module/process-exit-trap.js';
@@ -43,7 +44,8 @@ export function exitQuietlyOnBrokenPipe(
  */
 export function installProcessHandlers(argv: readonly string[]): void {
   trapProcessExit((code) => {
-    process.stderr.write(`spiralbench: ${escapeControl(userExitMessage(code, whereUserCodeRuns()))}\n`);
+    // Written synchronously: the process ends on the next line, and a pipe may be asynchronous.
+    writeSync(2, `spiralbench: ${escapeControl(userExitMessage(code, whereUserCodeRuns()))}\n`);
     return harnessExit(EXIT.userExit);
   });
   exitQuietlyOnBrokenPipe(process.stdout);
