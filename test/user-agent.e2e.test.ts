@@ -208,7 +208,9 @@ describe('a user agent in the sweep machinery', () => {
     ]);
     // Every run fails alike with nothing injected: a broken arm, reported once, never ranked.
     expect(run.status, run.stderr).toBe(7);
-    expect(run.stderr).toContain('arm agent:throwing could not run: its first 3 runs that met no injected fault all failed with PlannerCrash (no HTTP status): the planner lost its state');
+    expect(run.stderr).toContain(
+      'arm agent:throwing could not run: its first 3 runs that met no injected fault all failed with PlannerCrash (no HTTP status): the planner lost its state',
+    );
     const failed = recordsOf(join(cwd, 'throwing')).filter((record) => record.arm === 'agent:throwing');
     expect(failed.map((record) => [record.outcome, record.verdict, record.model_calls])).toEqual([
       ['failed', 'failure', 1],
