@@ -48,6 +48,37 @@ describe('a scenario with a tools module, swept', () => {
     expect(sweep('c')).not.toBe(before);
   });
 
+  it('merges no shards across an edited file the tools module imports, naming that file', () => {
+    const { project, scenario, tools } = syncToolsProject();
+    const helper = join(project, 'bench', 'note-words.ts');
+    writeFileSync(helper, "export const noteWord = 'note';\n");
+    writeFileSync(tools, `import { noteWord } from './note-words.js';\nvoid noteWord;\n${readFileSync(tools, 'utf8')}`);
+    const shard = (index: number) => {
+      const run = cli([
+        'run',
+        '-s',
+        scenario,
+        '-a',
+        'none',
+        '-n',
+        '4',
+        '--shard',
+        `${index}/2`,
+        '-o',
+        join(project, `s${index}`),
+      ]);
+      expect(run.status, run.stderr).toBe(0);
+    };
+    shard(1);
+    writeFileSync(helper, "export const noteWord = 'memo';\n");
+    shard(2);
+    const merged = cli(['merge', join(project, 's1'), join(project, 's2'), '-o', join(project, 'merged')]);
+    expect(merged.status, merged.stderr).toBe(2);
+    expect(merged.stderr).toMatch(
+      /the files of its tools modules differ: customer-note: \S*note-words\.ts \(sha256 [0-9a-f]{8}…, now [0-9a-f]{8}…\)/,
+    );
+  });
+
   it('is refused, before any run, when a tool of the module shares a name with a tool a guard offers', () => {
     const { project, scenario, tools } = syncToolsProject();
     // The stuck-tool guard offers request_human_help: two tools of one name would fail every article run.

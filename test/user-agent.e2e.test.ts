@@ -189,7 +189,7 @@ describe('a user agent in the sweep machinery', () => {
     }
   });
 
-  it('an agent that throws: outcome failed, with the error in failure_reason; the run still judged on the world', () => {
+  it('an agent that throws: outcome failed, with the error in failure_reason; the run still judged on the world; the arm called broken (exit 7)', () => {
     const run = cli([
       'run',
       '-s',
@@ -206,7 +206,11 @@ describe('a user agent in the sweep machinery', () => {
       join(cwd, 'throwing'),
       '--json',
     ]);
-    expect(run.status, run.stderr).toBe(0);
+    // Every run fails alike with nothing injected: a broken arm, reported once, never ranked.
+    expect(run.status, run.stderr).toBe(7);
+    expect(run.stderr).toContain(
+      'arm agent:throwing could not run: its first 3 runs that met no injected fault all failed with PlannerCrash (no HTTP status): the planner lost its state',
+    );
     const failed = recordsOf(join(cwd, 'throwing')).filter((record) => record.arm === 'agent:throwing');
     expect(failed.map((record) => [record.outcome, record.verdict, record.model_calls])).toEqual([
       ['failed', 'failure', 1],

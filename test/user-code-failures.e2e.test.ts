@@ -38,6 +38,39 @@ if (!isMainThread) throw new Error('cannot load here');
 export default defineAgent({ name: 'fragile', run: async () => 'done' });
 `,
     );
+    // Each ends the process with a success code: at import, in a run, in a tool, in a guard's hook.
+    writeFileSync(join(cwd, 'exit-at-load.mjs'), 'process.exit(0);\n');
+    writeFileSync(
+      join(cwd, 'exit-in-run.ts'),
+      `import { defineAgent } from ${dist('agents/define-agent.js')};
+export default defineAgent({ name: 'quitter', run: async () => { process.exit(0); } });
+`,
+    );
+    writeFileSync(
+      join(cwd, 'exit-guard.ts'),
+      `import { defineGuard } from ${dist('loop/define-guard.js')};
+import { z } from 'zod';
+export default defineGuard({
+  name: 'quit',
+  settings: z.object({}),
+  build: () => ({ name: 'quit', beforeToolCall: () => { process.exit(0); } }),
+});
+`,
+    );
+    // Top-level awaits that never settle: nothing left to settle one, or a timer keeping the thread busy.
+    writeFileSync(join(cwd, 'never-loads.mjs'), 'await new Promise(() => {});\nexport default 1;\n');
+    writeFileSync(
+      join(cwd, 'busy-loads.mjs'),
+      'await new Promise(() => setInterval(() => {}, 1000));\nexport default 1;\n',
+    );
+    // A configuration error: every run throws the same before its first model call.
+    writeFileSync(
+      join(cwd, 'misconfigured.ts'),
+      `import { defineAgent } from ${dist('agents/define-agent.js')};
+export default defineAgent({ name: 'misconfigured', run: async () => { throw new TypeError('model id is not set'); } });
+`,
+    );
+    writeFileSync(join(cwd, 'quit-arms.yaml'), 'arms:\n  - name: quits\n    guards: [{ guard: ./exit-guard.ts }]\n');
     writeFileSync(
       join(cwd, 'stuck.ts'),
       `import { defineAgent } from ${dist('agents/define-agent.js')};
@@ -70,7 +103,7 @@ export default defineAgent({ name: 'stuck', run: () => new Promise<string>(() =>
     expect(existsSync(join(cwd, 'stuck/spiralbench.lock'))).toBe(false);
   });
 
-  it('a user guard whose hook throws: each of its runs fails naming the guard, the sweep finishes (-w 2)', () => {
+  it('a user guard whose hook throws: its runs fail naming the guard, and the arm stops the sweep with exit 7 (-w 2)', () => {
     const sweep = run(
       [
         'run',
@@ -89,7 +122,13 @@ export default defineAgent({ name: 'stuck', run: () => new Promise<string>(() =>
       ],
       cwd,
     );
-    expect(sweep.status, sweep.stderr).toBe(0);
+    // Every run of the arm failed the same way, no fault injected: a broken arm, not a result to rank.
+    expect(sweep.status, sweep.stderr).toBe(7);
+    expect(sweep.stderr).toContain(
+      "arm broken could not run: its first 3 runs that met no injected fault all failed with GuardThrew (no HTTP status): guard 'boom' threw: hook boom",
+    );
+    expect(sweep.stderr.split('hook boom')).toHaveLength(2); // said once
+    expect(sweep.stdout).not.toMatch(/Recommended|Tightest tail/);
     const runs = readFileSync(join(cwd, 'out/runs.jsonl'), 'utf8')
       .trim()
       .split('\n')
@@ -113,5 +152,108 @@ export default defineAgent({ name: 'stuck', run: () => new Promise<string>(() =>
     expect(sweep.stderr).toContain('cannot load here');
     expect(sweep.stderr).not.toContain('unexpected error');
     expect(existsSync(join(cwd, 'w/spiralbench.lock'))).toBe(false);
+  });
+
+  describe('user code that calls process.exit(0) never ends the harness with a success code', () => {
+    // A CI gate (--check) must not pass because the agent ended the process: exit 6, the call named.
+    const sweep = (name: string, args: readonly string[]) =>
+      run(
+        [
+          'run',
+          '-s',
+          'lookup-readonly',
+          '-n',
+          '4',
+          '-o',
+          name,
+          ...(args.includes('-a') ? [] : ['-a', 'none']),
+          ...args,
+        ],
+        cwd,
+      );
+    it.each([
+      ['at import, -w 1', ['--agent', './exit-at-load.mjs', '-w', '1'], 'loading'],
+      ['at import, -w 2', ['--agent', './exit-at-load.mjs', '-w', '2'], 'loading'],
+      [
+        'in a run, -w 1',
+        ['--agent', './exit-in-run.ts', '-w', '1'],
+        'arm agent:quitter, scenario lookup-readonly, seed 1',
+      ],
+      ['in a run, -w 2', ['--agent', './exit-in-run.ts', '-w', '2'], 'arm agent:quitter, scenario lookup-readonly'],
+      [
+        'in a guard, -w 1',
+        ['-a', 'quits', '--arms-file', 'quit-arms.yaml', '-w', '1'],
+        'arm quits, scenario lookup-readonly',
+      ],
+      [
+        'in a guard, -w 2',
+        ['-a', 'quits', '--arms-file', 'quit-arms.yaml', '-w', '2'],
+        'arm quits, scenario lookup-readonly',
+      ],
+    ])('%s: exit 6 naming where, even with --check', (label, args, where) => {
+      if (!existsSync(join(cwd, 'base'))) expect(sweep('base', ['-w', '1']).status).toBe(0);
+      const result = sweep(`exit-${label.replace(/\W+/g, '-')}`, [...args, '--check', 'base']);
+      expect(result.status, result.stderr).toBe(6);
+      expect(result.stderr).toContain('called process.exit(0)');
+      expect(result.stderr).toContain(where);
+      expect(result.stdout).not.toContain('No regression');
+    });
+  });
+
+  it('an agent module whose top-level await can never settle: exit 2 and one sentence naming it, at once', () => {
+    const started = process.hrtime.bigint();
+    const result = run(
+      ['run', '-s', 'lookup-readonly', '-a', 'none', '--agent', './never-loads.mjs', '-n', '2', '-o', 'nl'],
+      cwd,
+    );
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(
+      /--agent: a module that loads; '.*never-loads\.mjs' did not finish loading: its top-level await can never settle/,
+    );
+    expect(Number(process.hrtime.bigint() - started) / 1e9).toBeLessThan(60);
+  });
+
+  it('an agent module whose top-level await outlasts SPIRALBENCH_MODULE_LOAD_TIMEOUT: exit 2 naming the limit', () => {
+    const { ANTHROPIC_API_KEY: _key, ...env } = process.env;
+    const result = spawnSync(
+      process.execPath,
+      [BIN, 'run', '-s', 'lookup-readonly', '-a', 'none', '--agent', './busy-loads.mjs', '-n', '2', '-o', 'bl'],
+      { cwd, encoding: 'utf8', env: { ...env, SPIRALBENCH_MODULE_LOAD_TIMEOUT: '1' }, timeout: 30_000 },
+    );
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      'did not finish loading within 1 s (SPIRALBENCH_MODULE_LOAD_TIMEOUT sets the limit)',
+    );
+  });
+
+  it('an agent arm whose every run fails with one error before any reply: exit 7, the reason said once, the sweep stopped', () => {
+    const result = run(
+      [
+        'run',
+        '-s',
+        'fetch-transform-write,lookup-readonly',
+        '-a',
+        'none',
+        '--agent',
+        './misconfigured.ts',
+        '-n',
+        '300',
+        '-w',
+        '1',
+        '-o',
+        'mis',
+      ],
+      cwd,
+    );
+    expect(result.status, result.stderr).toBe(7);
+    expect(result.stderr).toContain(
+      'arm agent:misconfigured could not run: its first 3 runs that met no injected fault all failed with TypeError (no HTTP status): model id is not set',
+    );
+    expect(result.stderr.split('model id is not set')).toHaveLength(2);
+    expect(result.stdout).not.toMatch(/Recommended|Tightest tail/);
+    // Stopped at the arm's first chunk: the other scenario's cells never ran.
+    const lines = readFileSync(join(cwd, 'mis/runs.jsonl'), 'utf8').trim().split('\n');
+    expect(lines.length).toBeLessThan(1200);
+    expect(existsSync(join(cwd, 'mis/spiralbench.lock'))).toBe(false);
   });
 });

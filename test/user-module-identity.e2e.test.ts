@@ -124,6 +124,53 @@ describe('user agent and guard modules in results', () => {
     expect(existsSync(join(a, 'mixed/runs.jsonl'))).toBe(false);
   });
 
+  it('refuses to resume over an edited file the agent imports, naming that file', async () => {
+    const cwd = project();
+    // The agent's answer comes from a helper it imports: editing the helper changes the agent.
+    const withHelper = (mark: string) => {
+      writeFileSync(join(cwd, 'agents/mark.mjs'), `export const mark = ${JSON.stringify(mark)};\n`);
+      writeFileSync(join(cwd, 'agents/helper.ts'), "export { mark } from './mark.mjs';\n");
+    };
+    withHelper('done');
+    writeFileSync(
+      join(cwd, 'agents/tiny.ts'),
+      agentText('done')
+        .replace('import { defineAgent }', "import { mark } from './helper.js';\nimport { defineAgent }")
+        .replace('return "done"', 'return mark'),
+    );
+    const sweep = [
+      'run',
+      '-s',
+      'fetch-transform-write',
+      '-a',
+      'agent:tiny',
+      '--agent',
+      './agents/tiny.ts',
+      '-n',
+      '750',
+      '-w',
+      '1',
+    ];
+    const stopped = await interruptAfterFirstChunk(cwd, 'out', sweep);
+    expect(stopped.code, stopped.stderr).toBe(130);
+    const summary = JSON.parse(readFileSync(join(cwd, 'out/progress.json'), 'utf8')) as {
+      sweep: { arms: Array<{ agent?: { imports?: Record<string, string> } }> };
+    };
+    expect(Object.keys(summary.sweep.arms[0]?.agent?.imports ?? {})).toEqual([
+      './agents/helper.ts',
+      './agents/mark.mjs',
+    ]);
+    withHelper('edited');
+    const mixed = run([...sweep, '-o', 'out', '--resume'], cwd);
+    expect(mixed.status, mixed.stderr).toBe(2);
+    expect(mixed.stderr).toMatch(
+      /changed since: agent:tiny: \.\/agents\/mark\.mjs, imported by \.\/agents\/tiny\.ts \(sha256/,
+    );
+    withHelper('done');
+    const resumed = run([...sweep, '-o', 'out', '--resume'], cwd);
+    expect(resumed.status, resumed.stderr).toBe(0);
+  }, 120_000);
+
   it('refuses to resume over an edited agent module, naming it; resumes once it is restored', async () => {
     const cwd = project();
     const sweep = [

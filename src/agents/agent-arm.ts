@@ -18,6 +18,8 @@ export type AgentRef =
       readonly export?: string;
       /** The sha256 of the module's text, in results only (recordedArms), where `module` is shown relative. */
       readonly hash?: string;
+      /** The files it imports from the project by shown path, with the sha256 of each, in results only (recordedArms). */
+      readonly imports?: Readonly<Record<string, string>>;
       /** The arm's settings as given (an arms file); the agent's schema parses them at each run. */
       readonly settings: Readonly<Record<string, unknown>>;
     }

@@ -9,7 +9,7 @@ import type { StoredTrace } from '../results/trace-schema.js';
 import { UserInputError } from '../user-input-error.js';
 import { CellAccumulator } from './cell-accumulator.js';
 import { packRun, PACKED_WIDTH } from './packed-metrics.js';
-import { changedModules } from './recorded-arms.js';
+import { changedModules, changedToolsModuleFiles } from './recorded-arms.js';
 import { sweepSummary } from './sweep.js';
 import { shownIdentityField } from './sweep-progress.js';
 
@@ -27,10 +27,13 @@ const DEFINITION = ['sweep_seed', 'seeds', 'model', 'scenarios', 'arms', 'ensemb
 function differences(shard: StoredSummary, first: StoredSummary): string[] {
   const differing = DEFINITION.filter((field) => JSON.stringify(shard[field]) !== JSON.stringify(first[field]));
   const changed = differing.includes('arms') ? changedModules(first.arms, shard.arms) : [];
+  const changedTools = differing.includes('scenarios') ? changedToolsModuleFiles(first.scenarios, shard.scenarios) : [];
   return differing.map((field) =>
     field === 'arms' && changed.length > 0
       ? `the text of its agent or guard modules differs: ${changed.join('; ')}`
-      : `its ${field} ${shownIdentityField(field, shard[field])}, theirs ${shownIdentityField(field, first[field])}`,
+      : field === 'scenarios' && changedTools.length > 0
+        ? `the files of its tools modules differ: ${changedTools.join('; ')}`
+        : `its ${field} ${shownIdentityField(field, shard[field])}, theirs ${shownIdentityField(field, first[field])}`,
   );
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,5 +63,36 @@ describe('recordedArms', () => {
       expect.stringMatching(/^capped: \.\/guard\.ts \(sha256 [0-9a-f]{8}…, now [0-9a-f]{8}…\)$/),
     ]);
     expect(changedModules(after, after)).toEqual([]);
+  });
+
+  it('records and names the files a guard imports from the project: edited, added, no longer imported', () => {
+    const guarded = join(dir, 'guarded.ts');
+    const helper = join(dir, 'lib', 'limit.ts');
+    mkdirSync(join(dir, 'lib'), { recursive: true });
+    writeFileSync(helper, 'export const limit = 1;\n');
+    writeFileSync(guarded, "import { limit } from './lib/limit.js';\nexport default limit;\n");
+    const withHelper: Arm[] = [{ name: 'limited', guards: [{ guard: 'limit', module: guarded, settings: {} }] }];
+    const before = recordedArms(withHelper, dir);
+    expect(before[0]!.guards[0]).toMatchObject({
+      module: './guarded.ts',
+      imports: { './lib/limit.ts': moduleHash(helper) },
+    });
+    writeFileSync(helper, 'export const limit = 2;\n');
+    const edited = recordedArms(withHelper, dir);
+    // merge and --resume both name the file through changedModules.
+    expect(changedModules(before, edited)).toEqual([
+      expect.stringMatching(
+        /^limited: \.\/lib\/limit\.ts, imported by \.\/guarded\.ts \(sha256 [0-9a-f]{8}…, now [0-9a-f]{8}…\)$/,
+      ),
+    ]);
+    writeFileSync(guarded, 'export default 1;\n');
+    const alone = recordedArms(withHelper, dir);
+    expect(changedModules(edited, alone)).toEqual([
+      expect.stringMatching(/^limited: \.\/guarded\.ts \(sha256/),
+      expect.stringMatching(
+        /^limited: \.\/lib\/limit\.ts, imported by \.\/guarded\.ts \(sha256 [0-9a-f]{8}…, no longer imported\)$/,
+      ),
+    ]);
+    expect(alone[0]!.guards[0]).not.toHaveProperty('imports');
   });
 });

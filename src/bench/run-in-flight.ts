@@ -1,3 +1,5 @@
+import { modulesLoading } from '../user-module/import-user-module.js';
+
 /** The run this thread is in the middle of: where a process that stops mid-run says it stopped. */
 export interface RunInFlight {
   readonly scenario: string;
@@ -18,4 +20,14 @@ export function runStarted(run: RunInFlight): () => void {
 /** The run this thread has started and not ended, if any. */
 export function runInFlight(): RunInFlight | undefined {
   return current;
+}
+
+/**
+ * Where user code in this thread is running, for a message about it: the run in flight
+ * ("in arm a, scenario s, seed 3"), else a module being imported, else outside both.
+ */
+export function whereUserCodeRuns(run = runInFlight(), loading = modulesLoading()): string {
+  if (run !== undefined) return `in arm ${run.arm}, scenario ${run.scenario}, seed ${run.seed}`;
+  const path = loading[0];
+  return path === undefined ? 'outside any run' : `while loading '${path}'`;
 }

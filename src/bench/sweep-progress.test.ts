@@ -68,4 +68,21 @@ describe('checkSameSweep and user modules', () => {
     );
     expect(refusal(withGuard('a'.repeat(64)), withGuard('c'.repeat(64)))).toMatch(/changed since: capped: \.\/cap\.ts/);
   });
+
+  it('refuses to resume over an edited file a tools module imports, naming it', () => {
+    const withTools = (helper: string): SweepIdentity => ({
+      ...identity,
+      scenarios: [
+        {
+          id: 'team',
+          hash: helper.repeat(64),
+          files: { './tools.ts': 'a'.repeat(64), './names.ts': helper.repeat(64) },
+        },
+      ],
+    });
+    expect(refusal(withTools('d'), withTools('d'))).toBe('resumed');
+    expect(refusal(withTools('d'), withTools('e'))).toMatch(
+      /sweep\.scenarios: the scenarios' tools modules and the files they import, unchanged; changed since: team: \.\/names\.ts \(sha256 dddddddd…, now eeeeeeee…\)/,
+    );
+  });
 });

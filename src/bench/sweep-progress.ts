@@ -3,12 +3,17 @@ import type { StoredProgress } from '../results/progress-schema.js';
 import { PROGRESS_FILE } from '../results/results-files.js';
 import { UserInputError } from '../user-input-error.js';
 import type { Arm } from './arms.js';
-import { changedModules } from './recorded-arms.js';
+import { changedModules, changedToolsModuleFiles } from './recorded-arms.js';
 import type { Shard } from './sweep-plan.js';
 
 /** Everything that decides which runs a sweep makes and in what order (progress.json keeps it). */
 export interface SweepIdentity {
-  readonly scenarios: ReadonlyArray<{ readonly id: string; readonly hash: string }>;
+  /** `files`: a tools module's own and the files it imports, when it imports any (toolsModuleFiles). */
+  readonly scenarios: ReadonlyArray<{
+    readonly id: string;
+    readonly hash: string;
+    readonly files?: Readonly<Record<string, string>>;
+  }>;
   readonly arms: readonly Arm[];
   readonly seeds: { readonly base: number; readonly count: number };
   readonly sweep_seed: number;
@@ -46,14 +51,19 @@ export function checkSameSweep(progress: StoredProgress, identity: SweepIdentity
   const differing = fields.filter((field) => JSON.stringify(progress.sweep[field]) !== JSON.stringify(identity[field]));
   if (differing.length === 0) return;
   const changed = changedModules(progress.sweep.arms, identity.arms);
+  const changedTools = changedToolsModuleFiles(progress.sweep.scenarios, identity.scenarios);
+  const restore =
+    "Its runs would be mixed with the new module's: restore the module, or start a new sweep (another --out, or --overwrite)";
   throw new UserInputError(
     differing.map((field) => ({
       source: path,
       field: `sweep.${field}`,
       expected:
         field === 'arms' && changed.length > 0
-          ? `the agent and guard modules the interrupted sweep ran, unchanged; changed since: ${changed.join('; ')}. Its runs would be mixed with the new module's: restore the module, or start a new sweep (another --out, or --overwrite)`
-          : `the interrupted sweep's ${field} (${shownIdentityField(field, progress.sweep[field])}), got ${shownIdentityField(field, identity[field])}: resume with the same flags and scenario files`,
+          ? `the agent and guard modules the interrupted sweep ran, unchanged; changed since: ${changed.join('; ')}. ${restore}`
+          : field === 'scenarios' && changedTools.length > 0
+            ? `the scenarios' tools modules and the files they import, unchanged; changed since: ${changedTools.join('; ')}. ${restore}`
+            : `the interrupted sweep's ${field} (${shownIdentityField(field, progress.sweep[field])}), got ${shownIdentityField(field, identity[field])}: resume with the same flags and scenario files`,
     })),
   );
 }

@@ -19,13 +19,14 @@ import type { PoolData } from './worker.js';
 import { crossedError } from './worker-errors.js';
 import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { checkSameSweep, type SweepIdentity } from './sweep-progress.js';
-import { recordedArms, shownAgentSpec } from './recorded-arms.js';
+import { recordedArms, shownAgentSpec, toolsModuleFiles } from './recorded-arms.js';
 import { captureTrace, type Trace } from './traces.js';
 import { modelLabel } from './run-one.js';
 import { inProcessModel, type ModelSource } from './model-source.js';
 import type { RunRecord } from './run-record.js';
 import type { LiveLabel } from './live-session.js';
 import { checkGuardToolNames } from './guard-tool-names.js';
+import { ArmCouldNotRun, ArmHealth, type BrokenArm } from './arm-health.js';
 import { checkSeeds, planSweep, type Shard, type SweepDefinition, type SweepPlan } from './sweep-plan.js';
 
 export interface SweepOptions {
@@ -179,7 +180,11 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
   // from another checkout is the same sweep, an edited agent or guard is not.
   const arms = recordedArms(options.arms);
   const identity: SweepIdentity = {
-    scenarios: options.scenarios.map(({ scenario }) => ({ id: scenario.id, hash: scenario.hash })),
+    scenarios: options.scenarios.map(({ scenario, texts }) => ({
+      id: scenario.id,
+      hash: scenario.hash,
+      ...toolsModuleFiles(texts),
+    })),
     arms,
     seeds: definition.seeds,
     sweep_seed: definition.sweepSeed,
@@ -216,6 +221,10 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
   const writer = folder?.sweepWriter(identity);
   const first = resumed?.progress.chunks_done ?? 0;
   let done = resumed?.progress.runs_done ?? 0;
+  // A real sweep's broken setup is the model's to diagnose (SweepHealth, exit 4); elsewhere
+  // an arm failing alike with nothing injected is broken, and ranking it would mislead.
+  const health = model.kind === 'real' ? undefined : new ArmHealth();
+  let broken: BrokenArm | undefined;
   const accept = (result: ChunkResult): void => {
     const chunk = plan.chunk(result.index);
     cellOf(chunk.scenarioIndex, chunk.armIndex).addPacked(result.packed);
@@ -223,8 +232,15 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     done += result.runs;
     options.onProgress?.(done, total);
     const { onRecord } = options;
-    if (onRecord !== undefined)
-      for (const line of result.jsonl.split('\n')) if (line !== '') onRecord(JSON.parse(line) as RunRecord);
+    // Records are parsed only while someone reads them: an arm is cleared by its first good run.
+    const watched = health?.watching(options.arms[chunk.armIndex]!.name) === true && broken === undefined;
+    if (onRecord === undefined && !watched) return;
+    for (const line of result.jsonl.split('\n')) {
+      if (line === '') continue;
+      const record = JSON.parse(line) as RunRecord;
+      if (watched) broken ??= health?.observe(record) ?? undefined;
+      onRecord?.(record);
+    }
   };
 
   // Each scenario as every member plays it, built once: a run only picks one.
@@ -234,7 +250,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     const cast = casts[scenarioIndex];
     return cast === undefined ? { scenario, model } : { scenario, model, cast };
   };
-  const stopped = () => options.signal?.aborted === true;
+  const stopped = () => options.signal?.aborted === true || broken !== undefined;
   if (model.kind === 'real') {
     const run = (index: number) => {
       const chunk = plan.chunk(index);
@@ -264,6 +280,11 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
       stopped,
     );
   }
+  if (broken !== undefined) {
+    // Left as an interrupted sweep: its runs stay readable, and the folder says it is not whole.
+    writer?.abandon();
+    throw new ArmCouldNotRun(broken, done, total);
+  }
   if (done < total) {
     writer?.abandon();
     throw new SweepInterrupted(done, total);
@@ -275,11 +296,12 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
       seeds: definition.seeds,
       model: modelLabel(model.name, options.stream),
       shard: shard.count === 1 ? null : shard,
-      scenarios: options.scenarios.map(({ scenario }) => ({
+      scenarios: options.scenarios.map(({ scenario, texts }) => ({
         id: scenario.id,
         hash: scenario.hash,
         tool_budget: scenario.toolBudget,
         impossible: isImpossible(scenario),
+        ...toolsModuleFiles(texts),
       })),
       arms,
     },

@@ -13,6 +13,8 @@ export type UserGuardSetting = {
   readonly export?: string;
   /** The sha256 of the module's text, in results only (recordedArms), where `module` is shown relative. */
   readonly hash?: string;
+  /** The files it imports from the project by shown path, with the sha256 of each, in results only (recordedArms). */
+  readonly imports?: Readonly<Record<string, string>>;
   readonly settings: Readonly<Record<string, unknown>>;
 };
 

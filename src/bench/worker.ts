@@ -6,6 +6,8 @@ import type { Persona } from '../scenarios/schema.js';
 import { type ChunkResult, type ChunkTask, runChunk } from './chunk-runner.js';
 import { ensembleCast } from './ensemble-cast.js';
 import { crossingError } from './worker-errors.js';
+import { trapProcessExit, UserCodeExited, userExitMessage } from '../user-module/process-exit-trap.js';
+import { whereUserCodeRuns } from './run-in-flight.js';
 
 /** What the main thread hands every worker once, when the pool starts. */
 export interface PoolData {
@@ -35,11 +37,26 @@ async function scenarioAt(index: number): Promise<{ scenario: Scenario; cast: re
   return entry;
 }
 
+/**
+ * In a worker, process.exit would end only this thread, and the pool would report a
+ * worker that vanished. The trap throws instead, so the user's code stops where it
+ * called it, and the first call is kept: however the run handles the throw, the chunk
+ * then fails with it, and the main thread stops the sweep with exit 6.
+ */
+let userExit: UserCodeExited | undefined;
+trapProcessExit((code) => {
+  userExit ??= new UserCodeExited(userExitMessage(code, whereUserCodeRuns()));
+  throw userExit;
+});
+
 export default async function runPooledChunk(task: ChunkTask): Promise<ChunkResult> {
+  let result: ChunkResult;
   try {
     const { scenario, cast } = await scenarioAt(task.chunk.scenarioIndex);
-    return await runChunk(task, cast === undefined ? { scenario } : { scenario, cast });
+    result = await runChunk(task, cast === undefined ? { scenario } : { scenario, cast });
   } catch (error) {
-    throw crossingError(error);
+    throw crossingError(userExit ?? error);
   }
+  if (userExit !== undefined) throw crossingError(userExit);
+  return result;
 }

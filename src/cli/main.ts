@@ -8,6 +8,8 @@ import { EXIT, exitCodesHelp } from './exit-codes.js';
 import { reportUnexpected } from './process-handlers.js';
 import { ModelUnreachable } from './model-unreachable.js';
 import { RunInterrupted } from './run-interrupted.js';
+import { UserCodeExited } from '../user-module/process-exit-trap.js';
+import { ArmCouldNotRun } from '../bench/arm-health.js';
 import { VERSION } from '../version.js';
 import { registerBehaviour } from './commands/behaviour.js';
 import { registerBench } from './commands/bench.js';
@@ -77,6 +79,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof ModelUnreachable) {
       process.stderr.write(`spiralbench: ${error.message}\n`);
       return EXIT.modelUnavailable;
+    }
+    if (error instanceof ArmCouldNotRun) {
+      process.stderr.write(`spiralbench: ${escapeControl(error.message, { newline: true })}\n`);
+      return EXIT.armCouldNotRun;
+    }
+    if (error instanceof UserCodeExited) {
+      process.stderr.write(`spiralbench: ${escapeControl(error.message, { newline: true })}\n`);
+      return EXIT.userExit;
     }
     if (error instanceof CheckFailed) {
       process.stderr.write(`${escapeControl(error.message, { newline: true })}\n`);

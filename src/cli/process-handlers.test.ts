@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ResultsWriteError } from '../results/results-fs.js';
 import { EXIT } from './exit-codes.js';
-import { exitQuietlyOnBrokenPipe, reportUnexpected, stoppedMidRun } from './process-handlers.js';
+import { exitQuietlyOnBrokenPipe, finishCommand, reportUnexpected, stoppedMidRun } from './process-handlers.js';
 
 const errno = (code: string) => Object.assign(new Error(`write ${code}`), { code });
 
@@ -81,5 +81,23 @@ describe('stoppedMidRun', () => {
       /^spiralbench: run stalled: arm agent:stuck, scenario lookup-readonly, seed 7 is waiting on a promise that can never settle/,
     );
     expect(exits).toEqual([3]);
+  });
+});
+
+describe('finishCommand', () => {
+  it('lets a command that succeeded drain; ends a failed one once its output is flushed, whatever user code left running', async () => {
+    const exits: number[] = [];
+    const saved = process.exitCode;
+    try {
+      finishCommand(0, (code) => exits.push(code));
+      await new Promise(setImmediate);
+      expect(exits).toEqual([]);
+      finishCommand(2, (code) => exits.push(code));
+      await new Promise((done) => process.stderr.write('', done));
+      await new Promise(setImmediate);
+      expect(exits).toEqual([2]);
+    } finally {
+      process.exitCode = saved;
+    }
   });
 });

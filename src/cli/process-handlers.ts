@@ -1,6 +1,9 @@
+import { writeSync } from 'node:fs';
 import { escapeControl } from '../report/terminal-text.js';
-import { runInFlight } from '../bench/run-in-flight.js';
+import { runInFlight, whereUserCodeRuns } from '../bench/run-in-flight.js';
 import { isDiskFull } from '../results/results-fs.js';
+import { refuseStalledImports } from '../user-module/import-user-module.js';
+import { harnessExit, trapProcessExit, userExitMessage } from '../user-module/process-exit-trap.js';
 import { EXIT } from './exit-codes.js';
 
 /**
@@ -30,7 +33,7 @@ export function reportUnexpected(
  */
 export function exitQuietlyOnBrokenPipe(
   stream: NodeJS.WritableStream,
-  exit: (code: number) => void = (code) => process.exit(code),
+  exit: (code: number) => void = harnessExit,
 ): void {
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
@@ -43,16 +46,26 @@ export function exitQuietlyOnBrokenPipe(
  * What the process does outside any command's own error handling: a broken pipe on
  * stdout or stderr ends it quietly, and an error thrown where nothing catches it (a
  * stream's or a socket's callback) ends it with the unexpected-error code, never with
- * Node's 1, which would read as "regression found".
+ * Node's 1, which would read as "regression found". A `process.exit` made by user code
+ * (the harness never calls it but through harnessExit) ends it with EXIT.userExit, at
+ * any time, even after the command decided its code.
  */
 export function installProcessHandlers(argv: readonly string[]): void {
+  trapProcessExit((code) => {
+    // Written synchronously: the process ends on the next line, and a pipe may be asynchronous.
+    writeSync(2, `spiralbench: ${escapeControl(userExitMessage(code, whereUserCodeRuns()))}\n`);
+    return harnessExit(EXIT.userExit);
+  });
   exitQuietlyOnBrokenPipe(process.stdout);
   exitQuietlyOnBrokenPipe(process.stderr);
   const verbose = argv.includes('--verbose');
-  const fail = (error: unknown) => process.exit(reportUnexpected(error, verbose));
+  const fail = (error: unknown) => harnessExit(reportUnexpected(error, verbose));
   process.on('uncaughtException', fail);
   process.on('unhandledRejection', fail);
-  process.on('beforeExit', () => stoppedMidRun());
+  // An import that can never finish is refused first: its command then reports it (exit 2).
+  process.on('beforeExit', () => {
+    if (!refuseStalledImports()) stoppedMidRun();
+  });
 }
 
 /**
@@ -64,11 +77,29 @@ export function installProcessHandlers(argv: readonly string[]): void {
 export function stoppedMidRun(
   run = runInFlight(),
   stderr: NodeJS.WritableStream = process.stderr,
-  exit: (code: number) => void = (code) => process.exit(code),
+  exit: (code: number) => void = harnessExit,
 ): void {
   if (run === undefined) return;
   stderr.write(
     `spiralbench: run stalled: arm ${run.arm}, scenario ${run.scenario}, seed ${run.seed} is waiting on a promise that can never settle (nothing left to settle it); the sweep stops here, its finished runs kept (--resume continues once it is fixed)\n`,
   );
   exit(EXIT.unexpected);
+}
+
+/**
+ * Ends the command with `code`. A failed command ends the process once its output is
+ * flushed (a pipe can be asynchronous, as on macOS): what user code left running (a timer
+ * in a module whose import was refused) must not hold it open. A command that succeeded
+ * lets the event loop drain, as Node does.
+ */
+export function finishCommand(code: number, exit: (code: number) => void = harnessExit): void {
+  process.exitCode = code;
+  if (code === EXIT.ok) return;
+  let pending = 2;
+  const flushed = () => {
+    pending -= 1;
+    if (pending === 0) exit(code);
+  };
+  process.stdout.write('', flushed);
+  process.stderr.write('', flushed);
 }

@@ -50,7 +50,7 @@ export default defineAgent({
         finalText: last.content.map((block) => (block.type === 'text' ? block.text : '')).join(''),
       };
     } catch (error) {
-      return { outcome: 'failed', reason: errorReason('toolRunner', error) };
+      return { outcome: 'failed', reason: errorReason('toolRunner', error), error };
     }
   },
 });

@@ -188,6 +188,6 @@ async function invoke(
   } catch (error) {
     // By name: @langchain/langgraph comes with langchain and is not imported on its own.
     if (error instanceof Error && error.name === 'GraphRecursionError') return { outcome: 'max_iterations' };
-    return { outcome: 'failed', reason: errorReason('langchain', error) };
+    return { outcome: 'failed', reason: errorReason('langchain', error), error };
   }
 }

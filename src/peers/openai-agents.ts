@@ -64,7 +64,7 @@ export default defineAgent({
       return { outcome: 'completed', finalText: String(result.finalOutput ?? '') };
     } catch (error) {
       if (error instanceof MaxTurnsExceededError) return { outcome: 'max_iterations' };
-      return { outcome: 'failed', reason: errorReason('openai-agents', error) };
+      return { outcome: 'failed', reason: errorReason('openai-agents', error), error };
     }
   },
 });

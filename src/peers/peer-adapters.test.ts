@@ -109,3 +109,16 @@ describe('peer settings are what the framework is given', () => {
     }
   });
 });
+
+describe("a peer's own errors", () => {
+  it('give its failed records a failure_reason (class, status, message), as our loop gives its own', async () => {
+    const outage = loadScenario('model-outage');
+    for (const name of ['peer:anthropic-tool-runner', 'peer:vercel-ai', 'peer:langchain']) {
+      const failed = (await records(peerArm(name), outage, [1, 2, 3, 4, 5, 6])).filter(
+        (row) => row.outcome === 'failed',
+      );
+      expect(failed.length, name).toBeGreaterThan(0);
+      for (const row of failed) expect(row.failure_reason?.message, name).toMatch(/\S/);
+    }
+  });
+});

@@ -70,7 +70,7 @@ export default defineAgent({
       if (result.finishReason === 'tool-calls') return { outcome: 'max_iterations', iterations: result.steps.length };
       return { outcome: 'completed', finalText: result.text };
     } catch (error) {
-      return { outcome: 'failed', reason: errorReason('generateText', error) };
+      return { outcome: 'failed', reason: errorReason('generateText', error), error };
     }
   },
 });

@@ -84,8 +84,9 @@ export function rowFindings(row: CompareRow, keep: (finding: Finding) => boolean
   return `${row.scenario} · ${armLabel(row)}: ${texts.join('; ')}`;
 }
 
-/** A changed row in words: what got better, what got worse. */
-export function rowChange(row: CompareRow): string {
+/** A changed row in words: what got better, what got worse; an inconclusive one, what its interval allows. */
+export function rowChange(row: CompareRow, tolerance?: number): string {
+  if (row.verdict === 'inconclusive') return `${row.scenario} · ${armLabel(row)}: ${inconclusiveText(row, tolerance)}`;
   if (row.verdict !== 'mixed') return rowFindings(row, () => true);
   const side = (direction: Finding['direction']) =>
     row.findings
@@ -105,10 +106,25 @@ export function metricRobustnessLine(r: Robustness | null): string[] {
   return r === null || !assessed(r) ? [] : [`models (mean): ${labelText(r)}`];
 }
 
+/**
+ * What an inconclusive row's success interval allows, e.g. "the interval [-25.1, +1.2]
+ * allows a drop of up to 25.1 points (tolerance 5); run more seeds".
+ */
+export function inconclusiveText(row: CompareRow, tolerance?: number): string {
+  const { low, high } = row.success;
+  const drop = -low;
+  const move =
+    drop >= high
+      ? `a drop of up to ${(drop * 100).toFixed(1)} points`
+      : `a rise of up to ${(high * 100).toFixed(1)} points`;
+  const within = tolerance === undefined ? '' : ` (tolerance ${Number((tolerance * 100).toFixed(2))})`;
+  return `the interval [${signedPts(low)}, ${signedPts(high)}] allows ${move}${within}; run more seeds`;
+}
+
 /** The overall verdict, with a count of each kind of row. */
 export function verdictLine(comparison: Comparison): string {
   const count = (verdict: Verdict) => comparison.rows.filter((row) => row.verdict === verdict).length;
-  const parts = (['improved', 'mixed', 'regressed', 'unchanged'] as const)
+  const parts = (['improved', 'mixed', 'regressed', 'inconclusive', 'unchanged'] as const)
     .filter((verdict) => count(verdict) > 0)
     .map((verdict) => `${count(verdict)} ${verdict}`);
   return `Verdict: ${comparison.verdict} (${parts.join(', ')}; ${comparison.rows.length === 1 ? '1 cell' : `${comparison.rows.length} cells`})`;

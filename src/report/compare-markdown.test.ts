@@ -54,7 +54,11 @@ describe('renderCompareMarkdown', () => {
     for (const row of table) expect(cellsOf(row)).toHaveLength(7);
     expect(table[3]).toContain('s\\|2');
     expect(table[2]).toContain('60.0% → 61.0%<br>+1.0 pts [');
-    expect(markdown).toContain('\n**Verdict: unchanged (2 unchanged; 2 cells)**\n');
+    // 100 seeds a side cannot rule out a drop beyond the 5-point tolerance.
+    expect(markdown).toContain('\n**Verdict: inconclusive (2 inconclusive; 2 cells)**\n');
+    expect(markdown).toMatch(
+      /\n- inconclusive: s1 · none: the interval \[-12\.\d, \+14\.\d\] allows a rise of up to 14\.\d points/,
+    );
     expect(markdown).toContain('\nGate (success): passed, no significant regression.\n');
     expect(table[2]).toContain('| one model: not assessed |');
     expect(markdown).not.toContain('REGRESSION');

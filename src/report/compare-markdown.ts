@@ -77,7 +77,11 @@ export function renderCompareMarkdown(comparison: Comparison, sources: CompareSo
   if (unmatched.length > 0) lines.push(`Not compared (in one sweep only): ${escapeCell(unmatched.join(', '))}`, '');
   lines.push(`**${escapeCell(verdictLine(comparison))}**`, '');
   const changed = comparison.rows.filter((row) => row.verdict !== 'unchanged');
-  if (changed.length > 0) lines.push(...changed.map((row) => `- ${row.verdict}: ${escapeCell(rowChange(row))}`), '');
+  if (changed.length > 0)
+    lines.push(
+      ...changed.map((row) => `- ${row.verdict}: ${escapeCell(rowChange(row, comparison.options.successTolerance))}`),
+      '',
+    );
   const regressed = comparison.rows.filter((row) => row.regression);
   if (regressed.length === 0) {
     lines.push(`${escapeCell(gateName(comparison))}: passed, no significant regression.`);

@@ -22,6 +22,12 @@ export interface CompareOptions {
   readonly resamples?: number;
   /** The figures whose significant regression fails the gate. @default ['success'] */
   readonly gate?: readonly GatedMetric[];
+  /**
+   * How far the success rate may move, either way, for a cell with no significant change to
+   * read "unchanged": its interval must lie inside ±this (absolute, 0.05 = 5 points); one
+   * reaching further is "inconclusive", the seeds too few to tell. @default 0.05
+   */
+  readonly successTolerance?: number;
 }
 
 export interface ResolvedCompareOptions {
@@ -31,7 +37,11 @@ export interface ResolvedCompareOptions {
   readonly armB: string | undefined;
   readonly seed: number;
   readonly resamples: number;
+  readonly successTolerance: number;
 }
+
+/** The success tolerance when none is given: a cell reads "unchanged" when its interval lies within ±5 points. */
+export const DEFAULT_SUCCESS_TOLERANCE = 0.05;
 
 /** The thresholds when none are given: 2 points of success, +10% p95 tool calls, +10% median input tokens. */
 export const DEFAULT_THRESHOLDS: CompareThresholds = Object.freeze({
@@ -76,6 +86,9 @@ export function resolveCompareOptions(options: CompareOptions = {}): ResolvedCom
   const resamples = options.resamples ?? 2000;
   if (!Number.isSafeInteger(resamples) || resamples < 100)
     throw UserInputError.single('--resamples', '', `a whole number ≥ 100; got ${resamples}`);
+  const successTolerance = options.successTolerance ?? DEFAULT_SUCCESS_TOLERANCE;
+  if (!Number.isFinite(successTolerance) || successTolerance < 0 || successTolerance >= 1)
+    throw UserInputError.single('--tolerance', '', `points in [0, 100), e.g. 5; got ${successTolerance * 100}`);
   const gate = options.gate ?? DEFAULT_GATE;
   const unknown = gate.filter((metric) => !(GATED_METRICS as readonly string[]).includes(metric));
   if (gate.length === 0 || unknown.length > 0)
@@ -94,6 +107,7 @@ export function resolveCompareOptions(options: CompareOptions = {}): ResolvedCom
     armB,
     seed,
     resamples,
+    successTolerance,
   });
 }
 

@@ -20,6 +20,19 @@ function cell(arm: string, successes: number, calls: (i: number) => number = (i)
   };
 }
 
+/** 4,000 runs, `successes` of them right: enough seeds for a narrow interval. */
+function bigCell(successes: number): Partial<SweepCell> {
+  const n = 4000;
+  return {
+    trials: n,
+    successes,
+    toolCalls: Float64Array.from({ length: n }, (_, i) => 5 + (i % 20)),
+    inputTokens: Float64Array.from({ length: n }, (_, i) => 10_000 + (i % 100) * 10),
+    outputTokens: new Float64Array(n),
+    ...runColumns(n, { successes }),
+  };
+}
+
 const options = resolveCompareOptions({ resamples: 200 });
 const sources = { a: 'results/base', b: 'results/cand' };
 
@@ -40,7 +53,7 @@ describe('renderCompareTable', () => {
     );
     expect(table).toMatch(/│ classify\s+│ fetch-transform-write │ 60\.0% → 58\.0%\s+│ .* │\s+│/);
     expect(table).toMatch(
-      /│ budget\s+│ fetch-transform-write │ 60\.0% → 30\.0%\s+│ .* │ regressed\s+│\n.* │ REGRESSION │/,
+      /│ budget\s+│ fetch-transform-write │ 60\.0% → 30\.0%\s+│ .* │ regressed\s+│\n.* │ REGRESSION\s+│/,
     );
     expect(table).not.toContain('\u001b[');
     expect(renderCompareTable(comparison, { color: true })).toContain('\u001b[31mregressed');
@@ -55,8 +68,19 @@ describe('renderCompareText', () => {
       /\nregression = significant at 95% .* success -2 pts, p95 tool calls \+10%, median input tokens \+10%; the gate fails only on success \(--gate\)\n/,
     );
     expect(text).toContain('\nacross models: not assessed, the sweeps ran one model');
-    expect(text).toContain('\nVerdict: unchanged (1 unchanged; 1 cell)\n');
+    // 60% on 100 seeds both times: no regression, but the seeds cannot rule out a 13-point drop.
+    expect(text).toContain('\nVerdict: inconclusive (1 inconclusive; 1 cell)\n');
+    expect(text).toMatch(
+      /\n {2}inconclusive fetch-transform-write · none: the interval \[-13\.\d, \+13\.\d\] allows a drop of up to 13\.\d points \(tolerance 5\); run more seeds\n/,
+    );
     expect(text.trimEnd().split('\n').at(-1)).toBe('Gate (success): passed, no significant regression.');
+  });
+
+  it('says unchanged when the interval is inside the tolerance', () => {
+    const big = (successes: number) => ({ ...cell('none', 0), ...bigCell(successes) });
+    const text = renderCompareText(compare([big(2560)], [big(2560)], options), sources);
+    expect(text).toContain('\nVerdict: unchanged (1 unchanged; 1 cell)\n');
+    expect(text).not.toContain('inconclusive');
   });
 
   it('escapes control characters in names from results files and paths', () => {

@@ -30,6 +30,7 @@ const COLOURS: Readonly<Record<CompareRow['verdict'], readonly [string, string]>
   regressed: ['\u001b[31m', '\u001b[39m'],
   mixed: ['\u001b[33m', '\u001b[39m'],
   improved: ['\u001b[32m', '\u001b[39m'],
+  inconclusive: ['\u001b[2m', '\u001b[22m'],
   unchanged: ['', ''],
 };
 
@@ -87,7 +88,7 @@ export function renderCompareText(
   if (comparison.onlyInB.length > 0) lines.push(`only in B (not compared): ${cells(comparison.onlyInB)}`);
   lines.push(...ruleLines(comparison), '', verdictLine(comparison));
   for (const row of comparison.rows.filter((r) => r.verdict !== 'unchanged'))
-    lines.push(`  ${row.verdict.padEnd(9)} ${shown(rowChange(row))}`);
+    lines.push(`  ${row.verdict.padEnd(9)} ${shown(rowChange(row, comparison.options.successTolerance))}`);
   const regressed = comparison.rows.filter((row) => row.regression);
   if (regressed.length === 0) {
     lines.push(`${gateName(comparison)}: passed, no significant regression.`);

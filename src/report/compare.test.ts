@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../user-input-error.js';
-import { compare, DEFAULT_THRESHOLDS, regressions, resolveCompareOptions } from './compare.js';
+import {
+  compare,
+  DEFAULT_SUCCESS_TOLERANCE,
+  DEFAULT_THRESHOLDS,
+  regressions,
+  resolveCompareOptions,
+} from './compare.js';
 import type { SweepCell } from './read-sweep.js';
 import { runColumns } from './sweep-cell.test-helpers.js';
 
@@ -40,7 +46,8 @@ describe('compare', () => {
   it('finds nothing between identical sweeps', () => {
     const { rows } = compare([cell('none', 64)], [cell('none', 64)], options);
     const [row] = rows;
-    expect(row?.verdict).toBe('unchanged');
+    // No finding; but 100 seeds a side leave ±13 points open, so the word is inconclusive.
+    expect(row?.verdict).toBe('inconclusive');
     expect(row?.regression).toBe(false);
     expect(row?.findings).toEqual([]);
     expect(row?.success).toMatchObject({ rateA: 0.64, rateB: 0.64, difference: 0, p: 1, significant: false });
@@ -82,11 +89,36 @@ describe('compare', () => {
     // 45/50 → 43/50: Fisher p = 0.7596 (SciPy), Newcombe [-0.1744, 0.0937]
     const [small] = compare([cell('none', 45, 50)], [cell('none', 43, 50)], options).rows;
     expect(small?.success).toMatchObject({ difference: -0.04, low: -0.1744, high: 0.0937, significant: false });
-    expect(small?.verdict).toBe('unchanged');
+    // Not a regression; but 50 seeds cannot tell it from a 17-point drop: not "unchanged" either.
+    expect(small?.verdict).toBe('inconclusive');
+    expect(small?.regression).toBe(false);
     const lenient = resolveCompareOptions({ resamples: 500, thresholds: { successDrop: 0.35 } });
     const [within] = compare([cell('none', 90)], [cell('none', 60)], lenient).rows;
     expect(within?.success.significant).toBe(true);
     expect(within?.verdict).toBe('unchanged');
+  });
+
+  it('calls a drop the seeds cannot rule out inconclusive, and unchanged only when the interval is inside the tolerance', () => {
+    // -12 points at 100 seeds: Fisher p > 0.05, so not a regression, and the interval reaches far below -5 points.
+    const drop = compare([cell('none', 64)], [cell('none', 52)], options);
+    const [row] = drop.rows;
+    expect(row?.success.significant).toBe(false);
+    expect(row?.success.low).toBeLessThan(-0.2);
+    expect(row?.verdict).toBe('inconclusive');
+    expect(row?.regression).toBe(false);
+    expect(drop.verdict).toBe('inconclusive');
+    expect(regressions(drop)).toEqual([]);
+    // Equal rates on 4,000 seeds: Newcombe about ±2.1 points, inside the default 5-point tolerance.
+    const same = compare([cell('none', 2560, 4000)], [cell('none', 2560, 4000)], options);
+    expect(same.rows[0]?.verdict).toBe('unchanged');
+    expect(same.verdict).toBe('unchanged');
+    expect(DEFAULT_SUCCESS_TOLERANCE).toBe(0.05);
+    // A tolerance tighter than what the seeds can show is inconclusive again.
+    const strict = resolveCompareOptions({ resamples: 500, successTolerance: 0.01 });
+    expect(compare([cell('none', 2560, 4000)], [cell('none', 2560, 4000)], strict).rows[0]?.verdict).toBe(
+      'inconclusive',
+    );
+    expect(() => resolveCompareOptions({ successTolerance: 1 })).toThrow(/--tolerance: points in \[0, 100\)/);
   });
 
   it('flags a p95 tool-call rise and a median token rise, each against its own threshold', () => {
@@ -123,6 +155,7 @@ describe('compare', () => {
       resamples: 500,
       gate: ['p95_tool_calls', 'median_input_tokens'],
       thresholds: { p95CallsRise: 2, tokensRise: 0.25 },
+      successTolerance: 0.1, // 64/200 both times: Newcombe ±9.4 points
     });
     expect(compare([a], [b], lenient).rows[0]?.verdict).toBe('unchanged');
   });
@@ -267,6 +300,7 @@ describe('resolveCompareOptions', () => {
       armB: undefined,
       seed: 0,
       resamples: 2000,
+      successTolerance: 0.05,
     });
     expect(Object.isFrozen(resolved)).toBe(true);
     expect(Object.isFrozen(resolved.thresholds)).toBe(true);

@@ -12,6 +12,7 @@ export {
   type CompareOptions,
   type CompareThresholds,
   DEFAULT_GATE,
+  DEFAULT_SUCCESS_TOLERANCE,
   DEFAULT_THRESHOLDS,
   GATED_METRICS,
   type GatedMetric,
@@ -69,8 +70,12 @@ export interface RowRobustness {
   readonly inputTokens: Robustness | null;
 }
 
-/** A row's or a comparison's change in one word: better somewhere and worse nowhere is improved; both is mixed. */
-export type Verdict = 'improved' | 'regressed' | 'mixed' | 'unchanged';
+/**
+ * A row's or a comparison's change in one word: better somewhere and worse nowhere is
+ * improved; both is mixed. With no change found, unchanged only when the success interval
+ * lies within the tolerance; else inconclusive (the seeds cannot rule out a larger change).
+ */
+export type Verdict = 'improved' | 'regressed' | 'mixed' | 'unchanged' | 'inconclusive';
 
 /** One (scenario, arm) cell found in both sweeps. */
 export interface CompareRow {
@@ -153,7 +158,7 @@ export function compare(
     onlyInA: pickA.filter((cell) => !byKeyB.has(keyOf(cell))).map(cellKey),
     onlyInB: pickB.filter((cell) => !keysA.has(keyOf(cell))).map(cellKey),
     options,
-    verdict: verdictOf(rows.flatMap((row) => row.findings)),
+    verdict: overallVerdict(rows),
     oneModel,
   };
 }
@@ -168,6 +173,24 @@ export function verdictOf(findings: readonly Finding[]): Verdict {
   const better = findings.some((finding) => finding.direction === 'better');
   const worse = findings.some((finding) => finding.direction === 'worse');
   return better && worse ? 'mixed' : worse ? 'regressed' : better ? 'improved' : 'unchanged';
+}
+
+/** Every row's findings together; with none, inconclusive when any row is. */
+function overallVerdict(rows: readonly CompareRow[]): Verdict {
+  const verdict = verdictOf(rows.flatMap((row) => row.findings));
+  return verdict === 'unchanged' && rows.some((row) => row.verdict === 'inconclusive') ? 'inconclusive' : verdict;
+}
+
+/**
+ * A row with no finding is unchanged only if its success interval rules out a move beyond
+ * the tolerance. Not significant is not the same as no change: -12 points on 100 seeds is
+ * not significant, yet the seeds allow a drop of 25. A significant change the thresholds
+ * forgive stays unchanged: the user said it does not count.
+ */
+function rowVerdict(findings: readonly Finding[], success: SuccessChange, tolerance: number): Verdict {
+  const verdict = verdictOf(findings);
+  if (verdict !== 'unchanged' || success.significant) return verdict;
+  return success.low < -tolerance || success.high > tolerance ? 'inconclusive' : 'unchanged';
 }
 
 function cellKey(cell: SweepCell): CellKey {
@@ -238,7 +261,7 @@ function compareCell(a: SweepCell, b: SweepCell, options: ResolvedCompareOptions
     inputTokens,
     robustness,
     findings,
-    verdict: verdictOf(findings),
+    verdict: rowVerdict(findings, success, options.successTolerance),
     regression: findings.some((finding) => finding.gated && finding.direction === 'worse'),
   };
 }

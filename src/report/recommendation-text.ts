@@ -145,17 +145,30 @@ export function pickSentence(answer: Answer): string {
                 ? `${signedEffect(gain.pooled, 'points')} over ${answer.baseline} ${interval(gain.low, gain.high, 'points')} across ${gain.members} models, too few to assess a new model`
                 : `${signedEffect(gain.pooled, 'points')} over ${answer.baseline} ${interval(gain.low, gain.high, 'points')} on its seeds`;
     const lead =
-      gain.label === 'robust' || (gain.label === 'one-model' && gain.significant) ? 'Recommended' : 'Highest';
-    parts.push(first(`${lead}: ${top.arm}, with the most ${word} (${pct(top.rightOutcome.rate)}), ${verdict}.`));
+      top.errored === 0 && (gain.label === 'robust' || (gain.label === 'one-model' && gain.significant))
+        ? 'Recommended'
+        : 'Highest';
+    parts.push(
+      first(
+        `${lead}: ${top.arm}, with the most ${word} (${pct(top.rightOutcome.rate)})${erroredClause(top)}, ${verdict}.`,
+      ),
+    );
   }
-  const tightest = [...answer.arms].sort((x, y) => x.p95ToolCalls - y.p95ToolCalls || x.rank - y.rank)[0];
+  // An arm whose runs crashed has a short tail and a low bill for that reason alone: never picked.
+  const clean = answer.arms.filter((arm) => arm.errored === 0);
+  const tightest = [...clean].sort((x, y) => x.p95ToolCalls - y.p95ToolCalls || x.rank - y.rank)[0];
   if (tightest !== undefined && tightest !== top)
     parts.push(`Tightest tail: ${tightest.arm} (p95 ${num(tightest.p95ToolCalls)} tool calls).`);
-  const priced = answer.arms.filter((arm) => arm.costPerSuccess !== undefined);
+  const priced = clean.filter((arm) => arm.costPerSuccess !== undefined);
   const cheapest = [...priced].sort((x, y) => (x.costPerSuccess ?? 0) - (y.costPerSuccess ?? 0))[0];
   if (cheapest !== undefined && cheapest.costPerSuccess !== undefined)
     parts.push(`Cheapest per success: ${cheapest.arm} (${formatDollars(cheapest.costPerSuccess)}, estimate).`);
   return parts.join(' ');
+}
+
+/** " though 3 of its 600 runs ended in an error" for an arm with errored runs, else nothing. */
+function erroredClause(arm: ArmAnswer): string {
+  return arm.errored === 0 ? '' : ` though ${arm.errored} of its ${arm.runs} runs ended in an error`;
 }
 
 /** The statement that leads the recommendation of a sweep that cannot speak for other models. */

@@ -141,6 +141,29 @@ describe('recommend', () => {
     );
   });
 
+  it('never recommends an arm whose runs ended in an error: not as the top arm, the tightest tail or the cheapest', () => {
+    // split's runs crash, which is why its tail is short: 'failed' outcomes in summary.json's cells.
+    const crashing = {
+      ...summary,
+      cells: summary.cells.map((c) => (c.arm === 'split' ? { ...c, outcomes: { ...c.outcomes, failed: 3 } } : c)),
+    };
+    const answered = recommend(runs, crashing);
+    expect(answered.arms.find((arm) => arm.arm === 'split')?.errored).toBe(6);
+    expect(answered.arms.find((arm) => arm.arm === 'good')?.errored).toBe(0);
+    expect(pickSentence(answered)).not.toContain('Tightest tail: split');
+    // The top arm erroring too: the highest, said with its errors, never "Recommended".
+    const allCrash = {
+      ...summary,
+      cells: summary.cells.map((c) => (c.arm === 'none' ? c : { ...c, outcomes: { ...c.outcomes, failed: 1 } })),
+    };
+    const sentence = pickSentence(recommend(runs, allCrash));
+    expect(sentence).toMatch(
+      /^Highest: good, with the most success \(80\.0%\) though 2 of its 600 runs ended in an error, /,
+    );
+    expect(sentence).not.toMatch(/Recommended|Tightest tail: (good|split)|Cheapest per success: (good|split)/);
+    expect(sentence).toContain('Tightest tail: none');
+  });
+
   it('with an ensemble, judges robustness on the scenarios that ran it, not on one run on a persona of its own', () => {
     const member0 = (c: SweepCell): SweepCell => ({ ...c, members: new Int32Array(SEEDS) });
     const mixed = sweep([none('a'), good('a'), none('b'), good('b'), member0(none('own')), member0(good('own'))]);

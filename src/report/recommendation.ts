@@ -28,6 +28,11 @@ export interface ArmAnswer extends LeaderboardRow {
   readonly guards: readonly string[];
   /** Runs judged harmful (a duplicated or forbidden write), over all scenarios. */
   readonly harmful: number;
+  /**
+   * Runs that ended in an error (outcome `failed`), over all scenarios. Such an arm is never
+   * recommended: its short tail or low cost may only say how soon it crashed.
+   */
+  readonly errored: number;
   /** Estimated dollars per right outcome; undefined when the model has no price or nothing went right. */
   readonly costPerSuccess: number | undefined;
   /** Against the baseline, each scenario counting once; null for the baseline itself. */
@@ -164,6 +169,9 @@ export function recommend(runs: SweepRuns, summary: StoredSummary): Answer {
       ...row,
       guards: guardsOf(summary, row.arm),
       harmful: mine.reduce((sum, cell) => sum + total(cell.harmful), 0),
+      errored: summary.cells
+        .filter((cell) => cell.arm === row.arm)
+        .reduce((sum, cell) => sum + (cell.outcomes['failed'] ?? 0), 0),
       costPerSuccess: cost === undefined || right === 0 ? undefined : cost / right,
       vsBaseline:
         success === undefined || toolCalls === undefined || inputTokens === undefined || harmful === undefined

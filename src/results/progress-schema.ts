@@ -4,7 +4,12 @@ import { count, name, text, whole } from './field-schemas.js';
 
 /** Everything that decides which runs a sweep makes and in what order. */
 export interface StoredSweepIdentity {
-  readonly scenarios: ReadonlyArray<{ readonly id: string; readonly hash: string }>;
+  /** `files`: a tools module's and the files it imports, by shown path with the sha256 of each, when it imports any. */
+  readonly scenarios: ReadonlyArray<{
+    readonly id: string;
+    readonly hash: string;
+    readonly files?: Readonly<Record<string, string>> | undefined;
+  }>;
   readonly arms: readonly StoredArm[];
   readonly seeds: { readonly base: number; readonly count: number };
   readonly sweep_seed: number;

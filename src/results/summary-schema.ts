@@ -37,6 +37,8 @@ export interface StoredSummary {
     readonly hash: string;
     readonly tool_budget: number;
     readonly impossible: boolean;
+    /** A tools module's and each file it imports, by shown path with its sha256; only when it imports any. */
+    readonly files?: Readonly<Record<string, string>> | undefined;
   }>;
   readonly arms: readonly StoredArm[];
   readonly cells: readonly CellSummary[];
@@ -179,7 +181,17 @@ export const summarySchema: z.ZodType<StoredSummary> = z.object({
   seeds: z.object({ base: count, count }),
   model: text,
   shard: z.object({ index: count.min(1), count: count.min(1) }).nullable(),
-  scenarios: z.array(z.object({ id: name, hash: text, tool_budget: amount, impossible: flag })).min(1),
+  scenarios: z
+    .array(
+      z.object({
+        id: name,
+        hash: text,
+        tool_budget: amount,
+        impossible: flag,
+        files: z.record(z.string(), text).optional(),
+      }),
+    )
+    .min(1),
   // Guard settings are kept whole: the report shows every one of them.
   arms: z.array(z.looseObject({ name, guards: z.array(z.looseObject({ guard: name })) })).min(1),
   cells: z.array(cellSchema).min(1),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import type { FaultProfile } from '../faults/fault-profile.js';
@@ -88,8 +88,11 @@ export interface InputText {
  */
 export interface ScenarioTexts extends InputText {
   readonly persona: InputText & { readonly id: string };
-  /** The module its `tools_module` names (absolute path) and the text it was imported from. */
-  readonly toolsModule?: InputText;
+  /**
+   * The module its `tools_module` names (absolute path) and the text it was imported from,
+   * with the files it imports from the project when there are any.
+   */
+  readonly toolsModule?: InputText & { readonly imports?: readonly InputText[] };
 }
 
 /** A persona's text by id, or why there is none. */
@@ -208,7 +211,16 @@ export function scenarioFromText(
   if (!parsed.success || Array.isArray(persona) || problems.length > 0) throw new UserInputError(problems);
   const file = parsed.data;
   const scenario = buildScenario(file, persona.persona, text, persona.text.text, module);
-  const toolsModule = module === undefined ? {} : { toolsModule: { path: module.path, text: module.text } };
+  const toolsModule =
+    module === undefined
+      ? {}
+      : {
+          toolsModule: {
+            path: module.path,
+            text: module.text,
+            ...(module.imports.length === 0 ? {} : { imports: module.imports }),
+          },
+        };
   return { scenario, texts: { path, text, persona: persona.text, ...toolsModule } };
 }
 
@@ -257,10 +269,22 @@ function buildScenario(
   };
 }
 
-/** sha256 of the texts a scenario is built from; a scenario without a tools module hashes as it always has. */
+/**
+ * sha256 of the texts a scenario is built from; a scenario without a tools module, or
+ * whose module imports nothing of the project, hashes as it always has. An imported file
+ * counts by its path from the module's folder, so two checkouts hash alike.
+ */
 function scenarioHash(text: string, personaText: string, module: ToolsModule | undefined): string {
   const hash = createHash('sha256').update(text).update('\0').update(personaText);
-  if (module !== undefined) hash.update('\0').update(module.text);
+  if (module !== undefined) {
+    hash.update('\0').update(module.text);
+    for (const imported of module.imports)
+      hash
+        .update('\0')
+        .update(relative(dirname(module.path), imported.path))
+        .update('\0')
+        .update(imported.text);
+  }
   return hash.digest('hex');
 }
 

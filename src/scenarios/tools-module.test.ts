@@ -98,6 +98,36 @@ describe('a scenario with a tools_module', () => {
     expect(scenarioFromTexts(texts).tools.map((tool) => tool.definition.name)).toEqual(['get_team', 'save_team']);
   });
 
+  it('hashes the files the module imports from the project: an edited helper is another scenario, and stale texts are refused', async () => {
+    const path = project(`import { teamName } from './names.js';\n${READ_TOOL}${WRITE_TOOL}`);
+    const helper = join(path, '..', 'names.ts');
+    writeFileSync(helper, "export const teamName = 'Blue';\n");
+    await prepareScenarioFile(path);
+    const { scenario, texts } = readScenarioFile(path, SCENARIOS_DIR);
+    expect(texts.toolsModule?.imports).toEqual([{ path: helper, text: "export const teamName = 'Blue';\n" }]);
+    const edited = {
+      ...texts,
+      toolsModule: { ...texts.toolsModule!, imports: [{ path: helper, text: "export const teamName = 'Red';\n" }] },
+    };
+    // The helper's text is in the hash, by its path from the module's folder: an edit to it is another sweep.
+    const expected = createHash('sha256')
+      .update(texts.text)
+      .update('\0')
+      .update(texts.persona.text)
+      .update('\0')
+      .update(texts.toolsModule!.text)
+      .update('\0')
+      .update('names.ts')
+      .update('\0')
+      .update("export const teamName = 'Blue';\n")
+      .digest('hex');
+    expect(scenario.hash).toBe(expected);
+    // A worker whose import of the helper would differ from what the main thread read refuses to run it.
+    await expect(prepareScenarioTexts(edited)).rejects.toThrow(
+      /names\.ts' as it was when the sweep read it; it has changed since/,
+    );
+  });
+
   it('refuses to build from texts whose module has changed since they were read', async () => {
     const path = project(READ_TOOL + WRITE_TOOL);
     await prepareScenarioFile(path);

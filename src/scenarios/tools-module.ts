@@ -3,9 +3,10 @@ import { dirname } from 'node:path';
 import { isDefinedTool } from '../tools/define-tool.js';
 import type { ToolSpec } from '../tools/tool-spec.js';
 import { importUserModule, userModulePath } from '../user-module/import-user-module.js';
+import { localImportGraph } from '../user-module/module-graph.js';
 import { UserInputError } from '../user-input-error.js';
 import { readInputFile } from './input-file.js';
-import type { ScenarioTexts } from './loader.js';
+import type { InputText, ScenarioTexts } from './loader.js';
 import { TOOL_CATALOGUE } from './tool-catalogue.js';
 import { parseYamlInput } from './yaml-input.js';
 
@@ -18,6 +19,8 @@ export interface ToolsModule {
   /** Absolute. */
   readonly path: string;
   readonly text: string;
+  /** The files it imports from the project (localImportGraph), each by absolute path with its text; hashed with it. */
+  readonly imports: readonly InputText[];
   /** Its tools by the name the model calls them, in export order. */
   readonly tools: ReadonlyMap<string, ToolSpec>;
 }
@@ -65,8 +68,9 @@ export async function prepareScenarioFile(scenarioPath: string): Promise<void> {
  * the main thread read): the module as it was then, or a clear refusal if it changed.
  */
 export async function prepareScenarioTexts(texts: ScenarioTexts): Promise<void> {
-  if (texts.toolsModule !== undefined)
-    await loadToolsModule(texts.toolsModule.path, texts.path, texts.toolsModule.text);
+  const module = texts.toolsModule;
+  if (module !== undefined)
+    await loadToolsModule(module.path, texts.path, { text: module.text, imports: module.imports ?? [] });
 }
 
 /**
@@ -75,9 +79,13 @@ export async function prepareScenarioTexts(texts: ScenarioTexts): Promise<void> 
  * tool's. `scenario` names the file that asked, for messages. `expectedText`, from a
  * worker, is the text the main thread read: a module edited since is refused, not run.
  */
-export async function loadToolsModule(path: string, scenario: string, expectedText?: string): Promise<ToolsModule> {
+export async function loadToolsModule(
+  path: string,
+  scenario: string,
+  expected?: Pick<ToolsModule, 'text' | 'imports'>,
+): Promise<ToolsModule> {
   const known = loaded.get(path);
-  if (known !== undefined) return sameText(known, scenario, expectedText);
+  if (known !== undefined) return sameText(known, scenario, expected);
   const fail = (expected: string): never => {
     throw UserInputError.single(scenario, TOOLS_MODULE_FIELD, expected);
   };
@@ -88,6 +96,8 @@ export async function loadToolsModule(path: string, scenario: string, expectedTe
   } catch {
     // importUserModule says the file is missing, in its own words.
   }
+  const [, ...importedFiles] = localImportGraph(path);
+  const imports = importedFiles.map((file) => ({ path: file, text: readFileSync(file, 'utf8') }));
   const exports = await importUserModule(path, scenario, TOOLS_MODULE_FIELD);
   const tools = new Map<string, ToolSpec>();
   for (const [exported, value] of Object.entries(exports)) {
@@ -105,17 +115,29 @@ export async function loadToolsModule(path: string, scenario: string, expectedTe
     tools.set(name, value);
   }
   if (tools.size === 0) fail(`a module that exports tools made with defineTool; '${path}' exports none`);
-  const module: ToolsModule = Object.freeze({ path, text, tools });
+  const module: ToolsModule = Object.freeze({ path, text, imports, tools });
   loaded.set(path, module);
-  return sameText(module, scenario, expectedText);
+  return sameText(module, scenario, expected);
 }
 
-function sameText(module: ToolsModule, scenario: string, expectedText: string | undefined): ToolsModule {
-  if (expectedText !== undefined && expectedText !== module.text)
+/** The module, if it is (with each file it imports) as `expected` says the sweep read it; else a refusal naming the file that changed. */
+function sameText(
+  module: ToolsModule,
+  scenario: string,
+  expected: Pick<ToolsModule, 'text' | 'imports'> | undefined,
+): ToolsModule {
+  if (expected === undefined) return module;
+  const now = new Map([[module.path, module.text], ...module.imports.map(({ path, text }) => [path, text] as const)]);
+  const then = new Map([
+    [module.path, expected.text],
+    ...expected.imports.map(({ path, text }) => [path, text] as const),
+  ]);
+  const changed = [...new Set([...now.keys(), ...then.keys()])].find((path) => now.get(path) !== then.get(path));
+  if (changed !== undefined)
     throw UserInputError.single(
       scenario,
       TOOLS_MODULE_FIELD,
-      `'${module.path}' as it was when the sweep read it; it has changed since (run again)`,
+      `'${changed}' as it was when the sweep read it; it has changed since (run again)`,
     );
   return module;
 }

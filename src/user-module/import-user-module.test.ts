@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../user-input-error.js';
-import { importUserModule, pickExport } from './import-user-module.js';
+import {
+  DEFAULT_MODULE_LOAD_TIMEOUT_S,
+  importUserModule,
+  moduleLoadTimeoutSeconds,
+  pickExport,
+} from './import-user-module.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'user-module-'));
 const isNumber = (value: unknown): value is number => typeof value === 'number';
@@ -26,6 +31,18 @@ describe('importUserModule', () => {
     await expect(failure).rejects.toThrow(/arms\.yaml: arms\.0\.agent: a module that loads; '.*broken\.ts' failed/);
     // Where the syntax error is, not only that the transform failed.
     await expect(failure).rejects.toThrow(/broken\.ts:1:\d+: ERROR/);
+  });
+});
+
+describe('moduleLoadTimeoutSeconds', () => {
+  it('reads SPIRALBENCH_MODULE_LOAD_TIMEOUT in seconds, 120 when unset, and refuses what is not a positive number', () => {
+    expect(moduleLoadTimeoutSeconds({})).toBe(DEFAULT_MODULE_LOAD_TIMEOUT_S);
+    expect(DEFAULT_MODULE_LOAD_TIMEOUT_S).toBe(120);
+    expect(moduleLoadTimeoutSeconds({ SPIRALBENCH_MODULE_LOAD_TIMEOUT: '2.5' })).toBe(2.5);
+    expect(() => moduleLoadTimeoutSeconds({ SPIRALBENCH_MODULE_LOAD_TIMEOUT: '0' })).toThrow(
+      /a number of seconds above 0, got '0'/,
+    );
+    expect(() => moduleLoadTimeoutSeconds({ SPIRALBENCH_MODULE_LOAD_TIMEOUT: 'soon' })).toThrow(UserInputError);
   });
 });
 

@@ -11,6 +11,14 @@ export type UserModule = Readonly<Record<string, unknown>>;
 
 const imported = new Map<string, Promise<UserModule>>();
 
+/** The modules this thread is importing now, by absolute path: where a process that stops mid-import says it stopped. */
+const loading = new Set<string>();
+
+/** The paths of the user modules this thread has started importing and not finished. */
+export function modulesLoading(): readonly string[] {
+  return [...loading];
+}
+
 /**
  * Where a module path given in `source` (a flag, or a file that names it) points: an
  * absolute path as it is, a relative one from `baseDir` (the file's folder, or the
@@ -28,12 +36,80 @@ export function userModulePath(path: string, baseDir: string): string {
 export function importUserModule(path: string, source: string, field = ''): Promise<UserModule> {
   let module = imported.get(path);
   if (module === undefined) {
-    module = load(path, source, field);
+    loading.add(path);
+    const stall = stallWatch(path, source, field);
+    module = Promise.race([load(path, source, field), stall.refused]).finally(() => {
+      loading.delete(path);
+      stall.stop();
+    });
     imported.set(path, module);
     // A failed import is not remembered: the user may fix the file and try again in the same process.
     module.catch(() => imported.delete(path));
   }
   return module;
+}
+
+/** The environment variable that sets how long a module may take to load, in seconds. */
+export const MODULE_LOAD_TIMEOUT_VARIABLE = 'SPIRALBENCH_MODULE_LOAD_TIMEOUT';
+
+/** How long a module may take to load when the variable is not set: room for a slow import, not for a hang. */
+export const DEFAULT_MODULE_LOAD_TIMEOUT_S = 120;
+
+/** The load timeout in seconds, from the environment: a positive number, or the default. */
+export function moduleLoadTimeoutSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  const given = env[MODULE_LOAD_TIMEOUT_VARIABLE];
+  if (given === undefined || given === '') return DEFAULT_MODULE_LOAD_TIMEOUT_S;
+  const seconds = Number(given);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw UserInputError.single(MODULE_LOAD_TIMEOUT_VARIABLE, '', `a number of seconds above 0, got '${given}'`);
+  return seconds;
+}
+
+/** Refusals of the imports in flight whose top-level await can never settle, by path: see refuseStalledImports. */
+const stalled = new Map<string, () => void>();
+
+/**
+ * A module's top-level await that never settles would hold its import forever (Node
+ * exits 13 without a word once nothing else is left). Loading is not the seeded core, so
+ * a wall-clock limit is fair here; its timer is unref'd, so an await that nothing can
+ * settle is refused as soon as the process is idle (refuseStalledImports), not at the limit.
+ */
+function stallWatch(
+  path: string,
+  source: string,
+  field: string,
+): { readonly refused: Promise<never>; readonly stop: () => void } {
+  const seconds = moduleLoadTimeoutSeconds();
+  let refuse: (why: string) => void = () => {};
+  const refused = new Promise<never>((_, reject) => {
+    refuse = (why) =>
+      reject(UserInputError.single(source, field, `a module that loads; '${path}' did not finish loading${why}`));
+  });
+  refused.catch(() => {}); // the race reports it; unraced it is nobody's
+  const timer = setTimeout(
+    () => refuse(` within ${seconds} s (${MODULE_LOAD_TIMEOUT_VARIABLE} sets the limit)`),
+    seconds * 1000,
+  );
+  timer.unref();
+  stalled.set(path, () => refuse(': its top-level await can never settle (nothing is left that could settle it)'));
+  return {
+    refused,
+    stop: () => {
+      clearTimeout(timer);
+      stalled.delete(path);
+    },
+  };
+}
+
+/**
+ * Called when this thread has nothing left to do (the process's beforeExit): every import
+ * still in flight awaits what can never settle, so each is refused with one message, and
+ * the command that waited on it ends with exit 2. Returns whether there was any.
+ */
+export function refuseStalledImports(): boolean {
+  const refusals = [...stalled.values()];
+  for (const refuse of refusals) refuse();
+  return refusals.length > 0;
 }
 
 async function load(path: string, source: string, field: string): Promise<UserModule> {

@@ -1,7 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_GATE, DEFAULT_THRESHOLDS, GATED_METRICS, type GatedMetric } from '../../report/compare.js';
+import {
+  DEFAULT_GATE,
+  DEFAULT_SUCCESS_TOLERANCE,
+  DEFAULT_THRESHOLDS,
+  GATED_METRICS,
+  type GatedMetric,
+} from '../../report/compare.js';
 import { compareSweepDirs } from '../../report/compare-sweeps.js';
 import { writeFileAtomic } from '../../results/atomic-write.js';
 import { UserInputError } from '../../user-input-error.js';
@@ -18,6 +24,7 @@ interface CompareFlags {
   readonly successDrop?: number;
   readonly p95CallsRise?: number;
   readonly tokensRise?: number;
+  readonly tolerance?: number;
   readonly bootstrapSeed?: number;
   readonly resamples?: number;
   readonly markdown?: string;
@@ -49,6 +56,15 @@ function fraction(flag: string): (value: string) => number {
     if (match === null)
       throw UserInputError.single(flag, '', `a fraction such as 0.1 or a percentage such as 10%; got '${value}'`);
     return Number(match[1]) / (match[2] === '%' ? 100 : 1);
+  };
+}
+
+/** A commander parser for percentage points: `5` (or `5pts`) is 0.05. */
+function points(flag: string): (value: string) => number {
+  return (value) => {
+    const match = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*(?:pts?|points?)?\s*$/.exec(value);
+    if (match === null) throw UserInputError.single(flag, '', `percentage points, e.g. 5; got '${value}'`);
+    return Number(match[1]) / 100;
   };
 }
 
@@ -123,6 +139,11 @@ export function registerCompare(program: Command): void {
       fraction('--tokens-rise'),
     )
     .option(
+      '--tolerance <points>',
+      `success-rate move, in percentage points either way, within which a cell with no significant change reads "unchanged"; an interval reaching further reads "inconclusive" (default: ${DEFAULT_SUCCESS_TOLERANCE * 100})`,
+      points('--tolerance'),
+    )
+    .option(
       '--bootstrap-seed <n>',
       'seed of the bootstrap streams (default: 0; --seed is an alias)',
       wholeNumber('--bootstrap-seed'),
@@ -145,6 +166,7 @@ export function registerCompare(program: Command): void {
         ...(flags.bootstrapSeed === undefined ? {} : { seed: flags.bootstrapSeed }),
         ...(flags.resamples === undefined ? {} : { resamples: flags.resamples }),
         ...(flags.gate === undefined ? {} : { gate: flags.gate }),
+        ...(flags.tolerance === undefined ? {} : { successTolerance: flags.tolerance }),
         color: colourStdout() && !flags.json,
       });
       // With --json, stdout is only JSON; everything else goes to stderr.

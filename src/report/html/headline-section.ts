@@ -33,8 +33,12 @@ function minBy<T>(items: readonly T[], value: (item: T) => number | undefined): 
 function lede(scenario: HeadlineScenario): SafeHtml {
   const base = scenario.rows.find((row) => row.arm === scenario.baseline);
   const best = minBy(scenario.rows, (row) => -row.rate.rate);
-  const tightest = minBy(scenario.rows, (row) => row.toolCalls.p95);
-  const cheapest = minBy(scenario.rows, (row) => row.costPerSuccess);
+  // A row whose runs crashed has a short tail and a low bill for that reason alone: never picked.
+  const clean = scenario.rows.filter(
+    (row) => !row.outcomes.some(([outcome, count]) => outcome === 'failed' && count > 0),
+  );
+  const tightest = minBy(clean, (row) => row.toolCalls.p95);
+  const cheapest = minBy(clean, (row) => row.costPerSuccess);
   const rateWord = scenario.impossible ? 'right outcome' : 'success';
   const parts: SafeHtml[] = [];
   if (best !== undefined) {
