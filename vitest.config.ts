@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    setupFiles: ['test/setup/yield-to-runner.ts'],
     // Vitest's default is one worker fewer than the cores: one worker on a 2-core CI machine,
     // where most of the suite's time is end-to-end tests waiting on the CLI processes they
     // spawn. Two files at a time overlap those waits.
