@@ -168,6 +168,28 @@ describe('spiralbench report', () => {
     expect(readFileSync(path, 'utf8')).toBe(ours);
   });
 
+  it('writes --markdown and --csv over its own earlier headline, never over a file it did not write', () => {
+    for (const [flag, name] of [
+      ['--markdown', 'README.md'],
+      ['--csv', 'data.csv'],
+    ] as const) {
+      const path = join(root, name);
+      writeFileSync(path, '# my project\n');
+      const refused = cli(['report', sweep, flag, path]);
+      expect(refused.status, flag).toBe(2);
+      expect(refused.stderr).toContain(
+        `error: ${path}: a new path or a ${flag.slice(2) === 'csv' ? 'CSV' : 'Markdown'} headline spiralbench wrote;`,
+      );
+      expect(refused.stderr).toContain(`choose another ${flag}`);
+      expect(readFileSync(path, 'utf8')).toBe('# my project\n');
+      expect(cli(['report', sweep, flag, path, '--overwrite']).status, flag).toBe(0);
+      const ours = readFileSync(path, 'utf8');
+      const again = cli(['report', sweep, flag, path]);
+      expect(again.status, again.stderr).toBe(0);
+      expect(readFileSync(path, 'utf8')).toBe(ours);
+    }
+  });
+
   it('refuses a folder that is not a finished sweep, with exit code 2', () => {
     const result = cli(['report', join(root, 'nothing-here')]);
     expect(result.status).toBe(2);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { REPORT_FILE } from '../../report/html/report-marker.js';
+import { CSV_HEADLINE_FILE, MARKDOWN_HEADLINE_FILE, REPORT_FILE } from '../../report/html/report-marker.js';
 import { UserInputError } from '../../user-input-error.js';
 import { replaceableFile } from '../output-file.js';
 
@@ -40,7 +40,11 @@ export function registerReport(program: Command): void {
     .option('--html [file]', 'write the HTML report here (default: reports/<sweep name>.html)')
     .option('--markdown [file]', 'write the headline as a Markdown table here (default: stdout)')
     .option('--csv [file]', 'write the headline as CSV, one row per scenario and arm, here (default: stdout)')
-    .option('--overwrite', 'replace whatever is at the --html path, not only an earlier report', false)
+    .option(
+      '--overwrite',
+      'replace whatever is at the --html, --markdown or --csv path, not only an earlier report',
+      false,
+    )
     .option('--json', 'print the headline as JSON on stdout (the other files only if asked for)', false)
     .addHelpText('after', HELP_AFTER)
     .action(async (sweep: string, flags: ReportFlags) => {
@@ -53,8 +57,16 @@ export function registerReport(program: Command): void {
         asked === undefined
           ? undefined
           : replaceableFile(asked, { another: '--html', overwrite: flags.overwrite, ours: REPORT_FILE });
-      const markdown = stdout(flags.markdown);
-      const csv = stdout(flags.csv);
+      const toFile = (
+        path: string | undefined,
+        another: string,
+        ours: typeof MARKDOWN_HEADLINE_FILE | typeof CSV_HEADLINE_FILE,
+      ) =>
+        path === undefined || path === '-'
+          ? path
+          : replaceableFile(path, { another, overwrite: flags.overwrite, ours });
+      const markdown = toFile(stdout(flags.markdown), '--markdown', MARKDOWN_HEADLINE_FILE);
+      const csv = toFile(stdout(flags.csv), '--csv', CSV_HEADLINE_FILE);
       const onStdout = [
         ...(markdown === '-' ? ['--markdown'] : []),
         ...(csv === '-' ? ['--csv'] : []),
