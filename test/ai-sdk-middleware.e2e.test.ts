@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../src/bench/run-record.js';
-import { cli, tempDir } from './cli-helpers.js';
+import { cliAsync, tempDir } from './cli-helpers.js';
 
 // Needs `npm run build` first (npm test does it): the CLI and `spiralbench/ai-sdk` run from dist/.
 
@@ -27,9 +27,9 @@ const sum = (records: readonly RunRecord[], pick: (record: RunRecord) => number)
 describe('peer:vercel-ai+article: our safeguards as AI SDK middleware, beside the bare framework', () => {
   const runs = [tempDir(), tempDir(), tempDir()];
 
-  beforeAll(() => {
+  beforeAll(async () => {
     for (const [i, out] of runs.entries()) {
-      const run = cli([
+      const run = await cliAsync([
         'run',
         '-s',
         'fetch-transform-write',
@@ -81,8 +81,8 @@ describe("a user's generateText agent importing spiralbench/ai-sdk by package na
   const out = tempDir();
   const agent = fileURLToPath(new URL('./fixtures/agents/ai-sdk-guarded.mjs', import.meta.url));
 
-  beforeAll(() => {
-    const run = cli([
+  beforeAll(async () => {
+    const run = await cliAsync([
       'run',
       '-s',
       'fetch-transform-write,refund-server-errors',

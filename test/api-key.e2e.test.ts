@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, tempDir } from './cli-helpers.js';
-import { cliAsync, startFakeProvider } from './fake-provider-server.js';
+import { cli, cliAsync, tempDir } from './cli-helpers.js';
+import { startFakeProvider } from './fake-provider-server.js';
 
 const KEY = 'sk-ant-api03-FAKE-KEY-for-redaction-test-0123456789';
 const OPENAI_KEY = 'sk-proj-FAKE-OPENAI-KEY-for-redaction-0123456789';

@@ -4,15 +4,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Comparison } from '../src/report/compare.js';
 import type { StoredRun } from '../src/results/run-record-schema.js';
 import { finishedFolder, fixtureRun, fixtureSummary } from '../src/results/sweep-fixture.test-helpers.js';
-import { cli, tempDir } from './cli-helpers.js';
+import { cli, cliAsync, tempDir } from './cli-helpers.js';
 
 const SCENARIO = 'fetch-transform-write';
 let root = '';
 
 /** Runs a sweep into a fresh folder and returns the folder. */
-function sweep(name: string, arms: string): string {
+async function sweep(name: string, arms: string): Promise<string> {
   const out = join(root, name);
-  const result = cli(['run', '--scenario', SCENARIO, '--arms', arms, '--seeds', '300', '--out', out]);
+  const result = await cliAsync(['run', '--scenario', SCENARIO, '--arms', arms, '--seeds', '300', '--out', out]);
   expect(result.status, result.stderr).toBe(0);
   return out;
 }
@@ -22,11 +22,11 @@ describe('spiralbench compare', () => {
   let rerun = '';
   let both = '';
 
-  beforeAll(() => {
+  beforeAll(async () => {
     root = tempDir('spiralbench-compare-');
-    baseline = sweep('baseline', 'none');
-    rerun = sweep('rerun', 'none');
-    both = sweep('both', 'none,classify');
+    baseline = await sweep('baseline', 'none');
+    rerun = await sweep('rerun', 'none');
+    both = await sweep('both', 'none,classify');
   });
 
   it('finds no regression between two runs of the same sweep, and exits 0 with --fail-on-regression', () => {
@@ -160,9 +160,9 @@ describe('spiralbench compare', () => {
 describe('compare: a verdict, not a regression, when a safeguard buys success with tool calls', () => {
   // model-outage: `recover` retries and falls back, so its runs make more calls and succeed far more often.
   let both = '';
-  beforeAll(() => {
+  beforeAll(async () => {
     both = join(tempDir('spiralbench-outage-'), 'sweep');
-    const result = cli(['run', '-s', 'model-outage', '-a', 'none,recover', '-n', '300', '-o', both]);
+    const result = await cliAsync(['run', '-s', 'model-outage', '-a', 'none,recover', '-n', '300', '-o', both]);
     expect(result.status, result.stderr).toBe(0);
   });
 

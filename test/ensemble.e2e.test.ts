@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEnsemble } from '../src/scenarios/persona-ensemble.js';
 import { parseYamlInput } from '../src/scenarios/yaml-input.js';
-import { cli, tempDir } from './cli-helpers.js';
+import { cli, cliAsync, tempDir } from './cli-helpers.js';
 
 const FILES = ['runs.jsonl', 'runs.csv', 'summary.json', 'traces.jsonl'];
 const SWEEP = [
@@ -41,17 +41,23 @@ function ok(args: readonly string[]): string {
   return result.stdout;
 }
 
+async function okAsync(args: readonly string[]): Promise<string> {
+  const result = await cliAsync(args);
+  expect(result.status, result.stderr).toBe(0);
+  return result.stdout;
+}
+
 describe('run --ensemble', () => {
   const root = tempDir();
   const dir = (name: string) => join(root, name);
   const members = loadEnsemble('default').members.length;
 
-  beforeAll(() => {
-    ok([...SWEEP, '-w', '1', '-o', dir('w1')]);
-    ok([...SWEEP, '-w', '2', '-o', dir('w2')]);
-    ok([...SWEEP, '-w', '2', '--shard', '1/2', '-o', dir('s1')]);
-    ok([...SWEEP, '-w', '1', '--shard', '2/2', '-o', dir('s2')]);
-    ok(['merge', dir('s1'), dir('s2'), '-o', dir('merged')]);
+  beforeAll(async () => {
+    await okAsync([...SWEEP, '-w', '1', '-o', dir('w1')]);
+    await okAsync([...SWEEP, '-w', '2', '-o', dir('w2')]);
+    await okAsync([...SWEEP, '-w', '2', '--shard', '1/2', '-o', dir('s1')]);
+    await okAsync([...SWEEP, '-w', '1', '--shard', '2/2', '-o', dir('s2')]);
+    await okAsync(['merge', dir('s1'), dir('s2'), '-o', dir('merged')]);
   });
 
   it('writes the same bytes with 1 or 2 workers and as two merged shards', () => {

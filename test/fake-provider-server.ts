@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { simulatedChatFetch } from '../src/model/openai/chat-endpoint.js';
 import { simulatedFetch } from '../src/model/simulated/fetch-endpoint.js';
 import { SimulatedModel } from '../src/model/simulated/simulated-model.js';
 import { loadScenario } from '../src/scenarios/loader.js';
-import { BIN, type CliResult } from './cli-helpers.js';
 
 /** A request the fake provider received. */
 export interface ReceivedRequest {
@@ -103,27 +101,4 @@ export async function startFakeProvider(options: FakeProviderOptions): Promise<F
     maxOpen: () => maxOpen,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-/**
- * The built CLI, run without blocking this process (the fake provider lives here), with a
- * clean environment: no provider keys or base URLs but those given.
- */
-export function cliAsync(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const {
-    ANTHROPIC_API_KEY: _a,
-    ANTHROPIC_BASE_URL: _b,
-    OPENAI_API_KEY: _c,
-    OPENAI_BASE_URL: _d,
-    ...rest
-  } = process.env;
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...rest, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli, tempDir } from './cli-helpers.js';
+import { cli, cliAsync, tempDir } from './cli-helpers.js';
 
 // Needs `npm run build` first (npm test does it): the CLI and the `spiralbench/langchain` export run from dist/.
 
@@ -26,13 +26,13 @@ function records(dir: string): Record[] {
 describe('peer:langchain+article, our guards as LangChain middleware', () => {
   const [first, second, parallel] = [tempDir(), tempDir(), tempDir()];
 
-  beforeAll(() => {
+  beforeAll(async () => {
     for (const [dir, workers] of [
       [first, '1'],
       [second, '1'],
       [parallel, '2'],
     ] as const) {
-      const result = cli([...RUN, '-w', workers, '-o', dir]);
+      const result = await cliAsync([...RUN, '-w', workers, '-o', dir]);
       expect(result.status, result.stderr).toBe(0);
     }
   }, 240_000);

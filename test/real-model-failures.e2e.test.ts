@@ -3,8 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cli, tempDir } from './cli-helpers.js';
-import { cliAsync, startFakeProvider, type FakeProvider } from './fake-provider-server.js';
+import { cli, cliAsync, tempDir } from './cli-helpers.js';
+import { startFakeProvider, type FakeProvider } from './fake-provider-server.js';
 
 const KEY = 'sk-ant-api03-FAKE-KEY-for-failure-test-0123456789';
 /** A loopback port that was just let go of: every call to it is refused at once. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, tempDir } from './cli-helpers.js';
+import { cli, cliAsync, tempDir } from './cli-helpers.js';
 import { browserRequired, findBrowser } from './find-browser.js';
 
 const BROWSER = findBrowser();
@@ -78,10 +78,10 @@ function report(dir: string, out: string, ...flags: string[]) {
 }
 
 // One small ablation sweep for every test here, and a copy of it with hostile names.
-beforeAll(() => {
+beforeAll(async () => {
   root = tempDir('spiralbench-report-');
   sweep = join(root, 'ablation');
-  const run = cli([
+  const run = await cliAsync([
     'run',
     '--scenario',
     SCENARIO,

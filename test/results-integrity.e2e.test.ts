@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cli, tempDir } from './cli-helpers.js';
+import { BIN, cli, cliAsync, tempDir } from './cli-helpers.js';
 
 // A CI gate, a report or a merge must never pass on partial data, and a sweep must never
 // lose another sweep's runs: every way a results folder can be incomplete, inconsistent or
@@ -83,10 +83,10 @@ async function interrupted(dir: string): Promise<void> {
   expect(killed.signal).toBe('SIGKILL');
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   root = tempDir('spiralbench-integrity-');
   finished = join(root, 'finished');
-  const result = cli([...SWEEP, '--out', finished]);
+  const result = await cliAsync([...SWEEP, '--out', finished]);
   expect(result.status, result.stderr).toBe(0);
   expect(lines(finished)).toHaveLength(RUNS);
 });
@@ -165,13 +165,14 @@ describe('report refuses a sweep that is not whole', () => {
 
 describe('merge refuses shards that are not whole, and leaves no file behind when it does', () => {
   let shards: string[] = [];
-  beforeAll(() => {
-    shards = [1, 2].map((index) => {
+  beforeAll(async () => {
+    shards = [];
+    for (const index of [1, 2]) {
       const dir = join(root, `shard-${index}`);
-      const result = cli([...SWEEP, '--shard', `${index}/2`, '--out', dir]);
+      const result = await cliAsync([...SWEEP, '--shard', `${index}/2`, '--out', dir]);
       expect(result.status, result.stderr).toBe(0);
-      return dir;
-    });
+      shards.push(dir);
+    }
   });
 
   it('merges whole shards into the same bytes as the unsharded sweep', () => {

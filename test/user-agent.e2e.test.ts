@@ -4,8 +4,8 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../src/bench/run-record.js';
-import { BIN, cli, tempDir } from './cli-helpers.js';
-import { cliAsync, startFakeProvider } from './fake-provider-server.js';
+import { BIN, cli, cliAsync, tempDir } from './cli-helpers.js';
+import { startFakeProvider } from './fake-provider-server.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/agents/${name}`, import.meta.url));
 const HAND_WRITTEN = fixture('hand-written-loop.ts');
@@ -38,9 +38,9 @@ describe('a hand-written Anthropic SDK loop as a user agent, beside peer:anthrop
   let seconds = 0;
   let records: RunRecord[] = [];
 
-  beforeAll(() => {
+  beforeAll(async () => {
     const started = performance.now();
-    const run = cli([
+    const run = await cliAsync([
       'run',
       '-s',
       'fetch-transform-write',
