@@ -19,7 +19,17 @@ describe('a sweep is the same bytes whatever runs it', () => {
     const out = tempDir();
     const result = cli([...SWEEP, '--workers', String(workers), '--out', out]);
     expect(result.status, result.stderr).toBe(0);
+    // Four chunks of work (two cells of 300 runs, 250 a chunk): every thread asked for ran.
+    expect(result.stderr).toContain(`runs/s, ${workers} worker(s))`);
     expect(files(out)).toEqual(files(reference));
+  });
+
+  it('starts no more threads than there are chunks to run, and says how many ran', () => {
+    const out = tempDir();
+    const result = cli(['run', '-s', 'lookup-readonly', '-a', 'none', '-n', '5', '-w', '4', '-o', out]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toContain('runs/s, 1 worker(s))');
+    expect(JSON.parse(readFileSync(join(out, 'meta.json'), 'utf8')).workers).toBe(1);
   });
 
   it('sharded 3 ways and merged (in any order) as unsharded', () => {

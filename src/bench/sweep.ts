@@ -49,7 +49,11 @@ export interface SweepOptions {
   readonly model?: ModelSource;
   /** Stream every model call (docs/streaming.md); results name the model `<model>+stream`. @default false */
   readonly stream?: boolean;
-  /** Worker threads; 1 runs inline. A source that is not portable (a real model, live) always runs inline. @default the machine's cores */
+  /**
+   * Worker threads, at most: never more than the chunks left to run (each thread loads the
+   * loop anew), and 1 runs inline. A source that is not portable (a real model, live) always
+   * runs inline. `onStart` says how many ran. @default the machine's cores
+   */
   readonly workers?: number;
   /** Run only this slice of the sweep. @default the whole sweep */
   readonly shard?: Shard;
@@ -57,6 +61,8 @@ export interface SweepOptions {
   readonly chunkSize?: number;
   /** Folder for runs.jsonl, runs.csv and summary.json; nothing is written without it. */
   readonly outDir?: string;
+  /** Called once the sweep knows its work, before its first run: the threads it runs on (1: inline). */
+  readonly onStart?: (started: { readonly workers: number }) => void;
   readonly onProgress?: (done: number, total: number) => void;
   /** Sees each run's record once it is written, in sweep order (a real sweep's health check reads them). */
   readonly onRecord?: (record: RunRecord) => void;
@@ -174,8 +180,6 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
   const chunkSize = options.chunkSize ?? (model.kind === 'real' ? 1 : 250);
   const plan = planSweep(definition, chunkSize, shard);
   const total = plan.runs;
-  // A real client, and live sockets, stay in this thread: they do not cross into workers.
-  const workers = model.portable === null ? 1 : Math.max(1, options.workers ?? availableParallelism());
   // User modules by their path from here and the hash of their text: the same sweep run
   // from another checkout is the same sweep, an edited agent or guard is not.
   const arms = recordedArms(options.arms);
@@ -220,6 +224,12 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
   }
   const writer = folder?.sweepWriter(identity);
   const first = resumed?.progress.chunks_done ?? 0;
+  // A real client, and live sockets, stay in this thread: they do not cross into workers.
+  const workers =
+    model.portable === null
+      ? 1
+      : Math.min(Math.max(1, options.workers ?? availableParallelism()), Math.max(1, plan.chunkCount - first));
+  options.onStart?.({ workers });
   let done = resumed?.progress.runs_done ?? 0;
   // A real sweep's broken setup is the model's to diagnose (SweepHealth, exit 4); elsewhere
   // an arm failing alike with nothing injected is broken, and ranking it would mislead.

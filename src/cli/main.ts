@@ -11,24 +11,45 @@ import { RunInterrupted } from './run-interrupted.js';
 import { UserCodeExited } from '../user-module/process-exit-trap.js';
 import { ArmCouldNotRun } from '../bench/arm-health.js';
 import { VERSION } from '../version.js';
-import { registerBehaviour } from './commands/behaviour.js';
-import { registerBench } from './commands/bench.js';
-import { registerCompare } from './commands/compare.js';
-import { registerCrashResume } from './commands/crash-resume.js';
-import { registerServeModel } from './commands/serve-model.js';
-import { registerServe } from './commands/serve.js';
-import { registerLiveCheck } from './commands/live-check.js';
-import { registerList } from './commands/list.js';
-import { registerMerge } from './commands/merge.js';
-import { registerReplay } from './commands/replay.js';
-import { registerRun } from './commands/run.js';
-import { registerArena } from './commands/arena.js';
-import { registerCalibrate } from './commands/calibrate.js';
-import { registerValidate } from './commands/validate.js';
-import { registerInit } from './commands/init.js';
-import { registerReport } from './commands/report.js';
 
-export function buildProgram(): Command {
+type Register = (program: Command) => void;
+
+/**
+ * Every command, by name, with the module that registers it. A command's module loads only
+ * when that command runs: `report` does not load the agent loop, `run` not the MCP server,
+ * and a CLI spawned a thousand times by a test suite or a CI script starts in a fraction of
+ * the time. Help, and a command that is not one of these, load them all.
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
+  run: async () => (await import('./commands/run.js')).registerRun,
+  arena: async () => (await import('./commands/arena.js')).registerArena,
+  calibrate: async () => (await import('./commands/calibrate.js')).registerCalibrate,
+  behaviour: async () => (await import('./commands/behaviour.js')).registerBehaviour,
+  replay: async () => (await import('./commands/replay.js')).registerReplay,
+  list: async () => (await import('./commands/list.js')).registerList,
+  bench: async () => (await import('./commands/bench.js')).registerBench,
+  merge: async () => (await import('./commands/merge.js')).registerMerge,
+  compare: async () => (await import('./commands/compare.js')).registerCompare,
+  validate: async () => (await import('./commands/validate.js')).registerValidate,
+  init: async () => (await import('./commands/init.js')).registerInit,
+  report: async () => (await import('./commands/report.js')).registerReport,
+  'crash-resume': async () => (await import('./commands/crash-resume.js')).registerCrashResume,
+  serve: async () => (await import('./commands/serve.js')).registerServe,
+  'serve-model': async () => (await import('./commands/serve-model.js')).registerServeModel,
+  'live-check': async () => (await import('./commands/live-check.js')).registerLiveCheck,
+};
+
+/** The command `argv` names: its first word that is not a flag (the global flags take no value). */
+function commandNamed(argv: readonly string[]): string | undefined {
+  const word = argv.slice(2).find((arg) => !arg.startsWith('-'));
+  return word !== undefined && Object.hasOwn(COMMANDS, word) ? word : undefined;
+}
+
+/**
+ * The CLI's program with the commands `argv` needs: the one it names, or all of them for
+ * help, a bare `spiralbench` or a mistyped command (so both can list and suggest them).
+ */
+export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const program = new CheckedCommand('spiralbench')
     .description(
       'Fault-injection benchmark for LLM agent loops: what happens to your agent when its tools and its model misbehave, and which safeguard is worth it.',
@@ -39,22 +60,9 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(escapeControl(text, { newline: true, tab: true })) });
-  registerRun(program);
-  registerArena(program);
-  registerCalibrate(program);
-  registerBehaviour(program);
-  registerReplay(program);
-  registerList(program);
-  registerBench(program);
-  registerMerge(program);
-  registerCompare(program);
-  registerValidate(program);
-  registerInit(program);
-  registerReport(program);
-  registerCrashResume(program);
-  registerServe(program);
-  registerServeModel(program);
-  registerLiveCheck(program);
+  const named = commandNamed(argv);
+  const loaders = named === undefined ? Object.values(COMMANDS) : [COMMANDS[named]!];
+  for (const register of await Promise.all(loaders.map((load) => load()))) register(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }
@@ -63,7 +71,7 @@ export function buildProgram(): Command {
 export async function main(argv: readonly string[]): Promise<number> {
   // The terminal is the other way out of the process besides results files: no key leaves by either.
   scrubTerminalOutput(process.stdout, process.stderr);
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv as string[]);
     return EXIT.ok;

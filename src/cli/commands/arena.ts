@@ -138,6 +138,7 @@ export function registerArena(program: Command): void {
       const startedAt = wallClock.iso();
       const started = wallClock.ms();
       const progress = sweepProgress(total);
+      let workers = flags.workers;
       const summary = await sweepUntilInterrupted({
         scenarios,
         arms,
@@ -145,6 +146,7 @@ export function registerArena(program: Command): void {
         baseSeed: flags.firstSeed,
         sweepSeed: flags.sweepSeed,
         workers: flags.workers,
+        onStart: (started) => (workers = started.workers),
         outDir,
         resume: flags.resume,
         discard: flags.overwrite,
@@ -158,10 +160,10 @@ export function registerArena(program: Command): void {
         started_at: startedAt,
         finished_at: wallClock.iso(),
         wall_seconds: Math.round(seconds * 10) / 10,
-        workers: flags.workers,
+        workers,
       });
       process.stderr.write(
-        `${total} runs in ${seconds.toFixed(1)} s (${Math.round(total / seconds)} runs/s, ${flags.workers} worker(s))\n`,
+        `${total} runs in ${seconds.toFixed(1)} s (${Math.round(total / seconds)} runs/s, ${workers} worker(s))\n`,
       );
       const runs = await readSweep(outDir);
       const board = leaderboard(runs.cells, summary.cells);

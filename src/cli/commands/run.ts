@@ -12,8 +12,6 @@ import { usesDefaultPersona } from '../../bench/ensemble-cast.js';
 import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
 import { checkAgentSweep } from '../../bench/agent-checks.js';
 import type { Shard } from '../../bench/sweep-plan.js';
-import { compareSweepDirs } from '../../report/compare-sweeps.js';
-import { writeReport } from '../../report/html/write-report.js';
 import { REPORT_FILE } from '../../report/html/report-marker.js';
 import { renderCellTables, renderPassHatK, renderScenarioMatrix } from '../../report/terminal-table.js';
 import { renderAnswer } from '../../report/answer-table.js';
@@ -39,8 +37,8 @@ import {
   shardSpec,
   workerCount,
 } from '../parse.js';
-import { LiveSession, LIVE_NOTE } from '../../bench/live-session.js';
 import { liveModel as liveSource, type ModelSource } from '../../bench/model-source.js';
+import type { LiveSession } from '../../bench/live-session.js';
 import { sweepProgress } from '../progress.js';
 import { UNANSWERED_RUNS_TO_STOP } from '../../bench/sweep-health.js';
 import { EXIT } from '../exit-codes.js';
@@ -49,7 +47,6 @@ import { outputFolder } from '../output-folder.js';
 import { replaceableFile } from '../output-file.js';
 import { optionAlias } from '../option-alias.js';
 import { otelFile } from '../otel-file.js';
-import { checkOtelExport, exportOtel } from '../../bench/otel-export.js';
 import { asTyped } from '../invocation.js';
 
 interface RunFlags {
@@ -299,18 +296,24 @@ export function registerRun(program: Command): void {
           simulated: !flags.live && flags.model === undefined,
         });
       const otel = flags.otel === undefined ? undefined : otelFile(flags.otel);
-      const { source: model, real } = flags.live
-        ? { source: liveModel(flags), real: undefined }
-        : await selectModel(flags, process.env, {
-            onHold: (hold) =>
-              process.stderr.write(
-                `rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`,
-              ),
-          });
+      // Live runs, OpenTelemetry, the HTML report and --check load their modules only when asked for.
+      const live = flags.live ? await import('../../bench/live-session.js') : undefined;
+      const otelExport = otel === undefined ? undefined : await import('../../bench/otel-export.js');
+      const { source: model, real } =
+        live !== undefined
+          ? { source: liveModel(flags, live.LiveSession), real: undefined }
+          : await selectModel(flags, process.env, {
+              onHold: (hold) =>
+                process.stderr.write(
+                  `rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`,
+                ),
+            });
       // With --json the label goes to stderr, so stdout stays one JSON document (which carries `live` itself).
-      if (model.kind === 'live')
-        (flags.json ? process.stderr : process.stdout).write(`${LIVE_NOTE} · tool timeout ${flags.liveTimeoutMs} ms\n`);
-      if (otel !== undefined) checkOtelExport(model);
+      if (live !== undefined)
+        (flags.json ? process.stderr : process.stdout).write(
+          `${live.LIVE_NOTE} · tool timeout ${flags.liveTimeoutMs} ms\n`,
+        );
+      otelExport?.checkOtelExport(model);
       checkAgentSweep(
         arms,
         scenarios.map(({ scenario }) => scenario),
@@ -336,6 +339,7 @@ export function registerRun(program: Command): void {
       const started = wallClock.ms();
       // A real model that never answers stops the sweep early (exit 4); a simulated one's faults are the experiment.
       const watch = real === undefined ? undefined : watchRealSweep(outDir);
+      let workers = flags.workers;
       const sweep = await sweepUntilInterrupted({
         scenarios,
         arms,
@@ -347,6 +351,7 @@ export function registerRun(program: Command): void {
         ...(flags.stream ? { stream: true } : {}),
         ...(ensemble === undefined ? {} : { ensemble }),
         workers: flags.workers,
+        onStart: (started) => (workers = started.workers),
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
         outDir,
         resume: flags.resume,
@@ -362,7 +367,7 @@ export function registerRun(program: Command): void {
         started_at: startedAt,
         finished_at: wallClock.iso(),
         wall_seconds: Math.round(seconds * 10) / 10,
-        workers: model.kind === 'live' ? 1 : flags.workers,
+        workers: model.kind === 'live' ? 1 : workers,
         stream: flags.stream,
         ...(sweep.live === undefined ? {} : { live: sweep.live }),
       });
@@ -372,7 +377,7 @@ export function registerRun(program: Command): void {
         model.kind === 'live'
           ? '1 thread, live'
           : real === undefined
-            ? `${flags.workers} worker(s)`
+            ? `${workers} worker(s)`
             : `${real.concurrency} at once, wall-clock time`;
       process.stderr.write(
         `${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${how}) · peak memory ${peakMb.toFixed(0)} MB\n`,
@@ -403,9 +408,9 @@ export function registerRun(program: Command): void {
         );
         summary = extendSummary(outDir, summary, { sensitivity: storedSensitivity(sensitivity) });
       }
-      if (otel !== undefined) {
+      if (otel !== undefined && otelExport !== undefined) {
         const exportStarted = wallClock.ms();
-        const exported = await exportOtel({
+        const exported = await otelExport.exportOtel({
           path: otel,
           scenarios,
           arms,
@@ -422,6 +427,7 @@ export function registerRun(program: Command): void {
         );
       }
       if (reportPath !== undefined) {
+        const { writeReport } = await import('../../report/html/write-report.js');
         const written = await writeReport(outDir, { html: reportPath });
         process.stderr.write(`report: ${written.htmlPath ?? '(not written)'}\n`);
       }
@@ -445,7 +451,8 @@ export function registerRun(program: Command): void {
         if (conclusions !== undefined)
           process.stdout.write(`\n${renderAnswer(conclusions.answer, { color: colourStdout() })}\n`);
         if (sensitivity !== undefined) process.stdout.write(`\n${renderPriorSensitivity(sensitivity)}\n`);
-        if (summary.live !== undefined) process.stdout.write(`\n${LIVE_NOTE} · wall ${seconds.toFixed(1)} s\n`);
+        if (summary.live !== undefined && live !== undefined)
+          process.stdout.write(`\n${live.LIVE_NOTE} · wall ${seconds.toFixed(1)} s\n`);
         process.stdout.write(
           `\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.firstSeed}..${flags.firstSeed + flags.seeds - 1}${shardNote}\n`,
         );
@@ -461,6 +468,7 @@ export function registerRun(program: Command): void {
       }
       if (baseline !== undefined) {
         // With --json the comparison goes to stderr, so stdout stays one JSON document.
+        const { compareSweepDirs } = await import('../../report/compare-sweeps.js');
         const check = await compareSweepDirs(baseline, outDir, { color: !flags.json && colourStdout() });
         (flags.json ? process.stderr : process.stdout).write(`\n${check.text}\n`);
         if (check.comparison.onlyInA.length > 0) {
@@ -475,7 +483,7 @@ export function registerRun(program: Command): void {
 }
 
 /** Live mode's model choice: the simulated model over HTTP; a real model, --via, --stream, shards and resume do not combine with it. */
-function liveModel(flags: RunFlags): ModelSource {
+function liveModel(flags: RunFlags, Session: typeof LiveSession): ModelSource {
   if (flags.model !== undefined || flags.provider !== undefined || flags.baseUrl !== undefined) {
     throw UserInputError.single(
       '--live',
@@ -493,7 +501,7 @@ function liveModel(flags: RunFlags): ModelSource {
       'a whole sweep: --shard and --resume are for reproducible (virtual) sweeps',
     );
   return liveSource(
-    new LiveSession({
+    new Session({
       timeoutMs: flags.liveTimeoutMs,
       sweepSeed: flags.sweepSeed,
       ...(flags.modelUrl === undefined ? {} : { modelUrl: flags.modelUrl }),
