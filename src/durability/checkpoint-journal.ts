@@ -110,10 +110,10 @@ export function readJournal(path: string, bytes: Buffer): JournalContents {
 
 /**
  * A journal file open for appending. Each change is one line written with one
- * `writeSync`: once it returns the kernel holds the whole line, so a process that dies
- * leaves each change whole or absent. There is no fsync, as there was none per commit in
- * SQLite's WAL with synchronous=NORMAL before: a power cut may lose the last changes and
- * tear the last line, which the next open drops.
+ * `writeSync`: once it returns the kernel holds the whole line, so every change survives
+ * a process crash; a process killed mid-write leaves at worst that line torn, and the next
+ * open drops it. No fsync, as SQLite's WAL with synchronous=NORMAL did none per commit: a
+ * power cut may lose the last changes and tear the last line, dropped the same way.
  */
 export class JournalFile {
   readonly #fs: ResultsFs;
