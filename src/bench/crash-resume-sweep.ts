@@ -14,7 +14,7 @@ export interface CrashResumeOptions {
   readonly baseSeed?: number;
   /** @default 0 */
   readonly sweepSeed?: number;
-  /** Where checkpoints live: in memory, or a SQLite file in `outDir`. @default 'memory' */
+  /** Where checkpoints live: in memory, or a journal file (checkpoints.jsonl) in `outDir`. @default 'memory' */
   readonly store?: 'memory' | 'file';
   readonly outDir: string;
   readonly onProgress?: (done: number, total: number) => void;
@@ -50,9 +50,10 @@ const MODES: readonly ResumeMode[] = ['envelope', 'naive'];
 export async function runCrashResumeSweep(options: CrashResumeOptions): Promise<CrashResumeCell[]> {
   const base = options.baseSeed ?? 1;
   mkdirSync(options.outDir, { recursive: true });
-  const storePath = options.store === 'file' ? join(options.outDir, 'checkpoints.sqlite') : ':memory:';
-  if (storePath !== ':memory:')
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${storePath}${suffix}`, { force: true });
+  const storePath = options.store === 'file' ? join(options.outDir, 'checkpoints.jsonl') : ':memory:';
+  // A sweep starts from an empty journal: an earlier sweep's entries, under the same run
+  // ids, would answer this one's tool calls.
+  if (storePath !== ':memory:') rmSync(storePath, { force: true });
   const store = new CheckpointStore(storePath);
   const cells: CrashResumeCell[] = [];
   let lines = '';

@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-import type Database from 'better-sqlite3';
 import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import {
   RESUMABLE_BOUNDARIES,
@@ -10,72 +8,17 @@ import {
   type RunDurability,
   type SavedRun,
 } from '../loop/durability.js';
-import { UserInputError } from '../user-input-error.js';
 import type { RunMetrics } from '../loop/outcome.js';
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS messages (
-  run_id TEXT NOT NULL, idx INTEGER NOT NULL, body TEXT NOT NULL,
-  PRIMARY KEY (run_id, idx)
-);
-CREATE TABLE IF NOT EXISTS checkpoints (
-  run_id TEXT NOT NULL, seq INTEGER NOT NULL, boundary TEXT NOT NULL,
-  iteration INTEGER NOT NULL, message_cursor INTEGER NOT NULL, persisted_messages INTEGER NOT NULL,
-  system_hash TEXT NOT NULL, metrics TEXT NOT NULL, at INTEGER NOT NULL, completed_calls TEXT NOT NULL,
-  PRIMARY KEY (run_id, seq)
-);
-CREATE TABLE IF NOT EXISTS tool_calls (
-  run_id TEXT NOT NULL, tool_call_id TEXT NOT NULL, name TEXT NOT NULL, input TEXT NOT NULL,
-  started_at INTEGER NOT NULL, completed_at INTEGER, result TEXT,
-  PRIMARY KEY (run_id, tool_call_id)
-);
-`;
-
-function prepareStatements(db: Database.Database) {
-  return {
-    deleteMessagesFrom: db.prepare('DELETE FROM messages WHERE run_id = ? AND idx >= ?'),
-    insertMessage: db.prepare('INSERT INTO messages (run_id, idx, body) VALUES (?, ?, ?)'),
-    insertCheckpoint: db.prepare(
-      'INSERT INTO checkpoints (run_id, seq, boundary, iteration, message_cursor, persisted_messages, system_hash, metrics, at, completed_calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    ),
-    lastCheckpoint: db.prepare('SELECT * FROM checkpoints WHERE run_id = ? ORDER BY seq DESC LIMIT 1'),
-    messages: db.prepare('SELECT body FROM messages WHERE run_id = ? AND idx < ? ORDER BY idx'),
-    startCall: db.prepare(
-      'INSERT OR REPLACE INTO tool_calls (run_id, tool_call_id, name, input, started_at) VALUES (?, ?, ?, ?, ?)',
-    ),
-    completeCall: db.prepare(
-      'UPDATE tool_calls SET completed_at = ?, result = ? WHERE run_id = ? AND tool_call_id = ?',
-    ),
-    call: db.prepare('SELECT completed_at, result FROM tool_calls WHERE run_id = ? AND tool_call_id = ?'),
-    completedIds: db.prepare(
-      'SELECT tool_call_id FROM tool_calls WHERE run_id = ? AND completed_at IS NOT NULL ORDER BY started_at, tool_call_id',
-    ),
-  };
-}
-type Statements = ReturnType<typeof prepareStatements>;
-
-/** The range package.json names for the optional peer dependency. */
-const SQLITE_RANGE = '^12.11.1';
-
-/**
- * better-sqlite3, loaded when a store is first opened: it is an optional peer dependency
- * (a native addon that compiles on install where no prebuilt binary is reachable), and
- * only checkpoints need it, so `import 'spiralbench'` and every other command work without it.
- */
-function openDatabase(path: string): Database.Database {
-  let open: typeof Database;
-  try {
-    open = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
-    throw UserInputError.single(
-      'checkpoints',
-      '',
-      `the package better-sqlite3, which checkpoints and crash-resume need; it is not installed: add it with npm install 'better-sqlite3@${SQLITE_RANGE}'`,
-    );
-  }
-  return new open(path);
-}
+import { NODE_FS, type ResultsFs } from '../results/results-fs.js';
+import { UserInputError } from '../user-input-error.js';
+import {
+  checkpointLine,
+  JournalFile,
+  toolCompletedLine,
+  toolStartedLine,
+  type JournalEntry,
+} from './checkpoint-journal.js';
+import { RunIndex } from './run-index.js';
 
 /** Why a run cannot be resumed, or the run as its last checkpoint left it. */
 export type ResumePoint =
@@ -83,72 +26,103 @@ export type ResumePoint =
   | { readonly kind: 'refused'; readonly reason: string };
 
 /**
- * Checkpoints and the idempotency envelope in SQLite (better-sqlite3): a file under a
- * sweep's results folder, or `:memory:`. Each checkpoint is one transaction: the
- * messages not yet persisted and a row with the iteration, message cursor, persisted
- * message count, system-prompt hash and the ids of completed tool calls. Each tool
- * call is a row keyed by (run_id, tool_call_id), written when it starts and again when
- * it completes, with its result.
+ * Checkpoints and the idempotency envelope of runs, in a journal file (JSON lines, one per
+ * change: a checkpoint, a tool call started, a tool call completed with its result) or in
+ * memory (`':memory:'`). Every read is answered by an index in memory; opening a file
+ * rebuilds it by replaying the file. A change is appended to the file before the index
+ * takes it, so each checkpoint and each call's start and completion survives a process
+ * crash (see `JournalFile`: one write, no fsync; a power cut may lose the last changes).
+ * One store per file at a time: a second one would not see this one's changes.
+ *
+ * @example
+ * const store = new CheckpointStore(join(outDir, 'checkpoints.jsonl'));
+ * const loop = new BudgetedAgentLoop({ ...options, durability: store.forRun('run-1', system) });
+ * // after a crash, in a new process:
+ * const point = new CheckpointStore(join(outDir, 'checkpoints.jsonl')).resumePoint('run-1');
  */
 export class CheckpointStore {
-  readonly #db: Database.Database;
-  readonly #statements: Statements;
+  readonly #runs = new Map<string, RunIndex>();
+  readonly #journal: JournalFile | null;
 
-  /** `path`: a database file, created if missing, or ':memory:'. */
-  constructor(path: string) {
-    this.#db = openDatabase(path);
-    // WAL with NORMAL sync: each commit survives a process crash, the risk this guards
-    // against; a power cut may lose the last commits, never corrupt the file.
-    if (path !== ':memory:') this.#db.pragma('journal_mode = WAL');
-    this.#db.pragma('synchronous = NORMAL');
-    this.#db.exec(SCHEMA);
-    this.#statements = prepareStatements(this.#db);
+  /** `path`: a journal file, created if missing, or ':memory:'. */
+  constructor(path: string, fs: ResultsFs = NODE_FS) {
+    if (path === ':memory:') {
+      this.#journal = null;
+      return;
+    }
+    const { file, contents } = JournalFile.open(path, fs);
+    try {
+      for (const { line, entry } of contents.entries) this.#replay(`${path}:${line}`, entry);
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+    this.#journal = file;
   }
 
   /** The durability port for one run; `system` is the system prompt it runs with. */
   forRun(runId: string, system: string | undefined): RunDurability {
-    return new RunRecorder(this.#db, this.#statements, runId, systemPromptHash(system));
+    return new RunRecorder(this.#journal, this.#run(runId), runId, systemPromptHash(system));
   }
 
   /** Where `runId` could be resumed from, or why it cannot. */
   resumePoint(runId: string): ResumePoint {
-    const row = this.#statements.lastCheckpoint.get(runId) as CheckpointRow | undefined;
-    if (row === undefined) return { kind: 'refused', reason: `no checkpoint of run ${runId}` };
-    const boundary = row.boundary as CheckpointBoundary;
-    if (!RESUMABLE_BOUNDARIES.has(boundary))
-      return { kind: 'refused', reason: `run ${runId} has ended (last checkpoint: ${boundary})` };
-    const rows = this.#statements.messages.all(runId, row.message_cursor) as { body: string }[];
-    const messages = rows.map((message) => JSON.parse(message.body) as MessageParam);
+    const run = this.#runs.get(runId);
+    const last = run?.lastCheckpoint;
+    if (run === undefined || last === undefined) return { kind: 'refused', reason: `no checkpoint of run ${runId}` };
+    if (!RESUMABLE_BOUNDARIES.has(last.boundary))
+      return { kind: 'refused', reason: `run ${runId} has ended (last checkpoint: ${last.boundary})` };
     return {
       kind: 'resumable',
       saved: {
-        messages,
-        metrics: JSON.parse(row.metrics) as RunMetrics,
-        at: row.at,
-        boundary,
-        systemHash: row.system_hash,
+        messages: run.messages().map((message) => JSON.parse(message) as MessageParam),
+        metrics: JSON.parse(last.metrics) as RunMetrics,
+        at: last.at,
+        boundary: last.boundary,
+        systemHash: last.systemHash,
       },
     };
   }
 
   /** Whether the envelope holds a completed call `id` of run `runId`. */
   isCompleted(runId: string, id: string): boolean {
-    const row = this.#statements.call.get(runId, id) as { completed_at: number | null } | undefined;
-    return row !== undefined && row.completed_at !== null;
+    return typeof this.#runs.get(runId)?.result(id) === 'string';
   }
 
   close(): void {
-    this.#db.close();
+    this.#journal?.close();
   }
-}
 
-interface CheckpointRow {
-  readonly boundary: string;
-  readonly seq: number;
-  readonly message_cursor: number;
-  readonly system_hash: string;
-  readonly metrics: string;
-  readonly at: number;
+  #run(runId: string): RunIndex {
+    let run = this.#runs.get(runId);
+    if (run === undefined) this.#runs.set(runId, (run = new RunIndex()));
+    return run;
+  }
+
+  /** Applies one line of the journal being opened; `source` is `file:line`. */
+  #replay(source: string, entry: JournalEntry): void {
+    const run = this.#run(entry.run);
+    switch (entry.kind) {
+      case 'checkpoint': {
+        if (entry.from > run.messageCount)
+          throw UserInputError.single(
+            source,
+            'from',
+            `at most ${run.messageCount}, the messages run ${entry.run} had; got ${entry.from}`,
+          );
+        const head = { boundary: entry.boundary, systemHash: entry.systemHash, at: entry.at };
+        const messages = entry.messages.map((message) => JSON.stringify(message));
+        run.checkpoint(entry.from, messages, { ...head, metrics: JSON.stringify(entry.metrics) });
+        return;
+      }
+      case 'tool_started':
+        run.startCall(entry.id, entry.at);
+        return;
+      case 'tool_completed':
+        run.completeCall(entry.id, JSON.stringify(entry.result));
+        return;
+    }
+  }
 }
 
 /**
@@ -158,25 +132,22 @@ interface CheckpointRow {
  */
 class RunRecorder implements RunDurability {
   readonly #persisted: MessageParam[] = [];
-  /** Ids of the run's completed calls, loaded once: a checkpoint lists them without a query. */
+  /** Ids of the run's completed calls, kept here: a checkpoint lists them without a search. */
   readonly #completed: string[];
-  #seq: number;
 
-  readonly #db: Database.Database;
-  readonly #statements: Statements;
+  readonly #journal: JournalFile | null;
+  readonly #run: RunIndex;
   readonly #runId: string;
   readonly #systemHash: string;
 
-  constructor(db: Database.Database, statements: Statements, runId: string, systemHash: string) {
-    this.#db = db;
-    this.#statements = statements;
+  constructor(journal: JournalFile | null, run: RunIndex, runId: string, systemHash: string) {
+    this.#journal = journal;
+    this.#run = run;
     this.#runId = runId;
     this.#systemHash = systemHash;
-    // A resumed run goes on numbering its checkpoints; its stored messages are rewritten
-    // once at its first checkpoint (it holds copies, not the objects written before).
-    const last = statements.lastCheckpoint.get(runId) as CheckpointRow | undefined;
-    this.#seq = last === undefined ? 0 : last.seq + 1;
-    this.#completed = (statements.completedIds.all(runId) as { tool_call_id: string }[]).map((row) => row.tool_call_id);
+    // A resumed run's stored messages are rewritten once at its first checkpoint: it
+    // holds copies, not the objects written before.
+    this.#completed = run.completedIds();
   }
 
   checkpoint(boundary: CheckpointBoundary, state: CheckpointState): void {
@@ -184,44 +155,44 @@ class RunRecorder implements RunDurability {
     let same = 0;
     while (same < this.#persisted.length && same < messages.length && this.#persisted[same] === messages[same])
       same += 1;
-    this.#db.transaction(() => {
-      this.#statements.deleteMessagesFrom.run(this.#runId, same);
-      for (let i = same; i < messages.length; i++)
-        this.#statements.insertMessage.run(this.#runId, i, JSON.stringify(messages[i]));
-      this.#statements.insertCheckpoint.run(
-        this.#runId,
-        this.#seq,
-        boundary,
-        metrics.modelCalls,
-        messages.length,
-        messages.length,
-        this.#systemHash,
-        JSON.stringify(metrics),
-        at,
-        JSON.stringify(this.#completed),
-      );
-    })();
-    this.#seq += 1;
-    this.#persisted.length = same;
-    for (let i = same; i < messages.length; i++) this.#persisted.push(messages[i]!);
+    // Another writer of the same run may have stored a shorter transcript since: leave no gap.
+    const from = Math.min(same, this.#run.messageCount);
+    const written: string[] = [];
+    for (let i = from; i < messages.length; i++) written.push(JSON.stringify(messages[i]));
+    const head = { boundary, systemHash: this.#systemHash, at };
+    this.#journal?.append(
+      checkpointLine(
+        { kind: 'checkpoint', run: this.#runId, from, ...head, metrics, completed: this.#completed },
+        written,
+      ),
+    );
+    this.#run.checkpoint(from, written, { ...head, metrics: JSON.stringify(metrics) });
+    this.#persisted.length = from;
+    for (let i = from; i < messages.length; i++) this.#persisted.push(messages[i]!);
   }
 
   toolCall(id: string): EnvelopeEntry | undefined {
-    const row = this.#statements.call.get(this.#runId, id) as
-      | { completed_at: number | null; result: string | null }
-      | undefined;
-    if (row === undefined) return undefined;
-    return row.completed_at === null || row.result === null
+    const result = this.#run.result(id);
+    if (result === undefined) return undefined;
+    return result === null
       ? { state: 'started' }
-      : { state: 'completed', block: JSON.parse(row.result) as ToolResultBlockParam };
+      : { state: 'completed', block: JSON.parse(result) as ToolResultBlockParam };
   }
 
   startToolCall(call: ToolUseBlock, at: number): void {
-    this.#statements.startCall.run(this.#runId, call.id, call.name, JSON.stringify(call.input), at);
+    this.#journal?.append(
+      toolStartedLine({ kind: 'tool_started', run: this.#runId, id: call.id, name: call.name, input: call.input, at }),
+    );
+    this.#run.startCall(call.id, at);
   }
 
   completeToolCall(id: string, block: ToolResultBlockParam, at: number): void {
-    this.#statements.completeCall.run(at, JSON.stringify(block), this.#runId, id);
+    // A call never started is not in the envelope: there is nothing to complete.
+    if (this.#run.result(id) !== undefined) {
+      const result = JSON.stringify(block);
+      this.#journal?.append(toolCompletedLine({ kind: 'tool_completed', run: this.#runId, id, at }, result));
+      this.#run.completeCall(id, result);
+    }
     this.#completed.push(id);
   }
 }

@@ -7,13 +7,15 @@ import type { RunMetrics } from './outcome.js';
  * three; the last three end it (`final_response`, a `human_pause` waiting for a person,
  * or any other end), and resuming after them is refused.
  */
-export type CheckpointBoundary =
-  | 'user_input'
-  | 'model_response'
-  | 'tool_results'
-  | 'final_response'
-  | 'human_pause'
-  | 'run_ended';
+export const CHECKPOINT_BOUNDARIES = [
+  'user_input',
+  'model_response',
+  'tool_results',
+  'final_response',
+  'human_pause',
+  'run_ended',
+] as const;
+export type CheckpointBoundary = (typeof CHECKPOINT_BOUNDARIES)[number];
 
 export const RESUMABLE_BOUNDARIES: ReadonlySet<CheckpointBoundary> = new Set([
   'user_input',
@@ -37,8 +39,8 @@ export type EnvelopeEntry =
 
 /**
  * The loop's port to durable storage for one run: checkpoints at safe boundaries and the
- * idempotency envelope of tool calls, keyed by (run, tool_call_id). The SQLite store in
- * src/durability/ implements it.
+ * idempotency envelope of tool calls, keyed by (run, tool_call_id). `CheckpointStore` in
+ * src/durability/ implements it, in a journal file or in memory.
  */
 export interface RunDurability {
   checkpoint(boundary: CheckpointBoundary, state: CheckpointState): void;

@@ -31,7 +31,7 @@ export interface StepBenchOptions {
   readonly timeMs?: number;
   /** Also measure `article` with the simulated model through the real Anthropic SDK. @default true */
   readonly sdk?: boolean;
-  /** Also measure `article` with checkpoints and the envelope in SQLite, in memory and in a file. @default true */
+  /** Also measure `article` with checkpoints and the envelope in memory and in a journal file. @default true */
   readonly checkpoints?: boolean;
   /** Also measure `article` with every reply streamed, in-process (and through the SDK when `sdk`). @default true */
   readonly stream?: boolean;
@@ -92,7 +92,7 @@ export async function benchLoopSteps(options: StepBenchOptions): Promise<StepBen
     const dir = mkdtempSync(join(tmpdir(), 'spiralbench-bench-'));
     for (const [kind, path] of [
       ['in memory', ':memory:'],
-      ['file', join(dir, 'checkpoints.sqlite')],
+      ['file', join(dir, 'checkpoints.jsonl')],
     ] as const) {
       const store = new CheckpointStore(path);
       stores.push(store);

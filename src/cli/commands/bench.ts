@@ -32,7 +32,7 @@ export function registerBench(program: Command): void {
     .option('-n, --seeds <count>', 'runs per benchmark iteration', positiveInt, 20)
     .option('--time <ms>', 'measuring time per task', positiveInt, 1500)
     .option('--no-sdk', 'skip measuring the article arm with the simulated model behind the real Anthropic SDK')
-    .option('--no-checkpoints', 'skip measuring the article arm with checkpoints in SQLite (in memory and in a file)')
+    .option('--no-checkpoints', 'skip measuring the article arm with checkpoints (in memory and in a journal file)')
     .option(
       '--no-stream',
       'skip measuring the article arm with every reply streamed (in-process, and through the SDK unless --no-sdk)',

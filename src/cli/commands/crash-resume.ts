@@ -75,7 +75,7 @@ export function registerCrashResume(program: Command): void {
     .option('--first-seed <n>', 'first run seed (--seed is an alias)', nonNegativeInt, 1)
     .addOption(optionAlias('--seed <n>', 'firstSeed', nonNegativeInt))
     .option('--sweep-seed <n>', 'namespace of every random stream', nonNegativeInt, 0)
-    .option('--store <kind>', "where checkpoints live: 'memory' or 'file' (checkpoints.sqlite in --out)", 'memory')
+    .option('--store <kind>', "where checkpoints live: 'memory' or 'file' (checkpoints.jsonl in --out)", 'memory')
     .option(
       '-o, --out <dir>',
       'folder for crash-resume.jsonl and crash-resume-summary.json',
