@@ -25,7 +25,9 @@ const sum = (records: readonly RunRecord[], pick: (record: RunRecord) => number)
   records.reduce((total, record) => total + pick(record), 0);
 
 describe('peer:vercel-ai+article: our safeguards as AI SDK middleware, beside the bare framework', () => {
-  const runs = [tempDir(), tempDir(), tempDir()];
+  // One worker, then two in another process: the second is the same sweep run again, and
+  // its bytes must not depend on the worker count either.
+  const runs = [tempDir(), tempDir()];
 
   beforeAll(async () => {
     for (const [i, out] of runs.entries()) {
@@ -38,7 +40,7 @@ describe('peer:vercel-ai+article: our safeguards as AI SDK middleware, beside th
         '-n',
         '50',
         '-w',
-        i === 2 ? '2' : '1',
+        String(i + 1),
         '-o',
         out,
         '--json',
@@ -48,9 +50,7 @@ describe('peer:vercel-ai+article: our safeguards as AI SDK middleware, beside th
   }, 300_000);
 
   it('gives the same bytes run after run and whatever the worker count', () => {
-    const first = folderFiles(runs[0]!);
-    expect(folderFiles(runs[1]!)).toEqual(first);
-    expect(folderFiles(runs[2]!)).toEqual(first);
+    expect(folderFiles(runs[1]!)).toEqual(folderFiles(runs[0]!));
   });
 
   it("counts the hosted guards' events in the guarded arm's records, and none in the bare arm's", () => {

@@ -24,12 +24,13 @@ function records(dir: string): Record[] {
 }
 
 describe('peer:langchain+article, our guards as LangChain middleware', () => {
-  const [first, second, parallel] = [tempDir(), tempDir(), tempDir()];
+  // One worker, then two in another process: the second is the same sweep run again, and
+  // its bytes must not depend on the worker count either.
+  const [first, parallel] = [tempDir(), tempDir()];
 
   beforeAll(async () => {
     for (const [dir, workers] of [
       [first, '1'],
-      [second, '1'],
       [parallel, '2'],
     ] as const) {
       const result = await cliAsync([...RUN, '-w', workers, '-o', dir]);
@@ -37,12 +38,9 @@ describe('peer:langchain+article, our guards as LangChain middleware', () => {
     }
   }, 240_000);
 
-  it('gives the same bytes twice and with two workers', () => {
-    for (const file of FILES) {
-      const bytes = readFileSync(join(first, file), 'utf8');
-      expect(readFileSync(join(second, file), 'utf8'), file).toBe(bytes);
-      expect(readFileSync(join(parallel, file), 'utf8'), file).toBe(bytes);
-    }
+  it('gives the same bytes in another process with two workers', () => {
+    for (const file of FILES)
+      expect(readFileSync(join(parallel, file), 'utf8'), file).toBe(readFileSync(join(first, file), 'utf8'));
   });
 
   it('records the guards’ events on the guarded arm and none on the bare one', () => {

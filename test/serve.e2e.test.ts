@@ -10,7 +10,8 @@ import { cli, tempDir } from './cli-helpers.js';
 import type { RunRecord } from '../src/bench/run-record.js';
 import { inProcess, readRuns, request, same, startServe } from './serve-helpers.js';
 
-const SEEDS = 200;
+/** Seeds enough for several fault kinds and both verdicts (checked); 200 agents at once is serve-crowd.e2e. */
+const SEEDS = 100;
 /** Runs the out-of-process agent keeps in flight at once. */
 const IN_FLIGHT = 8;
 /** A key-shaped secret the agent sends on every request: nothing serve writes or answers may hold it. */
