@@ -2,7 +2,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { ChatAnthropic } from '@langchain/anthropic';
-import { APICallError, generateText, jsonSchema, streamText, tool, type ToolSet } from 'ai';
+import { APICallError, generateText, jsonSchema, type LanguageModel, streamText, tool, type ToolSet } from 'ai';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { simulatedAgentEndpoint } from '../src/agents/simulated-endpoint.js';
@@ -124,40 +124,58 @@ describe('@anthropic-ai/sdk against the simulated Messages endpoint', () => {
   });
 });
 
-describe('@ai-sdk/anthropic against the simulated Messages endpoint', () => {
-  const model = (faults?: readonly (ModelFaultKind | null)[]) => {
+type Faults = readonly (ModelFaultKind | null)[];
+
+/**
+ * The AI SDK's contract with a simulated endpoint, for either provider: text and tool call,
+ * plain and streamed, and each fault an APICallError with its status and retryability.
+ */
+function describeAiSdk(
+  title: string,
+  model: (faults?: Faults) => LanguageModel,
+  faults: readonly (readonly [ModelFaultKind, number, boolean])[],
+) {
+  describe(title, () => {
+    const call = { system: scenario.system, prompt: scenario.prompt, tools: aiTools, maxRetries: 0 };
+
+    it('generateText reads the text and the tool call', async () => {
+      const result = await generateText({ model: model(), ...call });
+      expect(result.text).toMatch(OPENING);
+      expect(result.toolCalls.map((toolCall) => toolCall.toolName)).toEqual(['get_user']);
+      expect(result.finishReason).toBe('tool-calls');
+      expect(result.usage.inputTokens).toBeGreaterThan(0);
+    });
+
+    it('streamText reads the same text, tool call and usage', async () => {
+      const errors: unknown[] = [];
+      const result = streamText({ model: model(), ...call, onError: ({ error }) => void errors.push(error) });
+      expect(await result.text).toMatch(OPENING);
+      expect((await result.toolCalls).map((toolCall) => toolCall.toolName)).toEqual(['get_user']);
+      expect((await result.usage).inputTokens).toBeGreaterThan(0);
+      expect(errors).toEqual([]);
+    });
+
+    it.each(faults)('a %s fault is an APICallError with status %i', async (fault, status, retryable) => {
+      const error = await rejection(() => generateText({ model: model([fault]), ...call }));
+      expect(APICallError.isInstance(error), String(error)).toBe(true);
+      expect((error as APICallError).statusCode).toBe(status);
+      expect((error as APICallError).isRetryable).toBe(retryable);
+    });
+  });
+}
+
+describeAiSdk(
+  '@ai-sdk/anthropic against the simulated Messages endpoint',
+  (faults) => {
     const { fetch, baseURL } = endpoint(faults);
     return createAnthropic({ apiKey: API_KEY, baseURL: `${baseURL.anthropic}/v1`, fetch })(modelId);
-  };
-  const call = { system: scenario.system, prompt: scenario.prompt, tools: aiTools, maxRetries: 0 };
-
-  it('generateText reads the text and the tool call', async () => {
-    const result = await generateText({ model: model(), ...call });
-    expect(result.text).toMatch(OPENING);
-    expect(result.toolCalls.map((toolCall) => toolCall.toolName)).toEqual(['get_user']);
-    expect(result.finishReason).toBe('tool-calls');
-    expect(result.usage.inputTokens).toBeGreaterThan(0);
-  });
-
-  it('streamText reads the same text and tool call', async () => {
-    const errors: unknown[] = [];
-    const result = streamText({ model: model(), ...call, onError: ({ error }) => void errors.push(error) });
-    expect(await result.text).toMatch(OPENING);
-    expect((await result.toolCalls).map((toolCall) => toolCall.toolName)).toEqual(['get_user']);
-    expect(errors).toEqual([]);
-  });
-
-  it.each([
+  },
+  [
     ['rate_limit', 429, true],
     ['overloaded', 529, true],
     ['unauthorized', 401, false],
-  ] as const)('a %s fault is an APICallError with its status', async (fault, status, retryable) => {
-    const error = await rejection(() => generateText({ model: model([fault]), ...call }));
-    expect(APICallError.isInstance(error), String(error)).toBe(true);
-    expect((error as APICallError).statusCode).toBe(status);
-    expect((error as APICallError).isRetryable).toBe(retryable);
-  });
-});
+  ],
+);
 
 describe("LangChain's ChatAnthropic against the simulated Messages endpoint", () => {
   const chat = (faults?: readonly (ModelFaultKind | null)[]) => {
@@ -240,34 +258,11 @@ describe('openai against the simulated Chat Completions endpoint', () => {
   });
 });
 
-describe('@ai-sdk/openai against the simulated Chat Completions endpoint', () => {
-  const model = (faults?: readonly (ModelFaultKind | null)[]) => {
+describeAiSdk(
+  '@ai-sdk/openai against the simulated Chat Completions endpoint',
+  (faults) => {
     const { fetch, baseURL } = endpoint(faults);
     return createOpenAI({ apiKey: API_KEY, baseURL: baseURL.openai, fetch }).chat(modelId);
-  };
-  const call = { system: scenario.system, prompt: scenario.prompt, tools: aiTools, maxRetries: 0 };
-
-  it('generateText reads the text and the tool call', async () => {
-    const result = await generateText({ model: model(), ...call });
-    expect(result.text).toMatch(OPENING);
-    expect(result.toolCalls.map((toolCall) => toolCall.toolName)).toEqual(['get_user']);
-    expect(result.finishReason).toBe('tool-calls');
-    expect(result.usage.inputTokens).toBeGreaterThan(0);
-  });
-
-  it('streamText reads the same text, tool call and usage', async () => {
-    const errors: unknown[] = [];
-    const result = streamText({ model: model(), ...call, onError: ({ error }) => void errors.push(error) });
-    expect(await result.text).toMatch(OPENING);
-    expect((await result.toolCalls).map((toolCall) => toolCall.toolName)).toEqual(['get_user']);
-    expect((await result.usage).inputTokens).toBeGreaterThan(0);
-    expect(errors).toEqual([]);
-  });
-
-  it('a rate_limit fault is an APICallError with its status', async () => {
-    const error = await rejection(() => generateText({ model: model(['rate_limit']), ...call }));
-    expect(APICallError.isInstance(error), String(error)).toBe(true);
-    expect((error as APICallError).statusCode).toBe(429);
-    expect((error as APICallError).isRetryable).toBe(true);
-  });
-});
+  },
+  [['rate_limit', 429, true]],
+);
