@@ -14,7 +14,8 @@ out="${1:?usage: reference-sweeps.sh <out-dir> [ablation,peers,served]}"
 only="${2:-ablation,peers,served}"
 wanted() { [[ ",$only," == *",$1,"* ]]; }
 mkdir -p "$out"
-cli() { node bin/spiralbench.js "$@"; }
+bin="$PWD/bin/spiralbench.js"
+cli() { node "$bin" "$@"; }
 
 if wanted ablation; then
   scenarios="$(ls scenarios/*.yaml | xargs -n1 basename | sed 's/\.yaml$//' | paste -sd, -)"
@@ -29,8 +30,9 @@ fi
 
 if wanted served; then
 rm -rf "$out/served"
-cli serve -s fetch-transform-write -n 200 -o "$out/served" --arm ts-agent --port 0 --idle-timeout 60 \
-  >"$out/serve.stdout" 2>"$out/serve.stderr" &
+  # Served from inside $out: the traces' replay commands name the folder as given, so it is the same in every printout.
+  (cd "$out" && exec node "$bin" serve -s fetch-transform-write -n 200 -o served --arm ts-agent --port 0 --idle-timeout 60) \
+    >"$out/serve.stdout" 2>"$out/serve.stderr" &
 serve=$!
 for _ in $(seq 100); do grep -q 'http://' "$out/serve.stdout" 2>/dev/null && break; sleep 0.1; done
 url="$(grep -o 'http://[0-9.:]*' "$out/serve.stdout" | head -1)"
