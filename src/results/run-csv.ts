@@ -1,8 +1,10 @@
-import { stringify } from 'csv-stringify/sync';
 import { FAULT_KINDS } from '../tools/tool-fault.js';
 import { RECORDED_MODEL_FAULT_KINDS } from '../faults/model-faults.js';
 import { COUNTED_EVENTS } from './counted-events.js';
 import type { StoredRun } from './run-record-schema.js';
+
+/** A field holding any of these is quoted. */
+const NEEDS_QUOTES = /[",\n\r]/;
 
 /** Flat CSV columns of runs.csv, in the order of the run record's fields. */
 export const CSV_COLUMNS = [
@@ -31,9 +33,10 @@ export const CSV_COLUMNS = [
   'cost_usd',
 ];
 
-export const CSV_HEADER: string = stringify([CSV_COLUMNS]);
+export const CSV_HEADER: string = csvLine(CSV_COLUMNS);
 
-function csvRow(record: StoredRun): unknown[] {
+/** A record's fields in CSV_COLUMNS order, before quoting. */
+export function csvValues(record: StoredRun): CsvValue[] {
   return [
     record.sweep_seed,
     record.scenario,
@@ -61,7 +64,29 @@ function csvRow(record: StoredRun): unknown[] {
   ];
 }
 
-/** CSV lines (no header) for records, RFC 4180 quoting by csv-stringify. */
+/** CSV lines (no header) for records, quoted as RFC 4180 says. */
 export function csvRows(records: readonly StoredRun[]): string {
-  return stringify(records.map(csvRow));
+  let text = '';
+  for (const record of records) text += csvLine(csvValues(record));
+  return text;
+}
+
+export type CsvValue = string | number | null | undefined;
+
+/**
+ * One CSV line, ending in `\n`: a field is quoted only when it holds a comma, a quote or a
+ * line break, a quote inside doubled; nothing (null, undefined) is an empty field. The same
+ * bytes as csv-stringify's defaults (run-csv.test.ts checks), without its per-field option
+ * handling: runs.csv is written for every run of a sweep.
+ */
+export function csvLine(values: readonly CsvValue[]): string {
+  let line = '';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) line += ',';
+    const value = values[i];
+    if (value === null || value === undefined) continue;
+    const text = typeof value === 'string' ? value : String(value);
+    line += NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  }
+  return `${line}\n`;
 }
