@@ -235,10 +235,16 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
   // an arm failing alike with nothing injected is broken, and ranking it would mislead.
   const health = model.kind === 'real' ? undefined : new ArmHealth();
   let broken: BrokenArm | undefined;
+  // Chunks are synced in the background (the writer's group commit); a sync that fails
+  // (a full disk) stops the sweep with its error, the files cut back to what was synced.
+  let unsynced: unknown;
   const accept = (result: ChunkResult): void => {
     const chunk = plan.chunk(result.index);
     cellOf(chunk.scenarioIndex, chunk.armIndex).addPacked(result.packed);
     writer?.append(result);
+    writer?.sync().catch((error: unknown) => {
+      unsynced ??= error;
+    });
     done += result.runs;
     options.onProgress?.(done, total);
     const { onRecord } = options;
@@ -260,7 +266,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     const cast = casts[scenarioIndex];
     return cast === undefined ? { scenario, model } : { scenario, model, cast };
   };
-  const stopped = () => options.signal?.aborted === true || broken !== undefined;
+  const stopped = () => options.signal?.aborted === true || broken !== undefined || unsynced !== undefined;
   if (model.kind === 'real') {
     const run = (index: number) => {
       const chunk = plan.chunk(index);
@@ -289,6 +295,14 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
       accept,
       stopped,
     );
+  }
+  // The last chunks' sync: a failure is the sweep's, as a failed append is.
+  await writer?.sync().catch((error: unknown) => {
+    unsynced ??= error;
+  });
+  if (unsynced !== undefined) {
+    writer?.abandon();
+    throw unsynced;
   }
   if (broken !== undefined) {
     // Left as an interrupted sweep: its runs stay readable, and the folder says it is not whole.

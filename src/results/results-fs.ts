@@ -7,7 +7,7 @@ import * as nodeFs from 'node:fs';
  */
 export type ResultsFs = Pick<
   typeof nodeFs,
-  'openSync' | 'writeSync' | 'fsyncSync' | 'closeSync' | 'renameSync' | 'rmSync' | 'truncateSync'
+  'openSync' | 'writeSync' | 'fsyncSync' | 'fsync' | 'closeSync' | 'renameSync' | 'rmSync' | 'truncateSync'
 >;
 
 export const NODE_FS: ResultsFs = nodeFs;

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,13 +27,21 @@ const files = (dir: string) =>
   Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
 const quiet = { note: () => {} };
 
+/** Resolves once the writer's first background fsync has been asked for. */
+async function inFlight(fsyncs: readonly number[]): Promise<void> {
+  while (fsyncs.length === 0) await new Promise(setImmediate);
+}
+
 describe('a sweep writer', () => {
-  it('records after each chunk how far the synced run files go, and drops progress.json when the summary is written', () => {
+  it('records, once a chunk is synced, how far the run files go, and drops progress.json when the summary is written', async () => {
     const dir = finishedFolder([fixtureRun()]);
     const folder = claimResultsFolder(dir, 'discard', quiet);
     const writer = folder.sweepWriter(IDENTITY);
     expect(existsSync(join(dir, 'summary.json'))).toBe(false);
     writer.append(chunk(1));
+    // Appended, not yet synced: progress.json does not count it.
+    expect(readProgress(dir)).toBeNull();
+    await writer.sync();
     expect(readProgress(dir)).toMatchObject({
       format_version: 1,
       chunks_done: 1,
@@ -45,7 +54,30 @@ describe('a sweep writer', () => {
     expect(readdirSync(dir).sort()).toEqual(['runs.csv', 'runs.jsonl', 'summary.json', 'traces.jsonl']);
   });
 
-  it('abandoned (a failure mid-sweep), leaves the run files and progress.json for a resume, and gives up the lock', () => {
+  it('syncs chunks appended while a sync is in flight with the next one, and every caller hears when theirs are on disk', async () => {
+    const dir = fixtureFolder({});
+    const fsyncs: number[] = [];
+    const counting = { ...fs, fsync: ((fd, done) => (fsyncs.push(fd), fs.fsync(fd, done))) as typeof fs.fsync };
+    const folder = claimResultsFolder(dir, 'sweep', { ...quiet, fs: counting });
+    const writer = folder.sweepWriter(IDENTITY);
+    writer.append(chunk(1));
+    const first = writer.sync();
+    await inFlight(fsyncs);
+    const synced: number[] = [];
+    const later = [2, 3, 4].map((seed) => {
+      writer.append(chunk(seed));
+      return writer.sync().then(() => synced.push(readProgress(dir)?.chunks_done ?? 0));
+    });
+    await first;
+    expect(readProgress(dir)?.chunks_done).toBe(1);
+    await Promise.all(later);
+    expect(synced).toEqual([4, 4, 4]);
+    // Two syncs, each of both run files and progress.json: not one per chunk.
+    expect(fsyncs).toHaveLength(6);
+    folder.release();
+  });
+
+  it('abandoned (a failure mid-sweep), syncs what it appended, leaves the run files and progress.json for a resume, and gives up the lock', () => {
     const dir = finishedFolder([fixtureRun()]);
     const folder = claimResultsFolder(dir, 'discard', quiet);
     folder.sweepWriter(IDENTITY).append(chunk(1));
@@ -53,24 +85,52 @@ describe('a sweep writer', () => {
     expect(readdirSync(dir).sort()).toEqual(['progress.json', 'runs.csv', 'runs.jsonl']);
     expect(claimResultsFolder(dir, 'resume', quiet).progress?.runs_done).toBe(1);
   });
-  it('on a full disk, cuts back a chunk it could not write whole, so the chunk can be appended again once there is room', () => {
+
+  it('on a full disk, cuts back a chunk it could not write whole or sync, so the chunk can be appended again once there is room', async () => {
     const dir = fixtureFolder({});
     const disk = fillingDisk(100_000);
     const folder = claimResultsFolder(dir, 'sweep', { ...quiet, fs: disk.fs });
     const writer = folder.sweepWriter(IDENTITY);
     writer.append(chunk(1));
+    await writer.sync();
     const synced = files(dir);
-    for (const room of [10, chunk(2).jsonl.length + 5, chunk(2).jsonl.length + chunk(2).csv.length + 5]) {
+    for (const room of [10, chunk(2).jsonl.length + 5]) {
       disk.setRoom(room);
       expect(() => writer.append(chunk(2))).toThrow(/could not write .*ENOSPC/);
       expect(files(dir), `room for ${room} bytes`).toEqual(synced);
     }
+    // Room for the runs, none for progress.json: the sync fails, and the chunk is cut back.
+    disk.setRoom(chunk(2).jsonl.length + chunk(2).csv.length + 5);
+    writer.append(chunk(2));
+    await expect(writer.sync()).rejects.toThrow(/could not write .*progress\.json.*ENOSPC/);
+    expect(files(dir)).toEqual(synced);
     disk.setRoom(100_000);
     writer.append(chunk(2));
+    await writer.sync();
     folder.release();
     expect(readFileSync(join(dir, 'runs.jsonl'), 'utf8')).toBe(chunk(1).jsonl + chunk(2).jsonl);
     expect(readFileSync(join(dir, 'runs.csv'), 'utf8')).toBe(CSV_HEADER + chunk(1).csv + chunk(2).csv);
     expect(readProgress(dir)).toMatchObject({ chunks_done: 2, runs_done: 2 });
+  });
+
+  it('rejects a sync asked for before a failed one cut the files back, though nothing is left to sync', async () => {
+    const dir = fixtureFolder({});
+    const disk = fillingDisk(100_000);
+    const fsyncs: number[] = [];
+    const counting = { ...disk.fs, fsync: ((fd, done) => (fsyncs.push(fd), fs.fsync(fd, done))) as typeof fs.fsync };
+    const folder = claimResultsFolder(dir, 'sweep', { ...quiet, fs: counting });
+    const writer = folder.sweepWriter(IDENTITY);
+    writer.append(chunk(1));
+    const first = writer.sync();
+    await inFlight(fsyncs);
+    writer.append(chunk(2));
+    const second = writer.sync();
+    disk.setRoom(0); // the first sync's progress.json cannot be written: both chunks are cut
+    await expect(first).rejects.toThrow(/ENOSPC/);
+    await expect(second).rejects.toThrow(/ENOSPC/);
+    folder.release();
+    expect(readProgress(dir)).toBeNull();
+    expect(readFileSync(join(dir, 'runs.jsonl'), 'utf8')).toBe('');
   });
 });
 

@@ -18,20 +18,33 @@ export interface RunChunk {
 }
 
 /**
- * How runs reach the folder. A sweep writes in place, durably: after each chunk both
- * run files are fsynced and progress.json (replaced atomically) records how far they go,
- * so a sweep killed at any moment loses at most the chunks in flight and can be resumed.
- * A merge is staged: everything goes to temporary files renamed into place by `close`,
- * so a merge that fails leaves the folder as it was.
+ * How runs reach the folder. A sweep writes in place, durably: appended chunks are synced
+ * in the background, several at a time (a group commit), and only then does progress.json
+ * (replaced atomically) record how far the run files go. A sweep killed at any moment
+ * loses at most the chunks not yet synced, and a resume cuts the files back to what
+ * progress.json records. A merge is staged: everything goes to temporary files renamed
+ * into place by `close`, so a merge that fails leaves the folder as it was.
  */
 type Mode =
   | { readonly kind: 'sweep'; readonly identity: StoredSweepIdentity }
   | { readonly kind: 'merge'; readonly runsTemp: string; readonly csvTemp: string };
 
+/** How far the run files go: the chunks and runs they hold whole, and their sizes. */
+interface Mark {
+  readonly chunks: number;
+  readonly runs: number;
+  readonly jsonlBytes: number;
+  readonly csvBytes: number;
+}
+
 /**
  * The one writer of a results folder's runs.jsonl, runs.csv, summary.json, traces.jsonl
  * and progress.json. Made by a claimed folder (results-folder.ts), which holds its lock.
  * Per chunk it only appends the text it is given: nothing is parsed or checked here.
+ *
+ * A sweep's chunk is on disk once `sync()` resolves after its `append`. The fsyncs run
+ * off the main thread, and one sync covers every chunk appended before it starts, so a
+ * sweep's workers never wait on the disk.
  */
 export class ResultsWriter {
   readonly dir: string;
@@ -40,10 +53,16 @@ export class ResultsWriter {
   /** Open file descriptors of the run files; undefined once closed. */
   #jsonl: number | undefined;
   #csv: number | undefined;
-  #chunksDone: number;
-  #runsDone: number;
-  #jsonlBytes: number;
-  #csvBytes: number;
+  /** What the run files hold, whole chunks only. */
+  #appended: Mark;
+  /** What progress.json records: the chunks synced. Equal to `#appended` for a merge. */
+  #durable: Mark;
+  /** The sync in flight, and the one waiting behind it (it covers every chunk appended before it starts). */
+  #syncing: Promise<void> | undefined;
+  #queued: Promise<void> | undefined;
+  /** Bumped when a failed sync cuts the files back to `#durable`: a sync asked for before then failed. */
+  #cuts = 0;
+  #lastCut: ResultsWriteError | undefined;
   #open = true;
   /** A failed chunk that could not be cut back: every later chunk fails with it. */
   #broken: ResultsWriteError | undefined;
@@ -72,17 +91,19 @@ export class ResultsWriter {
     this.dir = dir;
     this.#fs = fs;
     this.#mode = mode;
-    this.#chunksDone = resume?.chunks_done ?? 0;
-    this.#runsDone = resume?.runs_done ?? 0;
-    this.#jsonlBytes = resume?.jsonl_bytes ?? 0;
-    this.#csvBytes = resume?.csv_bytes ?? 0;
+    this.#appended = this.#durable = {
+      chunks: resume?.chunks_done ?? 0,
+      runs: resume?.runs_done ?? 0,
+      jsonlBytes: resume?.jsonl_bytes ?? 0,
+      csvBytes: resume?.csv_bytes ?? 0,
+    };
     const jsonlPath = join(dir, RUNS_FILE);
     const csvPath = join(dir, CSV_FILE);
     if (mode.kind === 'merge') {
       try {
         this.#jsonl = fs.openSync(mode.runsTemp, 'w');
         this.#csv = fs.openSync(mode.csvTemp, 'w');
-        this.#csvBytes = writeAll(fs, this.#csv, CSV_HEADER);
+        this.#appended = this.#durable = { ...this.#appended, csvBytes: writeAll(fs, this.#csv, CSV_HEADER) };
       } catch (error) {
         this.abandon();
         throw new ResultsWriteError(jsonlPath, error);
@@ -98,7 +119,7 @@ export class ResultsWriter {
       try {
         this.#jsonl = openEmptyForAppend(fs, jsonlPath);
         this.#csv = openEmptyForAppend(fs, csvPath);
-        this.#csvBytes = writeAll(fs, this.#csv, CSV_HEADER);
+        this.#appended = this.#durable = { ...this.#appended, csvBytes: writeAll(fs, this.#csv, CSV_HEADER) };
       } catch (error) {
         this.#closeRunFiles();
         throw new ResultsWriteError(this.#csv === undefined ? jsonlPath : csvPath, error);
@@ -113,61 +134,149 @@ export class ResultsWriter {
   }
 
   /**
-   * Appends a chunk. A sweep's chunk is all or nothing: if any write fails (a full disk),
-   * the run files are cut back to the last chunk progress.json records and the error names
-   * the file, so the same chunk can be appended again once there is room.
+   * Appends a chunk, all or nothing: if a write fails (a full disk), the run files are cut
+   * back to the chunk before and the error names the file, so the same chunk can be
+   * appended again once there is room. A sweep's chunk is durable once `sync()` resolves.
    */
   append(chunk: RunChunk): void {
     const jsonl = this.#jsonl;
     const csv = this.#csv;
     if (this.#broken !== undefined) throw this.#broken;
-    if (jsonl === undefined || csv === undefined) throw new Error(`the results writer of ${this.dir} is closed`);
-    if (this.#mode.kind !== 'sweep') {
-      this.#jsonlBytes += writeAll(this.#fs, jsonl, chunk.jsonl);
-      this.#csvBytes += writeAll(this.#fs, csv, chunk.csv);
-      this.#chunksDone += 1;
-      this.#runsDone += chunk.runs;
-      return;
-    }
+    if (jsonl === undefined || csv === undefined || !this.#open)
+      throw new Error(`the results writer of ${this.dir} is closed`);
+    const before = this.#appended;
     let failed = join(this.dir, RUNS_FILE);
     try {
-      const jsonlBytes = this.#jsonlBytes + writeAll(this.#fs, jsonl, chunk.jsonl);
+      const jsonlBytes = before.jsonlBytes + writeAll(this.#fs, jsonl, chunk.jsonl);
       failed = join(this.dir, CSV_FILE);
-      const csvBytes = this.#csvBytes + writeAll(this.#fs, csv, chunk.csv);
-      // Synced before progress.json says they are there: a crash can only leave less.
-      this.#fs.fsyncSync(jsonl);
-      this.#fs.fsyncSync(csv);
-      const progress: StoredProgress = {
-        format_version: FORMAT_VERSION,
-        spiralbench: VERSION,
-        sweep: this.#mode.identity,
-        chunks_done: this.#chunksDone + 1,
-        runs_done: this.#runsDone + chunk.runs,
-        jsonl_bytes: jsonlBytes,
-        csv_bytes: csvBytes,
-      };
-      failed = join(this.dir, PROGRESS_FILE);
-      writeFileAtomic(failed, `${JSON.stringify(progress)}\n`, this.#fs);
-      this.#jsonlBytes = jsonlBytes;
-      this.#csvBytes = csvBytes;
-      this.#chunksDone += 1;
-      this.#runsDone += chunk.runs;
+      const csvBytes = before.csvBytes + writeAll(this.#fs, csv, chunk.csv);
+      this.#appended = { chunks: before.chunks + 1, runs: before.runs + chunk.runs, jsonlBytes, csvBytes };
+      if (this.#mode.kind === 'merge') this.#durable = this.#appended;
     } catch (error) {
       const failure = error instanceof ResultsWriteError ? error : new ResultsWriteError(failed, error);
-      if (!this.#cutBack()) this.#broken = failure;
+      if (this.#mode.kind === 'sweep' && !this.#cutBack(before)) this.#broken = failure;
       throw failure;
     }
   }
 
   /**
-   * The run files cut back to what progress.json records. Both are opened for appending,
-   * so the next chunk lands at the cut. False when they cannot be cut: they take no more
-   * chunks (a resume cuts them to progress.json's sizes anyway).
+   * Every chunk appended so far made durable: both run files synced, then progress.json
+   * replaced to say how far they go. Calls made while a sync is in flight share the next
+   * one. On failure (a full disk) the run files are cut back to the last synced chunk and
+   * every sync asked for since rejects with the error: those chunks are not stored, and may
+   * be appended again once there is room.
    */
-  #cutBack(): boolean {
+  sync(): Promise<void> {
+    if (this.#broken !== undefined) return Promise.reject(this.#broken);
+    const cuts = this.#cuts;
+    if (this.#queued === undefined) {
+      const start = () => {
+        this.#queued = undefined;
+        const syncing = this.#syncOnce();
+        this.#syncing = syncing;
+        return syncing.finally(() => {
+          this.#syncing = undefined;
+          if (!this.#open) this.#closeRunFiles();
+        });
+      };
+      this.#queued = (this.#syncing ?? Promise.resolve()).then(start, start);
+    }
+    return this.#queued.then(() => {
+      if (this.#cuts !== cuts) throw this.#lastCut;
+    });
+  }
+
+  /** One sync of what the run files hold now. Stops, leaving the rest to them, if `close` or `abandon` ran meanwhile. */
+  async #syncOnce(): Promise<void> {
+    const target = this.#appended;
+    const jsonl = this.#jsonl;
+    const csv = this.#csv;
+    if (this.#mode.kind !== 'sweep' || target === this.#durable || jsonl === undefined || csv === undefined) return;
+    const closedMeanwhile = () => {
+      if (this.#open) return false;
+      if (this.#durable.chunks < target.chunks)
+        throw this.#broken ?? new Error(`the results writer of ${this.dir} closed before its runs were synced`);
+      return true;
+    };
+    const progressPath = join(this.dir, PROGRESS_FILE);
+    let failed = join(this.dir, RUNS_FILE);
+    let temp: { path: string; fd: number | undefined } | undefined;
     try {
-      this.#fs.truncateSync(join(this.dir, RUNS_FILE), this.#jsonlBytes);
-      this.#fs.truncateSync(join(this.dir, CSV_FILE), this.#csvBytes);
+      await Promise.all([
+        fsyncInBackground(this.#fs, jsonl),
+        fsyncInBackground(this.#fs, csv).catch((error: unknown) => {
+          failed = join(this.dir, CSV_FILE);
+          throw error;
+        }),
+      ]);
+      if (closedMeanwhile()) return;
+      failed = progressPath;
+      // progress.json's own atomic write, its fsync in the background too.
+      temp = { path: tempPath(progressPath), fd: undefined };
+      temp.fd = this.#fs.openSync(temp.path, 'w');
+      writeAll(this.#fs, temp.fd, `${JSON.stringify(this.#progress(target))}\n`);
+      await fsyncInBackground(this.#fs, temp.fd);
+      const fd = temp.fd;
+      temp.fd = undefined;
+      this.#fs.closeSync(fd);
+      if (closedMeanwhile()) {
+        discard(this.#fs, temp.path);
+        return;
+      }
+      this.#fs.renameSync(temp.path, progressPath);
+      this.#durable = target;
+    } catch (error) {
+      if (temp !== undefined) discard(this.#fs, temp.path, temp.fd);
+      if (!this.#open) throw error;
+      const failure = error instanceof ResultsWriteError ? error : new ResultsWriteError(failed, error);
+      if (this.#cutBack(this.#durable)) {
+        this.#cuts += 1;
+        this.#lastCut = failure;
+      } else this.#broken = failure;
+      throw failure;
+    }
+  }
+
+  /** The chunks appended and not yet synced, synced now, in this thread: the last act of `close` and `abandon`. */
+  #syncNow(progress: boolean): void {
+    const target = this.#appended;
+    if (target === this.#durable || this.#jsonl === undefined || this.#csv === undefined) return;
+    let failed = join(this.dir, RUNS_FILE);
+    try {
+      this.#fs.fsyncSync(this.#jsonl);
+      failed = join(this.dir, CSV_FILE);
+      this.#fs.fsyncSync(this.#csv);
+    } catch (error) {
+      throw new ResultsWriteError(failed, error);
+    }
+    if (progress)
+      writeFileAtomic(join(this.dir, PROGRESS_FILE), `${JSON.stringify(this.#progress(target))}\n`, this.#fs);
+    this.#durable = target;
+  }
+
+  #progress(mark: Mark): StoredProgress {
+    if (this.#mode.kind !== 'sweep') throw new Error('a merge has no progress');
+    return {
+      format_version: FORMAT_VERSION,
+      spiralbench: VERSION,
+      sweep: this.#mode.identity,
+      chunks_done: mark.chunks,
+      runs_done: mark.runs,
+      jsonl_bytes: mark.jsonlBytes,
+      csv_bytes: mark.csvBytes,
+    };
+  }
+
+  /**
+   * The run files cut back to `mark`. Both are opened for appending, so the next chunk
+   * lands at the cut. False when they cannot be cut: they take no more chunks (a resume
+   * cuts them to progress.json's sizes anyway).
+   */
+  #cutBack(mark: Mark): boolean {
+    try {
+      this.#fs.truncateSync(join(this.dir, RUNS_FILE), mark.jsonlBytes);
+      this.#fs.truncateSync(join(this.dir, CSV_FILE), mark.csvBytes);
+      this.#appended = mark;
       return true;
     } catch {
       this.#closeRunFiles();
@@ -189,6 +298,12 @@ export class ResultsWriter {
       this.#jsonl = this.#csv = undefined;
       return;
     }
+    try {
+      // What was appended and not synced yet is kept if it can be; if not, a resume runs it again.
+      if (this.#broken === undefined) this.#syncNow(true);
+    } catch {
+      // progress.json still says how far the synced files go
+    }
     this.#closeRunFiles();
   }
 
@@ -198,6 +313,9 @@ export class ResultsWriter {
     const summaryText = `${JSON.stringify(summary, null, 2)}\n`;
     const fs = this.#fs;
     if (this.#mode.kind === 'sweep') {
+      if (this.#broken !== undefined) throw this.#broken;
+      // The runs are synced before the summary says the sweep is whole.
+      this.#syncNow(false);
       this.#open = false;
       this.#closeRunFiles();
       writeFileAtomic(join(this.dir, TRACES_FILE), tracesText, fs);
@@ -229,11 +347,18 @@ export class ResultsWriter {
     fs.renameSync(temps[1]!, join(this.dir, SUMMARY_FILE));
   }
 
+  /** Closes the run files, once no background sync is using them. */
   #closeRunFiles(): void {
+    if (this.#syncing !== undefined) return;
     if (this.#jsonl !== undefined) this.#fs.closeSync(this.#jsonl);
     if (this.#csv !== undefined) this.#fs.closeSync(this.#csv);
     this.#jsonl = this.#csv = undefined;
   }
+}
+
+/** fsync on libuv's thread pool: the main thread goes on while the disk catches up. */
+function fsyncInBackground(fs: ResultsFs, fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fs.fsync(fd, (error) => (error === null ? resolve() : reject(error))));
 }
 
 /** A run file emptied (or made) and opened for appending: a write always lands at its end, wherever a cut left it. */

@@ -155,7 +155,7 @@ export class ServeServer {
         return json(response, 201, this.#started(run));
       }
       case 'end':
-        return json(response, 200, this.#end(route.id, body));
+        return json(response, 200, await this.#end(route.id, body));
       case 'mcp':
         return answerMcp(route.run, request, response, mcpBody(body));
       case 'model':
@@ -189,13 +189,13 @@ export class ServeServer {
   }
 
   /** Ends run `id` with the agent's ending; the same ending again gets the same record, recorded once. */
-  #end(id: string, body: string): RunRecord {
+  async #end(id: string, body: string): Promise<RunRecord> {
     const digest = createHash('sha256').update(body.trim()).digest('hex');
     const ended = this.#endings.get(id);
     if (ended?.digest === digest) return ended.record;
     // A run not ended yet, or a different ending for one that is (refused there with 409).
     const run = this.#options.sweep.run(id);
-    const record = this.#options.sweep.end(run.id, { returned: runEnding(body) });
+    const record = await this.#options.sweep.end(run.id, { returned: runEnding(body) });
     this.#endings.set(run.id, { digest, record });
     this.#options.onEnded?.(run, record);
     return record;

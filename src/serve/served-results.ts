@@ -11,7 +11,7 @@ import { ResultsWriter } from '../results/results-writer.js';
 
 /**
  * A served sweep's results folder. Runs end in whatever order the agent ends them: each
- * is appended durably as it ends (fsynced, with progress.json saying how far the files
+ * is appended durably as it ends (synced, with progress.json saying how far the files
  * go, so a folder left by a crash reads as an unfinished sweep, never as a whole one).
  * When every run has ended, the folder is rewritten in seed order, as a merge writes it
  * (temporary files renamed into place), with its summary and traces: the same bytes
@@ -20,7 +20,7 @@ import { ResultsWriter } from '../results/results-writer.js';
  *
  * @example
  * const results = new ServedResults(claimResultsFolder('results/served', 'sweep'), servedSweepIdentity(options));
- * results.append(record);
+ * await results.store(record);
  */
 export class ServedResults {
   readonly #folder: ResultsFolder;
@@ -41,9 +41,15 @@ export class ServedResults {
     return this.#folder.dir;
   }
 
-  /** One ended run, on disk before this returns. */
-  append(record: RunRecord): void {
-    this.#open().append({ runs: 1, jsonl: `${JSON.stringify(record)}\n`, csv: csvRows([record]) });
+  /**
+   * One ended run, on disk once this resolves. Runs ending together share one sync (the
+   * writer's group commit); a failed sync rejects every one of them, their records cut
+   * from the files, to be stored again when their ends are retried.
+   */
+  async store(record: RunRecord): Promise<void> {
+    const writer = this.#open();
+    writer.append({ runs: 1, jsonl: `${JSON.stringify(record)}\n`, csv: csvRows([record]) });
+    await writer.sync();
   }
 
   /** The whole sweep, in seed order, with its summary and traces; the folder is then complete. */

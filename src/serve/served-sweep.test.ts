@@ -26,6 +26,14 @@ const refused = (action: () => unknown): { status: number; message: string } => 
   }
   throw new Error('not refused');
 };
+const refusedLater = (pending: Promise<unknown>) =>
+  pending.then(
+    () => refused(() => undefined),
+    (error) =>
+      refused(() => {
+        throw error;
+      }),
+  );
 
 describe('ServedSweep', () => {
   it('refuses a seed range a double cannot count through, as run does, instead of spinning on the next seed', () => {
@@ -36,14 +44,14 @@ describe('ServedSweep', () => {
     expect(refused(() => last.start()).status).toBe(409);
   });
 
-  it('tells a request for a run serve ended for silence that serve ended it, and why', () => {
+  it('tells a request for a run serve ended for silence that serve ended it, and why', async () => {
     const sweep = new ServedSweep(options);
     const run = sweep.start(1);
-    sweep.end(run.id, { returned: servedFailure('AgentWentSilent', 'no request for 300 s') });
+    await sweep.end(run.id, { returned: servedFailure('AgentWentSilent', 'no request for 300 s') });
     expect(refused(() => sweep.run(run.id)).message).toContain('serve ended it as failed: no request for 300 s');
   });
 
-  it('starts each seed once, next seed by default, and refuses what is not a run', () => {
+  it('starts each seed once, next seed by default, and refuses what is not a run', async () => {
     const sweep = new ServedSweep(options);
     expect(sweep.start(2).id).toBe('run-2');
     expect(sweep.start().seed).toBe(1);
@@ -52,7 +60,7 @@ describe('ServedSweep', () => {
     expect(refused(() => sweep.start(2))).toMatchObject({ status: 409 });
     expect(refused(() => sweep.start(4))).toMatchObject({ status: 400, message: expect.stringContaining('1..3') });
     expect(refused(() => sweep.run('run-9'))).toMatchObject({ status: 404 });
-    sweep.end('run-2', { returned: 'nothing done' });
+    await sweep.end('run-2', { returned: 'nothing done' });
     expect(refused(() => sweep.run('run-2'))).toMatchObject({ status: 409 });
     expect(refused(() => sweep.end('run-2', { returned: 'again' }))).toMatchObject({ status: 409 });
     expect(sweep.inFlight().map((run) => run.id)).toEqual(['run-1', 'run-3']);
@@ -62,7 +70,7 @@ describe('ServedSweep', () => {
     const sweep = new ServedSweep(options);
     const run = sweep.start(1);
     const text = await run.callTool('search_users', { query: 'Ada' });
-    const record = sweep.end(run.id, { returned: 'all done' });
+    const record = await sweep.end(run.id, { returned: 'all done' });
     const same = defineAgent({
       name: 'unit',
       run: async ({ tools }) => {
@@ -83,7 +91,7 @@ describe('ServedSweep', () => {
     expect(record.model).toBe(SERVED_MODEL);
   });
 
-  it('writes runs as they end and, once all have, the folder in seed order, readable as a finished sweep', () => {
+  it('writes runs as they end and, once all have, the folder in seed order, readable as a finished sweep', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'spiralbench-served-')), 'out');
     const results = new ServedResults(
       claimResultsFolder(dir, 'sweep', { note: () => {} }),
@@ -92,8 +100,11 @@ describe('ServedSweep', () => {
     const sweep = new ServedSweep({ ...options, results });
     try {
       for (const seed of [3, 1, 2]) sweep.start(seed);
-      for (const seed of [3, 1, 2])
-        sweep.end(`run-${seed}`, { returned: { outcome: 'failed', reason: `stop ${seed}` } });
+      // Ended together, as a crowd of agents ends them: one sync stores them all.
+      await Promise.all(
+        [3, 1, 2].map((seed) => sweep.end(`run-${seed}`, { returned: { outcome: 'failed', reason: `stop ${seed}` } })),
+      );
+      expect(readProgress(dir)).toMatchObject({ runs_done: 3 });
       expect(sweep.complete).toBe(true);
       const { summary, traces, records } = sweep.summarize('out');
       results.complete(records, summary, traces);
@@ -106,7 +117,7 @@ describe('ServedSweep', () => {
     return readRuns(finished, (run) => seeds.push(run.seed)).then(() => expect(seeds).toEqual([1, 2, 3]));
   });
 
-  it('keeps a run open while its record cannot be stored (a full disk): its end is refused with 507 and can be retried', () => {
+  it('keeps a run open while its record cannot be stored (a full disk): its end is refused with 507 and can be retried', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'spiralbench-served-')), 'out');
     const disk = fillingDisk(0);
     const results = new ServedResults(
@@ -117,7 +128,7 @@ describe('ServedSweep', () => {
     const sweep = new ServedSweep({ ...options, results, onEnded: (record) => ended.push(record.seed) });
     try {
       const run = sweep.start(1);
-      expect(refused(() => sweep.end(run.id, { returned: 'all done' }))).toEqual({
+      expect(await refusedLater(sweep.end(run.id, { returned: 'all done' }))).toEqual({
         status: 507,
         message: expect.stringMatching(
           /^run run-1 has not ended: its record could not be stored \(could not write .*ENOSPC.*\); free space where .*out is and POST \/runs\/run-1\/end again$/,
@@ -125,7 +136,7 @@ describe('ServedSweep', () => {
       });
       expect([sweep.ended, ended, sweep.inFlight().map(({ id }) => id)]).toEqual([0, [], ['run-1']]);
       disk.setRoom(1_000_000);
-      const record = sweep.end(run.id, { returned: 'all done' });
+      const record = await sweep.end(run.id, { returned: 'all done' });
       expect([sweep.ended, ended, sweep.inFlight()]).toEqual([1, [1], []]);
       expect(refused(() => sweep.end(run.id, { returned: 'again' }))).toMatchObject({ status: 409 });
       expect(readProgress(dir)).toMatchObject({ runs_done: 1 });

@@ -38,12 +38,14 @@ export interface ServedSweepOptions {
  * @example
  * const sweep = new ServedSweep({ source, arm: 'agent:mine', seeds: { base: 1, count: 20 }, sweepSeed: 0 });
  * const run = sweep.start();
- * const record = sweep.end(run.id, { returned: 'done' });
+ * const record = await sweep.end(run.id, { returned: 'done' });
  */
 export class ServedSweep {
   readonly options: ServedSweepOptions;
   readonly #runs = new Map<string, ServedRun>();
   readonly #records = new Map<number, { readonly record: RunRecord; readonly run: ServedRun }>();
+  /** Runs whose record is being stored, by id. */
+  readonly #storing = new Map<string, Promise<RunRecord>>();
   #next: number;
 
   constructor(options: ServedSweepOptions) {
@@ -135,23 +137,32 @@ export class ServedSweep {
   }
 
   /**
-   * Ends run `id`: its record, judged on its world, written before this returns. A record
+   * Ends run `id`: its record, judged on its world, on disk before this resolves. A record
    * that cannot be written (a full disk) leaves the run open, refused with 507 (500 for
    * another write failure) naming the folder: the same end, retried once there is room,
-   * stores the record judged the first time.
+   * stores the record judged the first time. An end asked for while the same run's record
+   * is being stored waits for that one: a record is stored once.
    */
-  end(id: string, ending: AgentRunEnding): RunRecord {
+  end(id: string, ending: AgentRunEnding): Promise<RunRecord> {
+    const storing = this.#storing.get(id);
+    if (storing !== undefined) return storing;
     const run = this.run(id);
     const { record } = run.judge(ending);
+    const stored = this.#store(run, record).finally(() => this.#storing.delete(id));
+    this.#storing.set(id, stored);
+    return stored;
+  }
+
+  async #store(run: ServedRun, record: RunRecord): Promise<RunRecord> {
     try {
-      this.options.results?.append(record);
+      await this.options.results?.store(record);
     } catch (error) {
       const full = isDiskFull(error);
       const where = this.options.results?.dir ?? 'the results folder';
       throw new ServeRefusal(
         full ? 507 : 500,
         full ? 'insufficient_storage' : 'api_error',
-        `run ${id} has not ended: its record could not be stored (${error instanceof Error ? error.message : String(error)}); ${full ? 'free space' : 'make it writable'} where ${where} is and POST /runs/${id}/end again`,
+        `run ${run.id} has not ended: its record could not be stored (${error instanceof Error ? error.message : String(error)}); ${full ? 'free space' : 'make it writable'} where ${where} is and POST /runs/${run.id}/end again`,
         { cause: error },
       );
     }

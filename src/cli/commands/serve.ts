@@ -159,16 +159,18 @@ async function serve(flags: ServeFlags): Promise<void> {
   // Set when a record serve must store itself cannot be (a full disk): serve stops, rather than wait on a run nobody will end.
   let unstored: unknown;
   const idle = new IdleWatch(flags.idleTimeout, (id) => {
-    try {
-      sweep.end(id, {
-        returned: servedFailure(
-          'AgentWentSilent',
-          `no request for ${flags.idleTimeout} s: the agent stopped without ending the run`,
-        ),
-      });
-    } catch (error) {
+    const silent = servedFailure(
+      'AgentWentSilent',
+      `no request for ${flags.idleTimeout} s: the agent stopped without ending the run`,
+    );
+    const unstoredBy = (error: unknown) => {
       unstored = error;
       finished();
+    };
+    try {
+      sweep.end(id, { returned: silent }).catch(unstoredBy);
+    } catch (error) {
+      unstoredBy(error);
     }
   });
   // Seeds never started are no run's to time out: when nothing at all is heard, say what serve waits for.
@@ -230,7 +232,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       if (unstored !== undefined) throw unstored;
       if (stop.signal.aborted) {
         for (const run of sweep.inFlight())
-          sweep.end(run.id, {
+          await sweep.end(run.id, {
             returned: servedFailure(
               'ServeStopped',
               `serve was stopped (${String(stop.signal.reason)}) while the run was in flight`,
