@@ -22,7 +22,20 @@ function onTerminal(args: readonly string[], env: Record<string, string | undefi
 describe('colour only on a terminal, never with NO_COLOR', () => {
   it('bench writes no escape codes into a file or a pipe', () => {
     const result = cli(
-      ['bench', '-a', 'none', '-n', '1', '--time', '5', '--no-sdk', '--no-checkpoints', '--no-stream', '--no-tokens'],
+      [
+        'bench',
+        '-a',
+        'none',
+        '-n',
+        '1',
+        '--time',
+        '5',
+        '--no-sdk',
+        '--no-checkpoints',
+        '--no-stream',
+        '--no-tokens',
+        '--no-sweep',
+      ],
       { TERM: 'xterm-256color' },
     );
     expect(result.status, result.stderr).toBe(0);

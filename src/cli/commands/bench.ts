@@ -2,8 +2,9 @@ import Table from 'cli-table3';
 import type { Command } from 'commander';
 import { resolveArms } from '../../bench/arms.js';
 import { benchLoopSteps } from '../../bench/perf/loop-step-bench.js';
+import { benchSweepOverhead } from '../../bench/perf/sweep-overhead-bench.js';
 import { benchTokenAccounting } from '../../bench/perf/token-accounting-bench.js';
-import { loadScenario } from '../../scenarios/loader.js';
+import { resolveScenarioSource } from '../../bench/scenario-source.js';
 import { tableFrame } from '../../report/terminal-table.js';
 import { commaList, positiveInt } from '../parse.js';
 import { colourStdout } from '../terminal-capabilities.js';
@@ -16,6 +17,8 @@ interface BenchFlags {
   readonly sdk: boolean;
   readonly checkpoints: boolean;
   readonly tokens: boolean;
+  readonly sweep: boolean;
+  readonly sweepRuns: number;
   readonly stream: boolean;
   readonly asyncTools: boolean;
   readonly json: boolean;
@@ -42,10 +45,13 @@ export function registerBench(program: Command): void {
       '--no-tokens',
       'skip measuring token accounting (the estimator, cached and not, and the exact cl100k count)',
     )
+    .option('--no-sweep', 'skip measuring what a sweep adds to its runs (the same seeds as a sweep and as bare runs)')
+    .option('--sweep-runs <count>', 'runs per iteration when measuring the sweep', positiveInt, 2000)
     .option('--json', 'print the rows as JSON', false)
     .action(async (flags: BenchFlags) => {
       resolveArms(flags.arms);
-      const scenario = loadScenario(flags.scenario);
+      const source = resolveScenarioSource(flags.scenario);
+      const { scenario } = source;
       const rows = await benchLoopSteps({
         scenario,
         arms: flags.arms,
@@ -59,8 +65,14 @@ export function registerBench(program: Command): void {
       const tokenRows = flags.tokens
         ? await benchTokenAccounting({ scenario, seeds: flags.seeds, timeMs: flags.time })
         : [];
+      const sweepRows = flags.sweep
+        ? await benchSweepOverhead({ source, runs: flags.sweepRuns, timeMs: flags.time })
+        : [];
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify(flags.tokens ? { steps: rows, tokens: tokenRows } : rows, null, 2)}\n`);
+        const extra = { ...(flags.tokens ? { tokens: tokenRows } : {}), ...(flags.sweep ? { sweep: sweepRows } : {}) };
+        process.stdout.write(
+          `${JSON.stringify(Object.keys(extra).length === 0 ? rows : { steps: rows, ...extra }, null, 2)}\n`,
+        );
         return;
       }
       const table = new Table(
@@ -79,6 +91,14 @@ export function registerBench(program: Command): void {
       process.stdout.write(
         `${flags.scenario}, ${flags.seeds} seeds per iteration, node ${process.version}\n${table.toString()}\n`,
       );
+      if (sweepRows.length > 0) {
+        const sweep = new Table(
+          tableFrame([`sweep of ${flags.sweepRuns} runs (none)`, 'µs per run', '± %', '× loop alone'], colourStdout()),
+        );
+        for (const row of sweepRows)
+          sweep.push([row.task, row.usPerRun.toFixed(2), row.rme.toFixed(1), row.ratioToLoop.toFixed(2)]);
+        process.stdout.write(`${sweep.toString()}\n`);
+      }
       if (tokenRows.length === 0) return;
       const tokens = new Table(
         tableFrame(['token accounting', 'requests / iteration', 'µs per step', '± %'], colourStdout()),
