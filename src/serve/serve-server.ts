@@ -3,7 +3,7 @@ import { listenBaseUrl } from '../live/listen-base-url.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { MAX_TOKENS } from '../agents/run-agent.js';
 import type { RunRecord } from '../bench/run-record.js';
-import { answerMcp } from './mcp-run-server.js';
+import { McpSweepServer } from './mcp-sweep-server.js';
 import { RequestBodies, type RequestBodyLimits } from './request-bodies.js';
 import { RequestGuard, requireJsonBody } from './request-guard.js';
 import { runEnding } from './run-ending-body.js';
@@ -72,6 +72,8 @@ export class ServeServer {
   readonly #server: Server;
   readonly #guard: RequestGuard;
   readonly #bodies: RequestBodies;
+  /** Every run's tools: one MCP server for the sweep, built once; each request names its run. */
+  readonly #mcp = new McpSweepServer();
   /** Each run the agent ended, with a digest of the ending it sent: the same ending sent again gets the same record. */
   readonly #endings = new Map<string, { readonly digest: string; readonly record: RunRecord }>();
   #base = '';
@@ -124,11 +126,12 @@ export class ServeServer {
     return serveUrls(this.#base);
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => {
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
       this.#server.close(() => resolve());
       this.#server.closeIdleConnections();
     });
+    await this.#mcp.close();
   }
 
   /**
@@ -157,7 +160,7 @@ export class ServeServer {
       case 'end':
         return json(response, 200, await this.#end(route.id, body));
       case 'mcp':
-        return answerMcp(route.run, request, response, mcpBody(body));
+        return this.#mcp.answer(route.run, request, response, mcpBody(body));
       case 'model':
         return answerModel(route.run, route.path, body, request, response);
     }
