@@ -80,12 +80,18 @@ export class AgentMeter {
       const response = await endpoint(input, init);
       if (response.status !== 200) return response;
       const text = await response.text();
-      this.#observe(JSON.parse(text) as WireReply);
+      this.observeReply(text);
       return new Response(text, { status: response.status, headers: response.headers });
     };
   }
 
-  #observe(reply: WireReply): void {
+  /**
+   * Counts one answered model call from its reply's body (a 200's, Messages or Chat
+   * Completions): what `fetch` does for each, for a caller that reads the endpoint's
+   * answer itself (serve writes it straight to its agent).
+   */
+  observeReply(text: string): void {
+    const reply = JSON.parse(text) as WireReply;
     const usage = reply.usage ?? {};
     const input = usage.input_tokens ?? usage.prompt_tokens ?? 0;
     const output = usage.output_tokens ?? usage.completion_tokens ?? 0;

@@ -7,7 +7,7 @@ import { McpSweepServer } from './mcp-sweep-server.js';
 import { RequestBodies, type RequestBodyLimits } from './request-bodies.js';
 import { RequestGuard, requireJsonBody } from './request-guard.js';
 import { runEnding } from './run-ending-body.js';
-import type { ServedRun } from './served-run.js';
+import type { ServedModelReply, ServedRun } from './served-run.js';
 import type { ServedSweep } from './served-sweep.js';
 import { ServeRefusal } from './serve-refusal.js';
 
@@ -290,7 +290,7 @@ async function answerModel(
       'invalid_request_error',
       'stream: serve answers whole replies only (the run is metered from them); send the request without "stream": true',
     );
-  let answer: Response;
+  let answer: ServedModelReply;
   try {
     answer = await run.callModel(path, body);
   } catch (error) {
@@ -298,9 +298,8 @@ async function answerModel(
     request.socket.destroy();
     return;
   }
-  const text = await answer.text();
-  response.writeHead(answer.status, Object.fromEntries(answer.headers));
-  response.end(text);
+  response.writeHead(answer.status, answer.headers);
+  response.end(answer.body);
 }
 
 /** Whether a model request asks for a streamed reply; a body that is not JSON is the endpoint's to refuse. */

@@ -9,9 +9,16 @@ export type ServedToolAnswer =
   | { readonly kind: 'ok'; readonly text: string }
   | { readonly kind: 'failed'; readonly failure: AgentToolFailure };
 
+/** A model call's answer as the endpoint wrote it, to be sent to the agent as it is. */
+export interface ServedModelReply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
 /**
  * One run of a served sweep: an agent session the out-of-process agent reaches over HTTP.
- * Model calls go through the session's metered endpoint, tool calls through its meter,
+ * Model calls go to the session's endpoint and are counted by its meter, tool calls go through its meter,
  * so they are counted, faulted and charged virtual time exactly as an in-process agent's.
  *
  * @example
@@ -23,7 +30,6 @@ export class ServedRun {
   readonly session: AgentRunSession;
   /** The tool events of the run, for its trace. */
   readonly events: AgentEvent[];
-  readonly #fetch: typeof fetch;
   /** The run's record, judged on its world when the agent first ended it. */
   #judged: RunOutput | undefined;
   /** The same, once it is stored: only then has the run ended. */
@@ -33,7 +39,6 @@ export class ServedRun {
     this.id = id;
     this.session = session;
     this.events = events;
-    this.#fetch = session.meter.fetch(session.endpoint.fetch);
   }
 
   get seed(): number {
@@ -49,13 +54,18 @@ export class ServedRun {
    * as the client sent it. Only the body crosses: no header of the agent's (its key) is
    * passed on. Rejects when the seeded fault drops the connection.
    */
-  callModel(path: string, body: string): Promise<Response> {
+  async callModel(path: string, body: string): Promise<ServedModelReply> {
     this.#checkOpen();
-    return this.#fetch(`${this.session.endpoint.baseURL.anthropic}${path}`, {
+    const { endpoint, meter } = this.session;
+    const answer = await endpoint.fetch(`${endpoint.baseURL.anthropic}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body,
     });
+    const text = await answer.text();
+    // Counted as meter.fetch counts an answered call, without wrapping the text in a second Response.
+    if (answer.status === 200) meter.observeReply(text);
+    return { status: answer.status, headers: Object.fromEntries(answer.headers), body: text };
   }
 
   /** One tool execution through the run's seeded host; the fault is drawn when this is called. */
