@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -284,6 +284,42 @@ describe('ServeServer and a crowd of agents', () => {
     expect(other.status).toBe(409);
     expect((await (await fetch(base)).json()).ended).toBe(1);
   });
+
+  it('closes at once when the last run ends on a kept-alive connection, its answer still being written', async () => {
+    let closed: Promise<void> | undefined;
+    const sweep = new ServedSweep({
+      source,
+      arm: 'agent:unit',
+      seeds: { base: 1, count: 1 },
+      sweepSeed: 0,
+      // As serve does: the last run ended, the sweep finishes and closes the server before the answer is sent.
+      onEnded: () => {
+        closed = server!.close();
+      },
+    });
+    server = new ServeServer({ sweep });
+    const base = await server.listen();
+    const agent = new Agent({ keepAlive: true });
+    const send = (path: string, body: unknown) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest(`${base}${path}`, { method: 'POST', agent, headers: JSON_TYPE }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify(body));
+      });
+    try {
+      expect(await send('/runs', { seed: 1 })).toBe(201);
+      expect(await send('/runs/run-1/end', { outcome: 'completed' })).toBe(200);
+      // Without closing the connection once its answer is sent, this waits out the 65 s keep-alive.
+      await closed;
+      server = undefined;
+    } finally {
+      agent.destroy();
+    }
+    // Not a speed bound: the test takes well under a second; the broken close takes the 65 s keep-alive.
+  }, 20_000);
 });
 
 describe('ServeServer and malformed MCP calls', () => {

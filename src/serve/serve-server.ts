@@ -78,6 +78,8 @@ export class ServeServer {
   readonly #endings = new Map<string, { readonly digest: string; readonly record: RunRecord }>();
   #base = '';
   #port = 0;
+  /** Set by `close`: connections are closed as soon as their answer is sent. */
+  #closing = false;
 
   constructor(options: ServeServerOptions) {
     this.#options = options;
@@ -89,6 +91,12 @@ export class ServeServer {
     this.#server = createServer(
       { keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
       (request, response) => {
+        // An answer still being written when serve closes (the last run's /end, stored while
+        // the sweep was already finishing) leaves its connection idle only once it is sent:
+        // close it then, or a kept-alive connection would hold serve open for KEEP_ALIVE_MS.
+        response.once('finish', () => {
+          if (this.#closing) this.#server.closeIdleConnections();
+        });
         this.#handle(request, response).catch((error: unknown) => {
           const refusal =
             error instanceof ServeRefusal
@@ -127,6 +135,7 @@ export class ServeServer {
   }
 
   async close(): Promise<void> {
+    this.#closing = true;
     await new Promise<void>((resolve) => {
       this.#server.close(() => resolve());
       this.#server.closeIdleConnections();
