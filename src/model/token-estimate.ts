@@ -119,7 +119,7 @@ const counted = new TranscriptReadings<{
  */
 function transcriptTokens(messages: readonly MessageParam[]): number {
   if (messages.length === 0) return 0;
-  const known = counted.get(messages);
+  const known = counted.lookup(messages);
   const resume = known !== undefined && extendsPrefix(known.seen, messages);
   // A resumed entry grows in place: it is the one being replaced.
   const entry = resume ? known : { seen: [], tokens: 0, last: null, lastTokens: 0 };

@@ -49,6 +49,29 @@ export class TranscriptReadings<V> {
     return value;
   }
 
+  /**
+   * The reading of this array, or else of the most recent array that began with the same
+   * first message object, handed over to this array (the other one is read afresh if sent
+   * again). A transcript rebuilt for every request (an SDK client's parsed body, a thread,
+   * a Chat Completions request read back) is a new array each time; once its unchanged
+   * messages are the earlier request's objects (see PrefixInterner), the earlier reading is
+   * found here. Only a candidate: the reader still checks that what the reading covered is
+   * a prefix of `messages`, message by message.
+   */
+  lookup(messages: readonly MessageParam[]): V | undefined {
+    const found = this.get(messages);
+    if (found !== undefined || messages.length === 0) return found;
+    const first = messages[0];
+    const keys = this.#keys;
+    for (let at = 0; at < keys.length; at++) {
+      if (keys[at]![0] !== first) continue;
+      const value = this.#values[at]!;
+      this.#putFirst(at, messages, value);
+      return value;
+    }
+    return undefined;
+  }
+
   set(messages: readonly MessageParam[], value: V): void {
     const at = this.#keys.indexOf(messages);
     // A new array takes the place of the least recent one once the list is full.

@@ -152,7 +152,7 @@ export function requestProblem(request: ModelRequest): string | null {
   if ((choice?.type === 'tool' || choice?.type === 'any') && tools.size === 0)
     return 'tool_choice: tool_choice may only be specified while providing tools';
 
-  const entry = checked.get(messages);
+  const entry = checked.lookup(messages);
   const resume = resumable(entry, messages, toolKey);
   // The entry's state is advanced in place: this request replaces the entry (or drops it
   // on a problem, so a later request on the array starts over rather than from a half step).

@@ -267,7 +267,7 @@ const progress = new TranscriptReadings<Progress>();
  */
 export function readTranscript(messages: readonly MessageParam[], steps: readonly PlanStep[]): TranscriptState {
   const length = messages.length;
-  const known = progress.get(messages);
+  const known = progress.lookup(messages);
   let state: FoldState | null = null;
   let partial: FoldState | null = null;
   // Messages of `seen` still in place, and the first message to fold from.
