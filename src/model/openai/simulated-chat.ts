@@ -37,6 +37,8 @@ export function answerChat(chat: ChatRequest, options: SimulatedChatOptions): Ch
       return { kind: 'error', response: invalidChatRequest(`unsupported at this endpoint: ${error.message}`) };
     throw error;
   }
+  // Read back into a fresh array, the edge's own.
+  options.model.adoptPrefix(request.messages);
   const fault = options.faults?.next(request) ?? null;
   if (fault !== null) return { kind: 'error', response: chatFaultResponse(fault, request.model) };
   const problem = requestProblem(request);

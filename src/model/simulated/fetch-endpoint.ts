@@ -84,6 +84,8 @@ export function simulatedFetch(
     if (thread.kind === 'error')
       return errorResponse(thread.status, 'not_found_error', thread.message, { error_code: thread.errorCode });
     if (thread.kind === 'threaded') request = thread.body as unknown as ModelRequest;
+    // The array is this endpoint's own: parsed above, or a thread's fresh copy.
+    model.adoptPrefix(request.messages);
     const fault = faults?.next({ model: request.model, messages: request.messages, stream: streamed }) ?? null;
     if (fault !== null && fault.response.kind !== 'stream_cut') return wireResponse(fault.response);
     const tooLarge = contextWindow === undefined ? null : contextLimitResponse(request, contextWindow(request.model));

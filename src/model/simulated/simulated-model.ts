@@ -1,4 +1,10 @@
-import type { ContentBlock, Message, ToolChoice, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  ContentBlock,
+  Message,
+  MessageParam,
+  ToolChoice,
+  ToolUseBlock,
+} from '@anthropic-ai/sdk/resources/messages';
 import { stream, type StreamKey } from '../../random/streams.js';
 import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
 import type { ModelClient, ModelRequest, RawMessageStreamEvent } from '../model-client.js';
@@ -8,6 +14,7 @@ import { eventStream } from '../streaming/stream-of.js';
 import { cutAtOutputLimit } from '../output-limit.js';
 import { memoByToolList } from '../tool-list-memo.js';
 import { decide } from './policy.js';
+import { PrefixInterner } from './prefix-interner.js';
 import { isSummaryRequest, summaryText } from './summariser.js';
 import { readRecollection } from './summary-text.js';
 import { readTranscript } from './transcript-reader.js';
@@ -74,9 +81,21 @@ function forcedTool(choice: ToolChoice | undefined): string | null {
 export class SimulatedModel implements ModelClient {
   readonly name = 'simulated';
   readonly #options: SimulatedModelOptions;
+  readonly #prefixes = new PrefixInterner();
 
   constructor(options: SimulatedModelOptions) {
     this.#options = options;
+  }
+
+  /**
+   * For an endpoint that builds each request afresh (parses a body, reads back a Chat
+   * Completions request): gives the request's leading messages that are the same data as
+   * the previous request's that previous request's objects, so what was read of them is
+   * not read again. Only where the endpoint owns the array. Replies cannot change: every
+   * reading is a function of the messages' content, and equality is checked in full.
+   */
+  adoptPrefix(messages: MessageParam[]): void {
+    this.#prefixes.adopt(messages);
   }
 
   respond(request: ModelRequest): Message {
