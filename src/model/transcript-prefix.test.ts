@@ -44,3 +44,27 @@ describe('TranscriptReadings', () => {
     expect(readings.get(arrays[KEPT_TRANSCRIPTS]!)).toBe(KEPT_TRANSCRIPTS);
   });
 });
+
+describe('TranscriptReadings.lookup', () => {
+  const prompt: MessageParam = { role: 'user', content: 'a' };
+  const reply: MessageParam = { role: 'assistant', content: 'b' };
+
+  it('finds the reading of an earlier array that began with the same message object, and hands it over', () => {
+    const readings = new TranscriptReadings<string>();
+    const earlier: MessageParam[] = [prompt];
+    readings.set(earlier, 'earlier');
+    readings.set([{ role: 'user', content: 'other run' }], 'other');
+    const rebuilt: MessageParam[] = [prompt, reply, { role: 'user', content: 'c' }];
+    expect(readings.get(rebuilt)).toBeUndefined();
+    expect(readings.lookup(rebuilt)).toBe('earlier');
+    expect(readings.get(rebuilt)).toBe('earlier');
+    expect(readings.get(earlier)).toBeUndefined();
+  });
+
+  it('finds nothing for the same data in new objects, nor for an empty transcript', () => {
+    const readings = new TranscriptReadings<string>();
+    readings.set([prompt], 'earlier');
+    expect(readings.lookup([{ role: 'user', content: 'a' }, reply])).toBeUndefined();
+    expect(readings.lookup([])).toBeUndefined();
+  });
+});
