@@ -112,6 +112,19 @@ interface DetourForm {
   readonly call: Plan['detours'][number];
   readonly tool: string;
   readonly args: Record<string, unknown>;
+  /** `Object.keys(args)`, read once per form rather than on every comparison. */
+  readonly keys: readonly string[];
+}
+
+function formOf(call: Plan['detours'][number], args: Record<string, unknown>): DetourForm {
+  return { call, tool: call.tool, args, keys: Object.keys(args) };
+}
+
+/** How many own enumerable keys an object has: `Object.keys(value).length`, without the array. */
+function keyCount(value: object): number {
+  let count = 0;
+  for (const key in value) if (Object.hasOwn(value, key)) count += 1;
+  return count;
 }
 
 /** The detours of each plan whose arguments refer to no step, read once: most plans' detours are literal calls. */
@@ -122,10 +135,10 @@ function detourForms(input: PolicyInput): readonly DetourForm[] {
   let forms = literalDetours.get(detours);
   if (forms === undefined) {
     const literal = detours.every((call) => !JSON.stringify(call.args).includes('"$'));
-    forms = literal ? Object.freeze(detours.map((call) => ({ call, tool: call.tool, args: call.args }))) : null;
+    forms = literal ? Object.freeze(detours.map((call) => formOf(call, call.args))) : null;
     literalDetours.set(detours, forms);
   }
-  return forms ?? detours.map((call) => ({ call, tool: call.tool, args: resolveArgs(call.args, input) }));
+  return forms ?? detours.map((call) => formOf(call, resolveArgs(call.args, input)));
 }
 
 /**
@@ -134,8 +147,8 @@ function detourForms(input: PolicyInput): readonly DetourForm[] {
  */
 function isForm(call: CallView, form: DetourForm): boolean {
   if (call.name !== form.tool) return false;
-  const keys = Object.keys(form.args);
-  if (Object.keys(call.input).length !== keys.length) return false;
+  const { keys } = form;
+  if (keyCount(call.input) !== keys.length) return false;
   for (const key of keys) {
     const value = form.args[key];
     if (typeof value === 'object' && value !== null) return sameCall(form.tool, form.args, call);
@@ -164,9 +177,14 @@ export function detour(input: PolicyInput): Action {
   // The last two calls: the window a re-check stays out of, and the one the repeat guard watches.
   const { calls } = state;
   const before = calls.length >= 2 ? calls[calls.length - 2] : undefined;
-  const fresh = detourForms(input).filter(
-    (form) => !(last !== undefined && isForm(last, form)) && !(before !== undefined && isForm(before, form)),
-  );
+  // A loop, not filter: the plan's forms are a frozen array, which filter walks on its slow path.
+  const forms = detourForms(input);
+  const fresh: DetourForm[] = [];
+  for (let i = 0; i < forms.length; i++) {
+    const form = forms[i]!;
+    if (!(last !== undefined && isForm(last, form)) && !(before !== undefined && isForm(before, form)))
+      fresh.push(form);
+  }
   if (fresh.length === 0) return callStep(state.nextStep, input);
   const form = rng.pick(fresh);
   return {
