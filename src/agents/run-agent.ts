@@ -1,11 +1,8 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import type { Arm } from '../bench/arms.js';
 import type { ModelSource } from '../bench/model-source.js';
 import type { RunOutput } from '../bench/run-one.js';
 import type { AgentEvent } from '../loop/events.js';
-import { peerByArm } from '../peers/peer-registry.js';
 import type { Scenario } from '../scenarios/loader.js';
-import { agentOf } from './agent-arm.js';
 import { agentContext } from './agent-context.js';
 import { type AgentRunEnding, openAgentRun } from './agent-run-session.js';
 import { agentTools } from './agent-tools.js';
@@ -85,39 +82,4 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
     ending = { thrown: error };
   }
   return session.finish(ending);
-}
-
-/** One run of an arm that names an agent: a built-in one (`peer:<name>`) or a user's (`agent:<name>`). */
-export async function runAgentArm(spec: {
-  readonly sweepSeed: number;
-  readonly scenario: Scenario;
-  readonly arm: Arm;
-  readonly seed: number;
-  readonly onEvent?: (event: AgentEvent) => void;
-  readonly model?: ModelSource;
-}): Promise<RunOutput> {
-  const { arm } = spec;
-  let agent: AgentDefinition;
-  let settings: unknown;
-  if (arm.peer !== undefined) {
-    const entry = peerByArm(arm.name) ?? peerByArm(`peer:${arm.peer.peer}`);
-    if (entry === undefined) throw new Error(`no built-in agent for arm '${arm.name}'`);
-    agent = entry.agent;
-    // Results name the framework beside its settings (`peer`); the agent's schema takes the settings alone.
-    const { peer: _, ...own } = arm.peer;
-    settings = own;
-  } else if (arm.agent !== undefined) {
-    agent = await agentOf(arm.agent);
-    settings = arm.agent.settings;
-  } else throw new Error(`arm '${arm.name}' names no agent`);
-  return runAgent({
-    sweepSeed: spec.sweepSeed,
-    scenario: spec.scenario,
-    arm: arm.name,
-    seed: spec.seed,
-    agent,
-    settings,
-    ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }),
-    ...(spec.model === undefined ? {} : { model: spec.model }),
-  });
 }

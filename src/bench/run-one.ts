@@ -66,7 +66,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   const { scenario, arm, seed, sweepSeed } = spec;
   if (arm.peer !== undefined || arm.agent !== undefined) {
     // Loaded on demand: sweeps without agent arms never load an agent or its framework.
-    const { runAgentArm } = await import('../agents/run-agent.js');
+    const { runAgentArm } = await import('./agent-arm-run.js');
     const output = await runAgentArm({
       sweepSeed,
       scenario,
