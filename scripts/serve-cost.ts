@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { runServed } from '../examples/serve/agent.js';
-import { runAgentSweep } from '../src/agents/agent-sweep.js';
+import { runAgentSweep } from '../src/sweep/agent-sweep.js';
 import { inProcess } from '../test/serve-helpers.js';
 
 const bin = process.argv[2] ?? fileURLToPath(new URL('../bin/spiralbench.js', import.meta.url));

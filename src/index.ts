@@ -59,7 +59,7 @@ export { defineAgent, type AgentDefinition } from './agents/define-agent.js';
 export type { AgentContext } from './agents/agent-context.js';
 export type { AgentTools } from './agents/agent-tools.js';
 export type { AgentResult } from './agents/agent-result.js';
-export { runAgentSweep, type AgentSweepOptions, type AgentSweepResult } from './agents/agent-sweep.js';
+export { runAgentSweep, type AgentSweepOptions, type AgentSweepResult } from './sweep/agent-sweep.js';
 
 // Tools of your own: for a scenario's tools_module, and the seeded faults around any function (docs/tools.md).
 export { defineTool, type DefinedTool, type ToolDefinition } from './tools/define-tool.js';

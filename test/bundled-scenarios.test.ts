@@ -1,9 +1,9 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
-import { ARM_PRESETS, type Arm } from '../src/bench/arms.js';
-import { runOne } from '../src/bench/run-one.js';
+import { ARM_PRESETS, type Arm } from '../src/arms/arms.js';
+import { runOne } from '../src/arms/run-one.js';
 import { listScenarioIds, loadScenario } from '../src/scenarios/loader.js';
-import { inProcessModel, sdkModel } from '../src/bench/model-source.js';
+import { inProcessModel, sdkModel } from '../src/run/model-source.js';
 
 const arms = ['none', 'article'].map((name) => ARM_PRESETS.get(name) as Arm);
 const ids = listScenarioIds();

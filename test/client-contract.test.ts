@@ -5,7 +5,7 @@ import { ChatAnthropic } from '@langchain/anthropic';
 import { APICallError, generateText, jsonSchema, type LanguageModel, streamText, tool, type ToolSet } from 'ai';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { simulatedAgentEndpoint } from '../src/agents/simulated-endpoint.js';
+import { simulatedAgentEndpoint } from '../src/run/simulated-endpoint.js';
 import { scriptedModelFaults, type ModelFaultKind } from '../src/faults/model-faults.js';
 import { loadScenario } from '../src/scenarios/loader.js';
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveArms } from '../src/bench/arms.js';
-import { runOne } from '../src/bench/run-one.js';
-import { resolveScenarioSource } from '../src/bench/scenario-source.js';
-import { runSweep } from '../src/bench/sweep.js';
+import { resolveArms } from '../src/arms/arms.js';
+import { runOne } from '../src/arms/run-one.js';
+import { resolveScenarioSource } from '../src/sweep/scenario-source.js';
+import { runSweep } from '../src/sweep/sweep.js';
 import { loadScenario } from '../src/scenarios/loader.js';
 import { cli, tempDir } from './cli-helpers.js';
 

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runAgentSweep } from '../src/agents/agent-sweep.js';
+import { runAgentSweep } from '../src/sweep/agent-sweep.js';
 
 /*
  * The agent modules the docs show run as written: every ```ts fence of docs/*.md and the

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_GUARDS } from '../src/bench/arms.js';
+import { BUILT_IN_GUARDS } from '../src/arms/arms.js';
 
 /** A setting's value as the table writes it: arrays in brackets, strings bare. */
 const shown = (value: unknown): string =>

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { simulatedAgentEndpoint } from '../src/agents/simulated-endpoint.js';
-import { resolveArms, type Arm } from '../src/bench/arms.js';
-import { sdkModel, type ModelSource } from '../src/bench/model-source.js';
-import { runOne } from '../src/bench/run-one.js';
+import { simulatedAgentEndpoint } from '../src/run/simulated-endpoint.js';
+import { resolveArms, type Arm } from '../src/arms/arms.js';
+import { sdkModel, type ModelSource } from '../src/run/model-source.js';
+import { runOne } from '../src/arms/run-one.js';
 import type { ModelFaultSource } from '../src/faults/model-faults.js';
 import { AnthropicModelClient } from '../src/model/anthropic-client.js';
 import { contextWindowWith } from '../src/model/model-table.js';

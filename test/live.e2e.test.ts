@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LiveCheckResult } from '../src/bench/live-check.js';
+import type { LiveCheckResult } from '../src/sweep/live-check.js';
 import { cli, tempDir } from './cli-helpers.js';
 
 // Live mode over real loopback sockets and real (scaled) time: a few seeds only. The tool

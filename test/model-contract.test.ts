@@ -1,7 +1,7 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
-import { ARM_PRESETS, type Arm } from '../src/bench/arms.js';
-import { runOne } from '../src/bench/run-one.js';
+import { ARM_PRESETS, type Arm } from '../src/arms/arms.js';
+import { runOne } from '../src/arms/run-one.js';
 import { MODEL_FAULT_KINDS, scriptedModelFaults, type ModelFaultKind } from '../src/faults/model-faults.js';
 import { AnthropicModelClient } from '../src/model/anthropic-client.js';
 import { FaultyModel } from '../src/model/faulty-model.js';
@@ -12,7 +12,7 @@ import { SimulatedModel } from '../src/model/simulated/simulated-model.js';
 import { requestTokens } from '../src/model/token-estimate.js';
 import { ANTHROPIC_ERROR_CLASS, rejectionOf, visibleError } from './sdk-errors.js';
 import { loadScenario } from '../src/scenarios/loader.js';
-import { inProcessModel, sdkModel } from '../src/bench/model-source.js';
+import { inProcessModel, sdkModel } from '../src/run/model-source.js';
 
 const scenario = loadScenario('fetch-transform-write');
 const streamKey = { sweepSeed: 0, scenario: scenario.id, runSeed: 7 };

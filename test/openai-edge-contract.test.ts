@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ARM_PRESETS, type Arm } from '../src/bench/arms.js';
-import { runOne } from '../src/bench/run-one.js';
+import { ARM_PRESETS, type Arm } from '../src/arms/arms.js';
+import { runOne } from '../src/arms/run-one.js';
 import { MalformedArguments, MALFORMED_ARGUMENT_KINDS } from '../src/faults/malformed-arguments.js';
 import { MODEL_FAULT_KINDS, scriptedModelFaults, type ModelFaultKind } from '../src/faults/model-faults.js';
 import { repairArguments } from '../src/loop/guards/argument-repair.js';
@@ -14,7 +14,7 @@ import { SimulatedModel } from '../src/model/simulated/simulated-model.js';
 import { requestTokens } from '../src/model/token-estimate.js';
 import { ANTHROPIC_ERROR_CLASS, rejectionOf, visibleError } from './sdk-errors.js';
 import { loadScenario, type Scenario } from '../src/scenarios/loader.js';
-import { inProcessModel, sdkModel } from '../src/bench/model-source.js';
+import { inProcessModel, sdkModel } from '../src/run/model-source.js';
 
 const scenario = loadScenario('malformed-args');
 const streamKey = { sweepSeed: 0, scenario: scenario.id, runSeed: 7 };

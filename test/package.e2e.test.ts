@@ -180,7 +180,7 @@ describe('the packed package, installed in a project of its own', () => {
   it('refuses internal modules: only the public surface is importable', () => {
     writeFileSync(
       join(project, 'src', 'internal.ts'),
-      "import { ARM_PRESETS } from 'spiralbench/dist/bench/arms.js';\nconsole.log(ARM_PRESETS.size);\n",
+      "import { ARM_PRESETS } from 'spiralbench/dist/arms/arms.js';\nconsole.log(ARM_PRESETS.size);\n",
     );
     writeFileSync(
       join(project, 'src', 'wrong.ts'),
@@ -198,7 +198,7 @@ describe('the packed package, installed in a project of its own', () => {
     }
     const imported = run(
       process.execPath,
-      ['--input-type=module', '-e', "await import('spiralbench/dist/bench/arms.js')"],
+      ['--input-type=module', '-e', "await import('spiralbench/dist/arms/arms.js')"],
       project,
     );
     expect(imported.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ARM_PRESETS } from '../src/bench/arms.js';
-import { runOne } from '../src/bench/run-one.js';
+import { ARM_PRESETS } from '../src/arms/arms.js';
+import { runOne } from '../src/arms/run-one.js';
 import {
   PERSONA_PARAMETERS,
   PERSONA_PRIORS,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ARM_PRESETS } from '../src/bench/arms.js';
-import { runOne } from '../src/bench/run-one.js';
+import { ARM_PRESETS } from '../src/arms/arms.js';
+import { runOne } from '../src/arms/run-one.js';
 import type { AgentEvent } from '../src/loop/events.js';
 import { loadScenario } from '../src/scenarios/loader.js';
 import { loadEnsemble } from '../src/scenarios/persona-ensemble.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runServed } from '../examples/serve/agent.js';
 import { tempDir } from './cli-helpers.js';
-import { runAgentSweep } from '../src/agents/agent-sweep.js';
+import { runAgentSweep } from '../src/sweep/agent-sweep.js';
 import { inProcess, readRuns, same, startServe } from './serve-helpers.js';
 
 const AGENTS = 200;

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAgentSweep } from '../src/agents/agent-sweep.js';
+import { runAgentSweep } from '../src/sweep/agent-sweep.js';
 import { tempDir } from './cli-helpers.js';
 import { inProcess, readRuns, same, startServe } from './serve-helpers.js';
 

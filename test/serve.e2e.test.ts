@@ -3,11 +3,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runServed } from '../examples/serve/agent.js';
-import { runAgentSweep } from '../src/agents/agent-sweep.js';
+import { runAgentSweep } from '../src/sweep/agent-sweep.js';
 import { allSpans } from '../src/results/otlp-nesting.test-helpers.js';
 import { exportTraceServiceRequestSchema } from '../src/results/otlp-trace.js';
 import { cli, tempDir } from './cli-helpers.js';
-import type { RunRecord } from '../src/bench/run-record.js';
+import type { RunRecord } from '../src/run/run-record.js';
 import { inProcess, readRuns, request, same, startServe } from './serve-helpers.js';
 
 /** Seeds enough for several fault kinds and both verdicts (checked); 200 agents at once is serve-crowd.e2e. */

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../loop/events.js';
-import { isCountedEvent, zeroEventCounts } from '../bench/run-record.js';
+import { isCountedEvent, zeroEventCounts } from '../run/run-record.js';
 
 /**
  * The events an agent tells the harness about (`AgentContext.emit`: the guard events of a

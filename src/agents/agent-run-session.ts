@@ -1,10 +1,10 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { failureField } from '../bench/failure-reason.js';
-import { inProcessModel, type ModelSource } from '../bench/model-source.js';
-import { RefetchCounter } from '../bench/refetch-counter.js';
-import type { RunOutput } from '../bench/run-one.js';
-import { emptyFaultCounts, recordedModelFaults, type RunRecord } from '../bench/run-record.js';
-import { createScenarioToolHost, type ScenarioToolHost } from '../bench/scenario-tool-host.js';
+import { failureField } from '../run/failure-reason.js';
+import { inProcessModel, type ModelSource } from '../run/model-source.js';
+import { RefetchCounter } from '../run/refetch-counter.js';
+import type { RunOutput } from '../arms/run-one.js';
+import { emptyFaultCounts, recordedModelFaults, type RunRecord } from '../run/run-record.js';
+import { createScenarioToolHost, type ScenarioToolHost } from '../run/scenario-tool-host.js';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { ModelFaultInjector } from '../faults/model-faults.js';
 import type { AgentEvent } from '../loop/events.js';
@@ -17,7 +17,7 @@ import { createWorld, type World } from '../tools/world.js';
 import { AgentEventTally } from './agent-events.js';
 import { AgentMeter } from './agent-meter.js';
 import { type AgentReturn, outcomeOf } from './agent-result.js';
-import type { AgentEndpoint } from './simulated-endpoint.js';
+import type { AgentEndpoint } from '../run/simulated-endpoint.js';
 
 export interface AgentRunSessionSpec {
   readonly sweepSeed: number;

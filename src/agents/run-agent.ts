@@ -1,6 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import type { ModelSource } from '../bench/model-source.js';
-import type { RunOutput } from '../bench/run-one.js';
+import type { ModelSource } from '../run/model-source.js';
+import type { RunOutput } from '../arms/run-one.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { agentContext } from './agent-context.js';

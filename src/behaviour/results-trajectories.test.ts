@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { resolveArms } from '../bench/arms.js';
-import { runOne } from '../bench/run-one.js';
-import { loadScenarioSource } from '../bench/scenario-source.js';
+import { resolveArms } from '../arms/arms.js';
+import { runOne } from '../arms/run-one.js';
+import { loadScenarioSource } from '../sweep/scenario-source.js';
 import type { AgentEvent } from '../loop/events.js';
 import { trajectoryOfEvents } from './results-trajectories.js';
 import { trajectoryOfMessages } from './trajectory-of-messages.js';

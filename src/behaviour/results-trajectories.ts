@@ -1,9 +1,9 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { ARM_PRESETS } from '../bench/arms.js';
-import { ensembleCast } from '../bench/ensemble-cast.js';
-import { runOne } from '../bench/run-one.js';
-import { loadScenarioSource, type ScenarioSource } from '../bench/scenario-source.js';
+import { ARM_PRESETS } from '../arms/arms.js';
+import { ensembleCast } from '../sweep/ensemble-cast.js';
+import { runOne } from '../arms/run-one.js';
+import { loadScenarioSource, type ScenarioSource } from '../sweep/scenario-source.js';
 import type { AgentEvent } from '../loop/events.js';
 import { openFinishedSweep, readRuns, readTraces } from '../results/results-reader.js';
 import { parseRunLine, type StoredRun } from '../results/run-record-schema.js';

@@ -1,8 +1,8 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
-import { resolveArms } from '../bench/arms.js';
-import { runOne } from '../bench/run-one.js';
-import { loadScenarioSource } from '../bench/scenario-source.js';
+import { resolveArms } from '../arms/arms.js';
+import { runOne } from '../arms/run-one.js';
+import { loadScenarioSource } from '../sweep/scenario-source.js';
 import { trajectoryOfMessages } from './trajectory-of-messages.js';
 
 describe('trajectoryOfMessages', () => {

@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina';
-import type { ScenarioSource } from '../bench/scenario-source.js';
+import type { ScenarioSource } from '../sweep/scenario-source.js';
 import { type BaselineRuns, type BaselineTask, runBaseline } from './baseline-runs.js';
 import type { CalibrationPoolData } from './calibration-worker.js';
 

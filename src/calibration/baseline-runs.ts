@@ -1,5 +1,5 @@
-import { ARM_PRESETS } from '../bench/arms.js';
-import { runOne } from '../bench/run-one.js';
+import { ARM_PRESETS } from '../arms/arms.js';
+import { runOne } from '../arms/run-one.js';
 import type { PersonaParameter } from '../model/simulated/persona-priors.js';
 import { withParameters } from '../model/simulated/persona-priors.js';
 import type { Scenario } from '../scenarios/loader.js';

@@ -1,4 +1,4 @@
-import type { ScenarioSource } from '../bench/scenario-source.js';
+import type { ScenarioSource } from '../sweep/scenario-source.js';
 import type { PersonaParameter } from '../model/simulated/persona-priors.js';
 import type { EnsembleFileContent } from '../scenarios/persona-ensemble.js';
 import type { Persona } from '../scenarios/schema.js';

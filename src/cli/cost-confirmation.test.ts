@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CostEstimate } from '../bench/cost-estimate.js';
+import type { CostEstimate } from '../sweep/cost-estimate.js';
 import { modelSpec } from '../model/model-table.js';
 import { UserInputError } from '../user-input-error.js';
 import { confirmSpend, describeRealSweep, spendDecision, type ConfirmOptions } from './cost-confirmation.js';

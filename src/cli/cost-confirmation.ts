@@ -1,4 +1,4 @@
-import type { CostEstimate } from '../bench/cost-estimate.js';
+import type { CostEstimate } from '../sweep/cost-estimate.js';
 import { formatDollars } from '../report/prices.js';
 import { UserInputError } from '../user-input-error.js';
 import type { RealModelTarget } from './model-choice.js';

@@ -9,7 +9,7 @@ import { reportUnexpected } from './process-handlers.js';
 import { ModelUnreachable } from './model-unreachable.js';
 import { RunInterrupted } from './run-interrupted.js';
 import { UserCodeExited } from '../user-module/process-exit-trap.js';
-import { ArmCouldNotRun } from '../bench/arm-health.js';
+import { ArmCouldNotRun } from '../sweep/arm-health.js';
 import { VERSION } from '../version.js';
 
 type Register = (program: Command) => void;

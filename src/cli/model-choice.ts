@@ -1,4 +1,4 @@
-import { clientModel, inProcessModel, type ModelSource, sdkModel } from '../bench/model-source.js';
+import { clientModel, inProcessModel, type ModelSource, sdkModel } from '../run/model-source.js';
 import type { RequestLimiterOptions } from '../model/rate-limit/request-limiter.js';
 import { UserInputError } from '../user-input-error.js';
 import { realAgentEndpoint } from '../agents/real-endpoint.js';

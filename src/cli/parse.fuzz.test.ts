@@ -2,7 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fuzzRuns } from '../../test/fuzz-runs.js';
-import { MAX_SEEDS_PER_CELL } from '../bench/sweep-plan.js';
+import { MAX_SEEDS_PER_CELL } from '../sweep/sweep-plan.js';
 import {
   commaList,
   nonNegativeInt,

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError } from 'commander';
-import { MAX_SEEDS_PER_CELL, parseShard, type Shard } from '../bench/sweep-plan.js';
+import { MAX_SEEDS_PER_CELL, parseShard, type Shard } from '../sweep/sweep-plan.js';
 
 /** commander parsers: each says what it expected. */
 export function positiveInt(value: string): number {

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensembleAtPriorEdge } from '../bench/prior-edge-ensemble.js';
-import { runSweep, type SweepOptions } from '../bench/sweep.js';
+import { ensembleAtPriorEdge } from '../sweep/prior-edge-ensemble.js';
+import { runSweep, type SweepOptions } from '../sweep/sweep.js';
 import { PRIOR_ONLY_PARAMETERS, type PriorEdge, priorEdgeValues } from '../model/simulated/persona-priors.js';
 import { type PriorSensitivity, priorSensitivity } from '../report/prior-sensitivity.js';
 import { readRunConclusions, type RunConclusions } from '../report/run-conclusions.js';

@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
 import { escapeControl } from '../report/terminal-text.js';
-import { runInFlight, whereUserCodeRuns } from '../bench/run-in-flight.js';
+import { runInFlight, whereUserCodeRuns } from '../sweep/run-in-flight.js';
 import { isDiskFull } from '../results/results-fs.js';
 import { refuseStalledImports } from '../user-module/import-user-module.js';
 import { harnessExit, trapProcessExit, userExitMessage } from '../user-module/process-exit-trap.js';

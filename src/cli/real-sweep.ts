@@ -1,11 +1,11 @@
 import { createInterface } from 'node:readline/promises';
-import type { Arm } from '../bench/arms.js';
-import { estimateSweepCost } from '../bench/cost-estimate.js';
-import type { Shard } from '../bench/sweep-plan.js';
+import type { Arm } from '../arms/arms.js';
+import { estimateSweepCost } from '../sweep/cost-estimate.js';
+import type { Shard } from '../sweep/sweep-plan.js';
 import type { Scenario } from '../scenarios/loader.js';
-import { describeFailure } from '../bench/failure-reason.js';
-import type { RunRecord } from '../bench/run-record.js';
-import { SweepHealth, type NeverAnswered } from '../bench/sweep-health.js';
+import { describeFailure } from '../run/failure-reason.js';
+import type { RunRecord } from '../run/run-record.js';
+import { SweepHealth, type NeverAnswered } from '../sweep/sweep-health.js';
 import { confirmSpend, describeRealSweep, spendDecision } from './cost-confirmation.js';
 import type { RealModelTarget } from './model-choice.js';
 import { ModelUnreachable } from './model-unreachable.js';

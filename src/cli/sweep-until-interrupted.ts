@@ -1,5 +1,5 @@
-import { shellWord } from '../bench/replay-command.js';
-import { runSweep, SweepInterrupted, type SweepOptions, type SweepSummary } from '../bench/sweep.js';
+import { shellWord } from '../sweep/replay-command.js';
+import { runSweep, SweepInterrupted, type SweepOptions, type SweepSummary } from '../sweep/sweep.js';
 import { isDiskFull } from '../results/results-fs.js';
 import { argvForRecord } from './base-url.js';
 import { RunInterrupted } from './run-interrupted.js';

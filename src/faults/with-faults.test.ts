@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createScenarioToolHost } from '../bench/scenario-tool-host.js';
+import { createScenarioToolHost } from '../run/scenario-tool-host.js';
 import { loadScenario, SCENARIOS_DIR } from '../scenarios/loader.js';
 import { parseYamlInput } from '../scenarios/yaml-input.js';
 import { defineTool } from '../tools/define-tool.js';

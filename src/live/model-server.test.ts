@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARM_PRESETS, type Arm } from '../bench/arms.js';
-import { runOne } from '../bench/run-one.js';
+import { ARM_PRESETS, type Arm } from '../arms/arms.js';
+import { runOne } from '../arms/run-one.js';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { AnthropicModelClient } from '../model/anthropic-client.js';
 import { DEFAULT_MODEL_ID } from '../model/model-client.js';
 import { OpenAICompatibleModelClient } from '../model/openai/openai-compatible-client.js';
 import { loadScenario } from '../scenarios/loader.js';
 import { ModelServer } from './model-server.js';
-import { clientModel, sdkModel } from '../bench/model-source.js';
+import { clientModel, sdkModel } from '../run/model-source.js';
 
 const article = ARM_PRESETS.get('article') as Arm;
 const withoutModel = <T extends { model: string }>(record: T) => ({ ...record, model: 'x' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ARM_PRESETS } from '../bench/arms.js';
+import { ARM_PRESETS } from '../arms/arms.js';
 import { HOSTED_GUARDS, SESSION_PRESETS, UNHOSTED_GUARDS } from './hosted-guards.js';
 
 const namesOf = (options: readonly (keyof typeof HOSTED_GUARDS)[]) =>

@@ -16,7 +16,7 @@ import type { StreamKey } from '../random/streams.js';
 
 /**
  * The built-in guards a framework's extension points can host, by the option that turns
- * each on, in the consultation order of our own loop's arms (src/bench/arms.ts; a test
+ * each on, in the consultation order of our own loop's arms (src/arms/arms.ts; a test
  * holds the two orders together).
  */
 export const HOSTED_GUARDS = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ARM_PRESETS, peerArm, type Arm } from '../bench/arms.js';
-import { runOne } from '../bench/run-one.js';
-import type { RunRecord } from '../bench/run-record.js';
+import { ARM_PRESETS, peerArm, type Arm } from '../arms/arms.js';
+import { runOne } from '../arms/run-one.js';
+import type { RunRecord } from '../run/run-record.js';
 import { loadScenario, type Scenario } from '../scenarios/loader.js';
 import type { PeerSetting } from './peer-setting.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveArms } from '../bench/arms.js';
+import { resolveArms } from '../arms/arms.js';
 import { UserInputError } from '../user-input-error.js';
 import { installCommand, installedPeers, packageInstalled, PEERS } from './peer-registry.js';
 

@@ -1,5 +1,5 @@
-import { describeFailure } from '../bench/failure-reason.js';
-import type { RunRecord } from '../bench/run-record.js';
+import { describeFailure } from '../run/failure-reason.js';
+import type { RunRecord } from '../run/run-record.js';
 
 /** What a run's footer reads from its record. */
 export type FooterRecord = Pick<

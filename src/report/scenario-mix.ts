@@ -1,4 +1,4 @@
-import { BUILT_IN_BY_NAME } from '../bench/arms.js';
+import { BUILT_IN_BY_NAME } from '../arms/arms.js';
 import type { StoredSummary } from '../results/summary-schema.js';
 import type { Robustness } from '../stats/robustness.js';
 import { armRobustness } from './arm-effects.js';

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { resolveScenarioSource } from '../bench/scenario-source.js';
+import { resolveScenarioSource } from '../sweep/scenario-source.js';
 import { ServedSweep } from './served-sweep.js';
 import { ServeServer } from './serve-server.js';
 

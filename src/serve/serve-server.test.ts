@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveScenarioSource } from '../bench/scenario-source.js';
+import { resolveScenarioSource } from '../sweep/scenario-source.js';
 import { fillingDisk } from '../results/full-disk.test-helpers.js';
 import { claimResultsFolder } from '../results/results-folder.js';
 import { readProgress } from '../results/results-reader.js';

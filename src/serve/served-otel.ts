@@ -1,6 +1,6 @@
-import { runSpans } from '../bench/otel-spans.js';
-import { SIMULATED_PROVIDER } from '../bench/otel-export.js';
-import type { RunRecord } from '../bench/run-record.js';
+import { runSpans } from '../otel/otel-spans.js';
+import { SIMULATED_PROVIDER } from '../otel/otel-export.js';
+import type { RunRecord } from '../run/run-record.js';
 import type { AgentEvent } from '../loop/events.js';
 import { attribute, OtlpTraceWriter } from '../results/otlp-trace.js';
 import { VERSION } from '../version.js';

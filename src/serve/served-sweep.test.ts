@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgent } from '../agents/run-agent.js';
 import { defineAgent } from '../agents/define-agent.js';
-import { resolveScenarioSource } from '../bench/scenario-source.js';
+import { resolveScenarioSource } from '../sweep/scenario-source.js';
 import { claimResultsFolder } from '../results/results-folder.js';
 import { fillingDisk } from '../results/full-disk.test-helpers.js';
 import { openFinishedSweep, readProgress, readRuns } from '../results/results-reader.js';

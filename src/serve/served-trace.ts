@@ -1,7 +1,7 @@
-import type { TraceReason } from '../bench/cell-accumulator.js';
-import { shellWord } from '../bench/replay-command.js';
-import type { RunRecord } from '../bench/run-record.js';
-import { HEAD_EVENTS, TAIL_EVENTS, type Trace } from '../bench/traces.js';
+import type { TraceReason } from '../sweep/cell-accumulator.js';
+import { shellWord } from '../sweep/replay-command.js';
+import type { RunRecord } from '../run/run-record.js';
+import { HEAD_EVENTS, TAIL_EVENTS, type Trace } from '../sweep/traces.js';
 import type { ServedRun } from './served-run.js';
 
 /**

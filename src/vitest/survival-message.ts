@@ -1,4 +1,4 @@
-import { describeFailure } from '../bench/failure-reason.js';
+import { describeFailure } from '../run/failure-reason.js';
 import type { Proportion } from '../stats/wilson.js';
 import { replayLine, type ScenarioSurvival, type Survival } from './survival.js';
 

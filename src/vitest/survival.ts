@@ -1,9 +1,9 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AgentDefinition, isAgentDefinition } from '../agents/define-agent.js';
-import { runAgentSweep } from '../agents/agent-sweep.js';
-import type { RunRecord } from '../bench/run-record.js';
-import { replayCommand } from '../bench/replay-command.js';
+import { runAgentSweep } from '../sweep/agent-sweep.js';
+import type { RunRecord } from '../run/run-record.js';
+import { replayCommand } from '../sweep/replay-command.js';
 import { type Proportion, wilson } from '../stats/wilson.js';
 import type { ResolvedSurviveOptions } from './survive-options.js';
 

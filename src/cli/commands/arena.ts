@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { resolveArms } from '../../bench/arms.js';
-import { checkAgentSweep } from '../../bench/agent-checks.js';
-import { loadScenarioSources } from '../../bench/scenario-source.js';
+import { resolveArms } from '../../arms/arms.js';
+import { checkAgentSweep } from '../../arms/agent-checks.js';
+import { loadScenarioSources } from '../../sweep/scenario-source.js';
 import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { installCommand, installedPeers, missingPackages, PEERS } from '../../peers/peer-registry.js';
@@ -17,8 +17,8 @@ import { sweepUntilInterrupted } from '../sweep-until-interrupted.js';
 import { colourStdout } from '../terminal-capabilities.js';
 import { outputFolder } from '../output-folder.js';
 import { optionAlias } from '../option-alias.js';
-import { agentArms, checkAgentArms } from '../../agents/agent-arm.js';
-import { inProcessModel } from '../../bench/model-source.js';
+import { agentArms, checkAgentArms } from '../../arms/agent-arm.js';
+import { inProcessModel } from '../../run/model-source.js';
 import { cliCommand } from '../invocation.js';
 
 interface ArenaFlags {

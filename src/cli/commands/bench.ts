@@ -1,10 +1,10 @@
 import Table from 'cli-table3';
 import type { Command } from 'commander';
-import { resolveArms } from '../../bench/arms.js';
-import { benchLoopSteps } from '../../bench/perf/loop-step-bench.js';
-import { benchSweepOverhead } from '../../bench/perf/sweep-overhead-bench.js';
-import { benchTokenAccounting } from '../../bench/perf/token-accounting-bench.js';
-import { resolveScenarioSource } from '../../bench/scenario-source.js';
+import { resolveArms } from '../../arms/arms.js';
+import { benchLoopSteps } from '../../perf/loop-step-bench.js';
+import { benchSweepOverhead } from '../../perf/sweep-overhead-bench.js';
+import { benchTokenAccounting } from '../../perf/token-accounting-bench.js';
+import { resolveScenarioSource } from '../../sweep/scenario-source.js';
 import { tableFrame } from '../../report/terminal-table.js';
 import { commaList, positiveInt } from '../parse.js';
 import { colourStdout } from '../terminal-capabilities.js';

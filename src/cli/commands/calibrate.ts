@@ -3,8 +3,8 @@ import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
-import { usesDefaultPersona } from '../../bench/ensemble-cast.js';
-import { loadScenarioSource } from '../../bench/scenario-source.js';
+import { usesDefaultPersona } from '../../sweep/ensemble-cast.js';
+import { loadScenarioSource } from '../../sweep/scenario-source.js';
 import {
   calibrate,
   DEFAULT_CALIBRATION_SEED,

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import Table from 'cli-table3';
 import type { Command } from 'commander';
-import { resolveArms } from '../../bench/arms.js';
-import { checkSeeds } from '../../bench/sweep-plan.js';
-import { runCrashResumeSweep, type CrashResumeCell } from '../../bench/crash-resume-sweep.js';
-import { resolveScenarioSource } from '../../bench/scenario-source.js';
+import { resolveArms } from '../../arms/arms.js';
+import { checkSeeds } from '../../sweep/sweep-plan.js';
+import { runCrashResumeSweep, type CrashResumeCell } from '../../crash-resume/crash-resume-sweep.js';
+import { resolveScenarioSource } from '../../sweep/scenario-source.js';
 import { UserInputError } from '../../user-input-error.js';
 import { commaList, nonNegativeInt, seedCount } from '../parse.js';
 import { sweepProgress } from '../progress.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ARM_GROUPS, ARM_PRESETS, BUILT_IN_GUARDS } from '../../bench/arms.js';
+import { ARM_GROUPS, ARM_PRESETS, BUILT_IN_GUARDS } from '../../arms/arms.js';
 import { listScenarioIds, loadScenario } from '../../scenarios/loader.js';
 import { installCommand, missingPackages, PEERS } from '../../peers/peer-registry.js';
 import { escapeControl } from '../../report/terminal-text.js';

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { resolveArms } from '../../bench/arms.js';
-import { checkSeeds } from '../../bench/sweep-plan.js';
-import { liveCheck, type LiveCheckResult } from '../../bench/live-check.js';
+import { resolveArms } from '../../arms/arms.js';
+import { checkSeeds } from '../../sweep/sweep-plan.js';
+import { liveCheck, type LiveCheckResult } from '../../sweep/live-check.js';
 import { writeFileAtomic } from '../../results/atomic-write.js';
-import { loadScenarioSource } from '../../bench/scenario-source.js';
+import { loadScenarioSource } from '../../sweep/scenario-source.js';
 import { commaList, nonNegativeInt, positiveInt, seedCount } from '../parse.js';
 import { sweepProgress } from '../progress.js';
 import { outputFolder } from '../output-folder.js';

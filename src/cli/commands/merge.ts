@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { mergeShards } from '../../bench/merge-shards.js';
+import { mergeShards } from '../../sweep/merge-shards.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { renderCellTables } from '../../report/terminal-table.js';
 import { concludeSweep } from '../sweep-conclusions.js';

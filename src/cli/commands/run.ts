@@ -2,16 +2,16 @@ import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { type Arm, resolveArms } from '../../bench/arms.js';
-import { replayCommand } from '../../bench/replay-command.js';
-import { loadArmsFile } from '../../bench/arms-file.js';
-import { agentArms, checkAgentArms } from '../../agents/agent-arm.js';
-import { shownAgentSpec } from '../../bench/recorded-arms.js';
-import { loadScenarioSources } from '../../bench/scenario-source.js';
-import { usesDefaultPersona } from '../../bench/ensemble-cast.js';
+import { type Arm, resolveArms } from '../../arms/arms.js';
+import { replayCommand } from '../../sweep/replay-command.js';
+import { loadArmsFile } from '../../arms/arms-file.js';
+import { agentArms, checkAgentArms } from '../../arms/agent-arm.js';
+import { shownAgentSpec } from '../../arms/recorded-arms.js';
+import { loadScenarioSources } from '../../sweep/scenario-source.js';
+import { usesDefaultPersona } from '../../sweep/ensemble-cast.js';
 import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
-import { checkAgentSweep } from '../../bench/agent-checks.js';
-import type { Shard } from '../../bench/sweep-plan.js';
+import { checkAgentSweep } from '../../arms/agent-checks.js';
+import type { Shard } from '../../sweep/sweep-plan.js';
 import { REPORT_FILE } from '../../report/html/report-marker.js';
 import { renderCellTables, renderPassHatK, renderScenarioMatrix } from '../../report/terminal-table.js';
 import { renderAnswer } from '../../report/answer-table.js';
@@ -37,10 +37,10 @@ import {
   shardSpec,
   workerCount,
 } from '../parse.js';
-import { liveModel as liveSource, type ModelSource } from '../../bench/model-source.js';
-import type { LiveSession } from '../../bench/live-session.js';
+import { liveModel as liveSource, type ModelSource } from '../../run/model-source.js';
+import type { LiveSession } from '../../run/live-session.js';
 import { sweepProgress } from '../progress.js';
-import { UNANSWERED_RUNS_TO_STOP } from '../../bench/sweep-health.js';
+import { UNANSWERED_RUNS_TO_STOP } from '../../sweep/sweep-health.js';
 import { EXIT } from '../exit-codes.js';
 import { colourStdout } from '../terminal-capabilities.js';
 import { outputFolder } from '../output-folder.js';
@@ -298,8 +298,8 @@ export function registerRun(program: Command): void {
         });
       const otel = flags.otel === undefined ? undefined : otelFile(flags.otel);
       // Live runs, OpenTelemetry, the HTML report and --check load their modules only when asked for.
-      const live = flags.live ? await import('../../bench/live-session.js') : undefined;
-      const otelExport = otel === undefined ? undefined : await import('../../bench/otel-export.js');
+      const live = flags.live ? await import('../../run/live-session.js') : undefined;
+      const otelExport = otel === undefined ? undefined : await import('../../otel/otel-export.js');
       const { source: model, real } =
         live !== undefined
           ? { source: liveModel(flags, live.LiveSession), real: undefined }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveScenarioSource } from '../../bench/scenario-source.js';
+import { resolveScenarioSource } from '../../sweep/scenario-source.js';
 import { VirtualClock } from '../../clock/virtual-clock.js';
 import { ModelServer } from '../../live/model-server.js';
 import { nonNegativeInt } from '../parse.js';

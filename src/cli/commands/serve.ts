@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmdirSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { loadScenarioSource } from '../../bench/scenario-source.js';
-import { checkSeeds } from '../../bench/sweep-plan.js';
+import { loadScenarioSource } from '../../sweep/scenario-source.js';
+import { checkSeeds } from '../../sweep/sweep-plan.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { IdleWatch } from '../../serve/idle-watch.js';
 import { servedFailure } from '../../serve/served-failure.js';

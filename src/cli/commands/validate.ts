@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { loadScenarioFileAt } from '../../bench/scenario-source.js';
+import { loadScenarioFileAt } from '../../sweep/scenario-source.js';
 import { escapeControl } from '../../report/terminal-text.js';
 import { formatProblem, UserInputError, type InputProblem } from '../../user-input-error.js';
 

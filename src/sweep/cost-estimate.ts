@@ -1,0 +1,98 @@
+import { modelSpec, type ModelSpec } from '../model/model-table.js';
+import type { Scenario } from '../scenarios/loader.js';
+import type { Arm } from '../arms/arms.js';
+import { runOne } from '../arms/run-one.js';
+import { inProcessModel } from '../run/model-source.js';
+
+export interface CostEstimateOptions {
+  readonly scenarios: readonly Scenario[];
+  readonly arms: readonly Arm[];
+  /** Runs per (scenario, arm) cell in the real sweep. */
+  readonly seeds: number;
+  /** @default 1 */
+  readonly baseSeed?: number;
+  /** @default 0 */
+  readonly sweepSeed?: number;
+  /** The real model's id: its list prices and context window apply. */
+  readonly modelId: string;
+  /**
+   * Simulated runs per cell, the sweep's own first seeds. In-process runs cost well under
+   * a millisecond each, so up to this many every seed is simulated. @default 200
+   */
+  readonly sampleSeeds?: number;
+}
+
+/** What the simulated model's runs say a real sweep would cost; never a quote. */
+export interface CostEstimate {
+  readonly modelId: string;
+  /** The model table's entry; undefined when the table has no price for the id. */
+  readonly price: ModelSpec | undefined;
+  readonly totalRuns: number;
+  readonly sampledRuns: number;
+  /** Per run, over the sampled runs. */
+  readonly meanInputTokens: number;
+  readonly meanOutputTokens: number;
+  /** Each cell's mean cost a run × its runs, summed; undefined without a price. */
+  readonly totalUsd: number | undefined;
+  /** The costliest sampled run: what the tail of a cell can cost. */
+  readonly maxRunUsd: number | undefined;
+  /** Each (scenario, arm) cell's share, in sweep order; `usd` undefined without a price. */
+  readonly cells: ReadonlyArray<{ readonly scenario: string; readonly arm: string; readonly usd: number | undefined }>;
+}
+
+/**
+ * Estimates a real-model sweep by running the same scenarios, arms and (a sample of the)
+ * seeds on the simulated model in-process, with requests naming the real model, and
+ * pricing the tokens they used at the model table's list prices (each call at the model
+ * that answered it: a fallback or a compaction summary at its own price). The simulated
+ * model counts tokens with the harness's estimator, not the real tokenizer, and a real
+ * model may take more or fewer turns: an estimate of the order of magnitude.
+ *
+ * @example
+ * const estimate = await estimateSweepCost({ scenarios, arms, seeds: 100, modelId: 'claude-sonnet-4-5' });
+ */
+export async function estimateSweepCost(options: CostEstimateOptions): Promise<CostEstimate> {
+  const baseSeed = options.baseSeed ?? 1;
+  const sweepSeed = options.sweepSeed ?? 0;
+  const sample = Math.min(options.seeds, options.sampleSeeds ?? 200);
+  const price = modelSpec(options.modelId);
+  let sampledRuns = 0;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let totalUsd = 0;
+  let maxRunUsd = 0;
+  const cells: Array<CostEstimate['cells'][number]> = [];
+  for (const scenario of options.scenarios) {
+    for (const arm of options.arms) {
+      let cellUsd = 0;
+      for (let seed = baseSeed; seed < baseSeed + sample; seed++) {
+        const { record } = await runOne({
+          sweepSeed,
+          scenario,
+          arm,
+          seed,
+          model: inProcessModel(options.modelId),
+        });
+        sampledRuns += 1;
+        inputTokens += record.input_tokens;
+        outputTokens += record.output_tokens;
+        cellUsd += record.cost_usd;
+        maxRunUsd = Math.max(maxRunUsd, record.cost_usd);
+      }
+      const usd = sample === 0 ? 0 : (cellUsd / sample) * options.seeds;
+      totalUsd += usd;
+      cells.push({ scenario: scenario.id, arm: arm.name, usd: price === undefined ? undefined : usd });
+    }
+  }
+  return {
+    modelId: options.modelId,
+    price,
+    totalRuns: options.scenarios.length * options.arms.length * options.seeds,
+    sampledRuns,
+    meanInputTokens: sampledRuns === 0 ? 0 : inputTokens / sampledRuns,
+    meanOutputTokens: sampledRuns === 0 ? 0 : outputTokens / sampledRuns,
+    totalUsd: price === undefined ? undefined : totalUsd,
+    maxRunUsd: price === undefined ? undefined : maxRunUsd,
+    cells,
+  };
+}

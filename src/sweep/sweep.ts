@@ -1,0 +1,428 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { claimResultsFolder, sweepIntent, type ResultsFolder } from '../results/results-folder.js';
+import { readInterruptedRuns } from '../results/results-reader.js';
+import type { StoredEnsemble, StoredSummary } from '../results/summary-schema.js';
+import type { PersonaEnsemble } from '../scenarios/persona-ensemble.js';
+import type { Scenario } from '../scenarios/loader.js';
+import { UserInputError } from '../user-input-error.js';
+import { VERSION } from '../version.js';
+import type { Arm } from '../arms/arms.js';
+import type { CellSummary } from '../stats/cell-summary.js';
+import { passHatK } from '../stats/pass-hat-k.js';
+import { CellAccumulator } from './cell-accumulator.js';
+import { runChunk, type ChunkContext, type ChunkResult, type ChunkTask } from './chunk-runner.js';
+import { ensembleCast, memberFor } from './ensemble-cast.js';
+import { runInOrder } from './in-order-runner.js';
+import type { ScenarioSource } from './scenario-source.js';
+import type { PoolData } from './worker.js';
+import { crossedError } from './worker-errors.js';
+import { PACKED_WIDTH, packRun } from './packed-metrics.js';
+import { checkSameSweep, type SweepIdentity } from './sweep-progress.js';
+import { recordedArms, shownAgentSpec, toolsModuleFiles } from '../arms/recorded-arms.js';
+import { captureTrace, type Trace } from './traces.js';
+import { modelLabel } from '../arms/run-one.js';
+import { inProcessModel, type ModelSource } from '../run/model-source.js';
+import type { RunRecord } from '../run/run-record.js';
+import type { LiveLabel } from '../run/live-session.js';
+import { checkGuardToolNames } from '../arms/guard-tool-names.js';
+import { ArmCouldNotRun, ArmHealth, type BrokenArm } from './arm-health.js';
+import { checkSeeds, planSweep, type Shard, type SweepDefinition, type SweepPlan } from './sweep-plan.js';
+
+export interface SweepOptions {
+  /**
+   * Loaded scenarios, with the files and texts they came from (workers build them from the
+   * texts) and, in `ref`, how the command line named them (an id or a path as given), for
+   * the traces' replay commands (default: the scenario's id).
+   */
+  readonly scenarios: ReadonlyArray<ScenarioSource & { readonly ref?: string }>;
+  readonly arms: readonly Arm[];
+  /** The arms file the custom arms came from, as given, and their names: traces of those arms replay with it. */
+  readonly armsFile?: { readonly path: string; readonly arms: ReadonlySet<string> };
+  /** Runs per (scenario, arm) cell. */
+  readonly seeds: number;
+  /** The first run seed; runs use baseSeed, baseSeed + 1, ... @default 1 */
+  readonly baseSeed?: number;
+  /** Namespace of every random stream of the sweep. @default 0 */
+  readonly sweepSeed?: number;
+  /** Where replies come from; its traits decide threads, concurrency and chunk size. @default inProcessModel() */
+  readonly model?: ModelSource;
+  /** Stream every model call (docs/streaming.md); results name the model `<model>+stream`. @default false */
+  readonly stream?: boolean;
+  /**
+   * Worker threads, at most: never more than the chunks left to run (each thread loads the
+   * loop anew), and 1 runs inline. A source that is not portable (a real model, live) always
+   * runs inline. `onStart` says how many ran. @default the machine's cores
+   */
+  readonly workers?: number;
+  /** Run only this slice of the sweep. @default the whole sweep */
+  readonly shard?: Shard;
+  /** Runs per unit of work. @default 250; 1 for a real model, so each paid run is written as soon as it ends */
+  readonly chunkSize?: number;
+  /** Folder for runs.jsonl, runs.csv and summary.json; nothing is written without it. */
+  readonly outDir?: string;
+  /** Called once the sweep knows its work, before its first run: the threads it runs on (1: inline). */
+  readonly onStart?: (started: { readonly workers: number }) => void;
+  readonly onProgress?: (done: number, total: number) => void;
+  /** Sees each run's record once it is written, in sweep order (a real sweep's health check reads them). */
+  readonly onRecord?: (record: RunRecord) => void;
+  /** Continue the interrupted sweep in `outDir` (its progress.json) instead of starting over. @default false */
+  readonly resume?: boolean;
+  /** Delete the sweep in `outDir`, finished or interrupted, and start over; without it (or `resume`) one is refused. @default false */
+  readonly discard?: boolean;
+  /** `outDir` is the command's default folder (`results/latest`): a finished sweep there is replaced, an interrupted one still refused. @default false */
+  readonly defaultFolder?: boolean;
+  /** Stop cleanly: no new chunks start, the ones in flight finish and are written, then SweepInterrupted is thrown. */
+  readonly signal?: AbortSignal;
+  /**
+   * Run every arm across these personas: run seed s meets member (s - first seed) mod M, in
+   * every scenario that uses the default persona (ensembleCast). @default none
+   */
+  readonly ensemble?: PersonaEnsemble;
+}
+
+/** A sweep stopped by its signal; the finished runs are on disk and `--resume` continues it. */
+export class SweepInterrupted extends Error {
+  override readonly name = 'SweepInterrupted';
+  constructor(
+    readonly done: number,
+    readonly total: number,
+  ) {
+    super(`sweep interrupted after ${done} of ${total} runs`);
+  }
+}
+
+/** summary.json, as the results module defines it. */
+export type SweepSummary = StoredSummary;
+
+const PASS_HAT_KS = [1, 2, 4, 8];
+
+function passHatKByArm(cells: readonly CellSummary[]): SweepSummary['pass_hat_k'] {
+  const arms = [...new Set(cells.map((cell) => cell.arm))];
+  return arms.map((arm) => {
+    const tasks = cells
+      .filter((cell) => cell.arm === arm)
+      .map((cell) => ({ trials: cell.runs, successes: cell.right_outcome.successes }));
+    const fewest = Math.min(...tasks.map((task) => task.trials));
+    const k = Object.fromEntries(
+      PASS_HAT_KS.filter((k) => k <= fewest).map((k) => [String(k), Math.round(passHatK(tasks, k) * 10_000) / 10_000]),
+    );
+    return { arm, k };
+  });
+}
+
+/** The summary of a sweep's definition and cells, shared by runs and merges. */
+export function sweepSummary(
+  definition: Omit<SweepSummary, 'cells' | 'spiralbench' | 'pass_hat_k' | 'live' | 'ensemble'>,
+  cells: readonly CellSummary[],
+  live?: LiveLabel,
+  ensemble?: StoredEnsemble,
+): SweepSummary {
+  // `live` and `ensemble` are appended, and only for sweeps that have them: others keep their bytes.
+  return {
+    spiralbench: VERSION,
+    ...definition,
+    cells,
+    pass_hat_k: passHatKByArm(cells),
+    ...(live === undefined ? {} : { live }),
+    ...(ensemble === undefined ? {} : { ensemble }),
+  };
+}
+
+/** An ensemble as summary.json names it. */
+export function storedEnsemble(ensemble: PersonaEnsemble): StoredEnsemble {
+  return { name: ensemble.name, members: ensemble.members.length, hash: ensemble.hash };
+}
+
+export function isImpossible(scenario: Scenario): boolean {
+  return (scenario as { readonly impossible?: boolean }).impossible === true;
+}
+
+/**
+ * Runs the matrix scenario × arm × seed. Chunks may finish in any order on any worker;
+ * they are written and summarised strictly in output order, so every output byte
+ * depends only on the options, never on the worker count.
+ */
+export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
+  const intent = sweepIntent(options.resume === true, options.discard === true, options.defaultFolder === true);
+  if (options.outDir === undefined && intent === 'resume')
+    throw UserInputError.single('--resume', '', 'a results folder (--out) to resume');
+  // The folder is locked from before its progress is read until the summary is written.
+  const folder = options.outDir === undefined ? undefined : claimResultsFolder(options.outDir, intent);
+  try {
+    return await sweepInto(options, folder);
+  } finally {
+    folder?.release();
+  }
+}
+
+async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefined): Promise<SweepSummary> {
+  const model = options.model ?? inProcessModel();
+  const { ensemble } = options;
+  if (ensemble !== undefined && model.kind !== 'simulated')
+    throw UserInputError.single(
+      '--ensemble',
+      '',
+      `the simulated model in-process or through the SDK (${model.kind === 'live' ? 'live mode runs one persona' : 'a real model has no persona'})`,
+    );
+  const definition: SweepDefinition = {
+    scenarios: options.scenarios.map(({ scenario, path }) => ({ id: scenario.id, path })),
+    arms: options.arms,
+    seeds: { base: options.baseSeed ?? 1, count: options.seeds },
+    sweepSeed: options.sweepSeed ?? 0,
+    model: model.portable ?? 'simulated',
+    ...(options.stream === true ? { stream: true as const } : {}),
+    ...(ensemble === undefined ? {} : { ensemble: storedEnsemble(ensemble) }),
+  };
+  checkSeeds(definition.seeds);
+  checkGuardToolNames(options.scenarios, options.arms);
+  const shard = options.shard ?? { index: 1, count: 1 };
+  const chunkSize = options.chunkSize ?? (model.kind === 'real' ? 1 : 250);
+  const plan = planSweep(definition, chunkSize, shard);
+  const total = plan.runs;
+  // User modules by their path from here and the hash of their text: the same sweep run
+  // from another checkout is the same sweep, an edited agent or guard is not.
+  const arms = recordedArms(options.arms);
+  const identity: SweepIdentity = {
+    scenarios: options.scenarios.map(({ scenario, texts }) => ({
+      id: scenario.id,
+      hash: scenario.hash,
+      ...toolsModuleFiles(texts),
+    })),
+    arms,
+    seeds: definition.seeds,
+    sweep_seed: definition.sweepSeed,
+    model: modelLabel(model.name, options.stream),
+    shard,
+    chunk_size: chunkSize,
+    ...(ensemble === undefined ? {} : { ensemble: { name: ensemble.name, hash: ensemble.hash } }),
+  };
+  const resumed = folder?.progress === undefined ? undefined : { dir: folder.dir, progress: folder.progress };
+  if (resumed !== undefined) checkSameSweep(resumed.progress, identity, resumed.dir);
+
+  const cells = new Map<string, CellAccumulator>();
+  const cellOf = (scenarioIndex: number, armIndex: number): CellAccumulator => {
+    const key = `${scenarioIndex}/${armIndex}`;
+    let cell = cells.get(key);
+    if (cell === undefined) {
+      const scenario = options.scenarios[scenarioIndex]!.scenario;
+      cell = new CellAccumulator(scenario.id, options.arms[armIndex]!.name, isImpossible(scenario));
+      cells.set(key, cell);
+    }
+    return cell;
+  };
+  if (resumed !== undefined) {
+    // The runs an interrupted sweep finished count as if this process had made them,
+    // read one at a time before the writer cuts off whatever a crash left past them.
+    const packed = new Float64Array(PACKED_WIDTH);
+    const scenarioIndex = new Map(identity.scenarios.map((scenario, i) => [scenario.id, i]));
+    const armIndex = new Map(options.arms.map((arm, i) => [arm.name, i]));
+    await readInterruptedRuns(resumed.dir, resumed.progress, (record) => {
+      packRun(record, packed, 0);
+      cellOf(scenarioIndex.get(record.scenario) ?? -1, armIndex.get(record.arm) ?? -1).addPacked(packed, 1);
+    });
+  }
+  const writer = folder?.sweepWriter(identity);
+  const first = resumed?.progress.chunks_done ?? 0;
+  // A real client, and live sockets, stay in this thread: they do not cross into workers.
+  const workers =
+    model.portable === null
+      ? 1
+      : Math.min(Math.max(1, options.workers ?? availableParallelism()), Math.max(1, plan.chunkCount - first));
+  options.onStart?.({ workers });
+  let done = resumed?.progress.runs_done ?? 0;
+  // A real sweep's broken setup is the model's to diagnose (SweepHealth, exit 4); elsewhere
+  // an arm failing alike with nothing injected is broken, and ranking it would mislead.
+  const health = model.kind === 'real' ? undefined : new ArmHealth();
+  let broken: BrokenArm | undefined;
+  // Chunks are synced in the background (the writer's group commit); a sync that fails
+  // (a full disk) stops the sweep with its error, the files cut back to what was synced.
+  let unsynced: unknown;
+  const accept = (result: ChunkResult): void => {
+    const chunk = plan.chunk(result.index);
+    cellOf(chunk.scenarioIndex, chunk.armIndex).addPacked(result.packed);
+    writer?.append(result);
+    writer?.sync().catch((error: unknown) => {
+      unsynced ??= error;
+    });
+    done += result.runs;
+    options.onProgress?.(done, total);
+    const { onRecord } = options;
+    // Records are parsed only while someone reads them: an arm is cleared by its first good run.
+    const watched = health?.watching(options.arms[chunk.armIndex]!.name) === true && broken === undefined;
+    if (onRecord === undefined && !watched) return;
+    for (const line of result.jsonl.split('\n')) {
+      if (line === '') continue;
+      const record = JSON.parse(line) as RunRecord;
+      if (watched) broken ??= health?.observe(record) ?? undefined;
+      onRecord?.(record);
+    }
+  };
+
+  // Each scenario as every member plays it, built once: a run only picks one.
+  const casts = options.scenarios.map(({ scenario, texts }) => ensembleCast(scenario, texts, ensemble?.members));
+  const contextOf = (scenarioIndex: number): ChunkContext => {
+    const { scenario } = options.scenarios[scenarioIndex]!;
+    const cast = casts[scenarioIndex];
+    return cast === undefined ? { scenario, model } : { scenario, model, cast };
+  };
+  const stopped = () => options.signal?.aborted === true || broken !== undefined || unsynced !== undefined;
+  if (model.kind === 'real') {
+    const run = (index: number) => {
+      const chunk = plan.chunk(index);
+      return runChunk({ definition, chunk }, contextOf(chunk.scenarioIndex));
+    };
+    await runInOrder(plan.chunkCount, first, Math.max(1, model.concurrency), run, accept, stopped);
+  } else if (workers === 1) {
+    for (let index = first; index < plan.chunkCount; index++) {
+      // A simulated run never waits on I/O, so without this turn of the event loop a
+      // signal handler (Ctrl-C) would not run until the whole sweep had finished.
+      await new Promise(setImmediate);
+      if (stopped()) break;
+      const chunk = plan.chunk(index);
+      accept(await runChunk({ definition, chunk }, contextOf(chunk.scenarioIndex)));
+    }
+  } else {
+    await runPooled(
+      definition,
+      {
+        scenarios: options.scenarios.map(({ texts }) => texts),
+        ...(ensemble === undefined ? {} : { members: ensemble.members }),
+      },
+      plan,
+      first,
+      workers,
+      accept,
+      stopped,
+    );
+  }
+  // The last chunks' sync: a failure is the sweep's, as a failed append is.
+  await writer?.sync().catch((error: unknown) => {
+    unsynced ??= error;
+  });
+  if (unsynced !== undefined) {
+    writer?.abandon();
+    throw unsynced;
+  }
+  if (broken !== undefined) {
+    // Left as an interrupted sweep: its runs stay readable, and the folder says it is not whole.
+    writer?.abandon();
+    throw new ArmCouldNotRun(broken, done, total);
+  }
+  if (done < total) {
+    writer?.abandon();
+    throw new SweepInterrupted(done, total);
+  }
+
+  const summary = sweepSummary(
+    {
+      sweep_seed: definition.sweepSeed,
+      seeds: definition.seeds,
+      model: modelLabel(model.name, options.stream),
+      shard: shard.count === 1 ? null : shard,
+      scenarios: options.scenarios.map(({ scenario, texts }) => ({
+        id: scenario.id,
+        hash: scenario.hash,
+        tool_budget: scenario.toolBudget,
+        impossible: isImpossible(scenario),
+        ...toolsModuleFiles(texts),
+      })),
+      arms,
+    },
+    [...cells.values()].map((cell) => cell.summary()),
+    model.live?.label(),
+    definition.ensemble,
+  );
+  if (writer !== undefined) {
+    // Timelines for the report's drill-down: a simulated run replays exactly, so the
+    // selected runs are run again with their events recorded. A real model would not
+    // replay (and would cost money again): its sweeps have no traces; nor have live ones.
+    const traces: Trace[] = [];
+    if (model.kind === 'simulated') {
+      for (const [key, cell] of cells) {
+        const [scenarioIndex, armIndex] = key.split('/').map(Number) as [number, number];
+        const { scenario, ref } = options.scenarios[scenarioIndex]!;
+        const cast = casts[scenarioIndex];
+        const arm = options.arms[armIndex]!;
+        const { agent } = arms[armIndex]!;
+        const armsFile = options.armsFile?.arms.has(arm.name) === true ? options.armsFile.path : undefined;
+        for (const { seed, reasons } of cell.traceCandidates()) {
+          const member = cast === undefined ? undefined : memberFor(seed, definition.seeds.base, cast.length);
+          traces.push(
+            await captureTrace(
+              member === undefined ? scenario : cast![member]!,
+              arm,
+              seed,
+              definition.sweepSeed,
+              reasons,
+              model,
+              options.stream === true,
+              {
+                ...(ref === undefined ? {} : { scenario: ref }),
+                ...(armsFile === undefined ? {} : { armsFile }),
+                // An arms file names its agents itself; an agent from --agent is named again.
+                ...(armsFile === undefined && agent?.kind === 'module' ? { agent: shownAgentSpec(agent) } : {}),
+                ...(member === undefined || ensemble === undefined ? {} : { ensemble: ensemble.name, member }),
+              },
+            ),
+          );
+        }
+      }
+    }
+    writer.close(summary, traces);
+  }
+  return summary;
+}
+
+/**
+ * Chunks from `first` on, on a worker pool that gets `data` once, handed to `accept` in
+ * index order with a bounded backlog. Once `stopped` says so no new chunk starts; those
+ * in flight finish, and the ones that can still be accepted in order are.
+ */
+async function runPooled(
+  definition: SweepDefinition,
+  data: PoolData,
+  plan: SweepPlan,
+  first: number,
+  workers: number,
+  accept: (result: ChunkResult) => void,
+  stopped: () => boolean,
+): Promise<void> {
+  const pool = new Piscina<ChunkTask, ChunkResult>({
+    filename: new URL('./worker.js', import.meta.url).href,
+    workerData: data,
+    minThreads: workers,
+    maxThreads: workers,
+  });
+  const waiting = new Map<number, ChunkResult>();
+  let next = first;
+  let submitted = first;
+  const inFlight = new Set<Promise<void>>();
+  try {
+    while (next < plan.chunkCount && (inFlight.size > 0 || !stopped())) {
+      // Keep a few chunks per worker queued; more would only hold finished output in memory.
+      while (!stopped() && submitted < plan.chunkCount && submitted - next < workers * 4) {
+        const task = pool.run({ definition, chunk: plan.chunk(submitted) }).then(
+          (result) => {
+            waiting.set(result.index, result);
+            inFlight.delete(task);
+          },
+          (error: unknown) => {
+            throw crossedError(error);
+          },
+        );
+        inFlight.add(task);
+        submitted += 1;
+      }
+      if (inFlight.size === 0) break; // stopped before anything more was started
+      await Promise.race(inFlight);
+      for (let result = waiting.get(next); result !== undefined; result = waiting.get(next)) {
+        waiting.delete(next);
+        accept(result);
+        next += 1;
+      }
+    }
+  } finally {
+    await pool.destroy();
+  }
+}
