@@ -7,14 +7,7 @@ import type { AgentEvent } from '../loop/events.js';
 import type { RunJournal } from '../loop/journal/run-journal.js';
 import type { StreamKey } from '../random/streams.js';
 import type { AgentTools } from './agent-tools.js';
-
-/** Where an agent's clients send requests: hosts the run's fetch answers for. */
-export interface AgentBaseURLs {
-  /** For `new Anthropic({ baseURL })` (the SDK appends `/v1/messages`). */
-  readonly anthropic: string;
-  /** For `new OpenAI({ baseURL })` (the SDK appends `/chat/completions`). */
-  readonly openai: string;
-}
+import type { AgentBaseURLs } from '../run/simulated-endpoint.js';
 
 /**
  * Everything an agent gets for one run. The model is reached only through `fetch` (or the

@@ -1,6 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelSource } from '../run/model-source.js';
-import type { RunOutput } from '../arms/run-one.js';
+import type { RunOutput } from '../run/run-session.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { agentContext } from './agent-context.js';
@@ -21,6 +21,8 @@ export interface AgentRunSpec {
   readonly onEvent?: (event: AgentEvent) => void;
   /** Where replies come from. @default inProcessModel() (agents reach its HTTP endpoints either way) */
   readonly model?: ModelSource;
+  /** The ensemble member whose persona `scenario` carries; the record gets it last. @default none */
+  readonly member?: number | undefined;
 }
 
 /** `max_tokens` of our own loop's requests, offered to agents so like is compared with like. */
@@ -44,6 +46,7 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
     scenario,
     arm: spec.arm,
     seed: spec.seed,
+    member: spec.member,
     agentName: agent.name ?? 'agent',
     api: agent.api,
     ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }),
@@ -56,7 +59,7 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
     Anthropic,
     now: () => clock.now(),
     sleep: (ms) => clock.sleep(ms),
-    emit: session.tally.emit,
+    emit: session.report,
     guardRun: {
       taskClass: scenario.budgetClass,
       toolBudget: scenario.toolBudget,

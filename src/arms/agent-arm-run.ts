@@ -6,7 +6,7 @@ import { peerByArm } from '../peers/peer-registry.js';
 import type { Scenario } from '../scenarios/loader.js';
 import type { Arm } from './arms.js';
 import type { ModelSource } from '../run/model-source.js';
-import type { RunOutput } from './run-one.js';
+import type { RunOutput } from '../run/run-session.js';
 
 /** One run of an arm that names an agent: a built-in one (`peer:<name>`) or a user's (`agent:<name>`). */
 export async function runAgentArm(spec: {
@@ -16,6 +16,7 @@ export async function runAgentArm(spec: {
   readonly seed: number;
   readonly onEvent?: (event: AgentEvent) => void;
   readonly model?: ModelSource;
+  readonly member?: number | undefined;
 }): Promise<RunOutput> {
   const { arm } = spec;
   let agent: AgentDefinition;
@@ -38,6 +39,7 @@ export async function runAgentArm(spec: {
     seed: spec.seed,
     agent,
     settings,
+    member: spec.member,
     ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }),
     ...(spec.model === undefined ? {} : { model: spec.model }),
   });

@@ -43,12 +43,15 @@ export interface LiveRun {
   readonly tools: LiveToolHost;
   readonly clock: LiveClock;
   readonly model: ModelClient;
-  finish(): Promise<{
-    readonly world: World;
-    readonly tools: LiveToolReport;
-    readonly modelFaults: Record<ModelFaultKind, number> | null;
-    readonly record: LiveRecord;
-  }>;
+  finish(): Promise<LiveRunEnd>;
+}
+
+/** What a live run left: the tool server's world, both sides' tool logs, the model faults served, the record's `live`. */
+export interface LiveRunEnd {
+  readonly world: World;
+  readonly tools: LiveToolReport;
+  readonly modelFaults: Record<ModelFaultKind, number> | null;
+  readonly record: LiveRecord;
 }
 
 export const LIVE_NOTE = 'live: real HTTP on 127.0.0.1, real time (waits scaled); results are not byte-reproducible';

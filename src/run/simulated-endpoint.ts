@@ -7,7 +7,14 @@ import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
 import { SimulatedModel } from '../model/simulated/simulated-model.js';
 import type { StreamKey } from '../random/streams.js';
 import type { Scenario } from '../scenarios/loader.js';
-import type { AgentBaseURLs } from '../agents/agent-context.js';
+
+/** Where an agent's clients send requests: hosts the run's fetch answers for. */
+export interface AgentBaseURLs {
+  /** For `new Anthropic({ baseURL })` (the SDK appends `/v1/messages`). */
+  readonly anthropic: string;
+  /** For `new OpenAI({ baseURL })` (the SDK appends `/chat/completions`). */
+  readonly openai: string;
+}
 
 /** The run's model as an agent reaches it: one fetch, the hosts it answers for, and what requests name. */
 export interface AgentEndpoint {

@@ -1,6 +1,6 @@
 import { AgentToolFailure } from '../agents/agent-meter.js';
 import type { AgentRunEnding, AgentRunSession } from '../agents/agent-run-session.js';
-import type { RunOutput } from '../arms/run-one.js';
+import type { RunOutput } from '../run/run-session.js';
 import type { AgentEvent } from '../loop/events.js';
 import { ServeRefusal } from './serve-refusal.js';
 

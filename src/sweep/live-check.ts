@@ -6,7 +6,8 @@ import { wallClock } from '../clock/wall-clock.js';
 import { UserInputError } from '../user-input-error.js';
 import type { Arm } from '../arms/arms.js';
 import { LiveSession, type LiveLabel, type LiveOptions } from '../run/live-session.js';
-import { runOne, type RunOutput } from '../arms/run-one.js';
+import { runOne } from '../arms/run-one.js';
+import type { RunOutput } from '../run/run-session.js';
 import { liveModel } from '../run/model-source.js';
 
 export interface LiveCheckOptions {

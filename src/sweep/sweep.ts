@@ -21,7 +21,7 @@ import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { checkSameSweep, type SweepIdentity } from './sweep-progress.js';
 import { recordedArms, shownAgentSpec, toolsModuleFiles } from '../arms/recorded-arms.js';
 import { captureTrace, type Trace } from './traces.js';
-import { modelLabel } from '../arms/run-one.js';
+import { modelLabel } from '../run/loop-run.js';
 import { inProcessModel, type ModelSource } from '../run/model-source.js';
 import type { RunRecord } from '../run/run-record.js';
 import type { LiveLabel } from '../run/live-session.js';

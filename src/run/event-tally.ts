@@ -1,0 +1,24 @@
+import type { AgentEvent } from '../loop/events.js';
+import { type CountedEvent, isCountedEvent, zeroEventCounts } from './run-record.js';
+
+/**
+ * Counts a run's events into its record: the guard events into `events`, the tool retries
+ * among them into `toolRetries`; every event is passed on. Two tallies may share one set
+ * of counts (what the harness heard and what an agent reported, written as one `events`).
+ */
+export class EventTally {
+  readonly events: Record<CountedEvent, number>;
+  toolRetries = 0;
+  readonly #onEvent: ((event: AgentEvent) => void) | undefined;
+
+  constructor(onEvent?: (event: AgentEvent) => void, events: Record<CountedEvent, number> = zeroEventCounts()) {
+    this.#onEvent = onEvent;
+    this.events = events;
+  }
+
+  readonly emit = (event: AgentEvent): void => {
+    if (event.type === 'agent.tool.retry') this.toolRetries += 1;
+    if (isCountedEvent(event.type)) this.events[event.type] += 1;
+    this.#onEvent?.(event);
+  };
+}
