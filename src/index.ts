@@ -24,7 +24,7 @@ export { stuckTool } from './loop/guards/stuck-tool.js';
 export { llmRecovery } from './loop/guards/llm-recovery.js';
 export { contextCompaction } from './loop/guards/context-compaction.js';
 export { outputLimitRecovery } from './loop/guards/output-limit-recovery.js';
-export { orderingFixup } from './loop/guards/message-ordering.js';
+export { orderingFixup } from './loop/guards/ordering-fixup.js';
 export { loopDetection } from './loop/guards/loop-detection.js';
 export { iterationBudget } from './loop/guards/iteration-budget.js';
 export { timeLimits } from './loop/guards/time-limits.js';

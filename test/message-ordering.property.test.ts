@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../src/clock/virtual-clock.js';
 import type { LoopContext } from '../src/loop/guard.js';
-import { fixMessageOrder, orderingFixup } from '../src/loop/guards/message-ordering.js';
+import { fixMessageOrder, orderingFixup } from '../src/loop/guards/ordering-fixup.js';
 import type { ModelRequest } from '../src/model/model-client.js';
 import { requestProblem } from '../src/model/simulated/request-validation.js';
 

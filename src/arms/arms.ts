@@ -1,20 +1,8 @@
 import type { z } from 'zod';
 import type { GuardDescriptor, GuardRun } from '../loop/define-guard.js';
 import type { Guard } from '../loop/guard.js';
-import { argumentRepairGuard } from '../loop/guards/argument-repair.js';
-import { concurrencyGuard } from '../loop/guards/concurrency.js';
 import { contextCompactionGuard } from '../loop/guards/context-compaction.js';
-import { errorClassificationGuard } from '../loop/guards/error-classification.js';
-import { iterationBudgetGuard } from '../loop/guards/iteration-budget.js';
-import { llmRecoveryGuard } from '../loop/guards/llm-recovery.js';
-import { loopDetectionGuard } from '../loop/guards/loop-detection.js';
-import { orderingFixupGuard } from '../loop/guards/message-ordering.js';
-import { outputLimitRecoveryGuard } from '../loop/guards/output-limit-recovery.js';
-import { repeatFingerprintGuard } from '../loop/guards/repeat-fingerprint.js';
-import { runJournalGuard } from '../loop/guards/run-journal.js';
-import { stuckToolGuard } from '../loop/guards/stuck-tool.js';
-import { timeLimitsGuard } from '../loop/guards/time-limits.js';
-import { toolBudgetGuard } from '../loop/guards/tool-budget.js';
+import { GUARD_REGISTRY, type GuardEntry } from '../loop/guards/index.js';
 import { RunJournal } from '../loop/journal/run-journal.js';
 import { DEFAULT_MODEL_ID } from '../model/model-client.js';
 import { contextWindowOf } from '../model/model-table.js';
@@ -28,48 +16,10 @@ import { isUserGuardSetting, type UserGuardSetting, userGuardDescriptor } from '
 import { shieldedUserGuard } from './user-guard-shield.js';
 import type { AgentRef } from './agent-arm.js';
 
-/**
- * Every built-in guard, in consultation order: an escalation is honoured before a repeat
- * check could block it, and the budget is checked before anything else reaches the model.
- */
-export const BUILT_IN_GUARDS = [
-  // First: model-call wrappers nest in guard order, so recovery is innermost, nearest the
-  // model, like an HTTP client's retry layer; a later wrapper (reactive compaction on a
-  // 413, say) sees a call only once transient faults have been ridden out. It takes no
-  // part in the tool-side decisions the other guards are ordered for.
-  llmRecoveryGuard,
-  // Outside recovery, so a 413 reaches it only once transient faults are ridden out and its
-  // summary calls are retried too; inside output-limit recovery, whose raise must not
-  // lengthen a summary.
-  contextCompactionGuard,
-  // Outside recovery: it sees a reply only once transient faults are ridden out, and its
-  // raised resend gets the same recovery.
-  outputLimitRecoveryGuard,
-  // Repairs the transcript before each call: a resumed history may be out of order.
-  orderingFixupGuard,
-  stuckToolGuard,
-  // The article's "count every tool call": a call refused by another guard still cost the
-  // model a turn, so it counts (`counts: 'executed'` counts only what reached the tools).
-  toolBudgetGuard,
-  // The article's rule: the same tool with the same arguments twice in a row.
-  repeatFingerprintGuard,
-  errorClassificationGuard,
-  // Before the iteration budget's warning: one intervention a batch, and thrash is the
-  // more urgent news.
-  loopDetectionGuard,
-  // Answers its own tool before the others see the call; stops at its limit after the
-  // budget's final turn has had its chance.
-  iterationBudgetGuard,
-  timeLimitsGuard,
-  concurrencyGuard,
-  // Only reads arguments that arrive as text (the OpenAI-compatible edge); its place in
-  // the order does not matter, since it is the only guard with that hook.
-  argumentRepairGuard,
-  // Answers only its own tools; compaction shows its journal after every summary.
-  runJournalGuard,
-] as const;
+/** Every built-in guard's descriptor, in consultation order (the registry says why that order). */
+export const BUILT_IN_GUARDS: readonly BuiltInGuard[] = GUARD_REGISTRY.map((entry) => entry.descriptor);
 
-type BuiltInGuard = (typeof BUILT_IN_GUARDS)[number];
+type BuiltInGuard = GuardEntry['descriptor'];
 
 /** A guard's settings as an arm carries them and results show them: its name first, then its settings in schema order. */
 type SettingOf<D> =

@@ -1,35 +1,18 @@
 import type { z } from 'zod';
 import type { GuardDescriptor, GuardRun, TaskClass } from '../loop/define-guard.js';
 import type { Guard } from '../loop/guard.js';
-import { errorClassificationGuard } from '../loop/guards/error-classification.js';
-import { iterationBudgetGuard } from '../loop/guards/iteration-budget.js';
-import { llmRecoveryGuard } from '../loop/guards/llm-recovery.js';
-import { loopDetectionGuard } from '../loop/guards/loop-detection.js';
-import { repeatFingerprintGuard } from '../loop/guards/repeat-fingerprint.js';
-import { runJournalGuard } from '../loop/guards/run-journal.js';
-import { stuckToolGuard } from '../loop/guards/stuck-tool.js';
-import { timeLimitsGuard } from '../loop/guards/time-limits.js';
-import { toolBudgetGuard } from '../loop/guards/tool-budget.js';
+import { GUARD_REGISTRY, type HostedGuardEntry } from '../loop/guards/index.js';
 import { RunJournal } from '../loop/journal/run-journal.js';
 import { DEFAULT_MODEL_ID } from '../model/model-client.js';
 import type { StreamKey } from '../random/streams.js';
 
 /**
  * The built-in guards a framework's extension points can host, by the option that turns
- * each on, in the consultation order of our own loop's arms (src/arms/arms.ts; a test
- * holds the two orders together).
+ * each on (the guard's code name), in our own loop's consultation order.
  */
-export const HOSTED_GUARDS = {
-  llmRecovery: llmRecoveryGuard,
-  stuckTool: stuckToolGuard,
-  toolBudget: toolBudgetGuard,
-  repeatFingerprint: repeatFingerprintGuard,
-  errorClassification: errorClassificationGuard,
-  loopDetection: loopDetectionGuard,
-  iterationBudget: iterationBudgetGuard,
-  timeLimits: timeLimitsGuard,
-  runJournal: runJournalGuard,
-} as const;
+export const HOSTED_GUARDS = Object.fromEntries(
+  GUARD_REGISTRY.flatMap((entry) => ('unhosted' in entry ? [] : [[entry.code, entry.descriptor]])),
+) as { readonly [E in HostedGuardEntry as E['code']]: E['descriptor'] };
 
 export type HostedGuardOption = keyof typeof HOSTED_GUARDS;
 
@@ -45,20 +28,12 @@ export type GuardChoice = {
 };
 
 /**
- * Built-in guards of our `all` preset that no framework extension point can host, and why.
- * A session refuses them by name.
+ * Built-in guards of our `all` preset that no framework extension point can host, by arm
+ * name, and why. A session refuses them by name.
  */
-export const UNHOSTED_GUARDS: Readonly<Record<string, string>> = {
-  compact:
-    "it replaces the transcript with a summary made by its own model call inside the model-call wrapper; a framework keeps its own history, which neither generateText's model middleware nor a LangChain wrapModelCall hands back rewritten",
-  output:
-    'on a cut-off reply it sends a continuation instead of running the tools; a framework ends its loop on a reply without tool calls',
-  fixup: "it repairs our loop's transcript; a framework builds its own, already in order",
-  concurrency:
-    "how a turn's tool calls are scheduled is the framework's own, and under the middleware a session runs them one after another (each waits for the one before, retries and backoffs included)",
-  repair:
-    'it reads tool arguments that arrive as text (the OpenAI-compatible edge); over the Messages API they arrive parsed',
-};
+export const UNHOSTED_GUARDS: Readonly<Record<string, string>> = Object.fromEntries(
+  GUARD_REGISTRY.flatMap((entry) => ('unhosted' in entry ? [[entry.descriptor.name, entry.unhosted]] : [])),
+);
 
 /** The presets a session takes by name: the article's four safeguards, and every guard a framework can host. */
 export const SESSION_PRESETS: Readonly<Record<'article' | 'all', readonly HostedGuardOption[]>> = {

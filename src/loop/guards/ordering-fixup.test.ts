@@ -4,7 +4,7 @@ import { ScriptedModel } from '../../model/scripted-model.js';
 import { BudgetedAgentLoop } from '../budgeted-agent-loop.js';
 import type { AgentEvent } from '../events.js';
 import { recordingHost } from '../recording-host.test-helpers.js';
-import { fixMessageOrder, orderingFixup } from './message-ordering.js';
+import { fixMessageOrder, orderingFixup } from './ordering-fixup.js';
 
 const OFFERED = new Set(['get_user', 'write_result']);
 const use = (id: string, name = 'get_user') => ({ type: 'tool_use' as const, id, name, input: {} });

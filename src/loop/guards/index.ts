@@ -1,0 +1,88 @@
+import { argumentRepairGuard } from './argument-repair.js';
+import { concurrencyGuard } from './concurrency.js';
+import { contextCompactionGuard } from './context-compaction.js';
+import { errorClassificationGuard } from './error-classification.js';
+import { iterationBudgetGuard } from './iteration-budget.js';
+import { llmRecoveryGuard } from './llm-recovery.js';
+import { loopDetectionGuard } from './loop-detection.js';
+import { orderingFixupGuard } from './ordering-fixup.js';
+import { outputLimitRecoveryGuard } from './output-limit-recovery.js';
+import { repeatFingerprintGuard } from './repeat-fingerprint.js';
+import { runJournalGuard } from './run-journal.js';
+import { stuckToolGuard } from './stuck-tool.js';
+import { timeLimitsGuard } from './time-limits.js';
+import { toolBudgetGuard } from './tool-budget.js';
+
+/**
+ * Every built-in guard, once, in the order our loop consults them. Each has two names:
+ * `code` names its module (`ordering-fixup.ts`), its factory (`orderingFixup()`), its
+ * descriptor (`orderingFixupGuard`) and the middleware option that turns it on; the
+ * descriptor's `name` is its arm name (`fixup`), in arms files and results. A guard no
+ * framework extension point can host says why (`unhosted`). Arms, the middleware and
+ * docs/guards.md read this list; a test holds the names to the modules.
+ */
+export const GUARD_REGISTRY = [
+  // First: model-call wrappers nest in guard order, so recovery is innermost, nearest the
+  // model, like an HTTP client's retry layer; a later wrapper (reactive compaction on a
+  // 413, say) sees a call only once transient faults have been ridden out. It takes no
+  // part in the tool-side decisions the other guards are ordered for.
+  { code: 'llmRecovery', descriptor: llmRecoveryGuard },
+  // Outside recovery, so a 413 reaches it only once transient faults are ridden out and its
+  // summary calls are retried too; inside output-limit recovery, whose raise must not
+  // lengthen a summary.
+  {
+    code: 'contextCompaction',
+    descriptor: contextCompactionGuard,
+    unhosted:
+      "it replaces the transcript with a summary made by its own model call inside the model-call wrapper; a framework keeps its own history, which neither generateText's model middleware nor a LangChain wrapModelCall hands back rewritten",
+  },
+  // Outside recovery: it sees a reply only once transient faults are ridden out, and its
+  // raised resend gets the same recovery.
+  {
+    code: 'outputLimitRecovery',
+    descriptor: outputLimitRecoveryGuard,
+    unhosted:
+      'on a cut-off reply it sends a continuation instead of running the tools; a framework ends its loop on a reply without tool calls',
+  },
+  // Repairs the transcript before each call: a resumed history may be out of order.
+  {
+    code: 'orderingFixup',
+    descriptor: orderingFixupGuard,
+    unhosted: "it repairs our loop's transcript; a framework builds its own, already in order",
+  },
+  { code: 'stuckTool', descriptor: stuckToolGuard },
+  // The article's "count every tool call": a call refused by another guard still cost the
+  // model a turn, so it counts (`counts: 'executed'` counts only what reached the tools).
+  { code: 'toolBudget', descriptor: toolBudgetGuard },
+  // The article's rule: the same tool with the same arguments twice in a row.
+  { code: 'repeatFingerprint', descriptor: repeatFingerprintGuard },
+  { code: 'errorClassification', descriptor: errorClassificationGuard },
+  // Before the iteration budget's warning: one intervention a batch, and thrash is the
+  // more urgent news.
+  { code: 'loopDetection', descriptor: loopDetectionGuard },
+  // Answers its own tool before the others see the call; stops at its limit after the
+  // budget's final turn has had its chance.
+  { code: 'iterationBudget', descriptor: iterationBudgetGuard },
+  { code: 'timeLimits', descriptor: timeLimitsGuard },
+  {
+    code: 'concurrency',
+    descriptor: concurrencyGuard,
+    unhosted:
+      "how a turn's tool calls are scheduled is the framework's own, and under the middleware a session runs them one after another (each waits for the one before, retries and backoffs included)",
+  },
+  // Only reads arguments that arrive as text (the OpenAI-compatible edge); its place in
+  // the order does not matter, since it is the only guard with that hook.
+  {
+    code: 'argumentRepair',
+    descriptor: argumentRepairGuard,
+    unhosted:
+      'it reads tool arguments that arrive as text (the OpenAI-compatible edge); over the Messages API they arrive parsed',
+  },
+  // Answers only its own tools; compaction shows its journal after every summary.
+  { code: 'runJournal', descriptor: runJournalGuard },
+] as const;
+
+export type GuardEntry = (typeof GUARD_REGISTRY)[number];
+
+/** The guards a framework's extension points can host. */
+export type HostedGuardEntry = Exclude<GuardEntry, { readonly unhosted: string }>;
