@@ -1,93 +1,42 @@
-import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveArms } from '../../arms/arms.js';
 import { checkAgentSweep } from '../../arms/agent-checks.js';
-import { loadScenarioSources } from '../../sweep/scenario-source.js';
 import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
-import { wallClock } from '../../clock/wall-clock.js';
 import { installCommand, installedPeers, missingPackages, PEERS } from '../../peers/peer-registry.js';
 import { leaderboard, renderLeaderboard } from '../../report/leaderboard.js';
 import { readSweep } from '../../report/read-sweep.js';
-import { UserInputError } from '../../user-input-error.js';
-import { commaList, nonNegativeInt, seedCount, workerCount } from '../parse.js';
 import { sweepProgress } from '../progress.js';
-import { writeSweepMeta } from '../sweep-meta.js';
-import { sweepUntilInterrupted } from '../sweep-until-interrupted.js';
 import { colourStdout } from '../terminal-capabilities.js';
-import { outputFolder } from '../output-folder.js';
-import { optionAlias } from '../option-alias.js';
 import { agentArms, checkAgentArms } from '../../arms/agent-arm.js';
 import { inProcessModel } from '../../run/model-source.js';
 import { cliCommand } from '../invocation.js';
+import { distinctScenarios, type SweepFlags, sweepOptions, sweepTimeLine, timedSweep } from '../sweep-options.js';
 
-interface ArenaFlags {
-  readonly scenarios: string[];
-  readonly seeds: number;
-  readonly firstSeed: number;
-  readonly sweepSeed: number;
-  readonly workers: number;
-  readonly out: string;
-  readonly resume: boolean;
-  readonly overwrite: boolean;
-  readonly ensemble?: string;
-  readonly agent: string[];
-}
+type ArenaFlags = SweepFlags;
 
 /** Our three reference arms, then every installed peer framework. */
 export const ARENA_ARMS = ['none', 'article', 'all'] as const;
 
 export function registerArena(program: Command): void {
-  program
+  const arena = program
     .command('arena')
     .description(
       'Our loop (none, article, all) against every installed peer framework on the same scenarios, seeds and faults; prints a leaderboard.',
-    )
-    .requiredOption(
-      '-s, --scenarios <ids>',
-      'scenario ids or .yaml paths, comma-separated (see `spiralbench list`)',
-      commaList,
-    )
-    .option(
-      '--agent <path>',
-      'your own agent (a defineAgent module; path#export picks an export) in the arena as agent:<name>; repeatable or comma-separated (docs/agents.md)',
-      (value: string, previous: string[]) => [...previous, ...commaList(value)],
-      [] as string[],
-    )
-    .option('-n, --seeds <count>', 'runs per scenario and arm (at most 1000000000)', seedCount, 100)
-    .option(
-      '--first-seed <n>',
-      'first run seed; runs use n, n+1, ... (n + seeds at most 2^53 - 1; --seed is an alias)',
-      nonNegativeInt,
-      1,
-    )
-    .addOption(optionAlias('--seed <n>', 'firstSeed', nonNegativeInt))
-    .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
-    .option(
-      '-w, --workers <n>',
-      'worker threads (1 runs inline; at most 4 per core); results are identical for any count',
-      workerCount,
-      availableParallelism(),
-    )
-    .option(
-      '-o, --out <dir>',
-      'results folder (runs.jsonl, runs.csv, summary.json, as `run` writes them)',
-      outputFolder,
-      'results/arena',
-    )
-    .option(
-      '--resume',
-      'continue the interrupted arena in --out (same flags): finished runs are kept, the rest are run',
-      false,
-    )
-    .option(
-      '--overwrite',
-      'delete the arena --out holds, finished or interrupted, and start over (without it, such a folder is refused; --discard is an alias)',
-      false,
-    )
-    .addOption(optionAlias('--discard', 'overwrite'))
-    .option(
-      '--ensemble <name>',
+    );
+  sweepOptions.scenarios(arena);
+  sweepOptions.agent(arena, 'in the arena as agent:<name>');
+  sweepOptions.seeds(arena, 100);
+  sweepOptions.workers(arena);
+  sweepOptions.out(arena, 'results/arena', 'results folder (runs.jsonl, runs.csv, summary.json, as `run` writes them)');
+  sweepOptions.resume(
+    arena,
+    'arena',
+    'delete the arena --out holds, finished or interrupted, and start over (without it, such a folder is refused; --discard is an alias)',
+  );
+  sweepOptions
+    .ensemble(
+      arena,
       "every arm across a persona ensemble, paired by seed: 'default' or a file from `spiralbench calibrate` (see `run --help`)",
     )
     .addHelpText(
@@ -109,14 +58,7 @@ export function registerArena(program: Command): void {
       ].join('\n'),
     )
     .action(async (flags: ArenaFlags, command: Command) => {
-      const scenarios = await loadScenarioSources(flags.scenarios);
-      const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
-      if (repeated.length > 0)
-        throw UserInputError.single(
-          '--scenarios',
-          '',
-          `each scenario once; repeated: ${[...new Set(repeated)].join(', ')}`,
-        );
+      const scenarios = await distinctScenarios(flags.scenarios);
       const peers = installedPeers();
       for (const peer of PEERS.filter((entry) => !peers.includes(entry))) {
         process.stderr.write(
@@ -135,18 +77,14 @@ export function registerArena(program: Command): void {
       );
       const outDir = resolve(flags.out);
       const total = scenarios.length * arms.length * flags.seeds;
-      const startedAt = wallClock.iso();
-      const started = wallClock.ms();
       const progress = sweepProgress(total);
-      let workers = flags.workers;
-      const summary = await sweepUntilInterrupted({
+      const { summary, seconds, workers } = await timedSweep({
         scenarios,
         arms,
         seeds: flags.seeds,
         baseSeed: flags.firstSeed,
         sweepSeed: flags.sweepSeed,
         workers: flags.workers,
-        onStart: (started) => (workers = started.workers),
         outDir,
         resume: flags.resume,
         discard: flags.overwrite,
@@ -155,16 +93,7 @@ export function registerArena(program: Command): void {
         ...(ensemble === undefined ? {} : { ensemble }),
         ...(progress === undefined ? {} : { onProgress: progress }),
       });
-      const seconds = (wallClock.ms() - started) / 1000;
-      writeSweepMeta(outDir, {
-        started_at: startedAt,
-        finished_at: wallClock.iso(),
-        wall_seconds: Math.round(seconds * 10) / 10,
-        workers,
-      });
-      process.stderr.write(
-        `${total} runs in ${seconds.toFixed(1)} s (${Math.round(total / seconds)} runs/s, ${workers} worker(s))\n`,
-      );
+      process.stderr.write(sweepTimeLine(total, seconds, `${workers} worker(s)`));
       const runs = await readSweep(outDir);
       const board = leaderboard(runs.cells, summary.cells);
       process.stdout.write(

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -7,9 +6,8 @@ import { replayCommand } from '../../sweep/replay-command.js';
 import { loadArmsFile } from '../../arms/arms-file.js';
 import { agentArms, checkAgentArms } from '../../arms/agent-arm.js';
 import { shownAgentSpec } from '../../arms/recorded-arms.js';
-import { loadScenarioSources } from '../../sweep/scenario-source.js';
 import { usesDefaultPersona } from '../../sweep/ensemble-cast.js';
-import { loadEnsemble } from '../../scenarios/persona-ensemble.js';
+import { loadEnsemble, type PersonaEnsemble } from '../../scenarios/persona-ensemble.js';
 import { checkAgentSweep } from '../../arms/agent-checks.js';
 import type { Shard } from '../../sweep/sweep-plan.js';
 import { REPORT_FILE } from '../../report/html/report-marker.js';
@@ -17,49 +15,38 @@ import { renderCellTables, renderPassHatK, renderScenarioMatrix } from '../../re
 import { renderAnswer } from '../../report/answer-table.js';
 import { concludeSweep } from '../sweep-conclusions.js';
 import { checkSensitivity, sweepPriorEdges } from '../prior-sensitivity-sweeps.js';
-import { type PriorSensitivity, storedSensitivity } from '../../report/prior-sensitivity.js';
+import { storedSensitivity } from '../../report/prior-sensitivity.js';
 import { renderPriorSensitivity } from '../../report/prior-sensitivity-text.js';
 import { extendSummary } from '../../results/results-writer.js';
 import { UserInputError } from '../../user-input-error.js';
 import { wallClock } from '../../clock/wall-clock.js';
 import { CheckFailed } from '../check-failed.js';
-import { sweepUntilInterrupted } from '../sweep-until-interrupted.js';
-import { writeSweepMeta } from '../sweep-meta.js';
 import { DEFAULT_REAL_CONCURRENCY, selectModel } from '../model-choice.js';
 import { DEFAULT_MAX_COST_USD } from '../cost-confirmation.js';
 import { prepareRealSweep, watchRealSweep } from '../real-sweep.js';
-import {
-  commaList,
-  nonNegativeInt,
-  nonNegativeNumber,
-  positiveInt,
-  seedCount,
-  shardSpec,
-  workerCount,
-} from '../parse.js';
+import { commaList, nonNegativeNumber, positiveInt, shardSpec } from '../parse.js';
 import { liveModel as liveSource, type ModelSource } from '../../run/model-source.js';
 import type { LiveSession } from '../../run/live-session.js';
 import { sweepProgress } from '../progress.js';
 import { UNANSWERED_RUNS_TO_STOP } from '../../sweep/sweep-health.js';
 import { EXIT } from '../exit-codes.js';
 import { colourStdout } from '../terminal-capabilities.js';
-import { outputFolder } from '../output-folder.js';
 import { replaceableFile } from '../output-file.js';
-import { optionAlias } from '../option-alias.js';
 import { otelFile } from '../otel-file.js';
 import { asTyped } from '../invocation.js';
+import {
+  distinctScenarios,
+  type SweepFlags,
+  sweepOptions,
+  sweepTimeLine,
+  type TimedSweep,
+  timedSweep,
+} from '../sweep-options.js';
 
-interface RunFlags {
-  readonly scenarios: string[];
+interface RunFlags extends SweepFlags {
   readonly arms: string[];
   readonly armsFile?: string;
-  readonly agent: string[];
-  readonly seeds: number;
-  readonly firstSeed: number;
-  readonly sweepSeed: number;
-  readonly workers: number;
   readonly shard?: Shard;
-  readonly out: string;
   readonly via: string;
   readonly model?: string;
   readonly provider?: string;
@@ -70,76 +57,53 @@ interface RunFlags {
   readonly json: boolean;
   readonly check?: string;
   readonly report?: string | true;
-  readonly resume: boolean;
-  readonly overwrite: boolean;
   readonly stream: boolean;
   readonly live: boolean;
   readonly liveTimeoutMs: number;
   readonly modelUrl?: string;
-  readonly ensemble?: string;
   readonly sensitivity: boolean;
   readonly otel?: string;
 }
 
 export function registerRun(program: Command): void {
-  program
+  const run = program
     .command('run')
     .description(
       'Run scenario × arm × seed and print a table per scenario; write runs.jsonl, runs.csv and summary.json.',
-    )
-    .requiredOption(
-      '-s, --scenarios <ids>',
-      'scenario ids or .yaml paths, comma-separated (see `spiralbench list`; --scenario is an alias)',
-      commaList,
-    )
-    .addOption(optionAlias('--scenario <ids>', 'scenarios', commaList))
+    );
+  sweepOptions
+    .scenarios(run)
     .option(
       '-a, --arms <names>',
       'arms, groups (ablation) or peer frameworks (peer:vercel-ai, ...), comma-separated',
       commaList,
       ['none', 'article'],
     )
-    .option('--arms-file <path>', 'YAML/JSON file of custom arms, usable by name in --arms')
-    .option(
-      '--agent <path>',
-      'your own agent (a defineAgent module, .ts or .js; path#export picks an export) as the arm agent:<name>, beside --arms; repeatable or comma-separated (docs/agents.md)',
-      (value: string, previous: string[]) => [...previous, ...commaList(value)],
-      [] as string[],
-    )
-    .option(
-      '--ensemble <name>',
+    .option('--arms-file <path>', 'YAML/JSON file of custom arms, usable by name in --arms');
+  sweepOptions.agent(run, 'as the arm agent:<name>, beside --arms');
+  sweepOptions
+    .ensemble(
+      run,
       "run every arm across a persona ensemble: 'default' (fitted to the published baseline) or a file from `spiralbench calibrate`",
     )
     .option(
       '--sensitivity',
       "with --ensemble: re-run the same cells with every member's prior-only parameters at the low, then the high edge of their ranges, and name the cells whose label or sign changes (summary.json `sensitivity`)",
       false,
-    )
-    .option('-n, --seeds <count>', 'runs per scenario and arm (at most 1000000000)', seedCount, 50)
-    .option(
-      '--first-seed <n>',
-      'first run seed; runs use n, n+1, ... (n + seeds at most 2^53 - 1; --seed is an alias)',
-      nonNegativeInt,
-      1,
-    )
-    .addOption(optionAlias('--seed <n>', 'firstSeed', nonNegativeInt))
-    .option('--sweep-seed <n>', 'namespace of every random stream in the sweep', nonNegativeInt, 0)
-    .option(
-      '-w, --workers <n>',
-      'worker threads (1 runs inline; at most 4 per core); results are identical for any count',
-      workerCount,
-      availableParallelism(),
-    )
+    );
+  sweepOptions.seeds(run, 50);
+  sweepOptions
+    .workers(run)
     .option(
       '--shard <i/n>',
       'run only the i-th of n equal slices of the sweep (combine with `spiralbench merge`)',
       shardSpec,
-    )
-    .option(
-      '-o, --out <dir>',
-      'results folder; a folder named here that holds a sweep needs --resume or --overwrite (the default one is replaced when its sweep finished)',
-      outputFolder,
+    );
+  sweepOptions
+    .out(
+      run,
       'results/latest',
+      'results folder; a folder named here that holds a sweep needs --resume or --overwrite (the default one is replaced when its sweep finished)',
     )
     .option(
       '--via <path>',
@@ -179,18 +143,13 @@ export function registerRun(program: Command): void {
     .option(
       '--report [html]',
       'then write the HTML report (default reports/<results folder name>.html); an earlier report there is replaced, any other file refused',
-    )
-    .option(
-      '--resume',
-      'continue the interrupted sweep in --out (same flags): finished runs are kept, the rest are run',
-      false,
-    )
-    .option(
-      '--overwrite',
+    );
+  sweepOptions
+    .resume(
+      run,
+      'sweep',
       'delete the sweep --out holds, finished or interrupted, and start over, and replace any file at the --report path (without --resume or --overwrite, a sweep into such a folder is refused; --discard is an alias)',
-      false,
     )
-    .addOption(optionAlias('--discard', 'overwrite'))
     .option(
       '--live',
       'live mode: tools served over HTTP on 127.0.0.1 with socket-level faults, the simulated model over HTTP, real time (see docs/live.md)',
@@ -257,230 +216,277 @@ export function registerRun(program: Command): void {
       ].join('\n'),
     )
     .action(async (flags: RunFlags, command: Command) => {
-      const baseline = flags.check === undefined ? undefined : baselineDir(flags.check);
-      if (baseline !== undefined && baseline === resolve(flags.out)) {
-        throw UserInputError.single(
-          '--out',
-          '',
-          `a folder other than the --check baseline (${baseline}), which the run would overwrite`,
-        );
-      }
-      // Checked before the sweep, which may run for hours: its report must have somewhere to go.
-      const reportPath =
-        flags.report === undefined
-          ? undefined
-          : replaceableFile(
-              typeof flags.report === 'string' ? flags.report : join('reports', `${basename(resolve(flags.out))}.html`),
-              { another: '--report', overwrite: flags.overwrite, ours: REPORT_FILE },
-            );
-      const scenarios = await loadScenarioSources(flags.scenarios);
-      const repeated = scenarios.map(({ scenario }) => scenario.id).filter((id, i, ids) => ids.indexOf(id) !== i);
-      if (repeated.length > 0)
-        throw UserInputError.single(
-          '--scenarios',
-          '',
-          `each scenario once; repeated: ${[...new Set(repeated)].join(', ')}`,
-        );
-      const fromFile = flags.armsFile === undefined ? new Map<string, Arm>() : await loadArmsFile(flags.armsFile);
-      const agents = await agentArms(flags.agent, process.cwd());
-      const custom = new Map<string, Arm>([...fromFile, ...agents]);
-      const arms = resolveArms([...flags.arms, ...agents.keys()], '--arms', custom);
-      const definitions = await checkAgentArms(arms, (arm) =>
-        agents.has(arm.name) ? { source: '--agent' } : { source: flags.armsFile!, field: `arms (${arm.name}).agent` },
-      );
-      const ensemble = flags.ensemble === undefined ? undefined : loadEnsemble(flags.ensemble);
-      if (flags.sensitivity)
-        checkSensitivity({
-          ...(flags.ensemble === undefined ? {} : { ensemble: flags.ensemble }),
-          shard: flags.shard,
-          arms: arms.length,
-          simulated: !flags.live && flags.model === undefined,
-        });
-      const otel = flags.otel === undefined ? undefined : otelFile(flags.otel);
-      // Live runs, OpenTelemetry, the HTML report and --check load their modules only when asked for.
-      const live = flags.live ? await import('../../run/live-session.js') : undefined;
-      const otelExport = otel === undefined ? undefined : await import('../../otel/otel-export.js');
-      const { source: model, real } =
-        live !== undefined
-          ? { source: liveModel(flags, live.LiveSession), real: undefined }
-          : await selectModel(flags, process.env, {
-              onHold: (hold) =>
-                process.stderr.write(
-                  `rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`,
-                ),
-            });
-      // With --json the label goes to stderr, so stdout stays one JSON document (which carries `live` itself).
-      if (live !== undefined)
-        (flags.json ? process.stderr : process.stdout).write(
-          `${live.LIVE_NOTE} · tool timeout ${flags.liveTimeoutMs} ms\n`,
-        );
-      otelExport?.checkOtelExport(model);
-      checkAgentSweep(
-        arms,
-        scenarios.map(({ scenario }) => scenario),
-        model,
-        { stream: flags.stream, agents: definitions },
-      );
-      if (real !== undefined) {
-        await prepareRealSweep({
-          target: real,
-          scenarios: scenarios.map(({ scenario }) => scenario),
-          arms,
-          seeds: flags.seeds,
-          baseSeed: flags.firstSeed,
-          sweepSeed: flags.sweepSeed,
-          ...(flags.shard === undefined ? {} : { shard: flags.shard }),
-          maxCostUsd: flags.maxCost,
-          yes: flags.yes,
-        });
-      }
-      const outDir = resolve(flags.out);
-      const total = scenarios.length * arms.length * flags.seeds;
-      const startedAt = wallClock.iso();
-      const started = wallClock.ms();
-      // A real model that never answers stops the sweep early (exit 4); a simulated one's faults are the experiment.
-      const watch = real === undefined ? undefined : watchRealSweep(outDir);
-      let workers = flags.workers;
-      const sweep = await sweepUntilInterrupted({
-        scenarios,
-        arms,
-        ...(flags.armsFile === undefined ? {} : { armsFile: { path: flags.armsFile, arms: new Set(fromFile.keys()) } }),
-        seeds: flags.seeds,
-        baseSeed: flags.firstSeed,
-        sweepSeed: flags.sweepSeed,
-        model,
-        ...(flags.stream ? { stream: true } : {}),
-        ...(ensemble === undefined ? {} : { ensemble }),
-        workers: flags.workers,
-        onStart: (started) => (workers = started.workers),
-        ...(flags.shard === undefined ? {} : { shard: flags.shard }),
-        outDir,
-        resume: flags.resume,
-        discard: flags.overwrite,
-        // results/latest is the scratch folder: a finished sweep there is replaced; a folder named with -o is kept.
-        defaultFolder: command.getOptionValueSource('out') === 'default',
-        ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
-        ...(watch === undefined ? {} : { onRecord: watch.onRecord, stop: watch.stop }),
-      }).finally(() => model.close());
-      // Wall time and memory go to stderr: stdout stays the same bytes for the same sweep.
-      const seconds = (wallClock.ms() - started) / 1000;
-      writeSweepMeta(outDir, {
-        started_at: startedAt,
-        finished_at: wallClock.iso(),
-        wall_seconds: Math.round(seconds * 10) / 10,
-        workers: model.kind === 'live' ? 1 : workers,
-        stream: flags.stream,
-        ...(sweep.live === undefined ? {} : { live: sweep.live }),
-      });
-      const runs = sweep.cells.reduce((sum, cell) => sum + cell.runs, 0);
-      const peakMb = process.resourceUsage().maxRSS / 1024;
-      const how =
-        model.kind === 'live'
-          ? '1 thread, live'
-          : real === undefined
-            ? `${workers} worker(s)`
-            : `${real.concurrency} at once, wall-clock time`;
-      process.stderr.write(
-        `${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, ${how}) · peak memory ${peakMb.toFixed(0)} MB\n`,
-      );
-      watch?.finished();
-      // The labels and the recommendation go into summary.json, for programs to read what the output says.
-      const concluded = await concludeSweep(outDir, sweep);
-      const { conclusions } = concluded;
-      let { summary } = concluded;
-      let sensitivity: PriorSensitivity | undefined;
-      if (flags.sensitivity && ensemble !== undefined && conclusions !== undefined) {
-        sensitivity = await sweepPriorEdges(
-          {
-            scenarios,
-            arms,
-            ...(flags.armsFile === undefined
-              ? {}
-              : { armsFile: { path: flags.armsFile, arms: new Set(fromFile.keys()) } }),
-            seeds: flags.seeds,
-            baseSeed: flags.firstSeed,
-            sweepSeed: flags.sweepSeed,
-            model,
-            ...(flags.stream ? { stream: true } : {}),
-            ensemble,
-            workers: flags.workers,
-          },
-          conclusions,
-        );
-        summary = extendSummary(outDir, summary, { sensitivity: storedSensitivity(sensitivity) });
-      }
-      if (otel !== undefined && otelExport !== undefined) {
-        const exportStarted = wallClock.ms();
-        const exported = await otelExport.exportOtel({
-          path: otel,
-          scenarios,
-          arms,
-          seeds: flags.seeds,
-          baseSeed: flags.firstSeed,
-          sweepSeed: flags.sweepSeed,
-          model,
-          ...(flags.stream ? { stream: true } : {}),
-          ...(flags.shard === undefined ? {} : { shard: flags.shard }),
-          ...(ensemble === undefined ? {} : { ensemble }),
-        });
-        process.stderr.write(
-          `otel: ${otel} (${exported.runs} runs, ${exported.spans} spans, ${((wallClock.ms() - exportStarted) / 1000).toFixed(1)} s)\n`,
-        );
-      }
-      if (reportPath !== undefined) {
-        const { writeReport } = await import('../../report/html/write-report.js');
-        const written = await writeReport(outDir, { html: reportPath });
-        process.stderr.write(`report: ${written.htmlPath ?? '(not written)'}\n`);
-      }
-      if (flags.json) {
-        process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-      } else {
-        const shardNote = summary.shard === null ? '' : ` · shard ${summary.shard.index}/${summary.shard.count}`;
-        const impossible = new Set(
-          summary.scenarios.filter((scenario) => scenario.impossible).map((scenario) => scenario.id),
-        );
-        const tables = {
-          color: colourStdout(),
-          impossible,
-          ...(conclusions === undefined ? {} : { effects: conclusions.effects, baseline: conclusions.baseline }),
-        };
-        process.stdout.write(`${renderCellTables(summary.cells, tables)}\n\n`);
-        if (new Set(summary.cells.map((cell) => cell.scenario)).size > 1) {
-          process.stdout.write(`${renderScenarioMatrix(summary.cells, tables)}\n\n`);
-        }
-        process.stdout.write(`${renderPassHatK(summary.pass_hat_k)}\n`);
-        if (conclusions !== undefined)
-          process.stdout.write(`\n${renderAnswer(conclusions.answer, { color: colourStdout() })}\n`);
-        if (sensitivity !== undefined) process.stdout.write(`\n${renderPriorSensitivity(sensitivity)}\n`);
-        if (summary.live !== undefined && live !== undefined)
-          process.stdout.write(`\n${live.LIVE_NOTE} · wall ${seconds.toFixed(1)} s\n`);
-        process.stdout.write(
-          `\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.firstSeed}..${flags.firstSeed + flags.seeds - 1}${shardNote}\n`,
-        );
-        if (summary.ensemble !== undefined)
-          process.stdout.write(
-            `ensemble: ${summary.ensemble.name} · ${summary.ensemble.members} members (run seed s: member (s - ${flags.firstSeed}) mod ${summary.ensemble.members}) · sha256 ${summary.ensemble.hash.slice(0, 12)}\n`,
-          );
-        process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
-        if (real === undefined && model.kind !== 'live')
-          process.stdout.write(
-            `replay a run: ${asTyped(firstRunReplay(flags, arms, fromFile, model, usesDefaultPersona(scenarios[0]!.texts)))}\n`,
-          );
-      }
-      if (baseline !== undefined) {
-        // With --json the comparison goes to stderr, so stdout stays one JSON document.
-        const { compareSweepDirs } = await import('../../report/compare-sweeps.js');
-        const check = await compareSweepDirs(baseline, outDir, { color: !flags.json && colourStdout() });
-        (flags.json ? process.stderr : process.stdout).write(`\n${check.text}\n`);
-        if (check.comparison.onlyInA.length > 0) {
-          throw new CheckFailed(
-            `check: ${check.comparison.onlyInA.length} cell(s) of the baseline were not run (${check.comparison.onlyInA.map((cell) => `${cell.scenario} · ${cell.arm}`).join(', ')})`,
-          );
-        }
-        if (check.regressions.length > 0)
-          throw new CheckFailed(`check: ${check.regressions.length} cell(s) regressed against ${baseline}`);
-      }
+      const plan = await planRun(flags);
+      const ran = await sweepPlan(plan, flags, command);
+      const concluded = await concludeRun(plan, ran, flags);
+      await exportOtel(plan, flags);
+      await writeRunReport(plan);
+      if (flags.json) process.stdout.write(`${JSON.stringify(concluded.summary, null, 2)}\n`);
+      else printRun(plan, ran, concluded, flags);
+      await checkBaseline(plan, flags);
     });
+}
+
+/** What a `run` will do, every input checked before the first run: a sweep may run for hours. */
+interface RunPlan {
+  readonly scenarios: Awaited<ReturnType<typeof distinctScenarios>>;
+  readonly arms: Arm[];
+  /** The arms read from --arms-file, by name. */
+  readonly fromFile: ReadonlyMap<string, Arm>;
+  readonly ensemble: PersonaEnsemble | undefined;
+  readonly model: ModelSource;
+  /** A real model's target (its cost estimated, its rate limits read); undefined for the simulated one. */
+  readonly real: Awaited<ReturnType<typeof selectModel>>['real'];
+  /** Live mode's module, loaded only with --live. */
+  readonly live: typeof import('../../run/live-session.js') | undefined;
+  readonly otel: { readonly path: string; readonly module: typeof import('../../otel/otel-export.js') } | undefined;
+  readonly reportPath: string | undefined;
+  readonly baseline: string | undefined;
+  readonly outDir: string;
+}
+
+/** Reads and checks every input: flags, scenarios, arms, agents, the model (a real one's cost confirmed). */
+async function planRun(flags: RunFlags): Promise<RunPlan> {
+  const baseline = flags.check === undefined ? undefined : baselineDir(flags.check);
+  if (baseline !== undefined && baseline === resolve(flags.out)) {
+    throw UserInputError.single(
+      '--out',
+      '',
+      `a folder other than the --check baseline (${baseline}), which the run would overwrite`,
+    );
+  }
+  // Checked before the sweep, which may run for hours: its report must have somewhere to go.
+  const reportPath =
+    flags.report === undefined
+      ? undefined
+      : replaceableFile(
+          typeof flags.report === 'string' ? flags.report : join('reports', `${basename(resolve(flags.out))}.html`),
+          { another: '--report', overwrite: flags.overwrite, ours: REPORT_FILE },
+        );
+  const scenarios = await distinctScenarios(flags.scenarios);
+  const fromFile = flags.armsFile === undefined ? new Map<string, Arm>() : await loadArmsFile(flags.armsFile);
+  const agents = await agentArms(flags.agent, process.cwd());
+  const custom = new Map<string, Arm>([...fromFile, ...agents]);
+  const arms = resolveArms([...flags.arms, ...agents.keys()], '--arms', custom);
+  const definitions = await checkAgentArms(arms, (arm) =>
+    agents.has(arm.name) ? { source: '--agent' } : { source: flags.armsFile!, field: `arms (${arm.name}).agent` },
+  );
+  const ensemble = flags.ensemble === undefined ? undefined : loadEnsemble(flags.ensemble);
+  if (flags.sensitivity)
+    checkSensitivity({
+      ...(flags.ensemble === undefined ? {} : { ensemble: flags.ensemble }),
+      shard: flags.shard,
+      arms: arms.length,
+      simulated: !flags.live && flags.model === undefined,
+    });
+  const otelPath = flags.otel === undefined ? undefined : otelFile(flags.otel);
+  // Live runs, OpenTelemetry, the HTML report and --check load their modules only when asked for.
+  const live = flags.live ? await import('../../run/live-session.js') : undefined;
+  const otel =
+    otelPath === undefined ? undefined : { path: otelPath, module: await import('../../otel/otel-export.js') };
+  const { source: model, real } =
+    live !== undefined
+      ? { source: liveModel(flags, live.LiveSession), real: undefined }
+      : await selectModel(flags, process.env, {
+          onHold: (hold) =>
+            process.stderr.write(
+              `rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`,
+            ),
+        });
+  // With --json the label goes to stderr, so stdout stays one JSON document (which carries `live` itself).
+  if (live !== undefined)
+    (flags.json ? process.stderr : process.stdout).write(
+      `${live.LIVE_NOTE} · tool timeout ${flags.liveTimeoutMs} ms\n`,
+    );
+  otel?.module.checkOtelExport(model);
+  checkAgentSweep(
+    arms,
+    scenarios.map(({ scenario }) => scenario),
+    model,
+    { stream: flags.stream, agents: definitions },
+  );
+  if (real !== undefined) {
+    await prepareRealSweep({
+      target: real,
+      scenarios: scenarios.map(({ scenario }) => scenario),
+      arms,
+      seeds: flags.seeds,
+      baseSeed: flags.firstSeed,
+      sweepSeed: flags.sweepSeed,
+      ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+      maxCostUsd: flags.maxCost,
+      yes: flags.yes,
+    });
+  }
+  return {
+    scenarios,
+    arms,
+    fromFile,
+    ensemble,
+    model,
+    real,
+    live,
+    otel,
+    reportPath,
+    baseline,
+    outDir: resolve(flags.out),
+  };
+}
+
+/** The sweep's cells as the plan has them, for the sweep and for what re-runs them (the prior edges, OpenTelemetry). */
+function cellsOf(plan: RunPlan, flags: RunFlags) {
+  return {
+    scenarios: plan.scenarios,
+    arms: plan.arms,
+    seeds: flags.seeds,
+    baseSeed: flags.firstSeed,
+    sweepSeed: flags.sweepSeed,
+    model: plan.model,
+    ...(flags.stream ? { stream: true } : {}),
+    ...(plan.ensemble === undefined ? {} : { ensemble: plan.ensemble }),
+  };
+}
+
+/** The arms file the sweep records, when there is one. */
+function armsFileOf(plan: RunPlan, flags: RunFlags) {
+  return flags.armsFile === undefined
+    ? {}
+    : { armsFile: { path: flags.armsFile, arms: new Set(plan.fromFile.keys()) } };
+}
+
+/** Runs the sweep to its end (or a clean stop), writes meta.json and says on stderr how long it took. */
+async function sweepPlan(plan: RunPlan, flags: RunFlags, command: Command): Promise<TimedSweep> {
+  const { model, real, outDir } = plan;
+  const total = plan.scenarios.length * plan.arms.length * flags.seeds;
+  // A real model that never answers stops the sweep early (exit 4); a simulated one's faults are the experiment.
+  const watch = real === undefined ? undefined : watchRealSweep(outDir);
+  const ran = await timedSweep(
+    {
+      ...cellsOf(plan, flags),
+      ...armsFileOf(plan, flags),
+      workers: flags.workers,
+      ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+      outDir,
+      resume: flags.resume,
+      discard: flags.overwrite,
+      // results/latest is the scratch folder: a finished sweep there is replaced; a folder named with -o is kept.
+      defaultFolder: command.getOptionValueSource('out') === 'default',
+      ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
+      ...(watch === undefined ? {} : { onRecord: watch.onRecord, stop: watch.stop }),
+    },
+    ({ workers, summary }) => ({
+      workers: model.kind === 'live' ? 1 : workers,
+      stream: flags.stream,
+      ...(summary.live === undefined ? {} : { live: summary.live }),
+    }),
+  ).finally(() => model.close());
+  const runs = ran.summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
+  const how =
+    model.kind === 'live'
+      ? '1 thread, live'
+      : real === undefined
+        ? `${ran.workers} worker(s)`
+        : `${real.concurrency} at once, wall-clock time`;
+  process.stderr.write(sweepTimeLine(runs, ran.seconds, how));
+  watch?.finished();
+  return ran;
+}
+
+/** The sweep's labels and recommendation, and with --sensitivity the cells its untested priors could flip. */
+async function concludeRun(plan: RunPlan, ran: TimedSweep, flags: RunFlags) {
+  // The labels and the recommendation go into summary.json, for programs to read what the output says.
+  const concluded = await concludeSweep(plan.outDir, ran.summary);
+  const { conclusions } = concluded;
+  if (!flags.sensitivity || plan.ensemble === undefined || conclusions === undefined)
+    return { ...concluded, sensitivity: undefined };
+  const sensitivity = await sweepPriorEdges(
+    { ...cellsOf(plan, flags), ...armsFileOf(plan, flags), ensemble: plan.ensemble, workers: flags.workers },
+    conclusions,
+  );
+  const summary = extendSummary(plan.outDir, concluded.summary, { sensitivity: storedSensitivity(sensitivity) });
+  return { conclusions, summary, sensitivity };
+}
+
+type Concluded = Awaited<ReturnType<typeof concludeRun>>;
+
+/** With --otel: every run again in this thread, as OpenTelemetry spans. */
+async function exportOtel(plan: RunPlan, flags: RunFlags): Promise<void> {
+  if (plan.otel === undefined) return;
+  const started = wallClock.ms();
+  const exported = await plan.otel.module.exportOtel({
+    path: plan.otel.path,
+    ...cellsOf(plan, flags),
+    ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+  });
+  process.stderr.write(
+    `otel: ${plan.otel.path} (${exported.runs} runs, ${exported.spans} spans, ${((wallClock.ms() - started) / 1000).toFixed(1)} s)\n`,
+  );
+}
+
+/** With --report: the HTML report of the folder. */
+async function writeRunReport(plan: RunPlan): Promise<void> {
+  if (plan.reportPath === undefined) return;
+  const { writeReport } = await import('../../report/html/write-report.js');
+  const written = await writeReport(plan.outDir, { html: plan.reportPath });
+  process.stderr.write(`report: ${written.htmlPath ?? '(not written)'}\n`);
+}
+
+/** The tables, the answer and where everything is, on stdout. */
+function printRun(
+  plan: RunPlan,
+  ran: TimedSweep,
+  { summary, conclusions, sensitivity }: Concluded,
+  flags: RunFlags,
+): void {
+  const { model, live, outDir } = plan;
+  const shardNote = summary.shard === null ? '' : ` · shard ${summary.shard.index}/${summary.shard.count}`;
+  const impossible = new Set(
+    summary.scenarios.filter((scenario) => scenario.impossible).map((scenario) => scenario.id),
+  );
+  const tables = {
+    color: colourStdout(),
+    impossible,
+    ...(conclusions === undefined ? {} : { effects: conclusions.effects, baseline: conclusions.baseline }),
+  };
+  process.stdout.write(`${renderCellTables(summary.cells, tables)}\n\n`);
+  if (new Set(summary.cells.map((cell) => cell.scenario)).size > 1) {
+    process.stdout.write(`${renderScenarioMatrix(summary.cells, tables)}\n\n`);
+  }
+  process.stdout.write(`${renderPassHatK(summary.pass_hat_k)}\n`);
+  if (conclusions !== undefined)
+    process.stdout.write(`\n${renderAnswer(conclusions.answer, { color: colourStdout() })}\n`);
+  if (sensitivity !== undefined) process.stdout.write(`\n${renderPriorSensitivity(sensitivity)}\n`);
+  if (summary.live !== undefined && live !== undefined)
+    process.stdout.write(`\n${live.LIVE_NOTE} · wall ${ran.seconds.toFixed(1)} s\n`);
+  process.stdout.write(
+    `\nmodel: ${summary.model} · sweep seed ${summary.sweep_seed} · run seeds ${flags.firstSeed}..${flags.firstSeed + flags.seeds - 1}${shardNote}\n`,
+  );
+  if (summary.ensemble !== undefined)
+    process.stdout.write(
+      `ensemble: ${summary.ensemble.name} · ${summary.ensemble.members} members (run seed s: member (s - ${flags.firstSeed}) mod ${summary.ensemble.members}) · sha256 ${summary.ensemble.hash.slice(0, 12)}\n`,
+    );
+  process.stdout.write(`results: ${outDir}/{runs.jsonl,runs.csv,summary.json}\n`);
+  if (plan.real === undefined && model.kind !== 'live')
+    process.stdout.write(
+      `replay a run: ${asTyped(firstRunReplay(flags, plan.arms, plan.fromFile, model, usesDefaultPersona(plan.scenarios[0]!.texts)))}\n`,
+    );
+}
+
+/** With --check: compares with the baseline, and fails on a regression or a baseline cell not run. */
+async function checkBaseline(plan: RunPlan, flags: RunFlags): Promise<void> {
+  const { baseline } = plan;
+  if (baseline === undefined) return;
+  // With --json the comparison goes to stderr, so stdout stays one JSON document.
+  const { compareSweepDirs } = await import('../../report/compare-sweeps.js');
+  const check = await compareSweepDirs(baseline, plan.outDir, { color: !flags.json && colourStdout() });
+  (flags.json ? process.stderr : process.stdout).write(`\n${check.text}\n`);
+  if (check.comparison.onlyInA.length > 0) {
+    throw new CheckFailed(
+      `check: ${check.comparison.onlyInA.length} cell(s) of the baseline were not run (${check.comparison.onlyInA.map((cell) => `${cell.scenario} · ${cell.arm}`).join(', ')})`,
+    );
+  }
+  if (check.regressions.length > 0)
+    throw new CheckFailed(`check: ${check.regressions.length} cell(s) regressed against ${baseline}`);
 }
 
 /** Live mode's model choice: the simulated model over HTTP; a real model, --via, --stream, shards and resume do not combine with it. */
