@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunRecord } from '../src/run/run-record.js';
+import type { RunRecord } from '../src/results/run-record-schema.js';
 import { cliAsync, tempDir } from './cli-helpers.js';
 
 // Needs `npm run build` first (npm test does it): the CLI and `spiralbench/ai-sdk` run from dist/.

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { type AgentEnding, type AgentPort, runAgentLoop } from '../examples/serve/agent.js';
 import type { AgentResult } from '../src/agents/agent-result.js';
 import { defineAgent } from '../src/agents/define-agent.js';
-import type { RunRecord } from '../src/run/run-record.js';
+import type { RunRecord } from '../src/results/run-record-schema.js';
 import { BIN, tempDir } from './cli-helpers.js';
 
 /** What `spiralbench serve` prints on its first stdout line. */

@@ -7,7 +7,7 @@ import { runAgentSweep } from '../src/sweep/agent-sweep.js';
 import { allSpans } from '../src/results/otlp-nesting.test-helpers.js';
 import { exportTraceServiceRequestSchema } from '../src/results/otlp-trace.js';
 import { cli, tempDir } from './cli-helpers.js';
-import type { RunRecord } from '../src/run/run-record.js';
+import type { RunRecord } from '../src/results/run-record-schema.js';
 import { inProcess, readRuns, request, same, startServe } from './serve-helpers.js';
 
 /** Seeds enough for several fault kinds and both verdicts (checked); 200 agents at once is serve-crowd.e2e. */

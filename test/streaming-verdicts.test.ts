@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ARM_PRESETS, type Arm } from '../src/arms/arms.js';
 import { runOne } from '../src/arms/run-one.js';
-import type { RunRecord } from '../src/run/run-record.js';
+import type { RunRecord } from '../src/results/run-record-schema.js';
 import { loadScenario, type Scenario } from '../src/scenarios/loader.js';
 
 const arm = (name: string) => ARM_PRESETS.get(name) as Arm;

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, watch, writeFileSync } from 'node:
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunRecord } from '../src/run/run-record.js';
+import type { RunRecord } from '../src/results/run-record-schema.js';
 import { BIN, cli, cliAsync, tempDir } from './cli-helpers.js';
 import { startFakeProvider } from './fake-provider-server.js';
 

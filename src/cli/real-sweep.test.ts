@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 import { ModelUnreachable } from './model-unreachable.js';
 import { watchRealSweep } from './real-sweep.js';
 

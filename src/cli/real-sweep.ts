@@ -4,7 +4,7 @@ import { estimateSweepCost } from '../sweep/cost-estimate.js';
 import type { Shard } from '../sweep/sweep-plan.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { describeFailure } from '../run/failure-reason.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 import { SweepHealth, type NeverAnswered } from '../sweep/sweep-health.js';
 import { confirmSpend, describeRealSweep, spendDecision } from './cost-confirmation.js';
 import type { RealModelTarget } from './model-choice.js';

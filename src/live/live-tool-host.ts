@@ -1,4 +1,4 @@
-import type { FaultKind } from '../tools/tool-fault.js';
+import { type FaultCounts, type FaultKind, noFaults } from '../tools/tool-fault.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import type { ToolErrorCode } from '../tools/tool-error.js';
 import type { ToolHost, ToolTraits } from '../loop/tool-host.js';
@@ -31,7 +31,7 @@ export interface LiveToolReport {
  */
 export class LiveToolHost implements ToolHost {
   readonly definitions: readonly Tool[];
-  readonly faults: Partial<Record<FaultKind, number>> = {};
+  readonly faults: FaultCounts = noFaults();
   readonly #traits: ReadonlyMap<string, ToolTraits>;
   /** The run on the server: `<base>/runs/<id>`. */
   readonly #url: string;
@@ -64,7 +64,7 @@ export class LiveToolHost implements ToolHost {
     const execution = await callToolOverHttp(`${this.#url}/tools/${name}`, name, input, {
       timeoutMs: this.#timeoutMs,
     });
-    if (execution.fault !== null) this.faults[execution.fault] = (this.faults[execution.fault] ?? 0) + 1;
+    if (execution.fault !== null) this.faults[execution.fault] += 1;
     this.#client.push({
       tool: name,
       fault: execution.fault,

@@ -11,7 +11,7 @@ import {
   type OtlpSpan,
   type RunIdentity,
 } from '../results/otlp-trace.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 
 /** Event fields never exported: message contents and free payloads (privacy, docs/otel.md). */
 const PRIVATE_FIELDS = new Set(['type', 'at', 'input', 'content', 'payload']);

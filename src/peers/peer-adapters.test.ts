@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ARM_PRESETS, peerArm, type Arm } from '../arms/arms.js';
 import { runOne } from '../arms/run-one.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 import { loadScenario, type Scenario } from '../scenarios/loader.js';
 import type { PeerSetting } from './peer-setting.js';
 

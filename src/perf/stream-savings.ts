@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, type Distribution } from '../stats/descriptive.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 
 /** One (scenario, arm) cell of two sweeps of the same seeds, one streamed: how far they agree and what streaming saved. */
 export interface StreamSavingsRow {

@@ -1,5 +1,5 @@
 import { describeFailure } from '../run/failure-reason.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 
 /** What a run's footer reads from its record. */
 export type FooterRecord = Pick<

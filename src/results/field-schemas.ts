@@ -51,4 +51,12 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
 }
 
 /** Why a failed run failed (`failure_reason` on a run record and on a trace's record). */
-export const failureReason = z.object({ error_class: text, status: whole.nullable(), message: text });
+export const failureReason = z.object({
+  /** The error's class, e.g. `AuthenticationError`, `APIConnectionError`. */
+  error_class: text,
+  /** The HTTP status the server answered with; null when there was no answer (connection, timeout). */
+  status: whole.nullable(),
+  /** What the server (or the network) said, scrubbed of keys by the client that raised it. */
+  message: text,
+});
+export type FailureReason = Readonly<z.infer<typeof failureReason>>;

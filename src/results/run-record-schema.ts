@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { OUTCOME_KINDS, type OutcomeKind } from '../loop/outcome.js';
 import type { VerdictKind } from '../scenarios/judge.js';
+import { RECORDED_MODEL_FAULT_KINDS, type RecordedModelFaultKind } from '../faults/model-faults.js';
+import type { JournalRecord } from '../loop/journal/run-journal.js';
+import { FAULT_KINDS } from '../tools/tool-fault.js';
+import { COUNTED_EVENTS } from './counted-events.js';
 import { amount, count, counts, failureReason, finite, name, oneOf, text, whole } from './field-schemas.js';
 import { UserInputError } from '../user-input-error.js';
 import { parseJson, parseWith, preview } from './input-problems.js';
@@ -13,12 +17,26 @@ const VERDICT_SET = { success: true, escalated: true, failure: true, harmful: tr
 export const VERDICTS = Object.keys(VERDICT_SET) as [VerdictKind, ...VerdictKind[]];
 const OUTCOMES = OUTCOME_KINDS as unknown as [OutcomeKind, ...OutcomeKind[]];
 
+/** What a live run appends to its record (docs/live.md). */
+export const liveRecordSchema = z.object({
+  mode: z.literal('live'),
+  timeout_ms: amount,
+  time_scale: finite,
+  /** Real time the run took, ms. */
+  wall_ms: amount,
+  /** Executions whose fault as the client observed it differs from the server's decision. */
+  fault_mismatches: count,
+});
+export type LiveRecord = Readonly<z.infer<typeof liveRecordSchema>>;
+
+const RECORDED_KINDS = RECORDED_MODEL_FAULT_KINDS as [RecordedModelFaultKind, ...RecordedModelFaultKind[]];
+
 /**
- * One line of runs.jsonl. The fields every version wrote are required; those appended
- * since (model faults, refetches, journal, cost, live, failure reason, ensemble member) are optional, so a
- * sweep saved by an older spiralbench still reads. Unknown fields are ignored.
+ * One line of runs.jsonl as this version writes it, field by field in the order written
+ * (fields are only ever appended). The writer's type, `RunRecord`, is this schema's; a
+ * test parses what sweeps write with it.
  */
-export const runRecordSchema = z.object({
+export const writtenRunSchema = z.object({
   sweep_seed: whole,
   scenario: name,
   arm: name,
@@ -27,7 +45,9 @@ export const runRecordSchema = z.object({
   outcome: oneOf(OUTCOMES),
   verdict: oneOf(VERDICTS),
   verdict_reason: text,
+  /** Tool calls the model asked for, refused ones included (a budget with `counts: requested` counts these). */
   tool_calls: count,
+  /** Executions the tools saw: automatic retries included, refused calls not (`counts: executed`). */
   tool_executions: count,
   tool_retries: count,
   model_calls: count,
@@ -35,25 +55,49 @@ export const runRecordSchema = z.object({
   output_tokens: count,
   virtual_ms: amount,
   duplicate_side_effects: count,
+  /** Tool faults met, every kind in FAULT_KINDS order. */
+  faults: z.record(z.enum(FAULT_KINDS), count),
+  /** Guard events, every counted type in COUNTED_EVENTS order. */
+  events: z.record(z.enum(COUNTED_EVENTS), count),
+  escalation: z.unknown(),
+  /** Model-side faults injected, by kind; `stream_cut` only on a streamed run, so other records keep their bytes. */
+  model_faults: z.intersection(
+    z.record(z.enum(RECORDED_KINDS), count),
+    z.object({ stream_cut: count.exactOptional() }),
+  ),
+  /** Calls that fetched again what an earlier call of the same tool and arguments had returned (see RefetchCounter). */
+  refetch_calls: count,
+  /** The run journal as the run left it (null without the journal guard): findings outlive compaction and halts. */
+  journal: z.custom<JournalRecord>((value) => typeof value === 'object' && value !== null).nullable(),
+  /** Estimated cost in US dollars at the model table's list prices (each call at its model's price), rounded to 1e-6. */
+  cost_usd: amount,
+  /** Live runs only (absent from virtual records): how the run ran in real time. */
+  live: liveRecordSchema.optional(),
+  /** Failed runs only, when an error ended them: the error's class, HTTP status and message. */
+  failure_reason: failureReason.optional(),
+  /** Sweeps run with a persona ensemble only (absent otherwise): the member that played the model, 0-based. */
+  member: count.optional(),
+});
+
+/**
+ * One run's result, one line of runs.jsonl, as a sweep writes it. Field order is fixed by
+ * construction (`RunSession.finish`), so the same run always serialises to the same bytes.
+ */
+export type RunRecord = Readonly<z.infer<typeof writtenRunSchema>>;
+
+/**
+ * One line of runs.jsonl as read. The fields every version wrote are required; those
+ * appended since (model faults, refetches, journal, cost, live, failure reason, ensemble
+ * member) are optional, so a sweep saved by an older spiralbench still reads; counts are
+ * read by any name, for a newer writer may add kinds. Unknown fields are ignored.
+ */
+export const runRecordSchema = writtenRunSchema.extend({
   faults: counts,
   events: counts,
-  escalation: z.unknown(),
   model_faults: counts.optional(),
   refetch_calls: count.optional(),
   journal: z.record(z.string(), z.unknown()).nullable().optional(),
   cost_usd: amount.optional(),
-  live: z
-    .object({
-      mode: z.literal('live'),
-      timeout_ms: amount,
-      time_scale: finite,
-      wall_ms: amount,
-      fault_mismatches: count,
-    })
-    .optional(),
-  failure_reason: failureReason.optional(),
-  /** The persona ensemble member that played the model (0-based); only in sweeps run with an ensemble. */
-  member: count.optional(),
 });
 
 /**

@@ -1,16 +1,7 @@
 import { APIError } from '@anthropic-ai/sdk/core/error';
 import { errorClassName, errorStatus } from '../loop/model-errors.js';
 import type { RunOutcome } from '../loop/outcome.js';
-
-/** Why a failed run failed, as its record keeps it (`failure_reason`). */
-export interface FailureReason {
-  /** The error's class, e.g. `AuthenticationError`, `APIConnectionError`. */
-  readonly error_class: string;
-  /** The HTTP status the server answered with; null when there was no answer (connection, timeout). */
-  readonly status: number | null;
-  /** What the server (or the network) said, scrubbed of keys by the client that raised it. */
-  readonly message: string;
-}
+import type { FailureReason } from '../results/field-schemas.js';
 
 /** Longest message a record keeps: a proxy's error page would otherwise fill the line. */
 const MAX_MESSAGE = 500;

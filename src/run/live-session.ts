@@ -6,6 +6,7 @@ import { ModelServer } from '../live/model-server.js';
 import type { ModelClient } from '../model/model-client.js';
 import type { Scenario } from '../scenarios/loader.js';
 import type { World } from '../tools/world.js';
+import type { LiveRecord } from '../results/run-record-schema.js';
 import type { ToolServer } from '../live/tool-server.js';
 import { scenarioToolServer } from './scenario-tool-server.js';
 
@@ -25,17 +26,6 @@ export interface LiveLabel {
   readonly timeout_ms: number;
   readonly time_scale: Readonly<Record<string, number>>;
   readonly model_url: string | null;
-}
-
-/** What a live run appends to its record. */
-export interface LiveRecord {
-  readonly mode: 'live';
-  readonly timeout_ms: number;
-  readonly time_scale: number;
-  /** Real time the run took, ms. */
-  readonly wall_ms: number;
-  /** Executions whose fault as the client observed it differs from the server's decision. */
-  readonly fault_mismatches: number;
 }
 
 /** One live run's parts, and how to end it. */

@@ -11,7 +11,8 @@ import { EventTally } from './event-tally.js';
 import { failureField } from './failure-reason.js';
 import type { LiveRun, LiveRunEnd } from './live-session.js';
 import { RefetchCounter } from './refetch-counter.js';
-import { emptyFaultCounts, type RunRecord, recordedModelFaults } from './run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
+import { recordedModelFaults } from './run-record.js';
 import { createScenarioToolHost, type ScenarioToolHost } from './scenario-tool-host.js';
 
 export interface RunSessionSpec {
@@ -128,7 +129,8 @@ export function openRun(spec: RunSessionSpec): RunSession {
       output_tokens: metrics.outputTokens,
       virtual_ms: metrics.virtualMs,
       duplicate_side_effects: verdict.duplicateSideEffects,
-      faults: emptyFaultCounts(host.faults),
+      // A copy: the record keeps the counts as the run ended, whatever later holds the host.
+      faults: { ...host.faults },
       events: heard.events,
       escalation: outcome.kind === 'escalated' ? outcome.payload : null,
       model_faults: recordedModelFaults(ended?.modelFaults ?? modelFaults.counts, ending.stream),

@@ -1,4 +1,4 @@
-import type { FaultKind } from '../tools/tool-fault.js';
+import { type FaultCounts, noFaults } from '../tools/tool-fault.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import { toolFaults, type ToolFaults } from '../faults/flaky-tool.js';
 import type { ToolHost } from '../loop/tool-host.js';
@@ -9,7 +9,7 @@ import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 
 export interface ScenarioToolHost extends ToolHost {
   /** Faults injected so far, by kind. */
-  readonly faults: Readonly<Partial<Record<FaultKind, number>>>;
+  readonly faults: Readonly<FaultCounts>;
 }
 
 /** A tool of the scenario: its faults, the name of its stream and where a run counts its executions. */
@@ -47,24 +47,7 @@ function tableOf(scenario: Scenario): ToolTable {
   return table;
 }
 
-/**
- * No fault yet, every kind present: every run's counts share one shape, and counting is an
- * update, not a property added in whatever order the faults come. A literal, the cheapest
- * way to make an object (the type insists on every kind).
- */
-function noFaultsYet(): Record<FaultKind, number> {
-  return {
-    timeout: 0,
-    connection_refused: 0,
-    rate_limit: 0,
-    server_error: 0,
-    malformed_json: 0,
-    partial_write: 0,
-    unauthorized: 0,
-  };
-}
-
-function counted(faults: Record<FaultKind, number>, execution: ToolExecution): ToolExecution {
+function counted(faults: FaultCounts, execution: ToolExecution): ToolExecution {
   if (execution.fault !== null) faults[execution.fault] += 1;
   return execution;
 }
@@ -78,7 +61,7 @@ export function createScenarioToolHost(scenario: Scenario, world: World, key: St
   const { tools, definitions } = tableOf(scenario);
   const executions: number[] = [];
   for (let slot = 0; slot < tools.size; slot++) executions.push(0);
-  const faults = noFaultsYet();
+  const faults = noFaults();
   return {
     definitions,
     faults,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { listenBaseUrl } from '../live/listen-base-url.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { MAX_TOKENS } from '../agents/run-agent.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 import { McpSweepServer } from './mcp-sweep-server.js';
 import { RequestBodies, type RequestBodyLimits } from './request-bodies.js';
 import { RequestGuard, requireJsonBody } from './request-guard.js';

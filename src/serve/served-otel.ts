@@ -1,6 +1,6 @@
 import { runSpans } from '../otel/otel-spans.js';
 import { SIMULATED_PROVIDER } from '../otel/otel-export.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 import type { AgentEvent } from '../loop/events.js';
 import { attribute, OtlpTraceWriter } from '../results/otlp-trace.js';
 import { VERSION } from '../version.js';

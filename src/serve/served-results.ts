@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 import { META_FILE } from '../results/results-files.js';
 import { csvRows } from '../results/run-csv.js';
 import type { ResultsFolder } from '../results/results-folder.js';

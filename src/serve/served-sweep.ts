@@ -2,7 +2,7 @@ import { openAgentRun } from '../agents/agent-run-session.js';
 import type { AgentRunEnding } from '../agents/agent-run-session.js';
 import { CellAccumulator } from '../sweep/cell-accumulator.js';
 import { PACKED_WIDTH, packRun } from '../sweep/packed-metrics.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 import type { ScenarioSource } from '../sweep/scenario-source.js';
 import { isImpossible, sweepSummary, type SweepSummary } from '../sweep/sweep.js';
 import { checkSeeds } from '../sweep/sweep-plan.js';

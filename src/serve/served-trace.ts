@@ -1,6 +1,6 @@
 import type { TraceReason } from '../sweep/cell-accumulator.js';
 import { shellWord } from '../sweep/replay-command.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 import { HEAD_EVENTS, TAIL_EVENTS, type Trace } from '../sweep/traces.js';
 import type { ServedRun } from './served-run.js';
 

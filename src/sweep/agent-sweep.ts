@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Arm } from '../arms/arms.js';
 import { checkAgentSweep } from '../arms/agent-checks.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 import { loadScenarioSources } from './scenario-source.js';
 import { runSweep, type SweepSummary } from './sweep.js';
 import { UserInputError } from '../user-input-error.js';

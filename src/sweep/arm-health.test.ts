@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ArmHealth, BROKEN_ARM_RUNS } from './arm-health.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 
 const reason = { error_class: 'TypeError', status: null, message: 'model id is not set' };
 

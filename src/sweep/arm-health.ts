@@ -1,5 +1,6 @@
-import { describeFailure, type FailureReason } from '../run/failure-reason.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { FailureReason } from '../results/field-schemas.js';
+import { describeFailure } from '../run/failure-reason.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 
 /**
  * Runs of an arm, among those that met no injected fault, that must all fail with the same

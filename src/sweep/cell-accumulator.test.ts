@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CellAccumulator } from './cell-accumulator.js';
 import { packRun, PACKED_WIDTH } from './packed-metrics.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 
 function run(seed: number, verdict: RunRecord['verdict'], toolCalls: number): Parameters<typeof packRun>[0] {
   return {

@@ -4,7 +4,7 @@ import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { type ModelSource, portableModel } from '../run/model-source.js';
 import { runOne } from '../arms/run-one.js';
 import { runStarted } from './run-in-flight.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 import { csvRows } from '../results/run-csv.js';
 import type { Chunk, SweepDefinition } from './sweep-plan.js';
 import { importArmGuards } from '../arms/user-guards.js';

@@ -1,6 +1,6 @@
 import { OUTCOME_KINDS, type OutcomeKind } from '../loop/outcome.js';
 import type { VerdictKind } from '../scenarios/judge.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 
 export const VERDICT_KINDS: readonly VerdictKind[] = ['success', 'escalated', 'failure', 'harmful'];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FailureReason } from '../run/failure-reason.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { FailureReason } from '../results/field-schemas.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 import { SweepHealth, UNANSWERED_RUNS_TO_STOP } from './sweep-health.js';
 
 const REFUSED: FailureReason = { error_class: 'APIConnectionError', status: null, message: 'Connection error.' };

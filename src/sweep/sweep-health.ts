@@ -1,5 +1,5 @@
-import type { FailureReason } from '../run/failure-reason.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { FailureReason } from '../results/field-schemas.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 
 /**
  * Finished runs a real sweep waits for before it concludes that its model never answers:

@@ -23,7 +23,7 @@ import { recordedArms, shownAgentSpec, toolsModuleFiles } from '../arms/recorded
 import { captureTrace, type Trace } from './traces.js';
 import { modelLabel } from '../run/loop-run.js';
 import { inProcessModel, type ModelSource } from '../run/model-source.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 import type { LiveLabel } from '../run/live-session.js';
 import { checkGuardToolNames } from '../arms/guard-tool-names.js';
 import { ArmCouldNotRun, ArmHealth, type BrokenArm } from './arm-health.js';

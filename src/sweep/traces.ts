@@ -6,7 +6,7 @@ import type { TraceReason } from './cell-accumulator.js';
 import { runOne } from '../arms/run-one.js';
 import { inProcessModel, type ModelSource } from '../run/model-source.js';
 import { replayCommand } from './replay-command.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 import { contentText } from '../model/content-text.js';
 
 /** Events kept at the start and the end of a long run's timeline. */

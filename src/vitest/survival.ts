@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AgentDefinition, isAgentDefinition } from '../agents/define-agent.js';
 import { runAgentSweep } from '../sweep/agent-sweep.js';
-import type { RunRecord } from '../run/run-record.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 import { replayCommand } from '../sweep/replay-command.js';
 import { type Proportion, wilson } from '../stats/wilson.js';
 import type { ResolvedSurviveOptions } from './survive-options.js';
