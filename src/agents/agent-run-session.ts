@@ -86,7 +86,7 @@ export function openAgentRun(spec: AgentRunSessionSpec): AgentRunSession {
     const metrics = {
       toolCalls: counts.toolCalls,
       toolExecutions: counts.toolExecutions,
-      toolRetries: session.reportedToolRetries,
+      toolRetries: session.toolRetries(),
       modelCalls: counts.modelCalls,
       inputTokens: counts.inputTokens,
       outputTokens: counts.outputTokens,
@@ -99,7 +99,7 @@ export function openAgentRun(spec: AgentRunSessionSpec): AgentRunSession {
       model: spec.modelLabel ?? endpoint.label ?? (api === 'openai-chat' ? 'simulated-openai-sdk' : 'simulated-sdk'),
       // Agents run unstreamed as far as the record knows: it carries no stream cuts.
       stream: false,
-      journal: session.hasJournal,
+      journal: session.hasJournal(),
     });
   };
   return {

@@ -3,17 +3,16 @@ import { type CountedEvent, isCountedEvent, zeroEventCounts } from './run-record
 
 /**
  * Counts a run's events into its record: the guard events into `events`, the tool retries
- * among them into `toolRetries`; every event is passed on. Two tallies may share one set
- * of counts (what the harness heard and what an agent reported, written as one `events`).
+ * among them into `toolRetries`; every event is passed on.
  */
 export class EventTally {
   readonly events: Record<CountedEvent, number>;
   toolRetries = 0;
   readonly #onEvent: ((event: AgentEvent) => void) | undefined;
 
-  constructor(onEvent?: (event: AgentEvent) => void, events: Record<CountedEvent, number> = zeroEventCounts()) {
+  constructor(onEvent?: (event: AgentEvent) => void) {
     this.#onEvent = onEvent;
-    this.events = events;
+    this.events = zeroEventCounts();
   }
 
   readonly emit = (event: AgentEvent): void => {

@@ -44,7 +44,7 @@ export async function runLoop(session: RunSession, drive: LoopDrive): Promise<Ru
     clock: session.clock,
     ...(drive.durability === undefined ? {} : { durability: drive.durability }),
     ...(drive.stream === true ? { stream: {} } : {}),
-    onEvent: (event) => session.hear(event),
+    onEvent: session.hear,
   });
   const result = await loop.run(scenario.prompt);
   const live = session.live === undefined ? undefined : await session.live.finish();

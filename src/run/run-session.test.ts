@@ -61,10 +61,19 @@ describe('a run session', () => {
     session.hear({ type: 'agent.repeat.blocked', at: 0, tool: 'fetch', fingerprint: 'a' });
     session.report({ type: 'agent.repeat.blocked', at: 0, tool: 'fetch', fingerprint: 'b' });
     session.hear({ type: 'agent.tool.call', at: 0, id: 'c1', tool: 'fetch', input: {} });
+    session.report({
+      type: 'agent.tool.retry',
+      at: 0,
+      tool: 'fetch',
+      attempt: 1,
+      delayMs: 1000,
+      error: 'timeout',
+    } as never);
     const { record } = session.finish(ending());
+    expect(session.toolRetries()).toBe(1);
     expect(record.events['agent.repeat.blocked']).toBe(2);
-    expect(record.events['agent.tool.retry']).toBe(0);
-    expect(seen).toEqual(['agent.repeat.blocked', 'agent.repeat.blocked', 'agent.tool.call']);
+    expect(record.events['agent.tool.retry']).toBe(1);
+    expect(seen).toEqual(['agent.repeat.blocked', 'agent.repeat.blocked', 'agent.tool.call', 'agent.tool.retry']);
   });
 
   it('keeps the journal only when the ending says a journal guard kept one, and rounds cost to micro-dollars', () => {

@@ -72,15 +72,15 @@ export interface RunSession {
   /** A live run's model and servers (docs/live.md); its driver ends it before `finish`. */
   readonly live: LiveRun | undefined;
   /** Counts an event the harness saw (a loop's, a metered tool call's), watches it for refetches, passes it on. */
-  hear(event: AgentEvent): void;
+  readonly hear: (event: AgentEvent) => void;
   /** Counts an event an agent reports about itself (`AgentContext.emit`) and passes it on. */
   readonly report: (event: AgentEvent) => void;
-  /** Retries among the events reported: an agent's `tool_retries`. */
-  readonly reportedToolRetries: number;
+  /** Tool retries among the events counted: an agent's `tool_retries` (a metered tool call is never one). */
+  toolRetries(): number;
   /** The run's journal, made when first asked for. */
   journal(): RunJournal;
   /** Whether anything asked for the journal. */
-  readonly hasJournal: boolean;
+  hasJournal(): boolean;
   /** Judges the world and writes the record, once. */
   finish(ending: RunEnding): RunOutput;
 }
@@ -98,8 +98,7 @@ export function openRun(spec: RunSessionSpec): RunSession {
   const host: ScenarioToolHost = live?.tools ?? createScenarioToolHost(scenario, world, key);
   const clock = live?.clock ?? new VirtualClock();
   const modelFaults = new ModelFaultInjector(scenario.modelFaults, key, clock);
-  const heard = new EventTally(onEvent);
-  const reported = new EventTally(onEvent, heard.events);
+  const tally = new EventTally(onEvent);
   const refetches = new RefetchCounter(scenario);
   let journal: RunJournal | null = null;
   let finished = false;
@@ -131,7 +130,7 @@ export function openRun(spec: RunSessionSpec): RunSession {
       duplicate_side_effects: verdict.duplicateSideEffects,
       // A copy: the record keeps the counts as the run ended, whatever later holds the host.
       faults: { ...host.faults },
-      events: heard.events,
+      events: tally.events,
       escalation: outcome.kind === 'escalated' ? outcome.payload : null,
       model_faults: recordedModelFaults(ended?.modelFaults ?? modelFaults.counts, ending.stream),
       refetch_calls: refetches.count,
@@ -161,18 +160,14 @@ export function openRun(spec: RunSessionSpec): RunSession {
     clock,
     modelFaults,
     live,
-    hear(event) {
-      heard.emit(event);
+    hear: (event) => {
+      tally.emit(event);
       refetches.observe(event);
     },
-    report: reported.emit,
-    get reportedToolRetries() {
-      return reported.toolRetries;
-    },
+    report: tally.emit,
+    toolRetries: () => tally.toolRetries,
     journal: () => (journal ??= new RunJournal()),
-    get hasJournal() {
-      return journal !== null;
-    },
+    hasJournal: () => journal !== null,
     finish,
   };
 }
