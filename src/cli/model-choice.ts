@@ -1,7 +1,7 @@
 import { clientModel, inProcessModel, type ModelSource, sdkModel } from '../run/model-source.js';
 import type { RequestLimiterOptions } from '../model/rate-limit/request-limiter.js';
 import { UserInputError } from '../user-input-error.js';
-import { realAgentEndpoint } from '../agents/real-endpoint.js';
+import { realAgentEndpoint } from '../run/real-endpoint.js';
 import { parseBaseUrl } from './base-url.js';
 
 export type Via = 'in-process' | 'sdk';

@@ -1,5 +1,5 @@
 import { redactError, redactSecrets } from '../model/secret-redaction.js';
-import type { AgentEndpoint } from '../run/simulated-endpoint.js';
+import type { AgentEndpoint } from './simulated-endpoint.js';
 
 /** A real model's server as agents reach it. */
 export interface RealAgentServer {
