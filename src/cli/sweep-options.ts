@@ -114,17 +114,21 @@ export interface TimedSweep {
 }
 
 /**
- * Runs the sweep until it ends or Ctrl-C stops it, then writes its meta.json (when it ran,
- * for how long, on how many workers, and `meta`'s extra fields).
+ * Runs the sweep until it ends or Ctrl-C stops it, then `close` (whether it ended or not),
+ * then writes its meta.json (when it ran, for how long, on how many workers, and `meta`'s
+ * extra fields).
  */
 export async function timedSweep(
   options: Omit<SweepOptions, 'signal' | 'onStart'> & { readonly outDir: string; readonly stop?: SweepStop },
   meta: (run: { readonly workers: number; readonly summary: SweepSummary }) => Partial<SweepMeta> = () => ({}),
+  close: () => Promise<void> | void = () => {},
 ): Promise<TimedSweep> {
   const startedAt = wallClock.iso();
   const started = wallClock.ms();
   let workers = options.workers ?? 1;
-  const summary = await sweepUntilInterrupted({ ...options, onStart: (start) => (workers = start.workers) });
+  const summary = await sweepUntilInterrupted({ ...options, onStart: (start) => (workers = start.workers) }).finally(
+    close,
+  );
   const seconds = (wallClock.ms() - started) / 1000;
   writeSweepMeta(options.outDir, {
     started_at: startedAt,

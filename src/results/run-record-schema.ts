@@ -56,15 +56,14 @@ export const writtenRunSchema = z.object({
   virtual_ms: amount,
   duplicate_side_effects: count,
   /** Tool faults met, every kind in FAULT_KINDS order. */
-  faults: z.record(z.enum(FAULT_KINDS), count),
+  faults: z.record(z.enum(FAULT_KINDS), count).readonly(),
   /** Guard events, every counted type in COUNTED_EVENTS order. */
-  events: z.record(z.enum(COUNTED_EVENTS), count),
+  events: z.record(z.enum(COUNTED_EVENTS), count).readonly(),
   escalation: z.unknown(),
   /** Model-side faults injected, by kind; `stream_cut` only on a streamed run, so other records keep their bytes. */
-  model_faults: z.intersection(
-    z.record(z.enum(RECORDED_KINDS), count),
-    z.object({ stream_cut: count.exactOptional() }),
-  ),
+  model_faults: z
+    .intersection(z.record(z.enum(RECORDED_KINDS), count), z.object({ stream_cut: count.exactOptional() }))
+    .readonly(),
   /** Calls that fetched again what an earlier call of the same tool and arguments had returned (see RefetchCounter). */
   refetch_calls: count,
   /** The run journal as the run left it (null without the journal guard): findings outlive compaction and halts. */
@@ -72,11 +71,11 @@ export const writtenRunSchema = z.object({
   /** Estimated cost in US dollars at the model table's list prices (each call at its model's price), rounded to 1e-6. */
   cost_usd: amount,
   /** Live runs only (absent from virtual records): how the run ran in real time. */
-  live: liveRecordSchema.optional(),
+  live: liveRecordSchema.exactOptional(),
   /** Failed runs only, when an error ended them: the error's class, HTTP status and message. */
-  failure_reason: failureReason.optional(),
+  failure_reason: failureReason.exactOptional(),
   /** Sweeps run with a persona ensemble only (absent otherwise): the member that played the model, 0-based. */
-  member: count.optional(),
+  member: count.exactOptional(),
 });
 
 /**

@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../loop/events.js';
-import { type CountedEvent, isCountedEvent, zeroEventCounts } from './run-record.js';
+import type { CountedEvent } from '../results/counted-events.js';
+import { isCountedEvent, zeroEventCounts } from './record-counts.js';
 
 /**
  * Counts a run's events into its record: the guard events into `events`, the tool retries

@@ -12,7 +12,7 @@ import { failureField } from './failure-reason.js';
 import type { LiveRun, LiveRunEnd } from './live-session.js';
 import { RefetchCounter } from './refetch-counter.js';
 import type { RunRecord } from '../results/run-record-schema.js';
-import { recordedModelFaults } from './run-record.js';
+import { recordedModelFaults } from './record-counts.js';
 import { createScenarioToolHost, type ScenarioToolHost } from './scenario-tool-host.js';
 
 export interface RunSessionSpec {
@@ -64,7 +64,7 @@ export interface RunSession {
   readonly seed: number;
   /** The run's random streams. */
   readonly key: StreamKey;
-  /** The world the tools write to (a live run's is the tool server's, read back at `finish`). */
+  /** The world the seeded tools write to; a live run's tools write to the tool server's, judged at `finish`. */
   readonly world: World;
   readonly host: ScenarioToolHost;
   readonly clock: VirtualClock;
@@ -108,6 +108,8 @@ export function openRun(spec: RunSessionSpec): RunSession {
     finished = true;
     // A live run's world is the tool server's: that is where its tools wrote.
     const ended = ending.live;
+    if (live !== undefined && ended === undefined)
+      throw new Error(`live run ${spec.arm}/${seed} finished without its live end (LiveRun.finish)`);
     const judged = ended?.world ?? world;
     const { outcome, metrics } = ending.result;
     const verdict = judge(scenario.check, judged, outcome.kind === 'escalated');

@@ -217,7 +217,7 @@ export function registerRun(program: Command): void {
     )
     .action(async (flags: RunFlags, command: Command) => {
       const plan = await planRun(flags);
-      const ran = await sweepPlan(plan, flags, command);
+      const ran = await runPlannedSweep(plan, flags, command);
       const concluded = await concludeRun(plan, ran, flags);
       await exportOtel(plan, flags);
       await writeRunReport(plan);
@@ -355,7 +355,7 @@ function armsFileOf(plan: RunPlan, flags: RunFlags) {
 }
 
 /** Runs the sweep to its end (or a clean stop), writes meta.json and says on stderr how long it took. */
-async function sweepPlan(plan: RunPlan, flags: RunFlags, command: Command): Promise<TimedSweep> {
+async function runPlannedSweep(plan: RunPlan, flags: RunFlags, command: Command): Promise<TimedSweep> {
   const { model, real, outDir } = plan;
   const total = plan.scenarios.length * plan.arms.length * flags.seeds;
   // A real model that never answers stops the sweep early (exit 4); a simulated one's faults are the experiment.
@@ -379,7 +379,9 @@ async function sweepPlan(plan: RunPlan, flags: RunFlags, command: Command): Prom
       stream: flags.stream,
       ...(summary.live === undefined ? {} : { live: summary.live }),
     }),
-  ).finally(() => model.close());
+    // Before the sweep's time is taken: closing live mode's servers is part of the sweep.
+    () => model.close(),
+  );
   const runs = ran.summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
   const how =
     model.kind === 'live'

@@ -18,8 +18,8 @@ import { toolBudgetGuard } from './tool-budget.js';
  * `code` names its module (`ordering-fixup.ts`), its factory (`orderingFixup()`), its
  * descriptor (`orderingFixupGuard`) and the middleware option that turns it on; the
  * descriptor's `name` is its arm name (`fixup`), in arms files and results. A guard no
- * framework extension point can host says why (`unhosted`). Arms, the middleware and
- * docs/guards.md read this list; a test holds the names to the modules.
+ * framework extension point can host says why (`unhosted`). Arms and the middleware read
+ * this list; tests hold docs/guards.md and the names of the modules to it.
  */
 export const GUARD_REGISTRY = [
   // First: model-call wrappers nest in guard order, so recovery is innermost, nearest the

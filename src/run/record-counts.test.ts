@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FAULT_KINDS, noFaults } from '../tools/tool-fault.js';
 import { MODEL_FAULT_KINDS, RECORDED_MODEL_FAULT_KINDS, type ModelFaultKind } from '../faults/model-faults.js';
-import { COUNTED_EVENTS, isCountedEvent, recordedModelFaults, zeroEventCounts } from './run-record.js';
+import { COUNTED_EVENTS } from '../results/counted-events.js';
+import { isCountedEvent, recordedModelFaults, zeroEventCounts } from './record-counts.js';
 
 describe('run record counts', () => {
   it('start every run from zero, every counted event type in COUNTED_EVENTS order', () => {

@@ -3,7 +3,8 @@ import type { AgentEventType } from '../loop/events.js';
 import { COUNTED_EVENTS, type CountedEvent } from '../results/counted-events.js';
 import type { RunRecord } from '../results/run-record-schema.js';
 
-export { COUNTED_EVENTS, type CountedEvent } from '../results/counted-events.js';
+// The counts a run record carries (its guard events, its model faults), made the cheap way:
+// they are built on every run.
 
 /** A zero count per name, in the order given. */
 function zeroed<K extends string>(names: readonly K[]): Record<K, number> {
