@@ -4,6 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from './cli-helpers.js';
 
 describe('spiralbench CLI', () => {
+  it('--version prints the package version and exits 0', () => {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    for (const flag of ['--version', '-V']) {
+      const result = cli([flag]);
+      expect(result.status).toBe(0);
+      expect(result.stdout).toBe(`${version}\n`);
+    }
+  });
+
   it('run prints a table per scenario with a row per arm and writes all three result files', () => {
     const out = tempDir();
     const result = cli([

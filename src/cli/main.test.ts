@@ -19,4 +19,11 @@ describe('buildProgram', () => {
     expect((await buildProgram(argv('rn', '-s', 'x'))).commands).toHaveLength(count);
     expect((await buildProgram(argv('-h'))).commands).toHaveLength(count);
   });
+
+  it('loads no command for the version alone, and every command when the version comes with anything else', async () => {
+    const count = (await buildProgram(argv())).commands.length;
+    expect((await buildProgram(argv('--version'))).commands).toHaveLength(0);
+    expect((await buildProgram(argv('-V', '--verbose'))).commands).toHaveLength(0);
+    expect((await buildProgram(argv('--version', 'rn'))).commands).toHaveLength(count);
+  });
 });

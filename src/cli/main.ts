@@ -45,9 +45,16 @@ function commandNamed(argv: readonly string[]): string | undefined {
   return word !== undefined && Object.hasOwn(COMMANDS, word) ? word : undefined;
 }
 
+/** Whether `argv` only asks for the version (`--version`, `-V`), which no command is needed to answer. */
+function versionOnly(argv: readonly string[]): boolean {
+  const words = argv.slice(2).filter((word) => word !== '--verbose');
+  return words.length > 0 && words.every((word) => word === '--version' || word === '-V');
+}
+
 /**
- * The CLI's program with the commands `argv` needs: the one it names, or all of them for
- * help, a bare `spiralbench` or a mistyped command (so both can list and suggest them).
+ * The CLI's program with the commands `argv` needs: the one it names, none for the
+ * version alone, or all of them for help, a bare `spiralbench` or a mistyped command (so
+ * both can list and suggest them).
  */
 export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const program = new CheckedCommand('spiralbench')
@@ -61,7 +68,7 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(escapeControl(text, { newline: true, tab: true })) });
   const named = commandNamed(argv);
-  const loaders = named === undefined ? Object.values(COMMANDS) : [COMMANDS[named]!];
+  const loaders = named !== undefined ? [COMMANDS[named]!] : versionOnly(argv) ? [] : Object.values(COMMANDS);
   for (const register of await Promise.all(loaders.map((load) => load()))) register(program);
   for (const command of program.commands) command.exitOverride();
   return program;
