@@ -5,7 +5,7 @@ import { loadScenario } from '../scenarios/loader.js';
 import { runRecordSchema, writtenRunSchema } from './run-record-schema.js';
 
 /** Records of runs that set every optional field a run can: a journal, a stream, a member, a failure. */
-async function records() {
+async function runRecords() {
   const arms = resolveArms(['none', 'journal', 'all', 'peer:anthropic-tool-runner']);
   const made = [];
   for (const id of ['fetch-transform-write', 'model-outage', 'refund-server-errors']) {
@@ -16,6 +16,10 @@ async function records() {
   }
   return made;
 }
+
+/** Made once for both tests: 39 runs. */
+let made: ReturnType<typeof runRecords> | undefined;
+const records = () => (made ??= runRecords());
 
 describe('a run record as written', () => {
   it('has every field of the written schema, none else, in its order, and reads back as a stored run', async () => {
