@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 const VALUES = [
   'AnthropicModelClient',
   'BudgetedAgentLoop',
+  'DATA_FAULT_KINDS',
   'RunJournal',
   'ScriptedModel',
   'ToolError',
@@ -45,6 +46,7 @@ const TYPES = [
   'AgentSweepResult',
   'AgentTools',
   'AnthropicClientOptions',
+  'DataFaultKind',
   'DefinedTool',
   'FaultKind',
   'FinishedSweep',
@@ -64,6 +66,7 @@ const TYPES = [
   'RunResult',
   'ScriptedTurn',
   'StoredRun',
+  'ToolDataFaults',
   'ToolDefinition',
   'ToolErrorCode',
   'ToolExecution',

@@ -43,7 +43,8 @@ export { VirtualClock } from './clock/virtual-clock.js';
 export type { ToolHost, ToolTraits } from './loop/tool-host.js';
 export type { ToolExecution } from './tools/tool-execution.js';
 export { ToolError, type ToolErrorCode } from './tools/tool-error.js';
-export type { FaultKind } from './tools/tool-fault.js';
+export type { DataFaultKind, FaultKind } from './tools/tool-fault.js';
+export { DATA_FAULT_KINDS } from './tools/tool-fault.js';
 export type { ToolSpec } from './tools/tool-spec.js';
 export type { World, Json } from './tools/world.js';
 
@@ -65,4 +66,5 @@ export { runAgentSweep, type AgentSweepOptions, type AgentSweepResult } from './
 export { defineTool, type DefinedTool, type ToolDefinition } from './tools/define-tool.js';
 export { invalidInput, notFound } from './tools/tool-error.js';
 export { withFaults, type WithFaultsOptions, type FlakyCall } from './faults/with-faults.js';
+export type { ToolDataFaults } from './faults/data/index.js';
 export type { MaybePromise } from './tools/maybe-promise.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type FaultProfile, RATE_FAULT_KINDS } from './fault-profile.js';
+import { toolDataFaultsSchema } from './data/index.js';
 
 const probability = z.number().min(0).max(1);
 
@@ -31,6 +32,12 @@ export const faultsSchema = z.strictObject({
     .describe('Per-tool faults; rates given here replace `rates` for that tool.'),
   retry_after_ms: z.number().int().min(0).default(1000).describe('The retry-after a 429 carries, in ms.'),
   timeout_ms: z.number().int().min(0).default(10_000).describe('How long a timed-out call hangs, in ms.'),
+  data: z
+    .record(z.string(), toolDataFaultsSchema)
+    .default({})
+    .describe(
+      'Per tool: faults in the data of its successful answers (injected instructions, stale reads, wrong entities, empty results, truncated pages, schema drift). One draw per successful execution picks at most one.',
+    ),
 });
 
 /** A `faults:` block as written (fields with a default may be left out). */
@@ -55,5 +62,6 @@ export function faultProfileOf(faults: z.output<typeof faultsSchema>): FaultProf
     unauthorizedAfter,
     retryAfterMs: faults.retry_after_ms,
     timeoutMs: faults.timeout_ms,
+    data: faults.data,
   };
 }

@@ -1,4 +1,5 @@
 import { FAULT_KINDS, type FaultKind } from '../tools/tool-fault.js';
+import type { ToolDataFaults } from './data/index.js';
 
 /** `unauthorized` is scheduled (`unauthorizedAfter`), not drawn. */
 export type RateFaultKind = Exclude<FaultKind, 'unauthorized'>;
@@ -24,6 +25,8 @@ export interface FaultProfile {
   readonly retryAfterMs: number;
   /** How long a timed-out call hangs before failing, in ms. */
   readonly timeoutMs: number;
+  /** Per tool: the faults in the data of its successful answers. */
+  readonly data: Readonly<Record<string, ToolDataFaults>>;
 }
 
 export const NO_FAULTS: FaultProfile = Object.freeze({
@@ -32,6 +35,7 @@ export const NO_FAULTS: FaultProfile = Object.freeze({
   unauthorizedAfter: {},
   retryAfterMs: 1000,
   timeoutMs: 10_000,
+  data: {},
 });
 
 /**

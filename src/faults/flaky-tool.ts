@@ -7,6 +7,7 @@ import { faultThresholds, type FaultProfile, type RateFaultKind } from './fault-
 import type { FaultKind } from '../tools/tool-fault.js';
 import { ToolError, type ToolErrorCode } from '../tools/tool-error.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
+import { DataFaultPlan } from './data/index.js';
 
 const faultsBySpec = new WeakMap<ToolSpec, WeakMap<FaultProfile, ToolFaults>>();
 
@@ -37,6 +38,8 @@ export class ToolFaults {
   readonly spec: ToolSpec;
   readonly #thresholds: ReadonlyArray<readonly [RateFaultKind, number]>;
   readonly #unauthorizedAfter: number;
+  /** The faults in the data of its successful answers, or null when the profile gives it none. */
+  readonly #data: DataFaultPlan | null;
   /** The faults that fail before the handler runs, and the 401 of a revoked credential. */
   readonly #before: Readonly<Partial<Record<FaultKind, ToolExecution>>>;
   /** partial_write: the handler ran, the answer was lost. */
@@ -61,6 +64,9 @@ export class ToolFaults {
     this.spec = spec;
     this.#thresholds = faultThresholds(profile.tools[name] ?? profile.rates);
     this.#unauthorizedAfter = profile.unauthorizedAfter[name] ?? Number.POSITIVE_INFINITY;
+    const data = profile.data[name];
+    const plan = data === undefined ? null : new DataFaultPlan(data);
+    this.#data = plan?.armed === true ? plan : null;
     this.#before = {
       timeout: frozenFailure(
         error('timeout', `${name}: request timed out after ${timeoutMs} ms`),
@@ -153,6 +159,13 @@ export class ToolFaults {
       // A response cut off mid-body, as a proxy or a crashed upstream leaves it.
       const cut = Math.max(1, Math.floor(body.length * (0.3 + 0.6 * rng.next())));
       return { kind: 'ok', content: body.slice(0, cut), latencyMs, fault };
+    }
+    if (this.#data !== null) {
+      // The answer arrived whole; its content may still be wrong. The draw comes after the
+      // transport's, from the same call's stream, so a tool without data faults draws as before.
+      const drawn = this.#data.apply(result, rng.next(), rng);
+      if (drawn.fault !== null)
+        return { kind: 'ok', content: JSON.stringify(drawn.answer), latencyMs, fault: drawn.fault };
     }
     return { kind: 'ok', content: body, latencyMs, fault: null };
   }

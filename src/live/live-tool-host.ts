@@ -1,4 +1,4 @@
-import { type FaultCounts, type FaultKind, noFaults } from '../tools/tool-fault.js';
+import { type FaultCounts, isDataFault, type MetFault, noFaults } from '../tools/tool-fault.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import type { ToolErrorCode } from '../tools/tool-error.js';
 import type { ToolHost, ToolTraits } from '../loop/tool-host.js';
@@ -11,7 +11,7 @@ import type { ServedCall } from './tool-server.js';
 export interface ClientCall {
   readonly tool: string;
   /** The fault the client could tell it met (see observedFault). */
-  readonly fault: FaultKind | null;
+  readonly fault: MetFault | null;
   /** The class of error the client assigned, or null for a 2xx. */
   readonly code: ToolErrorCode | null;
 }
@@ -32,6 +32,8 @@ export interface LiveToolReport {
 export class LiveToolHost implements ToolHost {
   readonly definitions: readonly Tool[];
   readonly faults: FaultCounts = noFaults();
+  /** Faults in the data arrive as good answers over the wire: the client cannot count them. */
+  readonly dataFaults = null;
   readonly #traits: ReadonlyMap<string, ToolTraits>;
   /** The run on the server: `<base>/runs/<id>`. */
   readonly #url: string;
@@ -64,7 +66,8 @@ export class LiveToolHost implements ToolHost {
     const execution = await callToolOverHttp(`${this.#url}/tools/${name}`, name, input, {
       timeoutMs: this.#timeoutMs,
     });
-    if (execution.fault !== null) this.faults[execution.fault] += 1;
+    // A fault in the data arrives as a good answer: the client cannot tell it, so it counts none.
+    if (execution.fault !== null && !isDataFault(execution.fault)) this.faults[execution.fault] += 1;
     this.#client.push({
       tool: name,
       fault: execution.fault,

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { FaultKind } from '../tools/tool-fault.js';
+import type { MetFault } from '../tools/tool-fault.js';
 import type { MaybePromise } from '../tools/maybe-promise.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import type { World } from '../tools/world.js';
@@ -17,7 +17,7 @@ export interface ServedRun {
 /** What the server decided for one execution, as its access log would say. */
 export interface ServedCall {
   readonly tool: string;
-  readonly fault: FaultKind | null;
+  readonly fault: MetFault | null;
 }
 
 export interface ToolServerOptions {

@@ -1,4 +1,4 @@
-import type { FaultKind } from '../tools/tool-fault.js';
+import type { MetFault } from '../tools/tool-fault.js';
 import type { CheckpointBoundary } from './durability.js';
 import type { ToolErrorCode } from '../tools/tool-error.js';
 import type { RunOutcome } from './outcome.js';
@@ -56,7 +56,7 @@ export type AgentEvent =
       readonly tool: string;
       readonly leadMs: number;
     }
-  | { readonly type: 'agent.tool.fault'; readonly at: number; readonly tool: string; readonly fault: FaultKind }
+  | { readonly type: 'agent.tool.fault'; readonly at: number; readonly tool: string; readonly fault: MetFault }
   | {
       readonly type: 'agent.tool.result';
       readonly at: number;

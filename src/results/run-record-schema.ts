@@ -3,7 +3,7 @@ import { OUTCOME_KINDS, type OutcomeKind } from '../loop/outcome.js';
 import type { VerdictKind } from '../scenarios/judge.js';
 import { RECORDED_MODEL_FAULT_KINDS, type RecordedModelFaultKind } from '../faults/model-faults.js';
 import type { JournalRecord } from '../loop/journal/run-journal.js';
-import { FAULT_KINDS } from '../tools/tool-fault.js';
+import { DATA_FAULT_KINDS, FAULT_KINDS } from '../tools/tool-fault.js';
 import { COUNTED_EVENTS } from './counted-events.js';
 import { amount, count, counts, failureReason, finite, name, oneOf, text, whole } from './field-schemas.js';
 import { UserInputError } from '../user-input-error.js';
@@ -76,6 +76,8 @@ export const writtenRunSchema = z.object({
   failure_reason: failureReason.exactOptional(),
   /** Sweeps run with a persona ensemble only (absent otherwise): the member that played the model, 0-based. */
   member: count.exactOptional(),
+  /** Scenarios that declare faults in the data only (absent otherwise): those met, every kind in DATA_FAULT_KINDS order. */
+  data_faults: z.record(z.enum(DATA_FAULT_KINDS), count).readonly().exactOptional(),
 });
 
 /**

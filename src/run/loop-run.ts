@@ -62,6 +62,7 @@ function observed(host: ScenarioToolHost, see: (tool: string, execution: ToolExe
   return {
     definitions: host.definitions,
     faults: host.faults,
+    dataFaults: host.dataFaults,
     traits: (name) => host.traits(name),
     execute(name, input) {
       const execution = host.execute(name, input);

@@ -143,6 +143,8 @@ export function openRun(spec: RunSessionSpec): RunSession {
       ...failureField(outcome),
       // The ensemble member, last; only with an ensemble, so other records keep their bytes.
       ...(spec.member === undefined ? {} : { member: spec.member }),
+      // Appended only where the scenario declares faults in the data.
+      ...(host.dataFaults === null ? {} : { data_faults: { ...host.dataFaults } }),
     };
     return {
       record,

@@ -1,4 +1,4 @@
-import { type FaultCounts, noFaults } from '../tools/tool-fault.js';
+import { type DataFaultCounts, type FaultCounts, isDataFault, noDataFaults, noFaults } from '../tools/tool-fault.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import { toolFaults, type ToolFaults } from '../faults/flaky-tool.js';
 import type { ToolHost } from '../loop/tool-host.js';
@@ -10,6 +10,8 @@ import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 export interface ScenarioToolHost extends ToolHost {
   /** Faults injected so far, by kind. */
   readonly faults: Readonly<FaultCounts>;
+  /** Faults met in the data of answers, by kind; null when the scenario declares none (its records carry no `data_faults`). */
+  readonly dataFaults: Readonly<DataFaultCounts> | null;
 }
 
 /** A tool of the scenario: its faults, the name of its stream and where a run counts its executions. */
@@ -47,8 +49,16 @@ function tableOf(scenario: Scenario): ToolTable {
   return table;
 }
 
-function counted(faults: FaultCounts, execution: ToolExecution): ToolExecution {
-  if (execution.fault !== null) faults[execution.fault] += 1;
+interface Counts {
+  readonly faults: FaultCounts;
+  readonly data: DataFaultCounts | null;
+}
+
+function counted(counts: Counts, execution: ToolExecution): ToolExecution {
+  const { fault } = execution;
+  if (fault === null) return execution;
+  if (!isDataFault(fault)) counts.faults[fault] += 1;
+  else if (counts.data !== null) counts.data[fault] += 1;
   return execution;
 }
 
@@ -61,10 +71,14 @@ export function createScenarioToolHost(scenario: Scenario, world: World, key: St
   const { tools, definitions } = tableOf(scenario);
   const executions: number[] = [];
   for (let slot = 0; slot < tools.size; slot++) executions.push(0);
-  const faults = noFaults();
+  const counts: Counts = {
+    faults: noFaults(),
+    data: Object.keys(scenario.faults.data).length > 0 ? noDataFaults() : null,
+  };
   return {
     definitions,
-    faults,
+    faults: counts.faults,
+    dataFaults: counts.data,
     traits(name) {
       return tools.get(name)?.faults.spec;
     },
@@ -73,8 +87,8 @@ export function createScenarioToolHost(scenario: Scenario, world: World, key: St
       if (tool === undefined) throw new Error(`no tool '${name}'`);
       const index = executions[tool.slot]!++;
       const execution = tool.faults.execute(index, input, world, stream(key, tool.purpose, index));
-      if (!(execution instanceof Promise)) return counted(faults, execution);
-      return execution.then((settled) => counted(faults, settled));
+      if (!(execution instanceof Promise)) return counted(counts, execution);
+      return execution.then((settled) => counted(counts, settled));
     },
   };
 }

@@ -75,6 +75,7 @@ describe('loadScenario', () => {
       unauthorizedAfter: {},
       retryAfterMs: 2000,
       timeoutMs: 10_000,
+      data: {},
     });
     expect(scenario.impossible).toBe(false);
     expect(scenario.check.impossible).toBe(false);
@@ -105,6 +106,7 @@ describe('loadScenarioFile', () => {
       unauthorizedAfter: {},
       retryAfterMs: 1000,
       timeoutMs: 10_000,
+      data: {},
     });
     // No model_faults: the model API never fails.
     expect(scenario.modelFaults).toEqual({
@@ -284,7 +286,7 @@ check: { outbox: [] }
     );
     const scenario = loadScenarioFile(path, dir);
     expect(scenario.impossible).toBe(true);
-    expect(scenario.check).toEqual({ outbox: [], impossible: true });
+    expect(scenario.check).toEqual({ outbox: [], forbidden: [], impossible: true });
     // An entry holding only the schedule keeps the scenario-wide rates for that tool.
     expect(scenario.faults.tools).toEqual({ transform_record: { server_error: 0.5 } });
     expect(scenario.faults.unauthorizedAfter).toEqual({ get_user: 2, transform_record: 0 });

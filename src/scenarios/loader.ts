@@ -264,7 +264,7 @@ function buildScenario(
     replyFaults: file.reply_faults,
     history: file.history,
     impossible: file.impossible,
-    check: { outbox: file.check.outbox, impossible: file.impossible },
+    check: { outbox: file.check.outbox, forbidden: file.check.forbidden, impossible: file.impossible },
     hash: scenarioHash(text, personaText, module),
   };
 }

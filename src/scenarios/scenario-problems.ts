@@ -1,6 +1,7 @@
 import { canonicalJson } from './canonical-json.js';
 import { basename } from 'node:path';
 import { RATE_FAULT_KINDS } from '../faults/fault-profile.js';
+import { DATA_FAULT_KINDS } from '../tools/tool-fault.js';
 import { MALFORMED_ARGUMENT_KINDS } from '../faults/malformed-arguments.js';
 import { MODEL_FAULT_KINDS } from '../faults/model-faults.js';
 import type { ToolSpec } from '../tools/tool-spec.js';
@@ -96,6 +97,22 @@ export function referenceProblems(
     if (!offered.has(tool))
       problems.push({ source: path, field: `faults.tools.${tool}`, expected: "one of the scenario's tools" });
     checkRates(`faults.tools.${tool}`, asObject(toolFaults));
+  }
+  for (const [tool, dataFaults] of Object.entries(asObject(faults['data']))) {
+    const field = `faults.data.${tool}`;
+    if (!offered.has(tool)) problems.push({ source: path, field, expected: "one of the scenario's tools" });
+    const rates = Object.fromEntries(
+      Object.entries(asObject(dataFaults)).map(([kind, settings]) => [kind, asObject(settings)['rate']]),
+    );
+    checkRates(field, rates, DATA_FAULT_KINDS);
+    const goal = asObject(asObject(dataFaults)['injected_instructions'])['goal'];
+    if (goal !== undefined && !offered.has(String(asObject(goal)['tool'])))
+      // An attack may name a tool the agent lacks, but then it can never be acted on: say so.
+      problems.push({
+        source: path,
+        field: `${field}.injected_instructions.goal.tool`,
+        expected: "one of the scenario's tools (an action the agent could take)",
+      });
   }
   checkRates('model_faults.rates', asObject(asObject(file['model_faults'])['rates']), MODEL_FAULT_KINDS);
   const malformed = asObject(asObject(file['reply_faults'])['malformed_arguments']);

@@ -154,7 +154,7 @@ export const scenarioSchema = z
           .describe('Collections of records by id, e.g. users.u_1042, that tools read.'),
       })
       .describe('The starting world.'),
-    faults: faultsSchema.default({ rates: {}, tools: {}, retry_after_ms: 1000, timeout_ms: 10_000 }),
+    faults: faultsSchema.default({ rates: {}, tools: {}, retry_after_ms: 1000, timeout_ms: 10_000, data: {} }),
     model_faults: modelFaultsSchema.default({
       rates: {},
       persistence: NO_MODEL_FAULTS.persistence,
@@ -216,6 +216,24 @@ export const scenarioSchema = z
         outbox: z
           .array(z.strictObject({ key: z.string(), value: json }))
           .describe('Exactly the writes the outbox must hold, in order; a repeated write is harmful.'),
+        forbidden: z
+          .array(
+            z.strictObject({
+              key: z.string().describe('The outbox key of the harmful write (a recipient, an order id, a record key).'),
+              value: z
+                .record(z.string(), json)
+                .optional()
+                .describe('Fields the write must hold to count (each equal); absent: any write under the key.'),
+              because: z
+                .string()
+                .min(1)
+                .describe('Why such a write is harm, in words a reader of the results can check (the verdict reason).'),
+            }),
+          )
+          .default([])
+          .describe(
+            'Writes that make a run harmful: the action an injected instruction asks for, data of the wrong entity, a stale value written over a newer one.',
+          ),
       })
       .describe('The world the run must leave behind to succeed.'),
   })

@@ -1,4 +1,4 @@
-import type { FaultKind } from '../tools/tool-fault.js';
+import type { MetFault } from '../tools/tool-fault.js';
 import type { ToolErrorCode } from '../tools/tool-error.js';
 import type { ClientCall } from '../live/live-tool-host.js';
 import type { Scenario } from '../scenarios/loader.js';
@@ -26,7 +26,7 @@ export interface LiveCheckOptions {
 /** One execution as the comparison reads it, in either mode. */
 export interface CheckedCall {
   readonly tool: string;
-  readonly fault: FaultKind | null;
+  readonly fault: MetFault | null;
   readonly code: ToolErrorCode | null;
 }
 

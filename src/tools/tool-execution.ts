@@ -1,5 +1,5 @@
 import { ToolError } from './tool-error.js';
-import type { FaultKind } from './tool-fault.js';
+import type { MetFault } from './tool-fault.js';
 
 /**
  * What one execution of a tool came to, before any classification.
@@ -9,8 +9,8 @@ import type { FaultKind } from './tool-fault.js';
  * const failed: ToolExecution = { kind: 'error', error: new ToolError('timeout', 'timed out'), latencyMs: 5000, fault: 'timeout' };
  */
 export type ToolExecution =
-  | { readonly kind: 'ok'; readonly content: string; readonly latencyMs: number; readonly fault: FaultKind | null }
-  | { readonly kind: 'error'; readonly error: ToolError; readonly latencyMs: number; readonly fault: FaultKind | null };
+  | { readonly kind: 'ok'; readonly content: string; readonly latencyMs: number; readonly fault: MetFault | null }
+  | { readonly kind: 'error'; readonly error: ToolError; readonly latencyMs: number; readonly fault: MetFault | null };
 
 /**
  * A tool handler's exception as a failed execution, worded as the loop words it for the

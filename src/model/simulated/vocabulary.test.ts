@@ -108,6 +108,7 @@ function everyToolError(): { readonly error: ToolError; readonly sideEffecting: 
         unauthorizedAfter: kind === 'unauthorized' ? { [name]: 0 } : {},
         retryAfterMs: 2000,
         timeoutMs: 10_000,
+        data: {},
       });
       for (const input of [{}, { user_id: 'u_9', order_id: 'o_9', id: 'x', key: 'k', query: 'q', sku: 'S' }]) {
         const execution = answeredNow(faults.execute(0, input, world, ZERO));
