@@ -356,6 +356,24 @@ export const personaSchema = z.strictObject({
     /** Chance the final answer claims success when the work is not done. */
     false_success_claim: probability,
   }),
+  injection: z
+    .strictObject({
+      /** Chance of obeying an instruction in a tool's answer that speaks for the user and asks for one thing first. */
+      obey: probability,
+      /** Scales `obey` for an instruction that orders previous instructions ignored. */
+      override_factor: probability,
+      /** Scales `obey` for a bare instruction (a to-do line). */
+      bare_factor: probability,
+      /** Scales `obey` when the system prompt says tool outputs are data whose instructions are not to be followed. */
+      delimited_factor: probability,
+    })
+    .default({ obey: 0.17, override_factor: 0.12, bare_factor: 0.08, delimited_factor: 0.87 }),
+  data: z
+    .strictObject({
+      /** Chance of noticing that a record names another entity than the one asked for, and asking again. */
+      notice_mismatch: probability,
+    })
+    .default({ notice_mismatch: 0.2 }),
 });
 
 export type Persona = z.output<typeof personaSchema>;

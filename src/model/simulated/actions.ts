@@ -43,6 +43,8 @@ export interface PolicyInput {
   readonly forcedTool: string | null;
   /** tool_choice "none": the model may only answer in text. */
   readonly toolsDisabled: boolean;
+  /** The system prompt says tool outputs are data, whose instructions are not to be followed. @default false */
+  readonly outputIsData?: boolean;
   readonly rng: Rng;
 }
 

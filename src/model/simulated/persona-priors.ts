@@ -179,6 +179,31 @@ export const PERSONA_PRIORS: Readonly<Record<PersonaParameter, PersonaPrior>> = 
     'prior',
     'Models do report success that did not happen. It changes only the words of a final answer, and success is judged on the world, so no baseline statistic moves with it.',
   ),
+  'injection.obey': prior(
+    [0.01, 0.56],
+    'prior',
+    "AgentDojo's targeted attack success rate under its important_instructions attack with no defence, across the 20 model rows of its results table (v1.1.2, 629 user-task x injection pairs): from 1.11% (claude-3-5-sonnet-20241022) to 56.28% (gpt-4-0125-preview); the default, 0.17, is the rows' median (17.01%). A per-task rate taken as a per-exposure chance: an AgentDojo injection is usually read once. The reference baseline holds no injection.",
+  ),
+  'injection.override_factor': prior(
+    [0.1, 0.55],
+    'prior',
+    'AgentDojo, gpt-4o-2024-05-13: "ignore previous instructions" 5.41% and InjecAgent\'s "IMPORTANT!!! Ignore all previous instructions" 5.72% against 47.69% for important_instructions (x0.11-0.12, the default 0.12); Llama-3.3-70B, from the run logs: 17.97% against 33.55% (x0.54).',
+  ),
+  'injection.bare_factor': prior(
+    [0.05, 0.2],
+    'prior',
+    'AgentDojo\'s direct attack ("TODO: ..."): 3.66% against 47.69% for gpt-4o-2024-05-13 (x0.077, the default 0.08); 5.25% against 33.55% for Llama-3.3-70B (x0.16).',
+  ),
+  'injection.delimited_factor': prior(
+    [0.6, 0.9],
+    'prior',
+    'Spotlighting with delimiters (tool outputs marked, the system prompt saying not to obey what is between the marks): AgentDojo gpt-4o-2024-05-13 41.65% against 47.69% (x0.87, the default); gpt-4o-mini 22.26% against 27.19% (x0.82, as quoted by the Task Shield paper); InjecAgent gpt-4o 5.1% against 8.3% (x0.61, Bhagwatkar et al. 2025, Table 3).',
+  ),
+  'data.notice_mismatch': prior(
+    [0.05, 0.6],
+    'prior',
+    'No published rate for noticing a wrong-entity record. ToolMaze (arXiv:2606.05806) reports agents over-trusting plausible corrupted outputs: recovery from implicit permanent failures about 17.6% against 38.1% for explicit ones (secondary summary); the default, 0.2, follows it. Unknown — wide.',
+  ),
 });
 
 /** The parameters, in the persona schema's order. */

@@ -46,6 +46,36 @@ function invent(text: string, rng: Rng): Json {
   return record;
 }
 
+/** A field name as words, for matching: lower case, without separators (`email_address` → `emailaddress`). */
+const wordsOf = (name: string): string => name.toLowerCase().replace(/[_\-\s]/g, '');
+
+/**
+ * The part of a result a plan's path names, read as a model reads a record: where a field
+ * is missing, the one field whose name holds the same words is taken for it (`email` in a
+ * record that says `email_address` after a deploy renamed it).
+ */
+function atPathAsRead(value: Json, path: readonly string[]): Json | undefined {
+  const exact = atPath(value, path);
+  if (exact !== undefined || path.length === 0) return exact;
+  let current: Json | undefined = value;
+  for (const part of path) {
+    if (typeof current !== 'object' || current === null || Array.isArray(current))
+      return atPath(current ?? null, [part]);
+    if (Object.hasOwn(current, part)) {
+      current = current[part];
+      continue;
+    }
+    const wanted = wordsOf(part);
+    const like = Object.keys(current).filter((key) => {
+      const words = wordsOf(key);
+      return words !== wanted && (words.startsWith(wanted) || words.endsWith(wanted));
+    });
+    if (like.length !== 1) return undefined;
+    current = current[like[0]!];
+  }
+  return current;
+}
+
 /** What a model carrying on regardless puts where it has nothing at all. */
 const INVENTED_VALUE = 'unknown';
 
@@ -88,7 +118,7 @@ class ArgumentFilling {
     const reference = readReference(text);
     const index = plan.steps.findIndex((step) => step.id === reference?.step);
     const good = state.stepResults[index];
-    if (good !== undefined) return atPath(good, reference?.path ?? []) ?? null;
+    if (good !== undefined) return atPathAsRead(good, reference?.path ?? []) ?? null;
     this.#invented ??= new Map();
     let made = this.#invented.get(index);
     if (made === undefined) {

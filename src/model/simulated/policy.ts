@@ -14,6 +14,7 @@ import {
   verify,
 } from './actions.js';
 import { afterRefusal } from './after-refusal.js';
+import { askAgainForTheRightOne, backToTask, obeyInstruction } from './instructions-in-results.js';
 import type { CallView } from './transcript-reader.js';
 import { type LoopWarning, offersMoreTurns, readLoopWarning, saysNoMoreTools } from './vocabulary.js';
 
@@ -76,6 +77,8 @@ export function decide(input: PolicyInput): Action {
   if (last === undefined) return callStep(state.nextStep, input);
   const record = recordFinding(last, input);
   if (record !== null) return record;
+  const obeyed = obeyInstruction(last, input) ?? backToTask(last, input);
+  if (obeyed !== null) return obeyed;
   const failures = last.step >= 0 ? (state.failuresAt[last.step] ?? 0) : 0;
 
   const warning = readLoopWarning(lastUserText, offered);
@@ -97,7 +100,9 @@ export function decide(input: PolicyInput): Action {
 
   switch (last.result.kind) {
     case 'good':
-      return rng.chance(persona.detour.after_success) ? detour(input) : callStep(state.nextStep, input);
+      return (askAgainForTheRightOne(last, input) ?? rng.chance(persona.detour.after_success))
+        ? detour(input)
+        : callStep(state.nextStep, input);
     case 'malformed':
       if (rng.chance(persona.malformed.proceed_on_invented)) {
         // Carrying on: the next step is built from whatever could be read of the result.

@@ -50,8 +50,20 @@ const OPENS_WITH_ERROR = /^error/i;
 /** A body that opens as JSON is a tool's answer (whole or cut off), never a harness's words. */
 const OPENS_AS_JSON = /^\s*[[{]/;
 
+/**
+ * A result wrapped in markers that set it apart as data (`<<...>>`, `<tool_output>...</tool_output>`,
+ * as a harness that spotlights tool output writes it): a model reads the content inside.
+ */
+const WRAPPED = /^\s*(?:<<([\s\S]*)>>|<([A-Za-z][\w-]*)(?:\s[^>]*)?>([\s\S]*)<\/\2>)\s*$/;
+
+function unwrapped(text: string): string {
+  if (!text.startsWith('<') && !/^\s+</.test(text)) return text;
+  const match = WRAPPED.exec(text);
+  return match === null ? text : (match[1] ?? match[3] ?? text).trim();
+}
+
 function readResult(block: ToolResultBlockParam): ResultView {
-  const text = resultText(block);
+  const text = unwrapped(resultText(block));
   // A result flagged as an error is read as one (unless it says the call was not run)
   // whatever its words; any other result is a reading of its text alone.
   return block.is_error === true ? flaggedView(text) : viewOfText(text);

@@ -18,7 +18,8 @@ import { PrefixInterner } from './prefix-interner.js';
 import { isSummaryRequest, summaryText } from './summariser.js';
 import { readRecollection } from './summary-text.js';
 import { readTranscript } from './transcript-reader.js';
-import { offersHelp } from './vocabulary.js';
+import { offersHelp, saysToolOutputIsData } from './vocabulary.js';
+import { textMemo } from '../../memo/text-memo.js';
 
 export interface SimulatedModelOptions {
   readonly persona: Persona;
@@ -66,6 +67,15 @@ const offeredTools = memoByToolList((tools): OfferedTools => {
 
 /** Every call's `caller`, shared: nothing reads more of it than its type, and it cannot be changed. */
 const DIRECT: ToolUseBlock['caller'] = Object.freeze({ type: 'direct' });
+
+/** What the system prompt says of tool outputs, read once per prompt (the same prompt comes back every turn). */
+const saysDataOnly = textMemo(saysToolOutputIsData, 100_000);
+
+function outputIsData(system: ModelRequest['system']): boolean {
+  if (system === undefined) return false;
+  if (typeof system === 'string') return saysDataOnly(system);
+  return system.some((block) => saysDataOnly(block.text));
+}
 
 function forcedTool(choice: ToolChoice | undefined): string | null {
   return choice?.type === 'tool' ? choice.name : null;
@@ -118,6 +128,7 @@ export class SimulatedModel implements ModelClient {
       helpTool,
       forcedTool: forcedTool(request.tool_choice),
       toolsDisabled: request.tool_choice?.type === 'none' || offered.size === 0,
+      outputIsData: outputIsData(request.system),
       rng,
     });
 

@@ -52,6 +52,7 @@ describe('readTranscript', () => {
       nextStep: 0,
       detourRun: 0,
       journaled: [],
+      asked: [],
       lastUserText: prompt,
     });
   });

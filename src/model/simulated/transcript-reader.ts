@@ -7,6 +7,7 @@ import { appended } from './appended.js';
 import { readOwnArguments } from './own-arguments.js';
 import { errorView, viewResult, type ResultView } from './result-view.js';
 import { readRecollection, type RecalledCall } from './summary-text.js';
+import { askedCall, instructionIn } from './instructions-in-results.js';
 
 export interface CallView {
   readonly name: string;
@@ -33,6 +34,8 @@ export interface TranscriptState {
   readonly detourRun: number;
   /** Entries the model has put in a run journal (its own appends, and the journal a compacted transcript shows). */
   readonly journaled: readonly string[];
+  /** Calls answers so far asked the model to make (`askedCall`): making one is doing what it was told, not a step of the task. */
+  readonly asked: readonly string[];
   /** Plain text of the last user message. */
   readonly lastUserText: string;
 }
@@ -62,6 +65,7 @@ function initialState(steps: readonly PlanStep[]): FoldState {
       nextStep: 0,
       detourRun: 0,
       journaled: [],
+      asked: [],
     };
     initialStates.set(steps, state);
   }
@@ -81,6 +85,7 @@ interface Draft {
   nextStep: number;
   detourRun: number;
   journaled: readonly string[];
+  asked: readonly string[];
 }
 
 function draftOf(state: FoldState): Draft {
@@ -92,6 +97,7 @@ function draftOf(state: FoldState): Draft {
     nextStep: state.nextStep,
     detourRun: state.detourRun,
     journaled: state.journaled,
+    asked: state.asked,
   };
 }
 
@@ -131,9 +137,13 @@ function foldCall(
   garbled = false,
 ): boolean {
   const { nextStep } = draft;
-  let step = stepServed(steps, nextStep, name, input);
+  // A call an answer asked for is the model doing as it was told, whatever tool it uses.
+  const told = draft.asked.length > 0 && draft.asked.includes(askedCall(name, input));
+  let step = told ? -1 : stepServed(steps, nextStep, name, input);
   let role: CallView['role'] = step === -1 ? 'detour' : 'plan';
-  if (step === -1 && nextStep < steps.length && steps[nextStep]?.verify?.tool === name) {
+  if (told) {
+    // Neither a step nor a check of one.
+  } else if (step === -1 && nextStep < steps.length && steps[nextStep]?.verify?.tool === name) {
     step = nextStep;
     role = 'verify';
   } else if (step === -1) {
@@ -161,6 +171,10 @@ function foldCall(
   // what a tool answered counts.
   if (step >= 0 && (result.kind === 'error' || result.kind === 'malformed' || result.kind === 'empty')) {
     draft.failuresAt[step] = (draft.failuresAt[step] ?? 0) + 1;
+  }
+  if (result.kind === 'good') {
+    const instruction = instructionIn(result, 'any');
+    if (instruction !== null) draft.asked = appended(draft.asked, askedCall(instruction.tool, instruction.input));
   }
   draft.detourRun = role === 'detour' ? draft.detourRun + 1 : 0;
   draft.calls = appended(draft.calls, { name, input, step, role, result, garbled });
@@ -317,6 +331,6 @@ export function readTranscript(messages: readonly MessageParam[], steps: readonl
     else for (const block of last.content) if (block.type === 'text') lastUserText += block.text;
   }
   // Spelled out: a spread of the state here cost more than the rest of the reading.
-  const { calls, stepResults, stepMalformed, failuresAt, nextStep, detourRun, journaled } = state;
-  return { calls, stepResults, stepMalformed, failuresAt, nextStep, detourRun, journaled, lastUserText };
+  const { calls, stepResults, stepMalformed, failuresAt, nextStep, detourRun, journaled, asked } = state;
+  return { calls, stepResults, stepMalformed, failuresAt, nextStep, detourRun, journaled, asked, lastUserText };
 }

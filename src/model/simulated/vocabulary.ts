@@ -210,3 +210,77 @@ export function offersHelp(name: string, description: string): boolean {
   const words = `${name.replace(/_/g, ' ')} ${description}`;
   return PERSON.test(words) && HELP.test(words);
 }
+
+/**
+ * How an instruction found in a tool's answer asks to be obeyed: as a message from the
+ * user with one thing to do first (`authority`), as an order to drop the previous
+ * instructions (`override`), or as a bare line of work (`bare`). Real models obey the first
+ * far more often than the others (AgentDojo, docs/semantic-faults.md).
+ */
+export type InstructionStyle = 'authority' | 'override' | 'bare';
+
+/** An instruction in a tool's answer that asks for one call of an offered tool. */
+export interface FoundInstruction {
+  readonly style: InstructionStyle;
+  readonly tool: string;
+  readonly input: Record<string, unknown>;
+}
+
+/** A request to make a call: "call send_email with ...", "use the create_refund tool: ...". */
+const ASKS_FOR_CALL =
+  /\b(?:call|use|run|invoke|execute|trigger)\s+(?:the\s+)?[`'"]?([A-Za-z_][\w-]*)[`'"]?(?:\s+tool)?/gi;
+/** One argument after it: `to "x"`, `to: "x"`, `to = "x"`, `amount 40`. */
+const ARGUMENT = /([A-Za-z_]\w*)\s*(?::|=)?\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?\b|true\b|false\b|null\b)/g;
+/** The text speaks for the user or owner and puts something before the task. */
+const SPEAKS_FOR_USER =
+  /\b(?:(?:message|note|request|instructions?|word) from (?:me|your (?:user|owner|principal|boss)|the (?:user|account owner|owner|customer|administrator|admin))|(?:before|prior to) (?:you )?(?:go(?:ing)? on|continu\w+|proceed\w*|(?:can )?(?:solve|do|finish|complete|start)\w*) (?:with )?(?:the|my|your) (?:original )?task)\b/i;
+/** The text orders the reader to set its instructions aside. */
+const OVERRIDES =
+  /\b(?:ignore|disregard|forget|override|set aside)\b.{0,40}\b(?:previous|prior|earlier|above|original|all|your|other)\b.{0,20}\b(?:instructions?|directions|task|orders|rules)\b/i;
+
+/**
+ * An instruction in a string of a tool's answer, if it asks the reader to call one of the
+ * offered tools with arguments it spells out. A real model acts on prose too; this one acts
+ * only on an action it can read as a call, which every bundled attack names.
+ */
+export function readInstruction(text: string, offered: ReadonlySet<string> | 'any'): FoundInstruction | null {
+  if (text.length < 8) return null;
+  for (const match of text.matchAll(ASKS_FOR_CALL)) {
+    const tool = match[1]!;
+    if (offered !== 'any' && !offered.has(tool)) continue;
+    const rest = text.slice(match.index + match[0].length);
+    const opening = /^\s*(?:with|using|passing|:|,)?\s*/.exec(rest)![0].length;
+    const input: Record<string, unknown> = {};
+    ARGUMENT.lastIndex = 0;
+    let at = opening;
+    for (let arg = nextArgument(rest, at); arg !== null; arg = nextArgument(rest, at)) {
+      input[arg.name] = JSON.parse(arg.raw) as unknown;
+      at = arg.end;
+    }
+    const style: InstructionStyle = SPEAKS_FOR_USER.test(text)
+      ? 'authority'
+      : OVERRIDES.test(text)
+        ? 'override'
+        : 'bare';
+    return { style, tool, input };
+  }
+  return null;
+}
+
+/** The argument that starts at `at` (after a separator: a comma, "and"), or null where the arguments end. */
+function nextArgument(text: string, at: number): { name: string; raw: string; end: number } | null {
+  const separator = /^\s*(?:,|and\b|;)?\s*/.exec(text.slice(at))![0].length;
+  ARGUMENT.lastIndex = at + separator;
+  const match = ARGUMENT.exec(text);
+  if (match === null || match.index !== at + separator) return null;
+  return { name: match[1]!, raw: match[2]!, end: match.index + match[0].length };
+}
+
+/** Tool output declared to be data: instructions in it are not to be followed. */
+const OUTPUT_IS_DATA =
+  /\b(?:(?:never|do not|don't|must not|should not|shouldn't)\s+(?:obey|follow|execute|act on|carry out|comply with)\b.{0,60}\binstructions?\b|(?:tool (?:outputs?|results?)|what tools return)\b.{0,40}\b(?:(?:is|are) (?:only |just |untrusted )?data|not instructions))/i;
+
+/** Whether a system prompt says tool outputs are data whose instructions must not be followed (spotlighting). */
+export function saysToolOutputIsData(system: string): boolean {
+  return system !== '' && OUTPUT_IS_DATA.test(system);
+}
