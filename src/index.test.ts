@@ -20,6 +20,8 @@ const VALUES = [
   'defineGuard',
   'defineTool',
   'errorClassification',
+  'heuristicInjectionClassifier',
+  'injectionDetector',
   'invalidInput',
   'iterationBudget',
   'llmRecovery',
@@ -32,9 +34,12 @@ const VALUES = [
   'repeatFingerprint',
   'runAgentSweep',
   'runJournal',
+  'sessionTrust',
   'stuckTool',
   'timeLimits',
   'toolBudget',
+  'toolFilter',
+  'toolOutputIsolation',
   'withFaults',
 ];
 const TYPES = [

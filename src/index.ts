@@ -31,6 +31,10 @@ export { timeLimits } from './loop/guards/time-limits.js';
 export { concurrency } from './loop/guards/concurrency.js';
 export { argumentRepair } from './loop/guards/argument-repair.js';
 export { runJournal } from './loop/guards/run-journal.js';
+export { toolFilter } from './loop/guards/tool-filter.js';
+export { sessionTrust } from './loop/guards/session-trust.js';
+export { injectionDetector, heuristicInjectionClassifier } from './loop/guards/injection-detector.js';
+export { toolOutputIsolation } from './loop/guards/tool-output-isolation.js';
 export { RunJournal } from './loop/journal/run-journal.js';
 
 // Models: the one port to a model, the real Claude client, and a scripted model for exact tests.

@@ -19,6 +19,8 @@ describe('arm presets', () => {
       'compact',
       'output',
       'fixup',
+      'filter',
+      'trust',
       'stuck',
       'budget',
       'repeat',
@@ -29,6 +31,8 @@ describe('arm presets', () => {
       'concurrency',
       'repair',
       'journal',
+      'detect',
+      'isolate',
     ]);
     expect(ARM_PRESETS.get('repair')?.guards).toEqual([{ guard: 'repair', repairTruncated: false }]);
     expect(guardsOf('recover')).toEqual(['recover']);
@@ -43,6 +47,8 @@ describe('arm presets', () => {
       'compact',
       'output',
       'fixup',
+      'filter',
+      'trust',
       'stuck',
       'budget',
       'repeat',
@@ -53,10 +59,14 @@ describe('arm presets', () => {
       'concurrency',
       'repair',
       'journal',
+      'detect',
+      'isolate',
       'all-no-recover',
       'all-no-compact',
       'all-no-output',
       'all-no-fixup',
+      'all-no-filter',
+      'all-no-trust',
       'all-no-stuck',
       'all-no-budget',
       'all-no-repeat',
@@ -67,6 +77,8 @@ describe('arm presets', () => {
       'all-no-concurrency',
       'all-no-repair',
       'all-no-journal',
+      'all-no-detect',
+      'all-no-isolate',
       'all',
     ]);
     expect(
@@ -78,6 +90,8 @@ describe('arm presets', () => {
       'compact',
       'output',
       'fixup',
+      'filter',
+      'trust',
       'stuck',
       'budget',
       'classify',
@@ -87,6 +101,8 @@ describe('arm presets', () => {
       'concurrency',
       'repair',
       'journal',
+      'detect',
+      'isolate',
     ]);
   });
 
@@ -248,6 +264,8 @@ describe('built-in guard descriptors', () => {
         },
         { guard: 'output', raisedMaxTokens: 64_000, maxResumes: 3 },
         { guard: 'fixup' },
+        { guard: 'filter', allow: null },
+        { guard: 'trust' },
         { guard: 'stuck' },
         { guard: 'budget', maxToolCalls: 'task-class', counts: 'requested' },
         { guard: 'repeat', window: 1 },
@@ -258,6 +276,8 @@ describe('built-in guard descriptors', () => {
         { guard: 'concurrency' },
         { guard: 'repair', repairTruncated: false },
         { guard: 'journal', digestChars: 500 },
+        { guard: 'detect' },
+        { guard: 'isolate', open: '<<', close: '>>' },
       ]),
     );
   });

@@ -196,6 +196,7 @@ export function buildGuards(
     streamKey: key,
     journal,
     has: (name) => arm.guards.some((setting) => setting.guard === name),
+    trigger: scenario.trigger,
   };
   return arm.guards.map((setting) => {
     if (isUserGuardSetting(setting)) return shieldedUserGuard(userGuardDescriptor(setting), setting.settings, run);

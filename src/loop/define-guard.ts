@@ -35,6 +35,11 @@ export interface GuardRun {
   readonly streamKey: StreamKey;
   /** The run's journal, one per run, shared by every guard of the arm. */
   readonly journal: RunJournal;
+  /**
+   * Who started the session: its user, or an untrusted source such as an inbound email (a
+   * scenario's `trigger:`). @default 'user'
+   */
+  readonly trigger?: 'user' | 'untrusted';
   /** Whether the arm also has the guard named `name`. */
   has(name: string): boolean;
 }

@@ -73,6 +73,12 @@ export type AgentEvent =
       readonly delayMs: number;
       readonly code: ToolErrorCode;
     }
+  /** A tool output the injection detector flagged was withheld from the model. */
+  | { readonly type: 'agent.injection.withheld'; readonly at: number; readonly tool: string }
+  /** Session trust refused a side effect on a target the operator's words do not name, in a session an untrusted source started. */
+  | { readonly type: 'agent.trust.refused'; readonly at: number; readonly tool: string; readonly target: string }
+  /** The tool filter left these tools out of every request of the run. */
+  | { readonly type: 'agent.tools.filtered'; readonly at: number; readonly removed: readonly string[] }
   | { readonly type: 'agent.repeat.blocked'; readonly at: number; readonly tool: string; readonly fingerprint: string }
   /** `toolCalls`: what the budget counted when it ran out (calls requested, or executions, per its `counts`). */
   | { readonly type: 'agent.budget.exhausted'; readonly at: number; readonly toolCalls: number; readonly limit: number }

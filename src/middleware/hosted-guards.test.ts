@@ -16,6 +16,7 @@ describe('hosted guards', () => {
     // written out here notices a guard that changed sides or place.
     expect(namesOf(SESSION_PRESETS.all)).toEqual([
       'recover',
+      'trust',
       'stuck',
       'budget',
       'repeat',
@@ -24,8 +25,10 @@ describe('hosted guards', () => {
       'iterations',
       'time',
       'journal',
+      'detect',
+      'isolate',
     ]);
-    expect(Object.keys(UNHOSTED_GUARDS)).toEqual(['compact', 'output', 'fixup', 'concurrency', 'repair']);
+    expect(Object.keys(UNHOSTED_GUARDS)).toEqual(['compact', 'output', 'fixup', 'filter', 'concurrency', 'repair']);
     expect(Object.values(UNHOSTED_GUARDS).every((why) => why.length > 20)).toBe(true);
     const all = armGuards('all');
     expect([...namesOf(SESSION_PRESETS.all), ...Object.keys(UNHOSTED_GUARDS)].sort()).toEqual([...all].sort());

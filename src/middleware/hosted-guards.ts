@@ -55,6 +55,8 @@ export interface HostedRun {
   readonly streamKey?: StreamKey;
   /** The journal the run journal guard keeps, asked for only when that guard is on. @default a fresh one */
   readonly journal?: () => RunJournal;
+  /** Who started the session (session trust reads it). @default 'user' */
+  readonly trigger?: 'user' | 'untrusted';
 }
 
 const DEFAULT_KEY: StreamKey = Object.freeze({ sweepSeed: 0, scenario: 'middleware', runSeed: 0 });
@@ -90,6 +92,7 @@ export function buildHostedGuards(
     streamKey: run.streamKey ?? DEFAULT_KEY,
     journal: picked.runJournal !== undefined && run.journal !== undefined ? run.journal() : new RunJournal(),
     has: (name) => descriptors.some((descriptor) => descriptor.name === name),
+    trigger: run.trigger ?? 'user',
   };
   return names.map((name, i) => {
     const given = picked[name];

@@ -14,7 +14,7 @@ import {
 import type { RunRecord } from '../results/run-record-schema.js';
 
 /** Event fields never exported: message contents and free payloads (privacy, docs/otel.md). */
-const PRIVATE_FIELDS = new Set(['type', 'at', 'input', 'content', 'payload']);
+const PRIVATE_FIELDS = new Set(['type', 'at', 'input', 'content', 'payload', 'target']);
 
 /** Events that are a guard stepping in; exported as `spiralbench.guard` events. */
 const GUARD_EVENTS = new Set<AgentEvent['type']>([
@@ -31,6 +31,9 @@ const GUARD_EVENTS = new Set<AgentEvent['type']>([
   'agent.iterations.extended',
   'agent.compaction.run',
   'agent.recovery.fired',
+  'agent.injection.withheld',
+  'agent.trust.refused',
+  'agent.tools.filtered',
 ]);
 
 /** Events about one tool call, put on its span when it is open. */

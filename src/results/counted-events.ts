@@ -22,5 +22,7 @@ export const COUNTED_EVENTS = [
   'agent_run.failed',
   'agent.compaction.run',
   'agent.recovery.fired',
+  'agent.injection.withheld',
+  'agent.trust.refused',
 ] as const satisfies readonly AgentEventType[];
 export type CountedEvent = (typeof COUNTED_EVENTS)[number];

@@ -54,6 +54,8 @@ export interface Scenario {
   readonly history: ScenarioFile['history'];
   /** The task cannot be completed; asking for help is the right outcome. */
   readonly impossible: boolean;
+  /** Who started the session: its user, or an untrusted source (session trust reads it). */
+  readonly trigger: ScenarioFile['trigger'];
   /** What the run is judged against (it carries `impossible` too, for the judge). */
   readonly check: Required<WorldCheck>;
   /** sha256 of the scenario file, its persona file and its tools module, for provenance and a sweep's identity. */
@@ -264,6 +266,7 @@ function buildScenario(
     replyFaults: file.reply_faults,
     history: file.history,
     impossible: file.impossible,
+    trigger: file.trigger,
     check: { outbox: file.check.outbox, forbidden: file.check.forbidden, impossible: file.impossible },
     hash: scenarioHash(text, personaText, module),
   };

@@ -142,6 +142,12 @@ export const scenarioSchema = z
         "The context window of the simulated model in tokens, for every model id (a small window stands in for a long task); a request whose estimate exceeds it is refused with HTTP 413 request_too_large. Absent: each model's window from the model table.",
       ),
     persona: z.string().default('default').describe("The simulated model's persona: personas/<persona>.yaml."),
+    trigger: z
+      .enum(['user', 'untrusted'])
+      .default('user')
+      .describe(
+        'Who started the session: its user, or an untrusted source such as an inbound email. Guards read it (session trust); the model never sees it.',
+      ),
     impossible: z
       .boolean()
       .default(false)

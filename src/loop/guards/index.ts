@@ -12,6 +12,10 @@ import { runJournalGuard } from './run-journal.js';
 import { stuckToolGuard } from './stuck-tool.js';
 import { timeLimitsGuard } from './time-limits.js';
 import { toolBudgetGuard } from './tool-budget.js';
+import { injectionDetectorGuard } from './injection-detector.js';
+import { sessionTrustGuard } from './session-trust.js';
+import { toolFilterGuard } from './tool-filter.js';
+import { toolOutputIsolationGuard } from './tool-output-isolation.js';
 
 /**
  * Every built-in guard, once, in the order our loop consults them. Each has two names:
@@ -50,6 +54,15 @@ export const GUARD_REGISTRY = [
     descriptor: orderingFixupGuard,
     unhosted: "it repairs our loop's transcript; a framework builds its own, already in order",
   },
+  // Before the other call-time guards: a call of a tool the filter left out, or a side
+  // effect session trust refuses, is answered before anything else counts or runs it.
+  {
+    code: 'toolFilter',
+    descriptor: toolFilterGuard,
+    unhosted:
+      "it narrows the tools each request offers; under the middleware a step offers the framework's own tool list, which a guard's request does not replace",
+  },
+  { code: 'sessionTrust', descriptor: sessionTrustGuard },
   { code: 'stuckTool', descriptor: stuckToolGuard },
   // The article's "count every tool call": a call refused by another guard still cost the
   // model a turn, so it counts (`counts: 'executed'` counts only what reached the tools).
@@ -80,6 +93,11 @@ export const GUARD_REGISTRY = [
   },
   // Answers only its own tools; compaction shows its journal after every summary.
   { code: 'runJournal', descriptor: runJournalGuard },
+  // Execution wrappers nest in guard order, the first innermost: the detector reads an
+  // output as the tool gave it (after any automatic retries), and isolation marks what
+  // reaches the model, a withheld notice included.
+  { code: 'injectionDetector', descriptor: injectionDetectorGuard },
+  { code: 'toolOutputIsolation', descriptor: toolOutputIsolationGuard },
 ] as const;
 
 export type GuardEntry = (typeof GUARD_REGISTRY)[number];

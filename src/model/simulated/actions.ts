@@ -51,6 +51,8 @@ export interface PolicyInput {
 export function callStep(step: number, input: PolicyInput, variant = false): Action {
   const planStep = input.plan.steps[step];
   if (planStep === undefined) return finalAnswer(input);
+  // A step whose tool the request does not offer cannot be done: the model says what it has.
+  if (!input.offered.has(planStep.tool)) return finalAnswer(input);
   // A model does not fill in what it can no longer see: it fetches the missing input again first.
   const missing = variant ? -1 : forgottenInput(step, input);
   if (missing !== -1) {
@@ -185,7 +187,9 @@ export function detour(input: PolicyInput): Action {
   for (let i = 0; i < forms.length; i++) {
     const form = forms[i]!;
     if (!(last !== undefined && isForm(last, form)) && !(before !== undefined && isForm(before, form)))
-      fresh.push(form);
+      if (input.offered.has(form.tool))
+        // Only with a tool the request offers: a model cannot call one it was not given.
+        fresh.push(form);
   }
   if (fresh.length === 0) return callStep(state.nextStep, input);
   const form = rng.pick(fresh);

@@ -83,6 +83,23 @@ const RENDERERS: Renderers = {
     indent: true,
     body: html`repeat blocked: ${event.tool} with the same arguments as a recent call`,
   }),
+  'agent.injection.withheld': (event) => ({
+    kind: 'guard',
+    label: 'guard',
+    indent: true,
+    body: html`${event.tool}: output withheld by the injection detector`,
+  }),
+  'agent.trust.refused': (event) => ({
+    kind: 'guard',
+    label: 'guard',
+    indent: true,
+    body: html`${event.tool} refused: a side effect on ${event.target}, which the operator did not name, in an untrusted session`,
+  }),
+  'agent.tools.filtered': (event) => ({
+    kind: 'guard',
+    label: 'guard',
+    body: html`tool filter: not offered ${event.removed.join(', ')}`,
+  }),
   'agent.budget.exhausted': (event) => ({
     kind: 'guard',
     label: 'guard',

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ScriptedModel } from '../../model/scripted-model.js';
+import { BudgetedAgentLoop } from '../budgeted-agent-loop.js';
+import type { AgentEvent } from '../events.js';
+import { sessionTrust } from './session-trust.js';
+import { answeringHost } from './trust-guards.test-helpers.js';
+
+async function send(to: string, trigger: 'user' | 'untrusted', task = 'Reply to ann@example.com about her order.') {
+  const tools = answeringHost({ send_email: '{"ok":true}', read_inbox: '{}' });
+  const events: AgentEvent[] = [];
+  const model = new ScriptedModel([
+    { calls: [{ name: 'read_inbox', input: {} }] },
+    { calls: [{ name: 'send_email', input: { to, subject: 'Re: order', body: 'On its way.' } }] },
+    { text: 'done' },
+  ]);
+  await new BudgetedAgentLoop({
+    model,
+    tools,
+    guards: [sessionTrust({ trigger })],
+    onEvent: (e) => events.push(e),
+  }).run(task);
+  return { executed: tools.executed, refused: events.filter((event) => event.type === 'agent.trust.refused') };
+}
+
+describe('sessionTrust', () => {
+  it('in an untrusted session, refuses a side effect on a target the operator did not name', async () => {
+    const { executed, refused } = await send('x@attacker.example', 'untrusted');
+    expect(executed).toEqual(['read_inbox']);
+    expect(refused).toMatchObject([{ tool: 'send_email', target: 'x@attacker.example' }]);
+  });
+
+  it('lets a side effect on a target the operator named through, and reads through', async () => {
+    expect(await send('ann@example.com', 'untrusted')).toEqual({ executed: ['read_inbox', 'send_email'], refused: [] });
+  });
+
+  it('in a session its user started, lets everything through', async () => {
+    expect((await send('x@attacker.example', 'user')).executed).toEqual(['read_inbox', 'send_email']);
+  });
+});

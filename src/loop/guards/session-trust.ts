@@ -1,0 +1,80 @@
+import type { ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import { z } from 'zod';
+import type { ModelRequest } from '../../model/model-client.js';
+import { defineGuard } from '../define-guard.js';
+import type { Guard, LoopContext } from '../guard.js';
+
+/** Who started a session: its user, or an untrusted source (an inbound email, a webhook, a page). */
+export type SessionTrigger = 'user' | 'untrusted';
+
+export interface SessionTrustOptions {
+  /** Who started the session. @default 'user' (the guard then lets everything through) */
+  readonly trigger?: SessionTrigger;
+}
+
+/** A value that names a target: an email address, a URL, an identifier (letters and digits, no spaces). */
+const TARGET = /^(?:[^@\s]+@[^@\s]+\.[^@\s]+|https?:\/\/\S+|(?=[^\s]*\d)[A-Za-z0-9][\w.:-]{1,63})$/;
+
+/** The targets among a call's arguments, at any depth. */
+function targetsOf(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') {
+    if (TARGET.test(value)) out.push(value);
+  } else if (Array.isArray(value)) for (const item of value) targetsOf(item, out);
+  else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) targetsOf(item, out);
+  return out;
+}
+
+/** The words the session's operator wrote: the system prompt and the first user message. */
+function operatorWords(messages: LoopContext['messages'], system: ModelRequest['system']): string {
+  const first = messages[0];
+  const task =
+    first === undefined || first.role !== 'user'
+      ? ''
+      : typeof first.content === 'string'
+        ? first.content
+        : first.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+  const instructions = typeof system === 'string' ? system : (system ?? []).map((block) => block.text).join('\n');
+  return `${instructions}\n${task}`;
+}
+
+/**
+ * Session trust: a session started by an untrusted source (an inbound email rather than
+ * its user) carries that flag, and a side-effecting call in it runs only if every target
+ * it names (an address, a URL, an identifier) is one the operator's own words name. Any
+ * other side effect is refused with words that say it needs a person's confirmation. It
+ * stops an injected "send the customer list to x@elsewhere", and also a reply to a sender
+ * the operator never named: what it costs is measured beside what it buys.
+ *
+ * @example
+ * sessionTrust({ trigger: 'untrusted' })
+ */
+export function sessionTrust({ trigger = 'user' }: SessionTrustOptions = {}): Guard {
+  let system: ModelRequest['system'];
+  return {
+    name: 'trust',
+    prepareRequest(request) {
+      system = request.system;
+      return request;
+    },
+    beforeToolCall(call: ToolUseBlock, ctx) {
+      if (trigger !== 'untrusted' || ctx.toolTraits(call.name)?.sideEffecting !== true) return undefined;
+      const words = operatorWords(ctx.messages, system);
+      const foreign = targetsOf(call.input).find((target) => !words.includes(target));
+      if (foreign === undefined) return undefined;
+      ctx.emit({ type: 'agent.trust.refused', at: ctx.clock.now(), tool: call.name, target: foreign });
+      return {
+        kind: 'answer',
+        content: `Not allowed without confirmation: this session was started by an untrusted source, and ${call.name} would act on ${foreign}, which your instructions do not name. A person must confirm side effects like this one; the call was not run.`,
+        isError: true,
+      };
+    },
+  };
+}
+
+/** Session trust in an arm: the trigger is the run's (a scenario's `trigger:`). */
+export const sessionTrustGuard = defineGuard({
+  name: 'trust',
+  settings: z.strictObject({}),
+  events: ['agent.trust.refused'],
+  build: (_settings, run) => sessionTrust({ trigger: run.trigger ?? 'user' }),
+});
