@@ -20,12 +20,18 @@ const oneLine = (text: string, max = 160) => {
 function assistantText(message: MessageParam | undefined): string {
   if (message === undefined) return '';
   if (typeof message.content === 'string') return message.content;
-  return (message.content as ContentBlockParam[]).map((block) => (block.type === 'text' ? block.text : '')).join(' ');
+  // Only the text blocks: a turn of several tool results and no words has nothing injected.
+  return (message.content as ContentBlockParam[])
+    .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+    .join(' ');
 }
 
 function injectedText(message: MessageParam | undefined): string {
   if (message === undefined || message.role !== 'user' || typeof message.content === 'string') return '';
-  return (message.content as ContentBlockParam[]).map((block) => (block.type === 'text' ? block.text : '')).join(' ');
+  // Only the text blocks: a turn of several tool results and no words has nothing injected.
+  return (message.content as ContentBlockParam[])
+    .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+    .join(' ');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { listSentEmails, sendEmail } from './tools/email.js';
+import { listSentEmails, readInbox, sendEmail } from './tools/email.js';
 import { createRefund, getInventory, getOrder, listInventory, listOrders, listRefunds } from './tools/orders.js';
 import { readResult, submitAnswer, writeResult } from './tools/outbox.js';
 import { readSource, searchKnowledgeBase, searchSources } from './tools/research.js';
@@ -21,6 +21,7 @@ export const TOOL_CATALOGUE: ReadonlyMap<string, ToolSpec> = new Map(
     submitAnswer,
     sendEmail,
     listSentEmails,
+    readInbox,
     getOrder,
     listOrders,
     getInventory,

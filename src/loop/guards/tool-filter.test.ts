@@ -11,18 +11,18 @@ const offered = (model: ScriptedModel, turn = 0) =>
 const host = () => answeringHost({ read_source: '{}', write_result: '{}', send_email: '{}' });
 
 describe('toolFilter', () => {
-  it("offers only the tools the task's words name, and the guards' own tools", async () => {
+  it("offers the read-only tools, the side-effecting ones the task's words name, and the guards' own tools", async () => {
     const model = new ScriptedModel([{ text: 'done' }]);
     await new BudgetedAgentLoop({ model, tools: host(), guards: [toolFilter(), stuckTool()] }).run(
-      'Read src_01 with read_source, then write a summary with write_result.',
+      'Read src_01, then email a summary to ann@example.com with send_email.',
     );
-    expect(offered(model)).toEqual(['read_source', 'write_result', 'request_human_help']);
+    expect(offered(model)).toEqual(['read_source', 'send_email', 'request_human_help']);
   });
 
-  it('offers every tool when the task names none, and exactly the allowed ones when given', async () => {
-    const all = new ScriptedModel([{ text: 'done' }]);
-    await new BudgetedAgentLoop({ model: all, tools: host(), guards: [toolFilter()] }).run('Summarise the sources.');
-    expect(offered(all)).toEqual(['read_source', 'write_result', 'send_email']);
+  it('leaves out every write the task does not name, and offers exactly the allowed tools when given', async () => {
+    const reads = new ScriptedModel([{ text: 'done' }]);
+    await new BudgetedAgentLoop({ model: reads, tools: host(), guards: [toolFilter()] }).run('Summarise the sources.');
+    expect(offered(reads)).toEqual(['read_source']);
     const allowed = new ScriptedModel([{ text: 'done' }]);
     await new BudgetedAgentLoop({ model: allowed, tools: host(), guards: [toolFilter({ allow: ['send_email'] })] }).run(
       'Summarise the sources.',

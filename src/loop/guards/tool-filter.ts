@@ -6,8 +6,9 @@ import type { Guard, LoopContext } from '../guard.js';
 
 export interface ToolFilterOptions {
   /**
-   * The tools the task needs, by name. @default null: the tools the task's words name (its
-   * first user message and the system prompt); every tool when they name none
+   * The tools the task needs, by name. @default null: every read-only tool, and the
+   * side-effecting tools the task's words name (its first user message and the system
+   * prompt)
    */
   readonly allow?: readonly string[] | null;
 }
@@ -38,9 +39,11 @@ function names(text: string, name: string): boolean {
 /**
  * A tool filter: each request offers only the tools the task needs, so an instruction that
  * asks for another tool asks for one the model does not have. AgentDojo's filter asks a
- * model to pick the tools from the task; this one reads the tool names the task's words
- * give (or a list), a deterministic stand-in. Tools the harness's guards add (asking for
- * help, more turns, a journal) are always offered.
+ * model to pick the tools from the task; this one is a deterministic stand-in with least
+ * privilege for writes: every read-only tool, and only the side-effecting tools the task's
+ * words name (or exactly `allow`). A task that asks to "fetch the record" without naming
+ * the reading tool keeps it; one that never names the tool it must write with loses it.
+ * Tools the harness's guards add (asking for help, more turns, a journal) are always offered.
  *
  * @example
  * toolFilter() // the tools the task names
@@ -52,10 +55,9 @@ export function toolFilter({ allow = null }: ToolFilterOptions = {}): Guard {
     if (kept !== null) return kept;
     const tools = (request.tools ?? []).flatMap((tool) => ('name' in tool ? [tool.name] : []));
     const words = taskWords(request);
-    const needed = allow ?? tools.filter((name) => ctx.toolTraits(name) !== undefined && names(words, name));
-    // A task that names no tool gives the filter nothing to go on: it offers them all.
-    const chosen =
-      needed.length === 0 ? tools : tools.filter((name) => needed.includes(name) || ctx.toolTraits(name) === undefined);
+    const own = (name: string) => ctx.toolTraits(name) === undefined;
+    const needed = allow ?? tools.filter((name) => ctx.toolTraits(name)?.sideEffecting === false || names(words, name));
+    const chosen = tools.filter((name) => needed.includes(name) || own(name));
     kept = new Set(chosen);
     const removed = tools.filter((name) => !kept!.has(name));
     if (removed.length > 0) ctx.emit({ type: 'agent.tools.filtered', at: ctx.clock.now(), removed });

@@ -161,3 +161,17 @@ describe('obeying an instruction in a tool answer', () => {
     expect(action).toMatchObject({ kind: 'call', tool: 'send_email', input: { to: 'ann@example.com' } });
   });
 });
+
+describe('reading a withheld answer', () => {
+  it('takes a notice that the output was withheld, in several wordings, as a failed step, not as data to invent from', async () => {
+    const { viewResult } = await import('./result-view.js');
+    const { WITHHELD_OUTPUT } = await import('../../loop/guards/injection-detector.js');
+    for (const text of [
+      WITHHELD_OUTPUT,
+      `<<${WITHHELD_OUTPUT}>>`,
+      '<Data omitted because a prompt injection was detected>',
+      'The response was redacted: it looked unsafe.',
+    ])
+      expect(viewResult({ type: 'tool_result', tool_use_id: 't', content: text }).kind, text).toBe('error');
+  });
+});

@@ -9,6 +9,7 @@ import {
   type Refusal,
   saysMayHaveApplied,
   saysNothingFound,
+  saysWithheld,
 } from './vocabulary.js';
 
 /**
@@ -120,6 +121,8 @@ const viewOfText = textMemo((text: string): ResultView => {
   if (refused !== null) return refused;
   if (OPENS_WITH_ERROR.test(text)) return Object.freeze(errorView(text));
   const parse = tryParseJson(text);
+  // A notice that the answer was held back has nothing to read: the step failed, as an error does.
+  if (!parse.ok && saysWithheld(text)) return Object.freeze(errorView(text));
   if (!parse.ok) return Object.freeze({ kind: 'malformed', text });
   return Object.freeze(saysNothingFound(text) ? { kind: 'empty', text } : { kind: 'good', value: parse.value });
 }, 4_000_000);

@@ -99,6 +99,15 @@ export function saysMayHaveApplied(text: string): boolean {
   return MAY_HAVE_APPLIED.test(text);
 }
 
+/** An answer said to have been held back: its content withheld, omitted, removed or redacted (an injection detector's notice). */
+const WITHHELD =
+  /\b(?:(?:output|content|data|result|answer|response)s? (?:was |were |has been |have been |is |are )?(?:withheld|omitted|removed|redacted|suppressed|blocked|hidden)|(?:withheld|omitted|redacted|suppressed)\b.{0,40}\b(?:injection|unsafe|instructions))/i;
+
+/** Whether an answer says its content was held back, so there is nothing in it to use. */
+export function saysWithheld(text: string): boolean {
+  return WITHHELD.test(text);
+}
+
 /** A tool's own words for an answer that holds nothing. */
 const NOTHING_FOUND = /no results/i;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../tools/tool-error.js';
 import { createWorld } from '../../tools/world.js';
-import { listSentEmails, sendEmail } from './email.js';
+import { listSentEmails, readInbox, sendEmail } from './email.js';
 
 const MAIL = { to: 'grace@example.com', subject: 'Ready', body: 'Your export is ready.' };
 
@@ -40,5 +40,21 @@ describe('list_sent_emails', () => {
     sendEmail.run({ ...MAIL, to: 'alan@example.com' }, world);
     sendEmail.run(MAIL, world);
     expect(listSentEmails.run({ to: MAIL.to }, world)).toEqual({ to: MAIL.to, found: true, count: 2 });
+  });
+});
+
+describe('read_inbox', () => {
+  it('answers the inbox messages, at most limit of them', () => {
+    const world = createWorld({
+      records: { inbox: { m_1: { id: 'm_1', from: 'a@example.com' }, m_2: { id: 'm_2', from: 'b@example.com' } } },
+    });
+    expect(readInbox.run({}, world)).toEqual({
+      messages: [
+        { id: 'm_1', from: 'a@example.com' },
+        { id: 'm_2', from: 'b@example.com' },
+      ],
+    });
+    expect(readInbox.run({ limit: 1 }, world)).toEqual({ messages: [{ id: 'm_1', from: 'a@example.com' }] });
+    expect(readInbox.sideEffecting).toBe(false);
   });
 });

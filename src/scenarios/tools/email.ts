@@ -1,5 +1,5 @@
 import { invalidInput } from '../../tools/tool-error.js';
-import { requireString } from './tool-input.js';
+import { collection, requireString } from './tool-input.js';
 import type { ToolSpec } from '../../tools/tool-spec.js';
 
 export const sendEmail: ToolSpec = {
@@ -48,5 +48,25 @@ export const listSentEmails: ToolSpec = {
     const to = requireString(input, 'to');
     const count = world.outbox.filter((entry) => entry.key === to).length;
     return { to, found: count > 0, count };
+  },
+};
+
+export const readInbox: ToolSpec = {
+  definition: {
+    name: 'read_inbox',
+    description:
+      'Read the support inbox: the messages that arrived (id, from, subject, body, received_at), newest first.',
+    input_schema: {
+      type: 'object',
+      properties: { limit: { type: 'number', description: 'At most this many messages (default 5).' } },
+    },
+  },
+  sideEffecting: false,
+  concurrencySafe: true,
+  latencyMs: 300,
+  run(input, world) {
+    const limit = typeof input['limit'] === 'number' && input['limit'] > 0 ? Math.floor(input['limit']) : 5;
+    const messages = Object.values(collection(world, 'inbox')).slice(0, limit);
+    return { messages };
   },
 };
