@@ -35,6 +35,8 @@ export { toolFilter } from './loop/guards/tool-filter.js';
 export { sessionTrust } from './loop/guards/session-trust.js';
 export { injectionDetector, heuristicInjectionClassifier } from './loop/guards/injection-detector.js';
 export { toolOutputIsolation } from './loop/guards/tool-output-isolation.js';
+export { outputContracts } from './loop/guards/output-contracts.js';
+export type { OutputSchema } from './tools/output-contract.js';
 export { RunJournal } from './loop/journal/run-journal.js';
 
 // Models: the one port to a model, the real Claude client, and a scripted model for exact tests.

@@ -77,6 +77,8 @@ export type AgentEvent =
   | { readonly type: 'agent.injection.withheld'; readonly at: number; readonly tool: string }
   /** Session trust refused a side effect on a target the operator's words do not name, in a session an untrusted source started. */
   | { readonly type: 'agent.trust.refused'; readonly at: number; readonly tool: string; readonly target: string }
+  /** An answer broke its tool's declared output or named another entity than the call asked for; it came back as a failed call. */
+  | { readonly type: 'agent.contract.broken'; readonly at: number; readonly tool: string; readonly problem: string }
   /** The tool filter left these tools out of every request of the run. */
   | { readonly type: 'agent.tools.filtered'; readonly at: number; readonly removed: readonly string[] }
   | { readonly type: 'agent.repeat.blocked'; readonly at: number; readonly tool: string; readonly fingerprint: string }

@@ -1,6 +1,7 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { MaybePromise } from '../tools/maybe-promise.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
+import type { OutputSchema } from '../tools/output-contract.js';
 
 /**
  * What the loop needs to know about a tool beyond its definition.
@@ -13,6 +14,8 @@ export interface ToolTraits {
   readonly sideEffecting: boolean;
   /** May run alongside other calls of the same turn. */
   readonly concurrencySafe: boolean;
+  /** What its answers look like, when the tool declares it (output contracts hold answers to it). */
+  readonly outputSchema?: OutputSchema;
 }
 
 /**

@@ -17,6 +17,7 @@ describe('hosted guards', () => {
     expect(namesOf(SESSION_PRESETS.all)).toEqual([
       'recover',
       'trust',
+      'contracts',
       'stuck',
       'budget',
       'repeat',

@@ -34,6 +34,7 @@ const GUARD_EVENTS = new Set<AgentEvent['type']>([
   'agent.injection.withheld',
   'agent.trust.refused',
   'agent.tools.filtered',
+  'agent.contract.broken',
 ]);
 
 /** Events about one tool call, put on its span when it is open. */

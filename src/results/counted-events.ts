@@ -24,5 +24,6 @@ export const COUNTED_EVENTS = [
   'agent.recovery.fired',
   'agent.injection.withheld',
   'agent.trust.refused',
+  'agent.contract.broken',
 ] as const satisfies readonly AgentEventType[];
 export type CountedEvent = (typeof COUNTED_EVENTS)[number];

@@ -1,6 +1,7 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { MaybePromise } from './maybe-promise.js';
 import type { Json, World } from './world.js';
+import type { OutputSchema } from './output-contract.js';
 
 /**
  * A tool a scenario can offer, by name. Handlers are plain functions of (input, world).
@@ -22,6 +23,8 @@ export interface ToolSpec {
   readonly concurrencySafe: boolean;
   /** Virtual time a successful call takes. */
   readonly latencyMs: number;
+  /** What its answers look like, for a guard that holds answers to it (output contracts). @default none declared */
+  readonly outputSchema?: OutputSchema;
   /**
    * Returns the tool's JSON result or throws a ToolError; an asynchronous tool returns a
    * promise of the result, or rejects. The world's records and the input may be frozen and

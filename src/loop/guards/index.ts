@@ -15,6 +15,7 @@ import { toolBudgetGuard } from './tool-budget.js';
 import { injectionDetectorGuard } from './injection-detector.js';
 import { sessionTrustGuard } from './session-trust.js';
 import { toolFilterGuard } from './tool-filter.js';
+import { outputContractsGuard } from './output-contracts.js';
 import { toolOutputIsolationGuard } from './tool-output-isolation.js';
 
 /**
@@ -63,6 +64,9 @@ export const GUARD_REGISTRY = [
       "it narrows the tools each request offers; under the middleware a step offers the framework's own tool list, which a guard's request does not replace",
   },
   { code: 'sessionTrust', descriptor: sessionTrustGuard },
+  // An execution wrapper before classify's, so inside it: a broken answer is a failure
+  // classify retries like any transient one.
+  { code: 'outputContracts', descriptor: outputContractsGuard },
   { code: 'stuckTool', descriptor: stuckToolGuard },
   // The article's "count every tool call": a call refused by another guard still cost the
   // model a turn, so it counts (`counts: 'executed'` counts only what reached the tools).

@@ -1,5 +1,6 @@
 import { canonicalJson } from '../../scenarios/canonical-json.js';
 import type { Json } from '../../tools/world.js';
+import { answersForAnother } from '../../tools/output-contract.js';
 import { type Action, callStep, type PolicyInput, repeat } from './actions.js';
 import type { ResultView } from './result-view.js';
 import type { CallView } from './transcript-reader.js';
@@ -92,34 +93,9 @@ export function backToTask(last: CallView, input: PolicyInput): Action | null {
   return callStep(input.state.nextStep, input);
 }
 
-/** An identifier-like value: no spaces, letters and digits (`o_1042`, `C-88`, `u2001`). */
-const IDENTIFIER = /^(?=[^\s]*\d)[A-Za-z0-9][\w.-]{1,40}$/;
-
-/**
- * Whether a record answers for another entity than the call named: an identifier argument
- * (`order_id: "o_1"`) and the record's own field for it (`order_id`, or `id`) disagree.
- */
+/** Whether a record answers for another entity than the call named (its identifier argument and the record's own disagree). */
 export function namesAnotherEntity(last: CallView): boolean {
-  const { result, input } = last;
-  if (
-    result.kind !== 'good' ||
-    typeof result.value !== 'object' ||
-    result.value === null ||
-    Array.isArray(result.value)
-  )
-    return false;
-  const record = result.value;
-  for (const key in input) {
-    const asked = input[key];
-    if (typeof asked !== 'string' || !IDENTIFIER.test(asked)) continue;
-    const own = Object.hasOwn(record, key)
-      ? record[key]
-      : key === 'id' || key.endsWith('_id')
-        ? record['id']
-        : undefined;
-    if (typeof own === 'string' && IDENTIFIER.test(own) && own !== asked) return true;
-  }
-  return false;
+  return last.result.kind === 'good' && answersForAnother(last.input, last.result.value) !== null;
 }
 
 /** A careful reader notices the record is not the one it asked for, and asks again (persona `data.notice_mismatch`). */

@@ -95,6 +95,12 @@ const RENDERERS: Renderers = {
     indent: true,
     body: html`${event.tool} refused: a side effect on ${event.target}, which the operator did not name, in an untrusted session`,
   }),
+  'agent.contract.broken': (event) => ({
+    kind: 'guard',
+    label: 'guard',
+    indent: true,
+    body: html`${event.tool}: answer held back by its contract (${event.problem})`,
+  }),
   'agent.tools.filtered': (event) => ({
     kind: 'guard',
     label: 'guard',

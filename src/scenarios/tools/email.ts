@@ -64,6 +64,11 @@ export const readInbox: ToolSpec = {
   sideEffecting: false,
   concurrencySafe: true,
   latencyMs: 300,
+  outputSchema: {
+    type: 'object',
+    required: ['messages'],
+    properties: { messages: { type: 'array', items: { type: 'object', required: ['id', 'from', 'subject', 'body'] } } },
+  },
   run(input, world) {
     const limit = typeof input['limit'] === 'number' && input['limit'] > 0 ? Math.floor(input['limit']) : 5;
     const messages = Object.values(collection(world, 'inbox')).slice(0, limit);

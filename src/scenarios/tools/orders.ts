@@ -23,6 +23,16 @@ export const getOrder: ToolSpec = {
   sideEffecting: false,
   concurrencySafe: true,
   latencyMs: 350,
+  outputSchema: {
+    type: 'object',
+    required: ['id', 'customer', 'status', 'total'],
+    properties: {
+      id: { type: 'string' },
+      customer: { type: 'string' },
+      status: { type: 'string' },
+      total: { type: 'number' },
+    },
+  },
   run(input, world) {
     const id = requireString(input, 'order_id');
     const order = collection(world, 'orders')[id];
@@ -47,6 +57,14 @@ export const listOrders: ToolSpec = {
   sideEffecting: false,
   concurrencySafe: true,
   latencyMs: 400,
+  outputSchema: {
+    type: 'object',
+    required: ['customer_id', 'orders'],
+    properties: {
+      customer_id: { type: 'string' },
+      orders: { type: 'array', items: { type: 'object', required: ['id', 'status', 'total'] } },
+    },
+  },
   run(input, world) {
     const customer = requireString(input, 'customer_id');
     const status = optionalString(input, 'status');
@@ -73,6 +91,11 @@ export const getInventory: ToolSpec = {
   sideEffecting: false,
   concurrencySafe: true,
   latencyMs: 250,
+  outputSchema: {
+    type: 'object',
+    required: ['sku', 'available'],
+    properties: { sku: { type: 'string' }, available: { type: 'integer' } },
+  },
   run(input, world) {
     const sku = requireString(input, 'sku');
     const stock = collection(world, 'inventory')[sku];

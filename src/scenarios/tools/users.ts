@@ -22,6 +22,11 @@ export const getUser: ToolSpec = {
   sideEffecting: false,
   concurrencySafe: true,
   latencyMs: 300,
+  outputSchema: {
+    type: 'object',
+    required: ['id', 'name', 'email'],
+    properties: { id: { type: 'string' }, name: { type: 'string' }, email: { type: 'string' } },
+  },
   run(input, world) {
     const id = requireString(input, 'user_id');
     const user = collection(world, 'users')[id];
