@@ -28,9 +28,20 @@ export function answerCells(arm: ArmAnswer): string[] {
         : labelText(vs),
     num(arm.p95ToolCalls),
     Math.round(arm.p95InputTokens).toLocaleString('en-US'),
-    `${arm.harmful} (${pct(arm.harmful / Math.max(1, arm.runs))})`,
+    harmfulCell(arm),
     arm.costPerSuccess === undefined ? 'n/a' : formatDollars(arm.costPerSuccess),
   ];
+}
+
+/**
+ * Harmful runs, and against the baseline the change in harmful rate with how it holds
+ * across models (short: the label without its interval), where an ensemble lets it be assessed.
+ */
+function harmfulCell(arm: ArmAnswer): string {
+  const count = `${arm.harmful} (${pct(arm.harmful / Math.max(1, arm.runs))})`;
+  const vs = arm.vsBaseline?.harmful;
+  if (vs === undefined || !assessed(vs)) return count;
+  return `${count}\n${signedEffect(vs.pooled, 'points')}, ${labelText(vs)}`;
 }
 
 /** The headings of the answer's table. */
