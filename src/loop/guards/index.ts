@@ -97,11 +97,16 @@ export const GUARD_REGISTRY = [
   },
   // Answers only its own tools; compaction shows its journal after every summary.
   { code: 'runJournal', descriptor: runJournalGuard },
-  // Execution wrappers nest in guard order, the first innermost: the detector reads an
-  // output as the tool gave it (after any automatic retries), and isolation marks what
-  // reaches the model, a withheld notice included.
+  // An execution wrapper outside classify's: it reads an output once any automatic retries are done.
   { code: 'injectionDetector', descriptor: injectionDetectorGuard },
-  { code: 'toolOutputIsolation', descriptor: toolOutputIsolationGuard },
+  // Last, so its model-call wrapper is the outermost: it marks the request as the model
+  // gets it, and every wrapper inside (recovery, compaction) sees the marked request.
+  {
+    code: 'toolOutputIsolation',
+    descriptor: toolOutputIsolationGuard,
+    unhosted:
+      "it marks the tool outputs of the request at the model call; under the middleware a model call is made by the framework's own client, which takes only the model from a guard's request",
+  },
 ] as const;
 
 export type GuardEntry = (typeof GUARD_REGISTRY)[number];

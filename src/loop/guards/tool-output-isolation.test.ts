@@ -28,3 +28,32 @@ describe('toolOutputIsolation', () => {
     expect(saysToolOutputIsData(isolationNote('<tool_output>', '</tool_output>'))).toBe(true);
   });
 });
+
+describe('toolOutputIsolation and the other guards', () => {
+  it('leaves the transcript unmarked: the loop and its guards read outputs as the tools gave them', async () => {
+    const model = new ScriptedModel([
+      { calls: [{ name: 'read_inbox', input: {} }] },
+      { calls: [{ name: 'read_inbox', input: {} }] },
+      { text: 'done' },
+    ]);
+    const loop = new BudgetedAgentLoop({
+      model,
+      tools: answeringHost({ read_inbox: '{"results":[]}' }),
+      guards: [toolOutputIsolation()],
+    });
+    const result = await loop.run('Read the inbox.');
+    const kept = result.messages.flatMap((message) =>
+      typeof message.content === 'string'
+        ? []
+        : message.content.flatMap((block) => (block.type === 'tool_result' ? [block.content] : [])),
+    );
+    expect(kept).toEqual(['{"results":[]}', '{"results":[]}']);
+    // The model was sent them marked.
+    const sent = model.requests[2]!.messages.flatMap((message) =>
+      typeof message.content === 'string'
+        ? []
+        : message.content.flatMap((block) => (block.type === 'tool_result' ? [block.content] : [])),
+    );
+    expect(sent).toEqual(['<<{"results":[]}>>', '<<{"results":[]}>>']);
+  });
+});

@@ -1,3 +1,4 @@
+import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { z } from 'zod';
 import type { ModelRequest } from '../../model/model-client.js';
 import { defineGuard } from '../define-guard.js';
@@ -23,10 +24,15 @@ function withNote(system: ModelRequest['system'], note: string): NonNullable<Mod
 }
 
 /**
- * Tool-output isolation ("spotlighting with delimiting"): every successful tool output is
- * wrapped in marks, and the system prompt says what the marks hold is data whose
- * instructions are not to be followed. AgentDojo measured it lowering GPT-4o's attack
- * success from 47.7% to 41.7% at no cost in utility (docs/semantic-faults.md).
+ * Tool-output isolation ("spotlighting with delimiting"): every successful tool output the
+ * model is sent is wrapped in marks, and the system prompt says what the marks hold is
+ * data whose instructions are not to be followed. AgentDojo measured it lowering GPT-4o's
+ * attack success from 47.7% to 41.7% at no cost in utility (docs/semantic-faults.md).
+ *
+ * The marks are put on the request at the model call, not on the transcript: the loop and
+ * the other guards (loop detection reads whether a result came back empty) keep reading
+ * outputs as the tools gave them. A wrapped message is made once per message and reused,
+ * so the requests of a run share their leading messages as the transcript does.
  *
  * @example
  * toolOutputIsolation() // << ... >>, as AgentDojo's spotlighting writes it
@@ -37,14 +43,42 @@ export function toolOutputIsolation({
   close = toolOutputIsolationGuard.defaults.close,
 }: ToolOutputIsolationOptions = {}): Guard {
   const note = isolationNote(open, close);
+  const wrapped = new WeakMap<MessageParam, MessageParam>();
+  const original = new WeakMap<MessageParam, MessageParam>();
+  const mark = (block: ToolResultBlockParam): ToolResultBlockParam => {
+    if (block.is_error === true || block.content === undefined) return block;
+    const content =
+      typeof block.content === 'string'
+        ? `${open}${block.content}${close}`
+        : block.content.map((part) => (part.type === 'text' ? { ...part, text: `${open}${part.text}${close}` } : part));
+    return { ...block, content };
+  };
+  const isolate = (message: MessageParam): MessageParam => {
+    if (message.role !== 'user' || typeof message.content === 'string') return message;
+    if (!message.content.some((block) => block.type === 'tool_result')) return message;
+    let marked = wrapped.get(message);
+    if (marked === undefined) {
+      marked = {
+        ...message,
+        content: message.content.map((block) => (block.type === 'tool_result' ? mark(block) : block)),
+      };
+      wrapped.set(message, marked);
+      original.set(marked, message);
+    }
+    return marked;
+  };
   return {
     name: 'isolate',
-    prepareRequest: (request) => ({ ...request, system: withNote(request.system, note) }),
-    aroundExecution(_ctx, next) {
-      const wrap = (execution: ReturnType<typeof next> extends infer E ? Awaited<E> : never) =>
-        execution.kind === 'ok' ? { ...execution, content: `${open}${execution.content}${close}` } : execution;
-      const execution = next();
-      return execution instanceof Promise ? execution.then(wrap) : wrap(execution);
+    async aroundModelCall(_ctx, request, next) {
+      const result = await next({
+        ...request,
+        system: withNote(request.system, note),
+        messages: request.messages.map(isolate),
+      });
+      // A wrapper inside this one that answers with its own transcript (compaction after a
+      // 413) built it from the marked request: the loop gets its messages back unmarked.
+      if (result.kind !== 'reply' || result.messages === undefined) return result;
+      return { ...result, messages: result.messages.map((message) => original.get(message) ?? message) };
     },
   };
 }
