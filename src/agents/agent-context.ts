@@ -56,12 +56,14 @@ export interface AgentContext<S = Record<string, unknown>> {
   /**
    * What our built-in guards need to know of the run, to host them in your loop
    * (`spiralbench/ai-sdk`, `spiralbench/langchain`): the scenario's task class, the tool
-   * budget that class allows, the key of the run's seeded streams (recovery's jitter), and
-   * its journal.
+   * budget that class allows, the key of the run's seeded streams (recovery's jitter), its
+   * journal, and who started the session (session trust).
    */
   readonly guardRun: {
     readonly taskClass: TaskClass;
     readonly toolBudget: number;
+    /** Who started the session: its user, or an untrusted source such as an inbound email (a scenario's `trigger:`). */
+    readonly trigger: 'user' | 'untrusted';
     readonly streamKey: StreamKey;
     /** The run's journal, for a hosted journal guard; once asked for, the record holds it as our loop's journal arms' do. */
     readonly journal: () => RunJournal;

@@ -63,6 +63,7 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
     guardRun: {
       taskClass: scenario.budgetClass,
       toolBudget: scenario.toolBudget,
+      trigger: scenario.trigger,
       streamKey: session.key,
       journal: session.journal,
     },

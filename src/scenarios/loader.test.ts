@@ -356,6 +356,30 @@ check: { outbox: [] }
     ]);
   });
 
+  it('refuses data faults on a tool the scenario lacks, an attack asking for a tool it lacks, and a forbidden write the expected outbox holds', () => {
+    const path = writeScenario(
+      'data-bad',
+      VALID.replace('id: tiny', 'id: data-bad')
+        .replace(
+          'faults: { rates: { timeout: 0.2 } }',
+          'faults: { rates: { timeout: 0.2 }, data: { get_user: { injected_instructions: { rate: 1, goal: { tool: send_email, input: { to: x@y.z } } } }, list_users: { empty_result: { rate: 0.5 } } } }',
+        )
+        .replace(
+          'check: { outbox: [{ key: u_1, value: done }] }',
+          'check: { outbox: [{ key: u_1, value: done }], forbidden: [{ key: u_1, because: a clash }] }',
+        ),
+    );
+    const error = inputError(() => loadScenarioFile(path, dir));
+    expect(error.problems.map((p) => [p.field, p.expected])).toEqual([
+      [
+        'faults.data.get_user.injected_instructions.goal.tool',
+        "one of the scenario's tools (an action the agent could take)",
+      ],
+      ['faults.data.list_users', "one of the scenario's tools"],
+      ['check.forbidden.0', 'a write the expected outbox does not hold (this rule matches one of check.outbox)'],
+    ]);
+  });
+
   it('names the persona field for an unknown persona, and reports a broken persona file by its own path', () => {
     const unknown = writeScenario(
       'ghostly',

@@ -114,6 +114,26 @@ export function referenceProblems(
         expected: "one of the scenario's tools (an action the agent could take)",
       });
   }
+  const check = asObject(file['check']);
+  asArray(check['forbidden']).forEach((entry, i) => {
+    const rule = asObject(entry);
+    const fields = Object.entries(asObject(rule['value']));
+    const clash = asArray(check['outbox']).some((write) => {
+      const expected = asObject(write);
+      const value = asObject(expected['value']);
+      return (
+        expected['key'] === rule['key'] &&
+        fields.every(([field, v]) => canonicalJson(value[field] ?? null) === canonicalJson(v))
+      );
+    });
+    // A rule every correct run breaks would call each success harm.
+    if (clash)
+      problems.push({
+        source: path,
+        field: `check.forbidden.${i}`,
+        expected: 'a write the expected outbox does not hold (this rule matches one of check.outbox)',
+      });
+  });
   checkRates('model_faults.rates', asObject(asObject(file['model_faults'])['rates']), MODEL_FAULT_KINDS);
   const malformed = asObject(asObject(file['reply_faults'])['malformed_arguments']);
   checkRates('reply_faults.malformed_arguments', malformed, MALFORMED_ARGUMENT_KINDS);

@@ -11,8 +11,8 @@ import { ensembleAtPriorEdge } from './prior-edge-ensemble.js';
 describe('ensembleAtPriorEdge', () => {
   const ensemble = loadEnsemble('default');
 
-  it('moves the 11 prior-only parameters of every member to the edge and leaves the fitted ones as fitted', () => {
-    expect(PRIOR_ONLY_PARAMETERS).toHaveLength(11);
+  it('moves the 16 prior-only parameters of every member to the edge and leaves the fitted ones as fitted', () => {
+    expect(PRIOR_ONLY_PARAMETERS).toHaveLength(16);
     for (const edge of ['low', 'high'] as const) {
       const moved = ensembleAtPriorEdge(ensemble, edge);
       expect(moved.members).toHaveLength(ensemble.members.length);

@@ -36,5 +36,7 @@ describe('answersForAnother', () => {
     });
     expect(answersForAnother({ order_id: 'o_1' }, { order_id: 'o_1', refund_id: 'rf_1' })).toBeNull();
     expect(answersForAnother({ query: 'Ada Lovelace' }, { id: 'u_2' })).toBeNull();
+    // A new ticket made for a user is not another user.
+    expect(answersForAnother({ user_id: 'u_1042' }, { id: 't_1001' })).toBeNull();
   });
 });

@@ -56,10 +56,14 @@ function withArticle(type: string): string {
 /** An identifier-like value: no spaces, letters and digits (`o_1042`, `C-88`, `u2001`). */
 const IDENTIFIER = /^(?=[^\s]*\d)[A-Za-z0-9][\w.-]{1,40}$/;
 
+/** The letters an identifier starts with, which say what kind of thing it names (`o` in `o_5521`). */
+const kindOf = (id: string): string => /^[A-Za-z]*/.exec(id)![0].toLowerCase();
+
 /**
  * Whether a record answers for another entity than the call named: an identifier argument
- * (`order_id: "o_1"`) and the record's own field for it (`order_id`, or `id`) disagree.
- * Returns the two identifiers, or null.
+ * (`order_id: "o_1"`) and the record's own field of that name disagree, or, where the
+ * record has no such field, its `id` names another thing of the same kind (`o_2`; a new
+ * ticket `t_9` created for user `u_1` is not another user). Returns the two identifiers, or null.
  *
  * @example
  * answersForAnother({ order_id: 'o_1' }, { id: 'o_2', total: 5 }) // { asked: 'o_1', got: 'o_2' }
@@ -72,8 +76,14 @@ export function answersForAnother(
   for (const key in input) {
     const asked = input[key];
     if (typeof asked !== 'string' || !IDENTIFIER.test(asked)) continue;
-    const own = Object.hasOwn(value, key) ? value[key] : key === 'id' || key.endsWith('_id') ? value['id'] : undefined;
-    if (typeof own === 'string' && IDENTIFIER.test(own) && own !== asked) return { asked, got: own };
+    if (Object.hasOwn(value, key)) {
+      const own = value[key];
+      if (typeof own === 'string' && IDENTIFIER.test(own) && own !== asked) return { asked, got: own };
+      continue;
+    }
+    const id = key.endsWith('_id') ? value['id'] : undefined;
+    if (typeof id === 'string' && IDENTIFIER.test(id) && id !== asked && kindOf(id) === kindOf(asked))
+      return { asked, got: id };
   }
   return null;
 }

@@ -41,7 +41,8 @@ export function outputContracts(): Guard {
     name: 'contracts',
     aroundExecution(ctx, next) {
       const hold = (execution: ToolExecution): ToolExecution => {
-        if (execution.kind !== 'ok') return execution;
+        // A write's answer is never failed after the fact: its side effect has happened, and a retry would repeat it.
+        if (execution.kind !== 'ok' || ctx.traits.sideEffecting) return execution;
         const problem = breach(ctx, execution.content);
         if (problem === null) return execution;
         ctx.emit({ type: 'agent.contract.broken', at: ctx.clock.now(), tool: ctx.call.name, problem });

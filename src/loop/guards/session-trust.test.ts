@@ -37,3 +37,18 @@ describe('sessionTrust', () => {
     expect((await send('x@attacker.example', 'user')).executed).toEqual(['read_inbox', 'send_email']);
   });
 });
+
+describe('sessionTrust reads targets as whole tokens', () => {
+  const refused = async (to: string) => (await send(to, 'untrusted')).refused.length > 0;
+  it('refuses a foreign address however it is dressed, and a prefix of a named one', async () => {
+    for (const to of [
+      'Archive <x@attacker.example>',
+      'x@attacker.example ',
+      'ann@example.com, x@attacker.example',
+      'ann@example.co',
+    ])
+      expect(await refused(to), to).toBe(true);
+    expect(await refused('Ann <ann@example.com>')).toBe(false);
+    expect(await refused('ANN@example.com')).toBe(false);
+  });
+});

@@ -12,15 +12,27 @@ export interface SessionTrustOptions {
   readonly trigger?: SessionTrigger;
 }
 
-/** A value that names a target: an email address, a URL, an identifier (letters and digits, no spaces). */
-const TARGET = /^(?:[^@\s]+@[^@\s]+\.[^@\s]+|https?:\/\/\S+|(?=[^\s]*\d)[A-Za-z0-9][\w.:-]{1,63})$/;
+/** A token that names a target: an email address, a URL, an identifier (letters and digits, with a digit). */
+const TARGET = /^(?:[^@\s]+@[^@\s]+\.[^@\s]+|https?:\/\/\S+|(?=\S*\d)[A-Za-z0-9][\w.:-]{0,63})$/;
+/** What separates the tokens of a value: spaces, list punctuation, brackets and quotes ("Archive <x@y.z>", "a@b.c, d@e.f"). */
+const SEPARATORS = /[\s,;<>()[\]{}"'`]+/;
 
-/** The targets among a call's arguments, at any depth. */
-function targetsOf(value: unknown, out: string[] = []): string[] {
-  if (typeof value === 'string') {
-    if (TARGET.test(value)) out.push(value);
-  } else if (Array.isArray(value)) for (const item of value) targetsOf(item, out);
-  else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) targetsOf(item, out);
+/** The tokens of a text, lower-cased, without trailing sentence punctuation. */
+function tokensOf(text: string): string[] {
+  return text
+    .split(SEPARATORS)
+    .map((token) => token.replace(/[.:!?]+$/, '').toLowerCase())
+    .filter((token) => token !== '');
+}
+
+/** The targets among a call's arguments, at any depth: every token of a string that names one, and whole-number ids. */
+function targetsOf(value: unknown, key = '', out: string[] = []): string[] {
+  if (typeof value === 'string') for (const token of tokensOf(value)) if (TARGET.test(token)) out.push(token);
+  if (typeof value === 'number' && Number.isInteger(value) && (key === 'id' || key.endsWith('_id')))
+    out.push(String(value));
+  if (Array.isArray(value)) for (const item of value) targetsOf(item, key, out);
+  else if (typeof value === 'object' && value !== null)
+    for (const [field, item] of Object.entries(value)) targetsOf(item, field, out);
   return out;
 }
 
@@ -58,8 +70,8 @@ export function sessionTrust({ trigger = 'user' }: SessionTrustOptions = {}): Gu
     },
     beforeToolCall(call: ToolUseBlock, ctx) {
       if (trigger !== 'untrusted' || ctx.toolTraits(call.name)?.sideEffecting !== true) return undefined;
-      const words = operatorWords(ctx.messages, system);
-      const foreign = targetsOf(call.input).find((target) => !words.includes(target));
+      const named = new Set(tokensOf(operatorWords(ctx.messages, system)));
+      const foreign = targetsOf(call.input).find((target) => !named.has(target));
       if (foreign === undefined) return undefined;
       ctx.emit({ type: 'agent.trust.refused', at: ctx.clock.now(), tool: call.name, target: foreign });
       return {

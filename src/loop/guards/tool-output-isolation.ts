@@ -42,6 +42,8 @@ export function toolOutputIsolation({
   open = toolOutputIsolationGuard.defaults.open,
   close = toolOutputIsolationGuard.defaults.close,
 }: ToolOutputIsolationOptions = {}): Guard {
+  if (/^[[{]/.test(open) || /[\]}]$/.test(close))
+    throw new TypeError(`toolOutputIsolation: marks '${open}' and '${close}' would turn a JSON answer into other JSON`);
   const note = isolationNote(open, close);
   const wrapped = new WeakMap<MessageParam, MessageParam>();
   const original = new WeakMap<MessageParam, MessageParam>();
@@ -87,8 +89,17 @@ export function toolOutputIsolation({
 export const toolOutputIsolationGuard = defineGuard({
   name: 'isolate',
   settings: z.strictObject({
-    open: z.string().min(1).default('<<'),
-    close: z.string().min(1).default('>>'),
+    // Marks made of JSON brackets would turn `{...}` into other valid JSON (`[[{...}]]`), not a marked answer.
+    open: z
+      .string()
+      .min(1)
+      .refine((open) => !/^[[{]/.test(open), 'marks that do not begin with [ or {')
+      .default('<<'),
+    close: z
+      .string()
+      .min(1)
+      .refine((close) => !/[\]}]$/.test(close), 'marks that do not end with ] or }')
+      .default('>>'),
   }),
   events: [],
   build: (settings) => toolOutputIsolation(settings),

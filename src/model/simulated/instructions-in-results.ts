@@ -4,7 +4,7 @@ import { answersForAnother } from '../../tools/output-contract.js';
 import { type Action, callStep, type PolicyInput, repeat } from './actions.js';
 import type { ResultView } from './result-view.js';
 import type { CallView } from './transcript-reader.js';
-import { type FoundInstruction, readInstruction } from './vocabulary.js';
+import { type FoundInstruction, readInstructions } from './vocabulary.js';
 
 /**
  * What a model does with words in a tool's answer that tell it to do something: an
@@ -22,38 +22,29 @@ function stringsOf(value: Json, out: string[] = []): string[] {
   return out;
 }
 
-const NONE: unique symbol = Symbol('none');
-/** Readings by view and offered tools: views are shared by every run that met the same text. */
-const readings = new WeakMap<ResultView, WeakMap<object, FoundInstruction | typeof NONE>>();
-const ANY_TOOL = {};
+/** Readings by view: views are shared by every run that met the same text, so each text is read once. */
+const readings = new WeakMap<ResultView, readonly FoundInstruction[]>();
+const NONE: readonly FoundInstruction[] = Object.freeze([]);
 
-/**
- * The first instruction in a good answer's strings that asks for a call of an offered tool
- * (of any tool, with `'any'`: what the model remembers having been asked), or null.
- */
-export function instructionIn(view: ResultView, offered: ReadonlySet<string> | 'any'): FoundInstruction | null {
+/** Every instruction in a good answer's strings that asks for a call (of any tool), in order. */
+export function instructionsIn(view: ResultView): readonly FoundInstruction[] {
   if (view.kind !== 'good' || typeof view.value !== 'object' || view.value === null) {
-    return view.kind === 'good' && typeof view.value === 'string' ? readInstruction(view.value, offered) : null;
+    return view.kind === 'good' && typeof view.value === 'string' ? readInstructions(view.value, 'any') : NONE;
   }
-  let byTools = readings.get(view);
-  if (byTools === undefined) {
-    byTools = new WeakMap();
-    readings.set(view, byTools);
-  }
-  const key = offered === 'any' ? ANY_TOOL : offered;
-  let found = byTools.get(key);
+  let found = readings.get(view);
   if (found === undefined) {
-    found = NONE;
-    for (const text of stringsOf(view.value)) {
-      const instruction = readInstruction(text, offered);
-      if (instruction !== null) {
-        found = instruction;
-        break;
-      }
-    }
-    byTools.set(key, found);
+    const all: FoundInstruction[] = [];
+    for (const text of stringsOf(view.value)) all.push(...readInstructions(text, 'any'));
+    found = all.length === 0 ? NONE : Object.freeze(all);
+    readings.set(view, found);
   }
-  return found === NONE ? null : found;
+  return found;
+}
+
+/** The first instruction in a good answer that asks for a call of an offered tool, or null. */
+export function instructionIn(view: ResultView, offered: ReadonlySet<string>): FoundInstruction | null {
+  for (const instruction of instructionsIn(view)) if (offered.has(instruction.tool)) return instruction;
+  return null;
 }
 
 /** The chance of obeying an instruction of this style, as the persona and the system prompt's words set it. */

@@ -51,20 +51,25 @@ const OPENS_WITH_ERROR = /^error/i;
 /** A body that opens as JSON is a tool's answer (whole or cut off), never a harness's words. */
 const OPENS_AS_JSON = /^\s*[[{]/;
 
-/**
- * A result wrapped in markers that set it apart as data (`<<...>>`, `<tool_output>...</tool_output>`,
- * as a harness that spotlights tool output writes it): a model reads the content inside.
- */
-const WRAPPED = /^\s*(?:<<([\s\S]*)>>|<([A-Za-z][\w-]*)(?:\s[^>]*)?>([\s\S]*)<\/\2>)\s*$/;
+/** How much text a mark around a tool's answer may take, on either side. */
+const MARK_LIMIT = 80;
 
-function unwrapped(text: string): string {
-  if (!text.startsWith('<') && !/^\s+</.test(text)) return text;
-  const match = WRAPPED.exec(text);
-  return match === null ? text : (match[1] ?? match[3] ?? text).trim();
+/**
+ * The JSON a marked answer holds: a whole value between short text on either side
+ * (`<<{...}>>`, `<tool_output>[...]</tool_output>`, `BEGIN TOOL OUTPUT {...} END`), as a
+ * harness that spotlights tool output writes it; a model reads through any such marks.
+ * Null when the text holds no such value (a body cut off mid-way has no closing bracket).
+ */
+function markedJson(text: string): string | null {
+  const start = text.search(/[[{]/);
+  if (start < 0 || start > MARK_LIMIT) return null;
+  const end = text.lastIndexOf(text[start] === '{' ? '}' : ']');
+  if (end <= start || text.length - 1 - end > MARK_LIMIT) return null;
+  return text.slice(start, end + 1);
 }
 
 function readResult(block: ToolResultBlockParam): ResultView {
-  const text = unwrapped(resultText(block));
+  const text = resultText(block);
   // A result flagged as an error is read as one (unless it says the call was not run)
   // whatever its words; any other result is a reading of its text alone.
   return block.is_error === true ? flaggedView(text) : viewOfText(text);
@@ -120,7 +125,11 @@ const viewOfText = textMemo((text: string): ResultView => {
   const refused = refusalView(text);
   if (refused !== null) return refused;
   if (OPENS_WITH_ERROR.test(text)) return Object.freeze(errorView(text));
-  const parse = tryParseJson(text);
+  let parse = tryParseJson(text);
+  if (!parse.ok) {
+    const inner = markedJson(text);
+    if (inner !== null) parse = tryParseJson(inner);
+  }
   // A notice that the answer was held back has nothing to read: the step failed, as an error does.
   if (!parse.ok && saysWithheld(text)) return Object.freeze(errorView(text));
   if (!parse.ok) return Object.freeze({ kind: 'malformed', text });

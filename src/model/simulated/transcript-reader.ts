@@ -7,7 +7,7 @@ import { appended } from './appended.js';
 import { readOwnArguments } from './own-arguments.js';
 import { errorView, viewResult, type ResultView } from './result-view.js';
 import { readRecollection, type RecalledCall } from './summary-text.js';
-import { askedCall, instructionIn } from './instructions-in-results.js';
+import { askedCall, instructionsIn } from './instructions-in-results.js';
 
 export interface CallView {
   readonly name: string;
@@ -172,10 +172,9 @@ function foldCall(
   if (step >= 0 && (result.kind === 'error' || result.kind === 'malformed' || result.kind === 'empty')) {
     draft.failuresAt[step] = (draft.failuresAt[step] ?? 0) + 1;
   }
-  if (result.kind === 'good') {
-    const instruction = instructionIn(result, 'any');
-    if (instruction !== null) draft.asked = appended(draft.asked, askedCall(instruction.tool, instruction.input));
-  }
+  if (result.kind === 'good')
+    for (const instruction of instructionsIn(result))
+      draft.asked = appended(draft.asked, askedCall(instruction.tool, instruction.input));
   draft.detourRun = role === 'detour' ? draft.detourRun + 1 : 0;
   draft.calls = appended(draft.calls, { name, input, step, role, result, garbled });
   return holds;

@@ -41,6 +41,9 @@ export interface HeatmapOptions {
   readonly kind: 'rate' | 'count';
 }
 
+/** The most arms drawn across a heatmap: 84 px a cell, a 1280 px page. */
+const MAX_ARMS_ACROSS = 12;
+
 /**
  * Scenario × arm, one coloured cell each, labelled with the value and its 95% interval:
  * the whole ablation at a glance.
@@ -73,17 +76,20 @@ export function heatmap(
     options.kind === 'rate'
       ? 'datum.value > 0.6'
       : `datum.value > ${Number(Math.expm1(0.6 * Math.log1p(max)).toFixed(2))}`;
+  // Arms across the top while they fit a page; an ablation's many arms go down the side
+  // instead, so the cells keep their size rather than the whole chart being shrunk to fit.
+  const armsAcross = arms.length <= MAX_ARMS_ACROSS;
   const x = {
-    field: 'arm',
+    field: armsAcross ? 'arm' : 'scenario',
     type: 'nominal',
-    sort: [...arms],
+    sort: [...(armsAcross ? arms : scenarios)],
     title: null,
     axis: { orient: 'top', labelAngle: -30, labelAlign: 'left', labelLimit: 0, domain: false, ticks: false },
   } as const;
   const y = {
-    field: 'scenario',
+    field: armsAcross ? 'scenario' : 'arm',
     type: 'nominal',
-    sort: [...scenarios],
+    sort: [...(armsAcross ? scenarios : arms)],
     title: null,
     axis: { labelLimit: 0, domain: false, ticks: false },
   } as const;
