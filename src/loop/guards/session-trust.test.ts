@@ -49,6 +49,8 @@ describe('sessionTrust reads targets as whole tokens', () => {
     ])
       expect(await refused(to), to).toBe(true);
     expect(await refused('Ann <ann@example.com>')).toBe(false);
+    // A date or an order number in a sentence is not a target; a value that is one identifier is.
+    expect((await send('ann@example.com', 'untrusted', 'Reply to ann@example.com.')).refused).toEqual([]);
     expect(await refused('ANN@example.com')).toBe(false);
   });
 });

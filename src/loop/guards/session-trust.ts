@@ -12,8 +12,10 @@ export interface SessionTrustOptions {
   readonly trigger?: SessionTrigger;
 }
 
-/** A token that names a target: an email address, a URL, an identifier (letters and digits, with a digit). */
-const TARGET = /^(?:[^@\s]+@[^@\s]+\.[^@\s]+|https?:\/\/\S+|(?=\S*\d)[A-Za-z0-9][\w.:-]{0,63})$/;
+/** An email address or a URL: a target wherever it stands in a string. */
+const ADDRESS = /^(?:[^@\s]+@[^@\s]+\.[^@\s]+|https?:\/\/\S+)$/;
+/** An identifier (letters and digits, with a digit): a target when it is the whole value (`order_id: "o_5521"`), not a date in a subject. */
+const IDENTIFIER = /^(?=\S*\d)[A-Za-z0-9][\w.:-]{0,63}$/;
 /** What separates the tokens of a value: spaces, list punctuation, brackets and quotes ("Archive <x@y.z>", "a@b.c, d@e.f"). */
 const SEPARATORS = /[\s,;<>()[\]{}"'`]+/;
 
@@ -25,9 +27,16 @@ function tokensOf(text: string): string[] {
     .filter((token) => token !== '');
 }
 
-/** The targets among a call's arguments, at any depth: every token of a string that names one, and whole-number ids. */
+/**
+ * The targets among a call's arguments, at any depth: every address or URL in a string, a
+ * string that is one identifier, and a whole-number id.
+ */
 function targetsOf(value: unknown, key = '', out: string[] = []): string[] {
-  if (typeof value === 'string') for (const token of tokensOf(value)) if (TARGET.test(token)) out.push(token);
+  if (typeof value === 'string') {
+    const tokens = tokensOf(value);
+    for (const token of tokens) if (ADDRESS.test(token)) out.push(token);
+    if (tokens.length === 1 && IDENTIFIER.test(tokens[0]!) && !ADDRESS.test(tokens[0]!)) out.push(tokens[0]!);
+  }
   if (typeof value === 'number' && Number.isInteger(value) && (key === 'id' || key.endsWith('_id')))
     out.push(String(value));
   if (Array.isArray(value)) for (const item of value) targetsOf(item, key, out);
