@@ -71,10 +71,21 @@ const DIRECT: ToolUseBlock['caller'] = Object.freeze({ type: 'direct' });
 /** What the system prompt says of tool outputs, read once per prompt (the same prompt comes back every turn). */
 const saysDataOnly = textMemo(saysToolOutputIsData, 100_000);
 
+/** The last system prompt read and its reading: a run sends the same prompt object every turn. */
+let lastSystem: ModelRequest['system'] | null = null;
+let lastReading = false;
+
 function outputIsData(system: ModelRequest['system']): boolean {
-  if (system === undefined) return false;
-  if (typeof system === 'string') return saysDataOnly(system);
-  return system.some((block) => saysDataOnly(block.text));
+  if (system === lastSystem) return lastReading;
+  const reading =
+    system === undefined
+      ? false
+      : typeof system === 'string'
+        ? saysDataOnly(system)
+        : system.some((block) => saysDataOnly(block.text));
+  lastSystem = system;
+  lastReading = reading;
+  return reading;
 }
 
 function forcedTool(choice: ToolChoice | undefined): string | null {
