@@ -103,6 +103,10 @@ describe('the model reads a resent transcript incrementally, with the answers it
     ['context-pressure-spiral', ['none', 'all']],
     ['resumed-broken-history', ['all']],
     ['malformed-args', ['none']],
+    // Instructions in tool answers, marked outputs and withheld ones: read from the request alone.
+    ['inbox-injection', ['none', 'isolate', 'all']],
+    ['research-injection', ['none', 'isolate', 'detect']],
+    ['wrong-customer-refund', ['none', 'contracts']],
   ];
 
   it.each(cells)('%s: every answer over seeded runs is the answer to the request read afresh', async (id, arms) => {
