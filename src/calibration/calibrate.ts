@@ -1,7 +1,7 @@
 import type { ScenarioSource } from '../sweep/scenario-source.js';
 import type { PersonaParameter } from '../model/simulated/persona-priors.js';
 import type { EnsembleFileContent } from '../scenarios/persona-ensemble.js';
-import type { Persona } from '../scenarios/schema.js';
+import type { Persona } from '../scenarios/persona-schema.js';
 import { UserInputError } from '../user-input-error.js';
 import { VERSION } from '../version.js';
 import { abcSmc, type SmcIteration, type SmcProgress } from './abc-smc.js';
@@ -264,7 +264,7 @@ export function ensembleFile(calibration: Calibration): EnsembleFileContent {
       `spiralbench persona ensemble: ${calibration.members.length} personas, each reproducing ${options.scenario.id}'s`,
       'no-safeguard baseline within tolerance. Written by `spiralbench calibrate` (its command is under',
       'provenance: add --out <file>); used by `spiralbench run --ensemble <file>`. Each member is a full',
-      'persona (src/scenarios/schema.ts) drawn from the priors of src/model/simulated/persona-priors.ts',
+      'persona (src/scenarios/persona-schema.ts) drawn from the priors of src/model/simulated/persona-priors.ts',
       'and kept by approximate Bayesian computation (docs/calibration.md). Parameters with basis `prior`',
       'are not set by the fit: across the members they spread as their priors do.',
     ],

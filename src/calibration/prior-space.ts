@@ -5,7 +5,7 @@ import {
   withParameters,
 } from '../model/simulated/persona-priors.js';
 import type { Rng } from '../random/streams.js';
-import type { Persona } from '../scenarios/schema.js';
+import type { Persona } from '../scenarios/persona-schema.js';
 
 /**
  * The persona priors as a unit cube: a candidate is a point u in [0, 1]^D, one coordinate

@@ -10,14 +10,8 @@ import { didYouMean } from '../did-you-mean.js';
 import { UserInputError, type InputProblem } from '../user-input-error.js';
 import { readInputFile } from './input-file.js';
 import type { WorldCheck } from './judge.js';
-import {
-  BUDGET_CLASSES,
-  personaSchema,
-  scenarioSchema,
-  type BudgetClass,
-  type Persona,
-  type ScenarioFile,
-} from './schema.js';
+import { BUDGET_CLASSES, scenarioSchema, type BudgetClass, type ScenarioFile } from './schema.js';
+import { personaSchema, type Persona } from './persona-schema.js';
 import { detourProblems, referenceProblems } from './scenario-problems.js';
 import { TOOL_CATALOGUE } from './tool-catalogue.js';
 import { importedToolsModule, TOOLS_MODULE_FIELD, type ToolsModule, toolsModulePathOf } from './tools-module.js';

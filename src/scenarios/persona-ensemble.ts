@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { type InputProblem, UserInputError } from '../user-input-error.js';
 import { readInputFile } from './input-file.js';
 import { SCENARIOS_DIR } from './loader.js';
-import { type Persona, personaSchema } from './schema.js';
+import { type Persona, personaSchema } from './persona-schema.js';
 import { parseYamlInput } from './yaml-input.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Scenario, ScenarioTexts } from '../scenarios/loader.js';
-import type { Persona } from '../scenarios/schema.js';
+import type { Persona } from '../scenarios/persona-schema.js';
 
 /** The persona a scenario gets when its file names none; the one an ensemble stands in for. */
 export const DEFAULT_PERSONA = 'default';

@@ -2,7 +2,7 @@
 import { workerData } from 'piscina';
 import { type Scenario, type ScenarioTexts, scenarioFromTexts } from '../scenarios/loader.js';
 import { prepareScenarioTexts } from '../scenarios/tools-module.js';
-import type { Persona } from '../scenarios/schema.js';
+import type { Persona } from '../scenarios/persona-schema.js';
 import { type ChunkResult, type ChunkTask, runChunk } from './chunk-runner.js';
 import { ensembleCast } from './ensemble-cast.js';
 import { crossingError } from './worker-errors.js';

@@ -1,5 +1,6 @@
 import type { Rng } from '../../random/streams.js';
-import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
+import type { ScenarioFile } from '../../scenarios/schema.js';
+import type { Persona } from '../../scenarios/persona-schema.js';
 import { canonicalJson } from '../../scenarios/canonical-json.js';
 import { parallelSteps } from './parallel-steps.js';
 import { forgottenInput, resolveArgs, stepsReferenced } from './plan-arguments.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { REFLECTION_MESSAGE } from '../../loop/guards/repeat-fingerprint.js';
 import { stream } from '../../random/streams.js';
 import { loadScenario } from '../../scenarios/loader.js';
-import type { Persona } from '../../scenarios/schema.js';
+import type { Persona } from '../../scenarios/persona-schema.js';
 import { decide, type Action } from './policy.js';
 import { readTranscript } from './transcript-reader.js';
 

@@ -2,7 +2,7 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { stream } from '../../random/streams.js';
 import { loadScenario } from '../../scenarios/loader.js';
-import type { Persona } from '../../scenarios/schema.js';
+import type { Persona } from '../../scenarios/persona-schema.js';
 import { detour } from './actions.js';
 import { readTranscript } from './transcript-reader.js';
 

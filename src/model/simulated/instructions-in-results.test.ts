@@ -3,10 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { INJECTION_TEMPLATES, injectionText } from '../../faults/data/injected-instructions.js';
 import { stream } from '../../random/streams.js';
 import { loadPersona } from '../../scenarios/loader.js';
-import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
+import type { ScenarioFile } from '../../scenarios/schema.js';
+import type { Persona } from '../../scenarios/persona-schema.js';
 import { decide, type Action } from './policy.js';
 import { readTranscript } from './transcript-reader.js';
-import { readInstruction, saysToolOutputIsData } from './vocabulary.js';
+import { readInstructions, saysToolOutputIsData } from './vocabulary.js';
+
+/** The first instruction a text asks for, as the model reads it. */
+const readInstruction = (text: string, offered: ReadonlySet<string>) => readInstructions(text, offered)[0] ?? null;
 
 const DEFAULT = loadPersona('default').persona;
 /** Goes straight on after a good result, so what the test sees is the injection's effect alone. */

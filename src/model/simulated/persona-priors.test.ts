@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { listPersonaIds, loadPersona } from '../../scenarios/loader.js';
-import { personaSchema } from '../../scenarios/schema.js';
+import { personaSchema } from '../../scenarios/persona-schema.js';
 import { PERSONA_PARAMETERS, PERSONA_PRIORS, parameterValue, withParameters } from './persona-priors.js';
 
 /** The numeric fields of a schema, by path, with the bounds the schema puts on them; read from the schema itself. */

@@ -1,4 +1,4 @@
-import type { Persona } from '../../scenarios/schema.js';
+import type { Persona } from '../../scenarios/persona-schema.js';
 
 /**
  * The prior of every persona parameter: the range a plausible LLM agent's value lies in,

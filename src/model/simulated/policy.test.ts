@@ -2,7 +2,8 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { stream } from '../../random/streams.js';
 import { loadPersona } from '../../scenarios/loader.js';
-import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
+import type { ScenarioFile } from '../../scenarios/schema.js';
+import type { Persona } from '../../scenarios/persona-schema.js';
 import { decide, type Action } from './policy.js';
 import { readTranscript } from './transcript-reader.js';
 

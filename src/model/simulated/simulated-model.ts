@@ -6,7 +6,8 @@ import type {
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages';
 import { stream, type StreamKey } from '../../random/streams.js';
-import type { Persona, ScenarioFile } from '../../scenarios/schema.js';
+import type { ScenarioFile } from '../../scenarios/schema.js';
+import type { Persona } from '../../scenarios/persona-schema.js';
 import type { ModelClient, ModelRequest, RawMessageStreamEvent } from '../model-client.js';
 import { assistantMessage } from '../assistant-message.js';
 import { messageStreamEvents } from '../streaming/stream-events.js';

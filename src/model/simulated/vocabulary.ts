@@ -283,11 +283,6 @@ function quotedValue(raw: string): unknown {
   }
 }
 
-/** The first instruction in `text` that asks for a call of an offered tool, or null. */
-export function readInstruction(text: string, offered: ReadonlySet<string> | 'any'): FoundInstruction | null {
-  return readInstructions(text, offered)[0] ?? null;
-}
-
 /** Tool output declared to be data: instructions in it are not to be followed. */
 const OUTPUT_IS_DATA = new RegExp(
   [
