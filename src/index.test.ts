@@ -24,6 +24,7 @@ const VALUES = [
   'injectionDetector',
   'invalidInput',
   'iterationBudget',
+  'lastKnownGood',
   'llmRecovery',
   'loopDetection',
   'notFound',
@@ -42,6 +43,7 @@ const VALUES = [
   'toolFilter',
   'toolOutputIsolation',
   'withFaults',
+  'writeVerification',
 ];
 const TYPES = [
   'AgentContext',
@@ -68,6 +70,7 @@ const TYPES = [
   'ModelClient',
   'ModelRequest',
   'OutputSchema',
+  'ReadBack',
   'RunMetrics',
   'RunOutcome',
   'RunResult',

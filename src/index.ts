@@ -22,6 +22,7 @@ export { repeatFingerprint } from './loop/guards/repeat-fingerprint.js';
 export { errorClassification } from './loop/guards/error-classification.js';
 export { stuckTool } from './loop/guards/stuck-tool.js';
 export { llmRecovery } from './loop/guards/llm-recovery.js';
+export { lastKnownGood } from './loop/guards/last-known-good.js';
 export { contextCompaction } from './loop/guards/context-compaction.js';
 export { outputLimitRecovery } from './loop/guards/output-limit-recovery.js';
 export { orderingFixup } from './loop/guards/ordering-fixup.js';
@@ -36,6 +37,8 @@ export { sessionTrust } from './loop/guards/session-trust.js';
 export { injectionDetector, heuristicInjectionClassifier } from './loop/guards/injection-detector.js';
 export { toolOutputIsolation } from './loop/guards/tool-output-isolation.js';
 export { outputContracts } from './loop/guards/output-contracts.js';
+export { writeVerification } from './loop/guards/write-verification.js';
+export type { ReadBack } from './tools/read-back.js';
 export type { OutputSchema } from './tools/output-contract.js';
 export { RunJournal } from './loop/journal/run-journal.js';
 

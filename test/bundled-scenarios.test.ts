@@ -15,7 +15,8 @@ describe('every bundled scenario', () => {
       for (let seed = 1; seed <= 8; seed++) {
         const { record, result } = await runOne({ sweepSeed: 0, scenario, arm, seed });
         // Without the recovery guard (none and article lack it) an injected model fault ends
-        // the run, and without the fixup (they lack it too) so does a resumed history the
+        // the run, as does a configuration changed to a model that does not exist (no
+        // rollback either), and without the fixup (they lack it too) so does a resumed history the
         // API refuses; nothing else may. Nor, where the scenario's context window is small,
         // a request over it (HTTP 413).
         const label = `${id} ${arm.name} seed ${seed}`;
@@ -25,6 +26,14 @@ describe('every bundled scenario', () => {
           expect(result.outcome, label).toMatchObject({
             kind: 'failed',
             reason: expect.stringMatching(/invalid_request_error/),
+          });
+        else if (scenario.modelFaults.configChange !== null)
+          // A configuration that names a model the API does not know fails the first call it makes.
+          expect(result.outcome, label).toMatchObject({
+            kind: 'failed',
+            reason: expect.stringContaining(
+              `HTTP 404 not_found_error): model: ${scenario.modelFaults.configChange.model}`,
+            ),
           });
         else if (Object.keys(scenario.modelFaults.rates).length === 0 && scenario.contextWindow === null)
           expect(record.outcome, label).not.toBe('failed');

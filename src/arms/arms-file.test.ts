@@ -220,7 +220,7 @@ export const budgetLookalike = defineGuard({ name: 'budget', settings: z.strictO
       {
         source: path,
         field: 'arms.0.guards.0.guard',
-        expected: expect.stringMatching(/^a built-in guard \(recover, .*\) or the path of a guard module/),
+        expected: expect.stringMatching(/^a built-in guard \(rollback, recover, .*\) or the path of a guard module/),
       },
     ]);
   });

@@ -15,6 +15,7 @@ describe('arm presets', () => {
   it('article is the four core guards in consultation order; all has every guard', () => {
     expect(guardsOf('article')).toEqual(['stuck', 'budget', 'repeat', 'classify']);
     expect(guardsOf('all')).toEqual([
+      'rollback',
       'recover',
       'compact',
       'output',
@@ -26,6 +27,7 @@ describe('arm presets', () => {
       'budget',
       'repeat',
       'classify',
+      'verify',
       'loops',
       'iterations',
       'time',
@@ -44,6 +46,7 @@ describe('arm presets', () => {
   it('ablation expands to none, each alone, all-but-one and all', () => {
     expect(resolveArms(['ablation']).map((arm) => arm.name)).toEqual([
       'none',
+      'rollback',
       'recover',
       'compact',
       'output',
@@ -55,6 +58,7 @@ describe('arm presets', () => {
       'budget',
       'repeat',
       'classify',
+      'verify',
       'loops',
       'iterations',
       'time',
@@ -63,6 +67,7 @@ describe('arm presets', () => {
       'journal',
       'detect',
       'isolate',
+      'all-no-rollback',
       'all-no-recover',
       'all-no-compact',
       'all-no-output',
@@ -74,6 +79,7 @@ describe('arm presets', () => {
       'all-no-budget',
       'all-no-repeat',
       'all-no-classify',
+      'all-no-verify',
       'all-no-loops',
       'all-no-iterations',
       'all-no-time',
@@ -89,6 +95,7 @@ describe('arm presets', () => {
         .find((arm) => arm.name === 'all-no-repeat')
         ?.guards.map((s) => s.guard),
     ).toEqual([
+      'rollback',
       'recover',
       'compact',
       'output',
@@ -99,6 +106,7 @@ describe('arm presets', () => {
       'stuck',
       'budget',
       'classify',
+      'verify',
       'loops',
       'iterations',
       'time',
@@ -245,6 +253,7 @@ describe('built-in guard descriptors', () => {
   it('default to the settings arms have always had, in the same key order (results keep their bytes)', () => {
     expect(JSON.stringify(DEFAULT_GUARDS)).toBe(
       JSON.stringify([
+        { guard: 'rollback' },
         {
           guard: 'recover',
           maxRetries: 3,
@@ -275,6 +284,7 @@ describe('built-in guard descriptors', () => {
         { guard: 'budget', maxToolCalls: 'task-class', counts: 'requested' },
         { guard: 'repeat', window: 1 },
         { guard: 'classify', maxRetries: 3, backoffMs: [1000, 2000, 4000] },
+        { guard: 'verify' },
         { guard: 'loops', window: 6, identical: 3, pattern: 4 },
         { guard: 'iterations', initial: 'task-class', extension: 10, cap: 'task-class' },
         { guard: 'time', softMs: 'task-class', hardMs: 'task-class' },

@@ -1,6 +1,7 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { VirtualClock } from '../clock/virtual-clock.js';
 import { stream, type StreamKey } from '../random/streams.js';
+import type { ConfigChange } from './config-change.js';
 
 /**
  * The faults the model endpoint can inject, as the Anthropic API produces them. New kinds
@@ -40,6 +41,8 @@ export interface ModelFaultProfile {
   readonly retryAfterMs: number;
   /** How long a timed-out call hangs before the client gives up, in ms. */
   readonly timeoutMs: number;
+  /** A change of the loop's configuration to a model the API does not know, mid-run; null: none. */
+  readonly configChange: ConfigChange | null;
 }
 
 export const NO_MODEL_FAULTS: ModelFaultProfile = Object.freeze({
@@ -48,6 +51,7 @@ export const NO_MODEL_FAULTS: ModelFaultProfile = Object.freeze({
   models: null,
   retryAfterMs: 5000,
   timeoutMs: 600_000,
+  configChange: null,
 });
 
 /** The body of an Anthropic API error response. */
@@ -240,6 +244,9 @@ export class ModelFaultInjector implements ModelFaultSource {
   }
 
   next(request: FaultedRequest): ModelFault | null {
+    // The changed configuration's model does not exist: the API answers every call to it
+    // with a 404, whatever the draws. It draws nothing, so the streams stay where they are.
+    if (request.model === this.#profile.configChange?.model) return this.#unknownModel(request);
     // A profile without faults draws nothing: scenarios without model faults keep their streams untouched.
     if (this.#thresholds.length === 0) return null;
     const turn = turnOf(request.messages);
@@ -255,6 +262,13 @@ export class ModelFaultInjector implements ModelFaultSource {
     this.#clock.sleep(kind === 'timeout' ? this.#profile.timeoutMs : FAULT_LATENCY_MS[kind]);
     const requestId = `req_sim_fault_${this.#key.runSeed}_${turn}_${this.#attempt}`;
     return { kind, response: modelFaultResponse(kind, request, this.#profile, requestId) };
+  }
+
+  #unknownModel(request: FaultedRequest): ModelFault {
+    this.counts.unknown_model += 1;
+    this.#clock.sleep(FAULT_LATENCY_MS.unknown_model);
+    const requestId = `req_sim_config_${this.#key.runSeed}_${turnOf(request.messages)}`;
+    return { kind: 'unknown_model', response: modelFaultResponse('unknown_model', request, this.#profile, requestId) };
   }
 
   #draw(model: string, turn: number, attempt: number): ModelFaultKind | null {

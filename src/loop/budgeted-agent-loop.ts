@@ -47,8 +47,12 @@ import { contentText } from '../model/content-text.js';
  */
 export interface LoopOptions {
   readonly model: ModelClient;
-  /** Model id sent in each request. @default DEFAULT_MODEL_ID */
-  readonly modelId?: string;
+  /**
+   * Model id sent in each request. A function is asked before every model call: a
+   * configuration that can change while the run goes on (a reload, a flag, a deploy).
+   * @default DEFAULT_MODEL_ID
+   */
+  readonly modelId?: string | (() => string);
   readonly tools: ToolHost;
   /** The arm's safeguards, in the order they are consulted. @default [] */
   readonly guards?: readonly Guard[];
@@ -366,7 +370,7 @@ export class BudgetedAgentLoop {
   /** The next request, over the live transcript, with `toolChoice` when a guard set one. */
   #request(messages: MessageParam[], toolChoice: ToolChoice | null): ModelRequest {
     const request: ModelRequest = {
-      model: this.#options.modelId ?? DEFAULT_MODEL_ID,
+      model: configuredModel(this.#options.modelId),
       max_tokens: this.#options.maxTokens ?? 1024,
       // The live transcript, not a copy: clients read a request during the call only
       // (see ModelClient), and a copy per call made long runs quadratic.
@@ -377,6 +381,10 @@ export class BudgetedAgentLoop {
     if (toolChoice !== null) request.tool_choice = toolChoice;
     return request;
   }
+}
+
+function configuredModel(modelId: LoopOptions['modelId']): string {
+  return modelId === undefined ? DEFAULT_MODEL_ID : typeof modelId === 'string' ? modelId : modelId();
 }
 
 /** A module-level predicate: an arrow written in the loop would be a new closure every turn. */

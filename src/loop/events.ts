@@ -48,6 +48,25 @@ export type AgentEvent =
       readonly tool: string;
       readonly input: unknown;
     }
+  /** A configuration the API refused as configured was set aside; calls go out with the last one that worked. */
+  | {
+      readonly type: 'agent.config.rolled_back';
+      readonly at: number;
+      readonly from: string;
+      readonly to: string;
+      readonly reason: string;
+    }
+  /**
+   * Reading back after a write changed what the model is told: a failed write took effect
+   * (`applied`), a failed write did not (`not_applied`), or a write said to succeed does not show (`not_visible`).
+   */
+  | {
+      readonly type: 'agent.write.verified';
+      readonly at: number;
+      readonly tool: string;
+      readonly readBack: string;
+      readonly finding: 'applied' | 'not_applied' | 'not_visible';
+    }
   /** A streamed reply's read-only call started when its block ended, `leadMs` before the reply did. */
   | {
       readonly type: 'agent.tool.early_start';

@@ -92,6 +92,12 @@ export type SendModelRequest = (request: ModelRequest) => Promise<ModelCallResul
 export interface ExecutionContext extends LoopContext {
   readonly call: ToolUseBlock;
   readonly traits: ToolTraits;
+  /**
+   * Runs one call of another of the host's tools on this call's behalf (a read-back after
+   * a write): it meets that tool's faults, takes its time and counts as an execution of
+   * this call. Undefined where the guard does not own the tools (the framework middleware).
+   */
+  readonly execute?: (tool: string, input: Record<string, unknown>) => MaybePromise<ToolExecution>;
 }
 
 /**

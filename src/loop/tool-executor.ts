@@ -39,6 +39,23 @@ export function executeToolCall(
 ): MaybePromise<ToolCallReport> {
   const traits = host.traits(call.name);
   if (traits === undefined) throw new UnknownToolError(call.name);
+  let executions = 0;
+  const once = (tool: string, input: Record<string, unknown>): MaybePromise<ToolExecution> => {
+    executions += 1;
+    let answer: MaybePromise<ToolExecution>;
+    try {
+      answer = host.execute(tool, input);
+    } catch (error) {
+      return settle(ctx, tool, handlerException(tool, error));
+    }
+    // A rejection is a handler exception like a throw: a tool result, never a crashed loop.
+    return answer instanceof Promise
+      ? answer.then(
+          (execution) => settle(ctx, tool, execution),
+          (error: unknown) => settle(ctx, tool, handlerException(tool, error)),
+        )
+      : settle(ctx, tool, answer);
+  };
   const ctx: ExecutionContext = {
     clock: loop.clock,
     emit: loop.emit,
@@ -49,26 +66,14 @@ export function executeToolCall(
     messages: loop.messages,
     call,
     traits,
+    execute: (tool, input) => {
+      if (host.traits(tool) === undefined) throw new UnknownToolError(tool);
+      return once(tool, input);
+    },
   };
   const input = asInput(call.input);
-  let executions = 0;
 
-  let run = (): MaybePromise<ToolExecution> => {
-    executions += 1;
-    let answer: MaybePromise<ToolExecution>;
-    try {
-      answer = host.execute(call.name, input);
-    } catch (error) {
-      return settle(ctx, handlerException(call.name, error));
-    }
-    // A rejection is a handler exception like a throw: a tool result, never a crashed loop.
-    return answer instanceof Promise
-      ? answer.then(
-          (execution) => settle(ctx, execution),
-          (error: unknown) => settle(ctx, handlerException(call.name, error)),
-        )
-      : settle(ctx, answer);
-  };
+  let run = (): MaybePromise<ToolExecution> => once(call.name, input);
   // Each wrapper but the outermost is closed over the one inside it; the outermost is
   // called directly (most arms have one wrapper: no closure for it on every call).
   const wrappers = hooks.aroundExecution;
@@ -86,10 +91,10 @@ export function executeToolCall(
 }
 
 /** An execution has come back: its time passes and its fault is told. */
-function settle(ctx: ExecutionContext, execution: ToolExecution): ToolExecution {
+function settle(ctx: ExecutionContext, tool: string, execution: ToolExecution): ToolExecution {
   ctx.clock.sleep(execution.latencyMs);
   if (execution.fault !== null)
-    ctx.emit({ type: 'agent.tool.fault', at: ctx.clock.now(), tool: ctx.call.name, fault: execution.fault });
+    ctx.emit({ type: 'agent.tool.fault', at: ctx.clock.now(), tool, fault: execution.fault });
   return execution;
 }
 

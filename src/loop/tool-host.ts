@@ -2,6 +2,7 @@ import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { MaybePromise } from '../tools/maybe-promise.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import type { OutputSchema } from '../tools/output-contract.js';
+import type { ReadBack } from '../tools/read-back.js';
 
 /**
  * What the loop needs to know about a tool beyond its definition.
@@ -16,6 +17,8 @@ export interface ToolTraits {
   readonly concurrencySafe: boolean;
   /** What its answers look like, when the tool declares it (output contracts hold answers to it). */
   readonly outputSchema?: OutputSchema;
+  /** For a write: the read that shows whether a call of it took effect (write verification). @default none declared */
+  readonly readBack?: ReadBack;
 }
 
 /**

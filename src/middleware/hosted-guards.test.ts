@@ -15,6 +15,7 @@ describe('hosted guards', () => {
     // Pinned, not derived: both lists are read from the one guard registry, so only a list
     // written out here notices a guard that changed sides or place.
     expect(namesOf(SESSION_PRESETS.all)).toEqual([
+      'rollback',
       'recover',
       'trust',
       'contracts',
@@ -33,6 +34,7 @@ describe('hosted guards', () => {
       'output',
       'fixup',
       'filter',
+      'verify',
       'concurrency',
       'repair',
       'isolate',

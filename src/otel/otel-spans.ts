@@ -35,6 +35,8 @@ const GUARD_EVENTS = new Set<AgentEvent['type']>([
   'agent.trust.refused',
   'agent.tools.filtered',
   'agent.contract.broken',
+  'agent.config.rolled_back',
+  'agent.write.verified',
 ]);
 
 /** Events about one tool call, put on its span when it is open. */
@@ -177,6 +179,7 @@ export function runSpans({ run, record, events, provider }: RunSpansInput): Otlp
         continue;
       case 'agent.model.retry':
       case 'agent.model.fallback':
+      case 'agent.config.rolled_back':
         // Inside the call that is under way: they belong to its span.
         pending.push(spanEvent(event));
         continue;

@@ -25,5 +25,7 @@ export const COUNTED_EVENTS = [
   'agent.injection.withheld',
   'agent.trust.refused',
   'agent.contract.broken',
+  'agent.config.rolled_back',
+  'agent.write.verified',
 ] as const satisfies readonly AgentEventType[];
 export type CountedEvent = (typeof COUNTED_EVENTS)[number];

@@ -2,7 +2,8 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { BudgetedAgentLoop } from '../loop/budgeted-agent-loop.js';
 import type { RunDurability } from '../loop/durability.js';
 import type { Guard } from '../loop/guard.js';
-import type { ModelClient } from '../model/model-client.js';
+import { changingModelId } from '../faults/config-change.js';
+import { DEFAULT_MODEL_ID, type ModelClient } from '../model/model-client.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import type { RunOutput, RunSession } from './run-session.js';
 import type { ScenarioToolHost } from './scenario-tool-host.js';
@@ -33,9 +34,15 @@ export function modelLabel(name: string, stream: boolean | undefined): string {
 export async function runLoop(session: RunSession, drive: LoopDrive): Promise<RunOutput> {
   const { scenario } = session;
   const { model, modelId, onExecution } = drive;
+  // Our loop reads its configuration before every call, so a change mid-run reaches it.
+  const change = scenario.modelFaults.configChange;
   const loop = new BudgetedAgentLoop({
     model,
-    ...(modelId === undefined ? {} : { modelId }),
+    ...(change !== null
+      ? { modelId: changingModelId(modelId ?? DEFAULT_MODEL_ID, change) }
+      : modelId === undefined
+        ? {}
+        : { modelId }),
     tools: onExecution === undefined ? session.host : observed(session.host, onExecution),
     guards: drive.guards,
     system: scenario.system,

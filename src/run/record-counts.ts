@@ -36,6 +36,8 @@ export function zeroEventCounts(): Record<CountedEvent, number> {
     'agent.injection.withheld': 0,
     'agent.trust.refused': 0,
     'agent.contract.broken': 0,
+    'agent.config.rolled_back': 0,
+    'agent.write.verified': 0,
   };
 }
 

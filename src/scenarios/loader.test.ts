@@ -115,6 +115,7 @@ describe('loadScenarioFile', () => {
       models: null,
       retryAfterMs: 5000,
       timeoutMs: 600_000,
+      configChange: null,
     });
   });
 
@@ -129,6 +130,7 @@ describe('loadScenarioFile', () => {
       models: ['claude-sonnet-5-5'],
       retryAfterMs: 8000,
       timeoutMs: 600_000,
+      configChange: null,
     });
     const bad = VALID.replace('id: tiny', 'id: model-bad').replace(
       'plan:',
@@ -141,6 +143,25 @@ describe('loadScenarioFile', () => {
       'model_faults.rates',
     ]);
     expect(error.problems.map((p) => p.expected)).toContain('fault rates that add up to at most 1, got 1.3');
+  });
+
+  it('loads a configuration change to a model the API does not know, and refuses a call before the first', () => {
+    const changing = VALID.replace('id: tiny', 'id: model-config').replace(
+      'plan:',
+      'model_faults: { config_change: { at_call: 3, model: claude-sonet-5-5 } }\nplan:',
+    );
+    expect(loadScenarioFile(writeScenario('model-config', changing), dir).modelFaults.configChange).toEqual({
+      atCall: 3,
+      model: 'claude-sonet-5-5',
+    });
+    const known = VALID.replace('id: tiny', 'id: model-known').replace(
+      'plan:',
+      'model_faults: { config_change: { at_call: 0, model: claude-haiku-5-5 } }\nplan:',
+    );
+    const error = inputError(() => loadScenarioFile(writeScenario('model-known', known), dir));
+    expect(error.problems.map((p) => [p.field, p.expected])).toEqual([
+      ['model_faults.config_change.at_call', expect.stringContaining('>=1')],
+    ]);
   });
 
   it('loads a stream cut rate, counted with the others toward the total', () => {

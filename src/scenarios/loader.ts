@@ -254,6 +254,10 @@ function buildScenario(
       models: file.model_faults.models,
       retryAfterMs: file.model_faults.retry_after_ms,
       timeoutMs: file.model_faults.timeout_ms,
+      configChange:
+        file.model_faults.config_change === null
+          ? null
+          : { atCall: file.model_faults.config_change.at_call, model: file.model_faults.config_change.model },
     },
     plan: file.plan,
     api: file.api,

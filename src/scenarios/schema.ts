@@ -71,6 +71,25 @@ export const modelFaultsSchema = z
       .min(0)
       .default(NO_MODEL_FAULTS.timeoutMs)
       .describe('How long a timed-out model call hangs, in ms.'),
+    config_change: z
+      .strictObject({
+        at_call: z
+          .number()
+          .int()
+          .min(1)
+          .describe('The model call (1 = the first) from which the configuration names the changed model.'),
+        model: z
+          .string()
+          .min(1)
+          .describe(
+            'The model id the changed configuration names: one the API does not know (a typo, a retired model). The simulated endpoint answers every call to it with 404 not_found_error, whatever it names; a real API answers a model it knows.',
+          ),
+      })
+      .nullable()
+      .default(null)
+      .describe(
+        "A change of the agent's configuration while the run goes on (a reloaded file, a flag): from the given call on, the built-in loop asks for a model that does not exist. Agents that read their model id once (user agents, peers) do not meet it.",
+      ),
   })
   .describe(
     'Faults of the model API, injected at the endpoint as real HTTP errors or dropped connections; the simulated model never learns of them.',
@@ -167,6 +186,7 @@ export const scenarioSchema = z
       models: null,
       retry_after_ms: NO_MODEL_FAULTS.retryAfterMs,
       timeout_ms: NO_MODEL_FAULTS.timeoutMs,
+      config_change: null,
     }),
     api: z
       .enum(['anthropic', 'openai-chat'])

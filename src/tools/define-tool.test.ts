@@ -137,6 +137,25 @@ describe('defineTool', () => {
     expect(isDefinedTool(null)).toBe(false);
   });
 
+  it("keeps a write's read-back, frozen, and refuses one without a tool, arguments or count field", () => {
+    const note = {
+      name: 'save_note',
+      description: 'Save a note.',
+      input_schema: { type: 'object' as const, properties: { id: { type: 'string' } } },
+      sideEffecting: true,
+      concurrencySafe: false,
+      run: () => ({ saved: true }),
+    };
+    const tool = defineTool({ ...note, readBack: { tool: 'list_notes', input: { customer: 'id' }, count: 'count' } });
+    expect(tool.readBack).toEqual({ tool: 'list_notes', input: { customer: 'id' }, count: 'count' });
+    expect(Object.isFrozen(tool.readBack?.input)).toBe(true);
+    expect(defineTool(note).readBack).toBeUndefined();
+    const bad = { tool: 'list notes', input: { customer: 7 }, count: '' } as never;
+    expect(problemsOf(() => defineTool({ ...note, readBack: bad })).map((problem) => problem.field)).toEqual([
+      'readBack',
+    ]);
+  });
+
   it('lets run return a promise, which the tool hands back as it is', async () => {
     const slow = defineTool({
       name: 'slow_read',

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { deepFreeze } from '../memo/frozen-json.js';
 import { UserInputError } from '../user-input-error.js';
 import { invalidInput } from './tool-error.js';
+import type { ReadBack } from './read-back.js';
 import type { ToolSpec } from './tool-spec.js';
 import type { Json, World } from './world.js';
 
@@ -50,6 +51,11 @@ export interface ToolDefinition<S extends JsonSchemaObject | ZodInputSchema> {
    * @default 250
    */
   readonly latencyMs?: number;
+  /**
+   * For a write: the read-only tool that counts its writes, for write verification (the
+   * `verify` guard reads it before and after each call). @default none
+   */
+  readonly readBack?: ReadBack;
   /**
    * The tool itself: its JSON result, or a promise of it. Throw a ToolError (`invalidInput`,
    * `notFound`) for a request it refuses; anything else thrown becomes a handler exception
@@ -119,6 +125,12 @@ export function defineTool<S extends JsonSchemaObject | ZodInputSchema>(definiti
   if (typeof concurrencySafe !== 'boolean') fail('concurrencySafe', `true or false, got ${shown(concurrencySafe)}`);
   if (typeof latencyMs !== 'number' || !Number.isInteger(latencyMs) || latencyMs < 0)
     fail('latencyMs', `a whole number of ms, 0 or more, got ${shown(latencyMs)}`);
+  const { readBack } = definition;
+  if (readBack !== undefined && !isReadBack(readBack))
+    fail(
+      'readBack',
+      `{ tool: the read's name, input: { readArgument: 'writeArgument', ... }, count: the answer's field that counts writes }, got ${shown(readBack)}`,
+    );
   if (typeof definition.run !== 'function')
     fail('run', `a function (input, world) => result, got ${shown(definition.run)}`);
   const zod = isZodSchema(input_schema) ? input_schema : undefined;
@@ -134,9 +146,27 @@ export function defineTool<S extends JsonSchemaObject | ZodInputSchema>(definiti
     sideEffecting,
     concurrencySafe,
     latencyMs,
+    ...(readBack === undefined
+      ? {}
+      : { readBack: Object.freeze({ ...readBack, input: Object.freeze({ ...readBack.input }) }) }),
     // The host awaits a returned promise before it judges the result (ToolSpec.run).
     run: checked,
   });
+}
+
+function isReadBack(value: unknown): value is ReadBack {
+  if (typeof value !== 'object' || value === null) return false;
+  const { tool, input, count } = value as Partial<Record<keyof ReadBack, unknown>>;
+  return (
+    typeof tool === 'string' &&
+    TOOL_NAME.test(tool) &&
+    typeof count === 'string' &&
+    count !== '' &&
+    typeof input === 'object' &&
+    input !== null &&
+    !Array.isArray(input) &&
+    Object.values(input).every((from) => typeof from === 'string')
+  );
 }
 
 /** Whether `value` is a tool made by `defineTool` (of any copy of spiralbench). */

@@ -42,8 +42,17 @@ export class ToolError extends Error {
   readonly retryable: boolean;
   /** Server-requested wait before retrying (429), in ms. */
   readonly retryAfterMs: number | undefined;
+  /**
+   * For a write: false when a read-back showed it did not take effect (so a retry cannot
+   * repeat it); undefined when nobody knows, as after most failures.
+   */
+  readonly applied: false | undefined;
 
-  constructor(code: ToolErrorCode, message: string, options: { status?: number; retryAfterMs?: number } = {}) {
+  constructor(
+    code: ToolErrorCode,
+    message: string,
+    options: { status?: number; retryAfterMs?: number; applied?: false } = {},
+  ) {
     // Tool errors are values handed back to the model, made thousands of times a second;
     // a stack trace would be their most expensive part and is never read.
     const limit = Error.stackTraceLimit;
@@ -53,6 +62,7 @@ export class ToolError extends Error {
     this.code = code;
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
+    this.applied = options.applied;
     this.retryable = TRANSIENT_CODES.has(code);
   }
 }

@@ -2,6 +2,7 @@ import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { MaybePromise } from './maybe-promise.js';
 import type { Json, World } from './world.js';
 import type { OutputSchema } from './output-contract.js';
+import type { ReadBack } from './read-back.js';
 
 /**
  * A tool a scenario can offer, by name. Handlers are plain functions of (input, world).
@@ -25,6 +26,8 @@ export interface ToolSpec {
   readonly latencyMs: number;
   /** What its answers look like, for a guard that holds answers to it (output contracts). @default none declared */
   readonly outputSchema?: OutputSchema;
+  /** For a write: the read that shows whether a call of it took effect (write verification). @default none declared */
+  readonly readBack?: ReadBack;
   /**
    * Returns the tool's JSON result or throws a ToolError; an asynchronous tool returns a
    * promise of the result, or rejects. The world's records and the input may be frozen and

@@ -113,7 +113,8 @@ export function errorClassification({
       if (classify(error) === 'permanent') {
         return `Error: Permanent failure: ${label}: ${error.message}. Do not retry with the same arguments.`;
       }
-      if (ctx.traits.sideEffecting) {
+      // A write a read-back showed was not applied is as safe to retry as a read.
+      if (ctx.traits.sideEffecting && error.applied !== false) {
         return `Error: ${label}: ${error.message}. The operation may have been applied; check before retrying.`;
       }
       return `Error: ${label}: ${error.message}. May succeed if retried.`;

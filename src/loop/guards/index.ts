@@ -3,6 +3,7 @@ import { concurrencyGuard } from './concurrency.js';
 import { contextCompactionGuard } from './context-compaction.js';
 import { errorClassificationGuard } from './error-classification.js';
 import { iterationBudgetGuard } from './iteration-budget.js';
+import { lastKnownGoodGuard } from './last-known-good.js';
 import { llmRecoveryGuard } from './llm-recovery.js';
 import { loopDetectionGuard } from './loop-detection.js';
 import { orderingFixupGuard } from './ordering-fixup.js';
@@ -17,6 +18,7 @@ import { sessionTrustGuard } from './session-trust.js';
 import { toolFilterGuard } from './tool-filter.js';
 import { outputContractsGuard } from './output-contracts.js';
 import { toolOutputIsolationGuard } from './tool-output-isolation.js';
+import { writeVerificationGuard } from './write-verification.js';
 
 /**
  * Every built-in guard, once, in the order our loop consults them. Each has two names:
@@ -27,10 +29,14 @@ import { toolOutputIsolationGuard } from './tool-output-isolation.js';
  * this list; tests hold docs/guards.md and the names of the modules to it.
  */
 export const GUARD_REGISTRY = [
-  // First: model-call wrappers nest in guard order, so recovery is innermost, nearest the
-  // model, like an HTTP client's retry layer; a later wrapper (reactive compaction on a
-  // 413, say) sees a call only once transient faults have been ridden out. It takes no
-  // part in the tool-side decisions the other guards are ordered for.
+  // First, innermost of the model-call wrappers: a call the API refuses because the
+  // configuration changed is sent again with the last one that worked, before recovery
+  // would read the refusal as an unknown model and move every later call to its fallback.
+  { code: 'lastKnownGood', descriptor: lastKnownGoodGuard },
+  // Near the front: model-call wrappers nest in guard order, so recovery is near the model,
+  // like an HTTP client's retry layer (only rollback is nearer); a later wrapper (reactive
+  // compaction on a 413, say) sees a call only once transient faults have been ridden out.
+  // It takes no part in the tool-side decisions the other guards are ordered for.
   { code: 'llmRecovery', descriptor: llmRecoveryGuard },
   // Outside recovery, so a 413 reaches it only once transient faults are ridden out and its
   // summary calls are retried too; inside output-limit recovery, whose raise must not
@@ -74,6 +80,14 @@ export const GUARD_REGISTRY = [
   // The article's rule: the same tool with the same arguments twice in a row.
   { code: 'repeatFingerprint', descriptor: repeatFingerprintGuard },
   { code: 'errorClassification', descriptor: errorClassificationGuard },
+  // An execution wrapper outside classify's, so it reads a write's answer as classify left
+  // it (a garbled body is a failure there); it runs its own reads through the host.
+  {
+    code: 'writeVerification',
+    descriptor: writeVerificationGuard,
+    unhosted:
+      "it runs reads of another tool on a write's behalf; under the middleware the framework runs the tools, and a guard can only wrap the call it was given",
+  },
   // Before the iteration budget's warning: one intervention a batch, and thrash is the
   // more urgent news.
   { code: 'loopDetection', descriptor: loopDetectionGuard },

@@ -47,6 +47,11 @@ const RENDERERS: Renderers = {
     label: 'fallback',
     body: html`model calls move from ${event.from} to ${event.to}: ${event.reason}`,
   }),
+  'agent.config.rolled_back': (event) => ({
+    kind: 'guard',
+    label: 'rollback',
+    body: html`configuration ${event.from} set aside (${event.reason}); calls go out with ${event.to}`,
+  }),
   'agent.tool.call': (event) => ({
     kind: 'call',
     label: 'tool',
@@ -100,6 +105,12 @@ const RENDERERS: Renderers = {
     label: 'guard',
     indent: true,
     body: html`${event.tool}: answer held back by its contract (${event.problem})`,
+  }),
+  'agent.write.verified': (event) => ({
+    kind: 'guard',
+    label: 'guard',
+    indent: true,
+    body: html`${event.tool}: read back with ${event.readBack}, ${words(event.finding)}`,
   }),
   'agent.tools.filtered': (event) => ({
     kind: 'guard',

@@ -20,6 +20,7 @@ export const sendEmail: ToolSpec = {
   sideEffecting: true,
   concurrencySafe: false,
   latencyMs: 600,
+  readBack: { tool: 'list_sent_emails', input: { to: 'to' }, count: 'count' },
   run(input, world) {
     const to = requireString(input, 'to');
     if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(to)) throw invalidInput(`'to' must be an email address, got '${to}'`);

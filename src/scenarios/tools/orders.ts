@@ -151,6 +151,7 @@ export const createRefund: ToolSpec = {
   sideEffecting: true,
   concurrencySafe: false,
   latencyMs: 800,
+  readBack: { tool: 'list_refunds', input: { order_id: 'order_id' }, count: 'count' },
   run(input, world) {
     const id = requireString(input, 'order_id');
     const order = collection(world, 'orders')[id];

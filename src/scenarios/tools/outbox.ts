@@ -29,6 +29,7 @@ export const writeResult: ToolSpec = {
   sideEffecting: true,
   concurrencySafe: false,
   latencyMs: 350,
+  readBack: { tool: 'read_result', input: { key: 'key' }, count: 'writes' },
   run(input, world) {
     const key = requireString(input, 'key');
     const value = input['value'];
