@@ -18,20 +18,28 @@ const SWEEP = [
   '1',
 ];
 
+interface AtEdges {
+  readonly main: { readonly label: string; readonly sign: string };
+  readonly low: { readonly label: string; readonly sign: string } | null;
+  readonly high: { readonly label: string; readonly sign: string } | null;
+  readonly changes_at: readonly string[];
+  readonly depends_on: readonly string[];
+}
+
 interface Summary {
   readonly sensitivity?: {
     readonly parameters: ReadonlyArray<{ readonly parameter: string; readonly low: number; readonly high: number }>;
-    readonly cells: ReadonlyArray<{
-      readonly scenario: string;
-      readonly arm: string;
-      readonly main: { readonly label: string; readonly sign: string };
-      readonly low: { readonly label: string; readonly sign: string } | null;
-      readonly high: { readonly label: string; readonly sign: string } | null;
-      readonly changes_at: readonly string[];
-      readonly depends_on: readonly string[];
-    }>;
+    readonly cells: ReadonlyArray<{ readonly scenario: string; readonly arm: string } & AtEdges>;
+    readonly harmful?: {
+      readonly baseline: string;
+      readonly arms: ReadonlyArray<{ readonly arm: string } & AtEdges>;
+    };
   };
 }
+
+/** The edges where a conclusion's label or sign differs from the main sweep's, worked out afresh. */
+const changesOf = (at: AtEdges) =>
+  (['low', 'high'] as const).filter((edge) => at[edge]!.label !== at.main.label || at[edge]!.sign !== at.main.sign);
 
 describe('run --ensemble --sensitivity', () => {
   const root = tempDir();
@@ -64,11 +72,21 @@ describe('run --ensemble --sensitivity', () => {
     const cell = sensitivity!.cells[0]!;
     expect(cell.low).not.toBeNull();
     expect(cell.high).not.toBeNull();
-    const changes = (['low', 'high'] as const).filter(
-      (edge) => cell[edge]!.label !== cell.main.label || cell[edge]!.sign !== cell.main.sign,
-    );
+    const changes = changesOf(cell);
     expect(cell.changes_at).toEqual(changes);
     expect(cell.depends_on).toEqual(changes.length > 0 ? [...PRIOR_ONLY_PARAMETERS] : []);
+  });
+
+  it("writes each arm's harmful-rate conclusion against the baseline at the main sweep and both edges", () => {
+    const harmful = summary('sensitive').sensitivity?.harmful;
+    expect(harmful?.baseline).toBe('none');
+    expect(harmful?.arms.map((entry) => entry.arm)).toEqual(['stuck']);
+    const arm = harmful!.arms[0]!;
+    expect(arm.low).not.toBeNull();
+    expect(arm.high).not.toBeNull();
+    expect(arm.changes_at).toEqual(changesOf(arm));
+    expect(arm.depends_on).toEqual(arm.changes_at.length > 0 ? [...PRIOR_ONLY_PARAMETERS] : []);
+    expect(stdout).toContain('\nHarmful rate against none, as the answer table pools it: ');
   });
 
   it('leaves the sweep itself as it was: runs.jsonl the same bytes, summary.json without sensitivity the same', () => {

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { ensembleAtPriorEdge } from '../sweep/prior-edge-ensemble.js';
 import { runSweep, type SweepOptions } from '../sweep/sweep.js';
 import { PRIOR_ONLY_PARAMETERS, type PriorEdge, priorEdgeValues } from '../model/simulated/persona-priors.js';
-import { type PriorSensitivity, priorSensitivity } from '../report/prior-sensitivity.js';
+import {
+  type ComparedConclusions,
+  comparedConclusions,
+  type PriorSensitivity,
+  priorSensitivity,
+} from '../report/prior-sensitivity.js';
 import { readRunConclusions, type RunConclusions } from '../report/run-conclusions.js';
 import type { PersonaEnsemble } from '../scenarios/persona-ensemble.js';
 import { wallClock } from '../clock/wall-clock.js';
@@ -45,7 +50,8 @@ export type EdgeSweepOptions = Omit<
  * `run --sensitivity`: the same cells re-run twice, with every member's prior-only
  * parameters at the low and then the high edge of their ranges, each into a folder of its
  * own that is removed afterwards (the edge runs are not the sweep's runs), and each cell's
- * conclusion compared with the main sweep's. Progress goes to stderr.
+ * success conclusion and each arm's harmful-rate conclusion compared with the main
+ * sweep's. Progress goes to stderr.
  *
  * @example
  * const sensitivity = await sweepPriorEdges({ scenarios, arms, seeds: 200, ensemble }, conclusions);
@@ -55,7 +61,7 @@ export async function sweepPriorEdges(
   main: RunConclusions,
   stderr: NodeJS.WritableStream = process.stderr,
 ): Promise<PriorSensitivity> {
-  const edges = {} as Record<PriorEdge, RunConclusions['effects']>;
+  const edges = {} as Record<PriorEdge, ComparedConclusions>;
   for (const edge of ['low', 'high'] as const) {
     const started = wallClock.ms();
     stderr.write(`sensitivity: re-running the sweep with the prior-only parameters at the ${edge} edge...\n`);
@@ -66,7 +72,7 @@ export async function sweepPriorEdges(
         ensemble: ensembleAtPriorEdge(options.ensemble, edge),
         outDir: dir,
       });
-      edges[edge] = (await readRunConclusions(dir, summary)).effects;
+      edges[edge] = comparedConclusions(await readRunConclusions(dir, summary));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -79,5 +85,5 @@ export async function sweepPriorEdges(
     low: low[parameter]!,
     high: high[parameter]!,
   }));
-  return priorSensitivity(main.effects, edges, parameters);
+  return priorSensitivity(comparedConclusions(main), edges, parameters);
 }

@@ -133,37 +133,46 @@ export const conclusionsSchema = z.object({
 });
 export type StoredConclusions = z.infer<typeof conclusionsSchema>;
 
-/** A cell's success conclusion: its label, and its sign (+/-; 0 when the pooled interval includes 0). */
+/** A difference's conclusion: its label, and its sign (+/-; 0 when the pooled interval includes 0). */
 const cellConclusionSchema = z.object({
   label: oneOf(ROBUSTNESS_LABELS),
   sign: oneOf(['+', '-', '0']),
   pooled: finite,
 });
 
+/** One conclusion in the main sweep and at each edge, and where it changed. */
+const atEdgesShape = {
+  main: cellConclusionSchema,
+  /** null: no paired runs at that edge. */
+  low: cellConclusionSchema.nullable(),
+  high: cellConclusionSchema.nullable(),
+  /** The edges where label or sign differs from `main`. */
+  changes_at: z.array(oneOf(['low', 'high'])),
+  /** Every moved parameter when it changes at an edge ("depends on untested assumptions"), else empty. */
+  depends_on: z.array(name),
+};
+
 /**
  * What `run --sensitivity` found: the same cells re-run with every member's prior-only
  * parameters (persona-priors.ts, basis `prior`) at the low, then the high edge of their
- * ranges, and which cells' success label or sign changed there. The edge runs themselves
- * are not kept: they are not the sweep's runs.
+ * ranges, and which success labels (per cell) and harmful-rate labels (per arm) changed
+ * label or sign there. The edge runs themselves are not kept: they are not the sweep's runs.
  */
 export const sensitivitySchema = z.object({
   /** The parameters moved, all together, with their values at each edge. */
   parameters: z.array(z.object({ parameter: name, low: finite, high: finite })),
-  /** Per scenario and arm (not the baseline), as in `conclusions.cells`. */
-  cells: z.array(
-    z.object({
-      scenario: name,
-      arm: name,
-      main: cellConclusionSchema,
-      /** null: the cell had no paired runs at that edge. */
-      low: cellConclusionSchema.nullable(),
-      high: cellConclusionSchema.nullable(),
-      /** The edges where label or sign differs from `main`. */
-      changes_at: z.array(oneOf(['low', 'high'])),
-      /** Every moved parameter when the cell changes at an edge ("depends on untested assumptions"), else empty. */
-      depends_on: z.array(name),
-    }),
-  ),
+  /** Success, per scenario and arm (not the baseline), as in `conclusions.cells`. */
+  cells: z.array(z.object({ scenario: name, arm: name, ...atEdgesShape })),
+  /**
+   * Harmful rate, per arm (not the baseline) against the baseline, pooled over the
+   * scenarios as the answer table states it. Absent from summaries written before it was checked.
+   */
+  harmful: z
+    .object({
+      baseline: name,
+      arms: z.array(z.object({ arm: name, ...atEdgesShape })),
+    })
+    .optional(),
 });
 export type StoredSensitivity = z.infer<typeof sensitivitySchema>;
 

@@ -39,7 +39,7 @@ export function registerRun(program: Command): void {
     )
     .option(
       '--sensitivity',
-      "with --ensemble: re-run the same cells with every member's prior-only parameters at the low, then the high edge of their ranges, and name the cells whose label or sign changes (summary.json `sensitivity`)",
+      "with --ensemble: re-run the same cells with every member's prior-only parameters at the low, then the high edge of their ranges, and name the cells whose success label or sign changes, and the arms whose harmful-rate label or sign does (summary.json `sensitivity`)",
       false,
     );
   sweepOptions.seeds(run, 50);
@@ -154,8 +154,9 @@ export function registerRun(program: Command): void {
         "With --ensemble and --sensitivity, the sweep's cells (same scenarios, arms and seeds) are run twice",
         "more with every member's prior-only parameters (those the baseline cannot fit: help.probability,",
         'loop_warning.nudge, ...) at the low, then the high edge of their documented ranges. A cell whose',
-        'success label or sign changes at either edge "depends on untested assumptions"; the output ends',
-        'with those cells and summary.json gets a `sensitivity` object. The edge runs are not kept.',
+        'success label or sign changes at either edge "depends on untested assumptions", and so does an',
+        "arm whose harmful-rate label or sign against the baseline (the answer table's) changes; the output",
+        'ends with those cells and arms and summary.json gets a `sensitivity` object. The edge runs are not kept.',
         'See docs/statistics.md.',
         '',
         `Exit code ${EXIT.modelUnavailable}: a real model (--model) never answered. When the first ${UNANSWERED_RUNS_TO_STOP} runs all fail before a`,
