@@ -1,3 +1,4 @@
+import { type CassetteUse, RecordingClient, ReplayingClient } from '../cassettes/cassette-client.js';
 import type { RunDurability } from '../loop/durability.js';
 import type { AgentEvent } from '../loop/events.js';
 import { runLoop } from '../run/loop-run.js';
@@ -27,6 +28,8 @@ export interface RunSpec {
   readonly stream?: boolean;
   /** The ensemble member whose persona `scenario` carries; the record gets it last. @default none (no member field) */
   readonly member?: number | undefined;
+  /** Record the run's model calls into a cassette folder, or answer them from it (our loop's arms only). @default neither */
+  readonly cassette?: CassetteUse | undefined;
 }
 
 /**
@@ -62,9 +65,18 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   });
   const made = live?.model ?? source.clientFor(scenario, session.key, session.modelFaults);
   // Awaited only when it is a promise: the in-process run, a sweep's usual one, does not wait a turn.
-  const model = made instanceof Promise ? await made : made;
+  const client = made instanceof Promise ? await made : made;
+  const { cassette } = spec;
+  const context = {
+    run: { scenario: scenario.id, arm: arm.name, seed, member: spec.member },
+    clock: session.clock,
+    faultCounts: session.modelFaults.counts,
+  };
+  const recorder = cassette?.mode === 'record' ? new RecordingClient(client, context) : undefined;
+  const model =
+    recorder ?? (cassette?.mode === 'replay' ? ReplayingClient.open(cassette.dir, client.name, context) : client);
   const { modelId } = source;
-  return runLoop(session, {
+  const output = await runLoop(session, {
     model,
     modelId,
     guards: buildGuards(arm, scenario, session.key, modelId, session.journal()),
@@ -73,4 +85,6 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     stream: spec.stream,
     onExecution: spec.onExecution,
   });
+  if (recorder !== undefined && cassette !== undefined) recorder.save(cassette.dir);
+  return output;
 }

@@ -23,6 +23,8 @@ import { UserInputError } from '../user-input-error.js';
 import { wallClock } from '../clock/wall-clock.js';
 import { CheckFailed } from './check-failed.js';
 import { selectModel } from './model-choice.js';
+import { cassetteUse, replaySource, startRecording, watchReplay } from './cassette-flags.js';
+import type { CassetteUse } from '../cassettes/cassette-client.js';
 import { prepareRealSweep, watchRealSweep } from './real-sweep.js';
 import { liveModel as liveSource, type ModelSource } from '../run/model-source.js';
 import type { LiveSession } from '../run/live-session.js';
@@ -53,6 +55,8 @@ export interface RunFlags extends SweepFlags {
   readonly modelUrl?: string;
   readonly sensitivity: boolean;
   readonly otel?: string;
+  readonly record?: string;
+  readonly replay?: string;
 }
 
 /** What a `run` will do, every input checked before the first run: a sweep may run for hours. */
@@ -71,6 +75,8 @@ export interface RunPlan {
   readonly reportPath: string | undefined;
   readonly baseline: string | undefined;
   readonly outDir: string;
+  /** The cassette folder the sweep records into or replays from; undefined without one. */
+  readonly cassette: CassetteUse | undefined;
 }
 
 /** Reads and checks every input: flags, scenarios, arms, agents, the model (a real one's cost confirmed). */
@@ -100,6 +106,7 @@ export async function planRun(flags: RunFlags): Promise<RunPlan> {
     agents.has(arm.name) ? { source: '--agent' } : { source: flags.armsFile!, field: `arms (${arm.name}).agent` },
   );
   const ensemble = flags.ensemble === undefined ? undefined : loadEnsemble(flags.ensemble);
+  const cassette = cassetteUse(flags, arms);
   if (flags.sensitivity)
     checkSensitivity({
       ...(flags.ensemble === undefined ? {} : { ensemble: flags.ensemble }),
@@ -114,7 +121,9 @@ export async function planRun(flags: RunFlags): Promise<RunPlan> {
   const { source: model, real } =
     live !== undefined
       ? { source: liveModel(flags, live.LiveSession), real: undefined }
-      : await selectModel(flags, process.env, {
+      : cassette?.mode === 'replay'
+        ? { source: replaySource(cassette), real: undefined }
+        : await selectModel(flags, process.env, {
           onHold: (hold) =>
             process.stderr.write(
               `rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`,
@@ -145,6 +154,8 @@ export async function planRun(flags: RunFlags): Promise<RunPlan> {
       yes: flags.yes,
     });
   }
+  // Once a real sweep's cost is agreed to: a sweep that does not start writes nothing.
+  if (cassette?.mode === 'record') startRecording(cassette, model);
   return {
     scenarios,
     arms,
@@ -157,6 +168,7 @@ export async function planRun(flags: RunFlags): Promise<RunPlan> {
     reportPath,
     baseline,
     outDir: resolve(flags.out),
+    cassette,
   };
 }
 
@@ -182,15 +194,21 @@ function armsFileOf(plan: RunPlan, flags: RunFlags) {
 }
 
 /** Runs the sweep to its end (or a clean stop), writes meta.json and says on stderr how long it took. */
-export async function runPlannedSweep(plan: RunPlan, flags: RunFlags, command: Command): Promise<TimedSweep> {
+export async function runPlannedSweep(
+  plan: RunPlan,
+  flags: RunFlags,
+  command: Command,
+): Promise<TimedSweep & { readonly replayMissed?: string }> {
   const { model, real, outDir } = plan;
   const total = plan.scenarios.length * plan.arms.length * flags.seeds;
   // A real model that never answers stops the sweep early (exit 4); a simulated one's faults are the experiment.
   const watch = real === undefined ? undefined : watchRealSweep(outDir);
+  const replay = plan.cassette?.mode === 'replay' ? watchReplay() : undefined;
   const ran = await timedSweep(
     {
       ...cellsOf(plan, flags),
       ...armsFileOf(plan, flags),
+      ...(plan.cassette === undefined ? {} : { cassette: plan.cassette }),
       workers: flags.workers,
       ...(flags.shard === undefined ? {} : { shard: flags.shard }),
       outDir,
@@ -200,6 +218,7 @@ export async function runPlannedSweep(plan: RunPlan, flags: RunFlags, command: C
       defaultFolder: command.getOptionValueSource('out') === 'default',
       ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
       ...(watch === undefined ? {} : { onRecord: watch.onRecord, stop: watch.stop }),
+      ...(replay === undefined ? {} : { onRecord: replay.onRecord }),
     },
     ({ workers, summary }) => ({
       workers: model.kind === 'live' ? 1 : workers,
@@ -218,7 +237,8 @@ export async function runPlannedSweep(plan: RunPlan, flags: RunFlags, command: C
         : `${real.concurrency} at once, wall-clock time`;
   process.stderr.write(sweepTimeLine(runs, ran.seconds, how));
   watch?.finished();
-  return ran;
+  const missed = replay?.verdict();
+  return missed === undefined ? ran : { ...ran, replayMissed: missed };
 }
 
 /** The sweep's labels and recommendation, and with --sensitivity the cells its untested priors could flip. */

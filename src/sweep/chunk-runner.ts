@@ -59,6 +59,7 @@ export async function runChunk({ definition, chunk }: ChunkTask, context: ChunkC
       model,
       stream: definition.stream === true,
       member,
+      cassette: definition.cassette,
     }).finally(ended);
     packRun(record, packed, records.length);
     records.push(record);

@@ -1,3 +1,4 @@
+import type { CassetteUse } from '../cassettes/cassette-client.js';
 import { UserInputError } from '../user-input-error.js';
 import type { Arm } from '../arms/arms.js';
 
@@ -14,6 +15,8 @@ export interface SweepDefinition {
   readonly stream?: true;
   /** The persona ensemble every arm runs across (its members reach workers once, at pool start); absent without one. */
   readonly ensemble?: { readonly name: string; readonly members: number; readonly hash: string };
+  /** Every run's model calls recorded into, or answered from, a cassette folder; absent without one. */
+  readonly cassette?: CassetteUse;
 }
 
 /** A slice of one (scenario, arm) cell: the unit of work handed to a worker. */

@@ -21,6 +21,7 @@ import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { checkSameSweep, type SweepIdentity } from './sweep-progress.js';
 import { recordedArms, shownAgentSpec, toolsModuleFiles } from '../arms/recorded-arms.js';
 import { captureTrace, type Trace } from './traces.js';
+import type { CassetteUse } from '../cassettes/cassette-client.js';
 import { modelLabel } from '../run/loop-run.js';
 import { inProcessModel, type ModelSource } from '../run/model-source.js';
 import type { RunRecord } from '../results/run-record-schema.js';
@@ -49,6 +50,8 @@ export interface SweepOptions {
   readonly model?: ModelSource;
   /** Stream every model call (docs/streaming.md); results name the model `<model>+stream`. @default false */
   readonly stream?: boolean;
+  /** Record every run's model calls into a cassette folder, or answer them from one (docs/cassettes.md). @default neither */
+  readonly cassette?: CassetteUse;
   /**
    * Worker threads, at most: never more than the chunks left to run (each thread loads the
    * loop anew), and 1 runs inline. A source that is not portable (a real model, live) always
@@ -173,6 +176,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     model: model.portable ?? 'simulated',
     ...(options.stream === true ? { stream: true as const } : {}),
     ...(ensemble === undefined ? {} : { ensemble: storedEnsemble(ensemble) }),
+    ...(options.cassette === undefined ? {} : { cassette: options.cassette }),
   };
   checkSeeds(definition.seeds);
   checkGuardToolNames(options.scenarios, options.arms);
@@ -357,6 +361,8 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
               reasons,
               model,
               options.stream === true,
+              // A recording sweep's runs are re-run as they were; a replayed one's come from the cassette again.
+              options.cassette?.mode === 'replay' ? options.cassette : undefined,
               {
                 ...(ref === undefined ? {} : { scenario: ref }),
                 ...(armsFile === undefined ? {} : { armsFile }),

@@ -4,6 +4,7 @@ import type { OutboxEntry } from '../tools/world.js';
 import type { Arm } from '../arms/arms.js';
 import type { TraceReason } from './cell-accumulator.js';
 import { runOne } from '../arms/run-one.js';
+import type { CassetteUse } from '../cassettes/cassette-client.js';
 import { inProcessModel, type ModelSource } from '../run/model-source.js';
 import { replayCommand } from './replay-command.js';
 import type { RunRecord } from '../results/run-record-schema.js';
@@ -53,6 +54,7 @@ export async function captureTrace(
   reasons: readonly TraceReason[],
   model: ModelSource = inProcessModel(),
   stream = false,
+  cassette: CassetteUse | undefined = undefined,
   names: TraceNames = {},
 ): Promise<Trace> {
   const events: AgentEvent[] = [];
@@ -63,6 +65,7 @@ export async function captureTrace(
     seed,
     model,
     stream,
+    cassette,
     member: names.member,
     onEvent: (event) => events.push(event),
   });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { CheckFailed } from '../check-failed.js';
 import { DEFAULT_REAL_CONCURRENCY } from '../model-choice.js';
 import { DEFAULT_MAX_COST_USD } from '../cost-confirmation.js';
 import { commaList, nonNegativeNumber, positiveInt, shardSpec } from '../parse.js';
@@ -90,6 +91,14 @@ export function registerRun(program: Command): void {
       'stream every model call (server-sent events through the SDK with --via sdk): text as it arrives, read-only tool calls started as their blocks end; results name the model <model>+stream (docs/streaming.md)',
       false,
     )
+    .option(
+      '--record <dir>',
+      "record every model call of the sweep into a cassette folder (one file a run; the model's replies, errors and their headers, never a key), to replay it later with no key and no network (docs/cassettes.md)",
+    )
+    .option(
+      '--replay <dir>',
+      "answer every model call from a cassette folder --record wrote: no model, key or network; a run whose requests differ from the recorded ones fails, naming the call and the part that differs (docs/cassettes.md)",
+    )
     .option('--json', 'print summary.json to stdout instead of tables', false)
     .option(
       '--report [html]',
@@ -136,6 +145,8 @@ export function registerRun(program: Command): void {
         '  spiralbench run -s fetch-transform-write -a article -n 500 --check baselines/article   # a CI gate in one step',
         '  spiralbench run -s fetch-transform-write -a none,article -n 5 --model claude-sonnet-4-5   # real Claude: estimates the cost first',
         '  spiralbench run -s fetch-transform-write -n 5 --model llama3.1 --provider openai-compatible --base-url http://localhost:11434/v1',
+        '  spiralbench run -s fetch-transform-write -a none,article -n 200 --model claude-sonnet-4-5 --record cassettes/ftw   # then, in CI:',
+        '  spiralbench run -s fetch-transform-write -a none,article -n 200 --replay cassettes/ftw   # no key, no network',
         '',
         'Results are written as the sweep goes. Ctrl-C stops it cleanly (the runs in flight finish and',
         'are written); a second Ctrl-C, or a crash, loses at most the runs in flight and those not synced',
@@ -176,5 +187,7 @@ export function registerRun(program: Command): void {
       if (flags.json) process.stdout.write(`${JSON.stringify(concluded.summary, null, 2)}\n`);
       else printRun(plan, ran, concluded, flags);
       await checkBaseline(plan, flags);
+      // A replay that could not answer every run did not reproduce the sweep: a failed check, not a result.
+      if (ran.replayMissed !== undefined) throw new CheckFailed(ran.replayMissed);
     });
 }
