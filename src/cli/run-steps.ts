@@ -124,11 +124,11 @@ export async function planRun(flags: RunFlags): Promise<RunPlan> {
       : cassette?.mode === 'replay'
         ? { source: replaySource(cassette), real: undefined }
         : await selectModel(flags, process.env, {
-          onHold: (hold) =>
-            process.stderr.write(
-              `rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`,
-            ),
-        });
+            onHold: (hold) =>
+              process.stderr.write(
+                `rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`,
+              ),
+          });
   // With --json the label goes to stderr, so stdout stays one JSON document (which carries `live` itself).
   if (live !== undefined)
     (flags.json ? process.stderr : process.stdout).write(

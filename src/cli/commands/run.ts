@@ -97,7 +97,7 @@ export function registerRun(program: Command): void {
     )
     .option(
       '--replay <dir>',
-      "answer every model call from a cassette folder --record wrote: no model, key or network; a run whose requests differ from the recorded ones fails, naming the call and the part that differs (docs/cassettes.md)",
+      'answer every model call from a cassette folder --record wrote: no model, key or network; a run whose requests differ from the recorded ones fails, naming the call and the part that differs (docs/cassettes.md)',
     )
     .option('--json', 'print summary.json to stdout instead of tables', false)
     .option(
