@@ -23,6 +23,7 @@ import { UserInputError } from '../user-input-error.js';
 import { wallClock } from '../clock/wall-clock.js';
 import { CheckFailed } from './check-failed.js';
 import { selectModel } from './model-choice.js';
+import { configChangeNotes, configChangeProblems } from './config-change-check.js';
 import { cassetteUse, replaySource, startRecording, watchReplay } from './cassette-flags.js';
 import type { CassetteUse } from '../cassettes/cassette-client.js';
 import { prepareRealSweep, watchRealSweep } from './real-sweep.js';
@@ -135,6 +136,13 @@ export async function planRun(flags: RunFlags): Promise<RunPlan> {
       `${live.LIVE_NOTE} · tool timeout ${flags.liveTimeoutMs} ms\n`,
     );
   otel?.module.checkOtelExport(model);
+  const changeProblems = configChangeProblems(scenarios, model.modelId);
+  if (changeProblems.length > 0) throw new UserInputError(changeProblems);
+  for (const note of configChangeNotes(
+    arms,
+    scenarios.map(({ scenario }) => scenario),
+  ))
+    process.stderr.write(`${note}\n`);
   checkAgentSweep(
     arms,
     scenarios.map(({ scenario }) => scenario),

@@ -25,3 +25,14 @@ export function changingModelId(configured: string, change: ConfigChange): () =>
     return calls >= change.atCall ? change.model : configured;
   };
 }
+
+/**
+ * Why a configuration change cannot be the fault it says it is, or undefined: the model it
+ * names must be one the run asks for in no other way (the configured model, a fallback, a
+ * summary model), or the endpoint would refuse those calls too, from the first.
+ */
+export function configChangeProblem(change: ConfigChange, modelsInUse: readonly string[]): string | undefined {
+  return modelsInUse.includes(change.model)
+    ? `a model id the run does not otherwise use (a typo, a retired model), got '${change.model}', which it asks for itself (${modelsInUse.join(', ')})`
+    : undefined;
+}

@@ -154,6 +154,12 @@ describe('defineTool', () => {
     expect(problemsOf(() => defineTool({ ...note, readBack: bad })).map((problem) => problem.field)).toEqual([
       'readBack',
     ]);
+    const self = { tool: 'save_note', input: {}, count: 'count' };
+    expect(problemsOf(() => defineTool({ ...note, readBack: self }))[0]?.expected).toContain(
+      "another tool than 'save_note'",
+    );
+    const read = { ...note, sideEffecting: false, readBack: { tool: 'list_notes', input: {}, count: 'count' } };
+    expect(problemsOf(() => defineTool(read))[0]?.expected).toContain('only a write is read back');
   });
 
   it('lets run return a promise, which the tool hands back as it is', async () => {

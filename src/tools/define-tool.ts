@@ -131,6 +131,10 @@ export function defineTool<S extends JsonSchemaObject | ZodInputSchema>(definiti
       'readBack',
       `{ tool: the read's name, input: { readArgument: 'writeArgument', ... }, count: the answer's field that counts writes }, got ${shown(readBack)}`,
     );
+  if (readBack !== undefined && !sideEffecting)
+    fail('readBack', 'left out of a tool that is not sideEffecting: only a write is read back');
+  if (readBack !== undefined && readBack.tool === name)
+    fail('readBack', `another tool than '${name}' itself: a read-only tool that shows its writes`);
   if (typeof definition.run !== 'function')
     fail('run', `a function (input, world) => result, got ${shown(definition.run)}`);
   const zod = isZodSchema(input_schema) ? input_schema : undefined;
@@ -148,7 +152,13 @@ export function defineTool<S extends JsonSchemaObject | ZodInputSchema>(definiti
     latencyMs,
     ...(readBack === undefined
       ? {}
-      : { readBack: Object.freeze({ ...readBack, input: Object.freeze({ ...readBack.input }) }) }),
+      : {
+          readBack: Object.freeze({
+            tool: readBack.tool,
+            input: Object.freeze({ ...readBack.input }),
+            count: readBack.count,
+          }),
+        }),
     // The host awaits a returned promise before it judges the result (ToolSpec.run).
     run: checked,
   });

@@ -10,6 +10,8 @@ import { sweepProgress } from '../progress.js';
 import { colourStdout } from '../terminal-capabilities.js';
 import { agentArms, checkAgentArms } from '../../arms/agent-arm.js';
 import { inProcessModel } from '../../run/model-source.js';
+import { configChangeNotes, configChangeProblems } from '../config-change-check.js';
+import { UserInputError } from '../../user-input-error.js';
 import { cliCommand } from '../invocation.js';
 import { distinctScenarios, type SweepFlags, sweepOptions, sweepTimeLine, timedSweep } from '../sweep-options.js';
 
@@ -75,6 +77,13 @@ export function registerArena(program: Command): void {
         inProcessModel(),
         { agents: definitions },
       );
+      const changeProblems = configChangeProblems(scenarios, undefined);
+      if (changeProblems.length > 0) throw new UserInputError(changeProblems);
+      for (const note of configChangeNotes(
+        arms,
+        scenarios.map(({ scenario }) => scenario),
+      ))
+        process.stderr.write(`${note}\n`);
       const outDir = resolve(flags.out);
       const total = scenarios.length * arms.length * flags.seeds;
       const progress = sweepProgress(total);

@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadScenarioFileAt } from '../../sweep/scenario-source.js';
+import { configChangeProblems } from '../config-change-check.js';
 import { escapeControl } from '../../report/terminal-text.js';
 import { formatProblem, UserInputError, type InputProblem } from '../../user-input-error.js';
 
@@ -52,7 +53,9 @@ export async function validateScenarioPaths(paths: readonly string[]): Promise<V
     }
     for (const file of files) {
       try {
-        await loadScenarioFileAt(file);
+        const scenario = await loadScenarioFileAt(file);
+        const changeProblems = configChangeProblems([{ scenario, path: file }], undefined);
+        if (changeProblems.length > 0) throw new UserInputError(changeProblems);
         ok.push(file);
       } catch (error) {
         if (!(error instanceof UserInputError)) throw error;

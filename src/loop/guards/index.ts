@@ -32,7 +32,12 @@ export const GUARD_REGISTRY = [
   // First, innermost of the model-call wrappers: a call the API refuses because the
   // configuration changed is sent again with the last one that worked, before recovery
   // would read the refusal as an unknown model and move every later call to its fallback.
-  { code: 'lastKnownGood', descriptor: lastKnownGoodGuard },
+  {
+    code: 'lastKnownGood',
+    descriptor: lastKnownGoodGuard,
+    unhosted:
+      "under the middleware the model is the framework's model object, fixed for the session: a guard sees no configuration change to roll back",
+  },
   // Near the front: model-call wrappers nest in guard order, so recovery is near the model,
   // like an HTTP client's retry layer (only rollback is nearer); a later wrapper (reactive
   // compaction on a 413, say) sees a call only once transient faults have been ridden out.

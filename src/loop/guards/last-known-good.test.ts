@@ -10,7 +10,7 @@ import {
   scriptedModelFaults,
 } from '../../faults/model-faults.js';
 import { FaultyModel } from '../../model/faulty-model.js';
-import { DEFAULT_MODEL_ID } from '../../model/model-client.js';
+import { DEFAULT_MODEL_ID, type Message } from '../../model/model-client.js';
 import { CHEAP_MODEL_ID } from '../../model/model-table.js';
 import { ScriptedModel, type ScriptedTurn } from '../../model/scripted-model.js';
 import { BudgetedAgentLoop } from '../budgeted-agent-loop.js';
@@ -34,6 +34,16 @@ const FOUR_TURNS: ScriptedTurn[] = [
   { text: 'done' },
 ];
 const TYPO = 'claude-sonet-5-5';
+const SUMMARY: Message = {
+  id: 'msg_summary',
+  type: 'message',
+  role: 'assistant',
+  model: CHEAP_MODEL_ID,
+  content: [{ type: 'text', text: 'summary', citations: null }],
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 10, output_tokens: 5 },
+} as Message;
 const KEY = { sweepSeed: 0, scenario: 'last-known-good-test', runSeed: 1 };
 
 /** A loop whose configuration names the typo from call 2 on, against an endpoint that does not know it. */
@@ -50,6 +60,8 @@ async function run(guards: Guard[], faults?: ModelFaultSource, modelId?: () => s
       name: model.name,
       create: (request, options) => {
         sent.push(request.model);
+        // A summary-sized call of the cheap model is answered aside, without taking a scripted turn.
+        if (request.model === CHEAP_MODEL_ID && request.max_tokens === 512) return Promise.resolve(SUMMARY);
         return model.create(request, options);
       },
     },
@@ -86,8 +98,8 @@ describe('lastKnownGood', () => {
       {
         type: 'agent.config.rolled_back',
         at: expect.any(Number),
-        from: `${TYPO}, max_tokens 1024`,
-        to: `${DEFAULT_MODEL_ID}, max_tokens 1024`,
+        from: TYPO,
+        to: DEFAULT_MODEL_ID,
         reason: `NotFoundError (HTTP 404 not_found_error): model: ${TYPO}`,
       },
     ]);
@@ -129,6 +141,32 @@ describe('lastKnownGood', () => {
     );
     expect(firstCall.result.outcome.kind).toBe('failed');
     expect(firstCall.sent).toEqual([TYPO]);
+  });
+
+  it('hands a transient failure of the resend on to recovery, which retries the call: rolled back all the same', async () => {
+    // Call 2: the typo's 404, then the resend with the good model meets a 500; recovery retries.
+    const faults: (ModelFaultKind | null)[] = [null, 'unknown_model', 'server_error', 'unknown_model', null];
+    const { result, sent, events } = await run([lastKnownGood(), llmRecovery()], scriptedModelFaults(faults));
+    expect(result.outcome.kind).toBe('completed');
+    expect(sent.slice(0, 5)).toEqual([DEFAULT_MODEL_ID, TYPO, DEFAULT_MODEL_ID, TYPO, DEFAULT_MODEL_ID]);
+    expect(events.some((event) => event.type === 'agent.model.fallback')).toBe(false);
+    expect(rolledBack(events)).toHaveLength(1);
+  });
+
+  it("keeps only the loop's own calls: a call another guard makes with another model is neither saved nor rolled back", async () => {
+    // A guard that makes a summary-like call of its own with the cheap model before each turn's call.
+    const summarising: Guard = {
+      name: 'summarising',
+      aroundModelCall: async (_ctx, request, next) => {
+        await next({ ...request, model: CHEAP_MODEL_ID, max_tokens: 512 });
+        return next(request);
+      },
+    };
+    const { result, answered, events } = await run([lastKnownGood(), summarising]);
+    expect(result.outcome.kind).toBe('completed');
+    // The typo is rolled back to the configured model, not to the summaries' model.
+    expect(rolledBack(events).map((event) => event.to)).toEqual([DEFAULT_MODEL_ID]);
+    expect(answered).toEqual([DEFAULT_MODEL_ID, DEFAULT_MODEL_ID, DEFAULT_MODEL_ID, DEFAULT_MODEL_ID]);
   });
 
   it('tries a configuration that changes again: a fixed file is not held to the typo', async () => {

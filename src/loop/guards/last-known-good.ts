@@ -1,43 +1,22 @@
 import { z } from 'zod';
-import type { ModelRequest } from '../../model/model-client.js';
 import { defineGuard } from '../define-guard.js';
 import type { Guard, ModelCallResult } from '../guard.js';
-import { classifyModelError, describeModelError, errorStatus } from '../model-errors.js';
-
-/** The part of a request its configuration decides: which model, and how long a reply may be. */
-interface ModelConfig {
-  readonly model: string;
-  readonly maxTokens: number;
-}
-
-const configOf = (request: ModelRequest): ModelConfig => ({ model: request.model, maxTokens: request.max_tokens });
-const sameConfig = (a: ModelConfig, b: ModelConfig) => a.model === b.model && a.maxTokens === b.maxTokens;
-const describe = (config: ModelConfig) => `${config.model}, max_tokens ${config.maxTokens}`;
-const withConfig = (request: ModelRequest, config: ModelConfig): ModelRequest => ({
-  ...request,
-  model: config.model,
-  max_tokens: config.maxTokens,
-});
+import { classifyModelError, describeModelError } from '../model-errors.js';
 
 /**
- * Whether the API refused the call for what it asked rather than for how it went: a model
- * that does not exist (404), or a request it will not take (400, such as a `max_tokens`
- * over the model's limit). Only such a refusal can be the configuration's doing.
- */
-function refusedAsConfigured(error: unknown): boolean {
-  return classifyModelError(error) === 'unknown_model' || errorStatus(error) === 400;
-}
-
-/**
- * Last-known-good configuration: after every call that succeeds, the configuration it was
- * sent with (model and `max_tokens`) is saved. When the configuration changes (a reload, a
- * flag, a deploy) and the API refuses a call sent with it as configured (an unknown model,
- * an invalid request), the call is sent again with the last known good configuration; if
- * that succeeds, the new configuration is set aside for the rest of the run, and every call
- * that would use it gets the good one instead, until the configuration changes again. One
- * `agent.config.rolled_back` event per configuration set aside. A refusal the good
- * configuration meets as well was not the configuration's doing: the original error is
- * passed on, for recovery or the loop to answer.
+ * Last-known-good configuration: after every call of the loop's own that succeeds, the
+ * model it asked for is saved. When the configuration changes (a reload, a flag, a deploy)
+ * and the API answers that the model it now names does not exist (404), the call is sent
+ * again with the last good model; if that succeeds, the bad model is set aside for the rest
+ * of the run, and every later call that names it gets the good one instead, until the
+ * configuration names another. One `agent.config.rolled_back` event per model set aside.
+ *
+ * Only the loop's own requests count: the model each turn's request names is read before
+ * any other guard changes it (`prepareRequest`), so a compaction summary or a recovery
+ * fallback, which ask for other models inside the call, is neither saved nor rolled back.
+ * When the resend fails in passing (a 5xx), that failure is handed on, for recovery to
+ * retry the call, which meets this guard again. When the good model is refused too, the
+ * model was not the configuration's doing: the first refusal is handed on.
  *
  * It cannot mend what the request does not carry: a wrong base URL or key lives in the
  * client, and fails as a connection or authentication error.
@@ -46,38 +25,42 @@ function refusedAsConfigured(error: unknown): boolean {
  * lastKnownGood()
  */
 export function lastKnownGood(): Guard {
-  let good: ModelConfig | null = null;
-  const setAside: ModelConfig[] = [];
+  let good: string | null = null;
+  /** The model this turn's request names, as the loop's configuration gave it. */
+  let configured: string | null = null;
+  const setAside = new Set<string>();
+  const remember = (result: ModelCallResult, model: string): ModelCallResult => {
+    if (result.kind === 'reply') good = model;
+    return result;
+  };
   return {
     name: 'rollback',
+    prepareRequest(request) {
+      configured = request.model;
+      return request;
+    },
     async aroundModelCall(ctx, request, next) {
-      const asked = configOf(request);
-      if (good !== null && setAside.some((config) => sameConfig(config, asked))) {
-        return remember(await next(withConfig(request, good)), good);
-      }
+      // A call the loop did not make as configured (a summary, a fallback) is not this guard's.
+      if (request.model !== configured) return next(request);
+      if (good !== null && setAside.has(request.model)) return remember(await next({ ...request, model: good }), good);
       const result = await next(request);
-      if (result.kind !== 'error' || good === null || sameConfig(good, asked) || !refusedAsConfigured(result.error)) {
-        return remember(result, asked);
-      }
-      const known: ModelConfig = good;
-      const retried = await next(withConfig(request, known));
-      if (retried.kind !== 'reply') return result;
-      setAside.push(asked);
+      if (result.kind !== 'error' || good === null || good === request.model) return remember(result, request.model);
+      if (classifyModelError(result.error) !== 'unknown_model') return result;
+      const known = good;
+      const retried = await next({ ...request, model: known });
+      if (retried.kind === 'error' && classifyModelError(retried.error) === 'unknown_model') return result;
+      if (retried.kind !== 'reply') return retried;
+      setAside.add(request.model);
       ctx.emit({
         type: 'agent.config.rolled_back',
         at: ctx.clock.now(),
-        from: describe(asked),
-        to: describe(known),
+        from: request.model,
+        to: known,
         reason: describeModelError(result.error),
       });
       return retried;
     },
   };
-
-  function remember(result: ModelCallResult, config: ModelConfig): ModelCallResult {
-    if (result.kind === 'reply') good = config;
-    return result;
-  }
 }
 
 /** Last-known-good configuration in an arm. */

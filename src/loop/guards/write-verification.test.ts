@@ -24,7 +24,12 @@ interface Send {
  * says how each send goes; `failedReads` fails the reads whose index it lists; `readBack`
  * null: the write declares none.
  */
-function mailbox(sends: Send[], failedReads: number[] = [], readBack: ReadBack | null = READ_BACK) {
+function mailbox(
+  sends: Send[],
+  failedReads: number[] = [],
+  readBack: ReadBack | null = READ_BACK,
+  emptyReads: number[] = [],
+) {
   const sent: string[] = [];
   const calls: string[] = [];
   let sendIndex = 0;
@@ -45,8 +50,10 @@ function mailbox(sends: Send[], failedReads: number[] = [], readBack: ReadBack |
       calls.push(name);
       const to = String(input['to']);
       if (name === 'list_sent') {
-        if (failedReads.includes(readIndex++))
+        const index = readIndex++;
+        if (failedReads.includes(index))
           return { kind: 'error', error: new ToolError('timeout', 'timed out'), latencyMs: 50, fault: 'timeout' };
+        if (emptyReads.includes(index)) return { kind: 'ok', content: '{}', latencyMs: 50, fault: 'empty_result' };
         const count = sent.filter((address) => address === to).length;
         return { kind: 'ok', content: JSON.stringify({ to, found: count > 0, count }), latencyMs: 50, fault: null };
       }
@@ -150,13 +157,28 @@ describe('writeVerification', () => {
   it('answers a write that took effect but came back garbled as done, in words that parse', async () => {
     const { block, verified } = await sendOnce(mailbox([{ answer: 'garbled', leaves: true }]));
     expect(JSON.parse(String(block?.content))).toMatchObject({ ok: true });
-    // Nothing the model was told was wrong: no finding to count.
-    expect(verified).toEqual([]);
+    expect(verified).toEqual(['applied']);
   });
 
-  it('leaves writes alone whose tool declares no read-back', async () => {
+  it('leaves writes alone whose tool declares no read-back, or one that names a write', async () => {
     const undeclared = mailbox([{ answer: 'timeout', leaves: true }], [], null);
     await sendOnce(undeclared);
     expect(undeclared.calls).toEqual(['send']);
+    // Reading back with the write itself would send it again: the guard does not.
+    const itself = mailbox([{ answer: 'timeout', leaves: true }], [], {
+      tool: 'send',
+      input: { to: 'to' },
+      count: 'count',
+    });
+    await sendOnce(itself);
+    expect(itself.calls).toEqual(['send']);
+  });
+
+  it('reads an answer without its count as no count, not as none: an empty answer is read again', async () => {
+    // The read after the write answers {} (an empty result): no finding from it; the next try counts the email.
+    const tools = mailbox([{ answer: 'timeout', leaves: true }], [], READ_BACK, [1]);
+    const { verified } = await sendOnce(tools);
+    expect(verified).toEqual(['applied']);
+    expect(tools.calls).toEqual(['list_sent', 'send', 'list_sent', 'list_sent']);
   });
 });

@@ -7,14 +7,19 @@ import type { ToolExecution } from '../../tools/tool-execution.js';
 import { defineGuard } from '../define-guard.js';
 import type { ExecutionContext, Guard } from '../guard.js';
 
-/** The writes a read-back's answer counts, or null when the answer cannot be read as one (a failed read among them). */
+/**
+ * The writes a read-back's answer counts, or null when the answer cannot be read as one (a
+ * failed read among them). An answer without the count field counts none only when it says
+ * it found nothing (`found: false`); any other answer without it (an empty `{}`) is no count.
+ */
 export function writesCounted(readBack: ReadBack, execution: ToolExecution): number | null {
   if (execution.kind !== 'ok') return null;
   const parsed = tryParseJson(execution.content);
   if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value))
     return null;
-  const count = (parsed.value as Record<string, unknown>)[readBack.count];
-  if (count === undefined) return 0;
+  const answer = parsed.value as Record<string, unknown>;
+  const count = answer[readBack.count];
+  if (count === undefined) return answer['found'] === false ? 0 : null;
   return typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : null;
 }
 
@@ -43,7 +48,9 @@ function countWrites(
 ): MaybePromise<number | null> {
   const counted = (read: ToolExecution): MaybePromise<number | null> => {
     const count = writesCounted(readBack, read);
-    if (count !== null || tries <= 1) return count;
+    // A read refused for good (a bad argument, no such record) is not read again.
+    const final = read.kind === 'error' && !read.error.retryable;
+    if (count !== null || tries <= 1 || final) return count;
     ctx.clock.sleep(READ_RETRY_MS);
     return countWrites(ctx, execute, readBack, input, tries - 1);
   };
@@ -60,8 +67,12 @@ function judged(ctx: ExecutionContext, readBack: ReadBack, write: ToolExecution,
   const emit = (finding: 'applied' | 'not_applied' | 'not_visible') =>
     ctx.emit({ type: 'agent.write.verified', at: ctx.clock.now(), tool, readBack: readBack.tool, finding });
   if (write.kind === 'ok') {
-    // A success whose answer came back garbled is still a success: say so in words that parse.
-    if (applied) return tryParseJson(write.content).ok ? write : { ...write, content: appliedAnswer(readBack) };
+    if (applied) {
+      if (tryParseJson(write.content).ok) return write;
+      // A success whose answer came back garbled is still a success: say so in words that parse.
+      emit('applied');
+      return { ...write, content: appliedAnswer(readBack) };
+    }
     emit('not_visible');
     const error = new ToolError(
       'server_error',
@@ -102,8 +113,9 @@ function judged(ctx: ExecutionContext, readBack: ReadBack, write: ToolExecution,
  *   as done, so the model does not send it again; so does one whose answer came back garbled;
  * - a write that failed and did not take effect says so, and is worded as safe to retry;
  * - a write that answered success but does not show is a failure, not applied.
- * When the reads fail, the write's own answer stands. Writes of tools without a read-back,
- * or whose read tool the scenario lacks, are left alone. A read-back from a replica that
+ * When the reads fail (or answer without a count), the write's own answer stands. Writes
+ * of tools without a read-back, whose read tool the scenario lacks, or whose read-back names
+ * a side-effecting tool, are left alone. A read-back from a replica that
  * lags would report a write missing that happened: the cost of trusting it, which the
  * bundled worlds (read-backs from the primary) do not meet.
  *
@@ -116,11 +128,14 @@ export function writeVerification(): Guard {
     aroundExecution(ctx, next) {
       const { readBack, sideEffecting } = ctx.traits;
       const { execute } = ctx;
+      // Only a read can verify a write: a read-back that names a write (or the tool itself) would repeat it.
+      const reads = readBack === undefined ? undefined : ctx.toolTraits(readBack.tool);
       if (
         !sideEffecting ||
         readBack === undefined ||
         execute === undefined ||
-        ctx.toolTraits(readBack.tool) === undefined
+        reads === undefined ||
+        reads.sideEffecting
       )
         return next();
       const input = readBackInput(readBack, ctx.call.input);
