@@ -67,14 +67,22 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   // Awaited only when it is a promise: the in-process run, a sweep's usual one, does not wait a turn.
   const client = made instanceof Promise ? await made : made;
   const { cassette } = spec;
-  const context = {
-    run: { scenario: scenario.id, arm: arm.name, seed, member: spec.member },
-    clock: session.clock,
-    faultCounts: session.modelFaults.counts,
-  };
-  const recorder = cassette?.mode === 'record' ? new RecordingClient(client, context) : undefined;
+  // Only a sweep with a cassette pays for one: the usual run goes straight to its client.
+  const context =
+    cassette === undefined
+      ? undefined
+      : {
+          run: { scenario: scenario.id, arm: arm.name, seed, member: spec.member },
+          clock: session.clock,
+          faultCounts: session.modelFaults.counts,
+        };
+  const recorder =
+    context !== undefined && cassette?.mode === 'record' ? new RecordingClient(client, context) : undefined;
   const model =
-    recorder ?? (cassette?.mode === 'replay' ? ReplayingClient.open(cassette.dir, client.name, context) : client);
+    recorder ??
+    (context !== undefined && cassette?.mode === 'replay'
+      ? ReplayingClient.open(cassette.dir, client.name, context)
+      : client);
   const { modelId } = source;
   const output = await runLoop(session, {
     model,
@@ -85,6 +93,6 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     stream: spec.stream,
     onExecution: spec.onExecution,
   });
-  if (recorder !== undefined && cassette !== undefined) recorder.save(cassette.dir);
+  if (recorder !== undefined) recorder.save(cassette!.dir);
   return output;
 }
