@@ -70,6 +70,7 @@ describe('readSweep', () => {
         right: [1, 0, 0],
         harmful: [0, 0, 0],
         events: { 'agent_run.started': 3 },
+        costUsd: 0.03,
       },
       {
         scenario: 's1',
@@ -86,6 +87,7 @@ describe('readSweep', () => {
         right: [0],
         harmful: [0],
         events: { 'agent_run.started': 1 },
+        costUsd: 0.01,
       },
       {
         scenario: 's2',
@@ -102,6 +104,7 @@ describe('readSweep', () => {
         right: [1],
         harmful: [0],
         events: { 'agent_run.started': 1 },
+        costUsd: 0.01,
       },
     ]);
     expect(sweep.ensemble).toBeUndefined();

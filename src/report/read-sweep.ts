@@ -25,6 +25,12 @@ export interface SweepCell {
   readonly harmful: Uint8Array;
   /** Guard events recorded by the cell's runs (each record's `events`), summed by event type; types never seen are absent. */
   readonly events: Readonly<Record<string, number>>;
+  /**
+   * Dollars the cell's runs cost, each call priced by the model that answered it (records'
+   * `cost_usd`: a fallback or a summary model at its own price); null when a record has no
+   * `cost_usd` (results written before it was recorded).
+   */
+  readonly costUsd: number | null;
 }
 
 /** A finished sweep's runs, read back from disk into per-cell columns. */
@@ -55,6 +61,7 @@ interface CellBuilder {
   readonly right: number[];
   readonly harmful: number[];
   readonly events: Record<string, number>;
+  costUsd: number | null;
 }
 
 /**
@@ -92,6 +99,7 @@ export async function readSweepRuns(sweep: FinishedSweep): Promise<SweepRuns> {
         right: [],
         harmful: [],
         events: {},
+        costUsd: 0,
       };
       cells.set(key, cell);
     }
@@ -112,6 +120,7 @@ export async function readSweepRuns(sweep: FinishedSweep): Promise<SweepRuns> {
     const right = record.verdict === 'success' || (record.verdict === 'escalated' && impossible.has(record.scenario));
     cell.right.push(right ? 1 : 0);
     cell.harmful.push(record.verdict === 'harmful' ? 1 : 0);
+    cell.costUsd = cell.costUsd === null || record.cost_usd === undefined ? null : cell.costUsd + record.cost_usd;
     for (const [type, n] of Object.entries(record.events)) if (n > 0) cell.events[type] = (cell.events[type] ?? 0) + n;
     if (!models.includes(record.model)) models.push(record.model);
     runs += 1;
@@ -137,6 +146,7 @@ export async function readSweepRuns(sweep: FinishedSweep): Promise<SweepRuns> {
       right: Uint8Array.from(cell.right),
       harmful: Uint8Array.from(cell.harmful),
       events: cell.events,
+      costUsd: cell.costUsd,
     })),
   };
 }

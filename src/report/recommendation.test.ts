@@ -26,6 +26,7 @@ function cell(
     harmful?: (within: number) => boolean;
     members?: number;
     events?: Record<string, number>;
+    costUsd?: number;
   } = {},
 ): SweepCell {
   const members = shape.members ?? MEMBERS;
@@ -48,6 +49,7 @@ function cell(
     right: outcome,
     harmful: Uint8Array.from({ length: SEEDS }, (_, i) => (shape.harmful?.(within(i)) === true ? 1 : 0)),
     events: shape.events ?? {},
+    costUsd: shape.costUsd ?? null,
   };
 }
 
@@ -105,6 +107,20 @@ describe('recommend', () => {
     // ... priced at $3 / $15 per million input / output tokens: 1000 and 100 tokens a call.
     const dollars = (total * 1000 * 3 + total * 100 * 15) / 1_000_000;
     expect(top.costPerSuccess).toBeCloseTo(dollars / 480, 12);
+  });
+
+  it("prices each run as its record does, where records carry their cost (a fallback at the fallback's price)", () => {
+    const right = (member: number) => member < 20;
+    const priced = sweep([
+      cell('s', 'none', () => false, { costUsd: 1 }),
+      cell('s', 'recover', right, { costUsd: 2 }),
+      cell('s', 'rollback', right, { costUsd: 4 }),
+    ]);
+    const answer = recommend(priced.runs, priced.summary);
+    const perSuccess = (arm: string) => answer.arms.find((entry) => entry.arm === arm)?.costPerSuccess;
+    const successes = priced.runs.cells.find((c) => c.arm === 'recover')!.successes;
+    expect(perSuccess('recover')).toBeCloseTo(2 / successes, 12);
+    expect(perSuccess('rollback')).toBeCloseTo(4 / successes, 12);
   });
 
   it('labels a gain on every member robust, and a gain on half of them depends on the model', () => {

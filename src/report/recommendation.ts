@@ -145,14 +145,20 @@ export function recommend(runs: SweepRuns, summary: StoredSummary): Answer {
   const answers = board.map((row): ArmAnswer => {
     const mine = runs.cells.filter((cell) => cell.arm === row.arm);
     const right = mine.reduce((sum, cell) => sum + total(cell.right), 0);
+    // Priced call by call where the records say (a fallback or a summary model at its own
+    // price); results without per-run costs are priced at the sweep's model's list price.
+    const recorded = mine.every((cell) => cell.costUsd !== null)
+      ? mine.reduce((sum, cell) => sum + (cell.costUsd ?? 0), 0)
+      : undefined;
     const cost =
       price === undefined
         ? undefined
-        : costOf(
+        : (recorded ??
+          costOf(
             price.price,
             mine.reduce((sum, cell) => sum + total(cell.inputTokens), 0),
             mine.reduce((sum, cell) => sum + total(cell.outputTokens), 0),
-          );
+          ));
     const pairs = scenarios.flatMap((scenario) => {
       const base = runs.cells.find((cell) => cell.scenario === scenario && cell.arm === baseline);
       const own = mine.find((cell) => cell.scenario === scenario);

@@ -18,7 +18,7 @@ export interface RunShape {
 export function runColumns(
   n: number,
   shape: RunShape,
-): Pick<SweepCell, 'seeds' | 'members' | 'right' | 'harmful' | 'events'> {
+): Pick<SweepCell, 'seeds' | 'members' | 'right' | 'harmful' | 'events' | 'costUsd'> {
   const escalated = shape.escalated ?? 0;
   const right = (i: number) => i < shape.successes || (shape.impossible === true && i < shape.successes + escalated);
   return {
@@ -27,5 +27,7 @@ export function runColumns(
     right: Uint8Array.from({ length: n }, (_, i) => (right(i) ? 1 : 0)),
     harmful: new Uint8Array(n),
     events: {},
+    // As results written before runs recorded their cost: priced from the tokens.
+    costUsd: null,
   };
 }
