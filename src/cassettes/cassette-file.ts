@@ -1,8 +1,10 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import type { ModelFaultKind } from '../faults/model-faults.js';
 import type { Message } from '../model/model-client.js';
-import { writeFileAtomic } from '../results/atomic-write.js';
+import { writeBytesAtomic, writeFileAtomic } from '../results/atomic-write.js';
+import { scrubProcessSecrets } from '../secrets/process-secrets.js';
 import type { StoredModelError } from './model-error-json.js';
 import type { RequestParts } from './request-fingerprint.js';
 
@@ -45,11 +47,36 @@ export interface Cassette {
 /**
  * Where a run's model calls are kept in a cassette folder: one JSON-lines file a run,
  * `<scenario>/<arm>/<seed>.jsonl` (`<seed>-m<member>.jsonl` with an ensemble), so runs of
- * any worker, shard or resumed sweep are written apart, and a small cassette diffs in git.
+ * any worker, shard or resumed sweep are written apart. A small file stays plain, to diff
+ * in git; one over GZIP_ABOVE bytes is written gzipped, as `<…>.jsonl.gz`.
  */
 export function cassettePath(dir: string, run: CassetteRun): string {
   const file = run.member === undefined ? `${run.seed}.jsonl` : `${run.seed}-m${run.member}.jsonl`;
   return join(dir, encodeURIComponent(run.scenario), encodeURIComponent(run.arm), file);
+}
+
+/** Files larger than this are gzipped (a long run's replies compress about ninefold). */
+const GZIP_ABOVE = 32 * 1024;
+
+/**
+ * A call as its line holds it: the request's message digests as those it shares with the
+ * call before it (`kept`, a count from the start) and those it adds. A run's transcript
+ * grows call by call, so its requests are kept in a size that grows with the run, not its square.
+ */
+type StoredExchange = Omit<CassetteExchange, 'request'> & {
+  readonly request: Omit<RequestParts, 'messages'> & { readonly kept: number; readonly added: readonly string[] };
+};
+
+function stored(exchange: CassetteExchange, before: readonly string[]): StoredExchange {
+  const { messages, ...parts } = exchange.request;
+  let kept = 0;
+  while (kept < messages.length && kept < before.length && messages[kept] === before[kept]) kept += 1;
+  return { ...exchange, request: { ...parts, kept, added: messages.slice(kept) } };
+}
+
+function restored(line: StoredExchange, before: readonly string[]): CassetteExchange {
+  const { kept, added, ...parts } = line.request;
+  return { ...line, request: { ...parts, messages: [...before.slice(0, kept), ...added] } };
 }
 
 /** Writes a run's cassette whole, atomically; secrets of the process are scrubbed from it (writeFileAtomic). */
@@ -63,8 +90,19 @@ export function writeCassette(
   mkdirSync(dirname(path), { recursive: true });
   const header: CassetteHeader = { spiralbench_cassette: CASSETTE_VERSION, ...run, model };
   let text = `${JSON.stringify(header)}\n`;
-  for (const exchange of exchanges) text += `${JSON.stringify(exchange)}\n`;
-  writeFileAtomic(path, text);
+  let before: readonly string[] = [];
+  for (const exchange of exchanges) {
+    text += `${JSON.stringify(stored(exchange, before))}\n`;
+    before = exchange.request.messages;
+  }
+  // The other form of the same run, from an earlier recording, must not be read instead.
+  if (Buffer.byteLength(text) > GZIP_ABOVE) {
+    writeBytesAtomic(`${path}.gz`, gzipSync(scrubProcessSecrets(text)));
+    rmSync(path, { force: true });
+  } else {
+    writeFileAtomic(path, text);
+    rmSync(`${path}.gz`, { force: true });
+  }
 }
 
 /** Why a run cannot be replayed from the cassette folder: its file is missing or not a cassette of this format. */
@@ -74,14 +112,19 @@ export class CassetteError extends Error {
 
 /** Reads a run's cassette; a CassetteError names the file when it is missing or unreadable. */
 export function readCassette(dir: string, run: CassetteRun): Cassette {
-  const path = cassettePath(dir, run);
+  const plain = cassettePath(dir, run);
+  const path = existsSync(`${plain}.gz`) ? `${plain}.gz` : plain;
   if (!existsSync(path))
     throw new CassetteError(
-      `${path}: no cassette for ${describeRun(run)} (record it with run --record ${dir}, the same scenarios, arms and seeds)`,
+      `${plain}: no cassette for ${describeRun(run)} (record it with run --record ${dir}, the same scenarios, arms and seeds)`,
     );
-  const [first, ...rest] = readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '');
+  let text: string;
+  try {
+    text = path === plain ? readFileSync(path, 'utf8') : gunzipSync(readFileSync(path)).toString('utf8');
+  } catch {
+    throw new CassetteError(`${path}: not a gzipped cassette`);
+  }
+  const [first, ...rest] = text.split('\n').filter((line) => line !== '');
   let header: Partial<CassetteHeader>;
   try {
     header = JSON.parse(first ?? '') as Partial<CassetteHeader>;
@@ -92,12 +135,16 @@ export function readCassette(dir: string, run: CassetteRun): Cassette {
     throw new CassetteError(
       `${path}: cassette format ${String(header.spiralbench_cassette)}, this spiralbench reads format ${CASSETTE_VERSION}`,
     );
+  let before: readonly string[] = [];
   const exchanges = rest.map((line, i) => {
+    let exchange: CassetteExchange;
     try {
-      return JSON.parse(line) as CassetteExchange;
+      exchange = restored(JSON.parse(line) as StoredExchange, before);
     } catch {
-      throw new CassetteError(`${path}: line ${i + 2} is not JSON`);
+      throw new CassetteError(`${path}: line ${i + 2} is not a cassette line`);
     }
+    before = exchange.request.messages;
+    return exchange;
   });
   return { path, model: String(header.model), exchanges };
 }

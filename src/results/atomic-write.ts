@@ -56,3 +56,29 @@ export function discard(fs: ResultsFs, temp: string, fd?: number): void {
     // nothing more can be done
   }
 }
+
+/**
+ * Writes bytes to `path` atomically, as writeFileAtomic writes text: a reader sees the old
+ * file or the new one. The bytes are the caller's to have scrubbed (a compressed file
+ * cannot be scrubbed after the fact: compress scrubbed text).
+ *
+ * @example
+ * writeBytesAtomic('cassettes/ftw/s/none/1.jsonl.gz', gzipSync(scrubProcessSecrets(text)));
+ */
+export function writeBytesAtomic(path: string, bytes: Uint8Array, fs: ResultsFs = NODE_FS): void {
+  const temp = tempPath(path);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(temp, 'w');
+    let at = 0;
+    while (at < bytes.length) at += fs.writeSync(fd, bytes, at, bytes.length - at);
+    fs.fsyncSync(fd);
+    const open = fd;
+    fd = undefined;
+    fs.closeSync(open);
+    fs.renameSync(temp, path);
+  } catch (error) {
+    discard(fs, temp, fd);
+    throw new ResultsWriteError(path, error);
+  }
+}
