@@ -114,10 +114,21 @@ describe("a user's generateText agent importing spiralbench/ai-sdk by package na
       new Map(records.filter((record) => record.arm === arm).map((record) => [key(record), record]));
     // refetch_calls: the harness sees a framework's calls only where they reach the tools, so a
     // repeat the guard answers (our loop counts it, as the model did ask again) is not among them.
+    // Costs and the prompt cache's counts: our loop marks its requests for the cache, the
+    // framework sends its own unmarked, so the same tokens cost less in our loop's runs.
     const same = (record: RunRecord, sized: boolean) => {
-      const { arm: _arm, model: _model, events: _events, refetch_calls: _refetch, ...rest } = record;
+      const {
+        arm: _arm,
+        model: _model,
+        events: _events,
+        refetch_calls: _refetch,
+        cost_usd: _cost,
+        cache_read_input_tokens: _read,
+        cache_creation_input_tokens: _written,
+        ...rest
+      } = record;
       if (sized) return rest;
-      const { input_tokens: _in, cost_usd: _cost, virtual_ms: _ms, ...unsized } = rest;
+      const { input_tokens: _in, virtual_ms: _ms, ...unsized } = rest;
       return unsized;
     };
     for (const [arm, preset] of [

@@ -190,6 +190,8 @@ describe('the scenario library', () => {
         scenario: loadScenario('fetch-transform-write'),
         arm: ARM_PRESETS.get('none') as Arm,
         seed: 1,
+        // List prices alone: the prompt cache's prices are tested in test/prompt-caching.test.ts.
+        promptCache: false,
       })
     ).record;
     expect(reference.cost_usd).toBe(Math.round(reference.input_tokens * 3 + reference.output_tokens * 15) / 1e6);
@@ -199,6 +201,7 @@ describe('the scenario library', () => {
         scenario: loadScenario('long-research'),
         arm: ARM_PRESETS.get('compact') as Arm,
         seed: 1,
+        promptCache: false,
       })
     ).record;
     expect(compacted.events['agent.compaction.run']).toBeGreaterThan(0);

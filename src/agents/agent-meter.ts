@@ -4,7 +4,8 @@ import { modelLatencyMs } from '../loop/model-latency.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { ToolHost } from '../loop/tool-host.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
-import { callCost } from '../model/model-table.js';
+import type { Usage } from '@anthropic-ai/sdk/resources/messages';
+import { promptTokens, usageCost, type UsageCounts } from '../model/usage.js';
 
 /** What an agent run counts, in the RunMetrics terms our own loop uses. */
 export interface AgentCounts {
@@ -14,8 +15,11 @@ export interface AgentCounts {
   toolExecutions: number;
   /** Model calls the model answered; failed attempts are not counted, as in our loop. */
   modelCalls: number;
+  /** Every input token, cached or not, as in our loop. */
   inputTokens: number;
   outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
   costUsd: number;
 }
 
@@ -39,11 +43,37 @@ interface WireReply {
   readonly usage?: {
     readonly input_tokens?: number;
     readonly output_tokens?: number;
+    readonly cache_read_input_tokens?: number | null;
+    readonly cache_creation_input_tokens?: number | null;
+    readonly cache_creation?: Usage['cache_creation'];
     readonly prompt_tokens?: number;
     readonly completion_tokens?: number;
+    readonly prompt_tokens_details?: { readonly cached_tokens?: number | null } | null;
   };
   readonly content?: ReadonlyArray<{ readonly type?: string }>;
   readonly choices?: ReadonlyArray<{ readonly message?: { readonly tool_calls?: readonly unknown[] } }>;
+}
+
+/**
+ * A reply's usage in the Messages API's terms. Chat Completions counts cached tokens
+ * inside `prompt_tokens` (`prompt_tokens_details.cached_tokens`); the Messages API apart.
+ */
+function anthropicUsage(usage: NonNullable<WireReply['usage']>): UsageCounts {
+  if (usage.input_tokens === undefined) {
+    const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+    return {
+      input_tokens: (usage.prompt_tokens ?? 0) - cached,
+      output_tokens: usage.completion_tokens ?? 0,
+      cache_read_input_tokens: cached,
+    };
+  }
+  return {
+    input_tokens: usage.input_tokens,
+    output_tokens: usage.output_tokens ?? 0,
+    cache_read_input_tokens: usage.cache_read_input_tokens ?? null,
+    cache_creation_input_tokens: usage.cache_creation_input_tokens ?? null,
+    cache_creation: usage.cache_creation ?? null,
+  };
 }
 
 /**
@@ -61,6 +91,8 @@ export class AgentMeter {
     modelCalls: 0,
     inputTokens: 0,
     outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
     costUsd: 0,
   };
   readonly #clock: VirtualClock;
@@ -92,19 +124,19 @@ export class AgentMeter {
    */
   observeReply(text: string): void {
     const reply = JSON.parse(text) as WireReply;
-    const usage = reply.usage ?? {};
-    const input = usage.input_tokens ?? usage.prompt_tokens ?? 0;
-    const output = usage.output_tokens ?? usage.completion_tokens ?? 0;
+    const usage = anthropicUsage(reply.usage ?? {});
     const calls =
       reply.content !== undefined
         ? reply.content.filter((block) => block.type === 'tool_use').length
         : (reply.choices?.[0]?.message?.tool_calls?.length ?? 0);
     this.counts.modelCalls += 1;
-    this.counts.inputTokens += input;
-    this.counts.outputTokens += output;
+    this.counts.inputTokens += promptTokens(usage);
+    this.counts.outputTokens += usage.output_tokens;
+    this.counts.cacheReadTokens += usage.cache_read_input_tokens ?? 0;
+    this.counts.cacheWriteTokens += usage.cache_creation_input_tokens ?? 0;
     this.counts.toolCalls += calls;
-    this.counts.costUsd += callCost(reply.model ?? '', input, output);
-    this.#clock.sleep(modelLatencyMs({ input_tokens: input, output_tokens: output }));
+    this.counts.costUsd += usageCost(reply.model ?? '', usage);
+    this.#clock.sleep(modelLatencyMs(usage));
   }
 
   /**

@@ -68,7 +68,7 @@ export function openAgentRun(spec: AgentRunSessionSpec): AgentRunSession {
   const { clock, host } = session;
   const meter = new AgentMeter(clock, host, (event) => session.hear(event));
   const source = spec.model ?? inProcessModel();
-  const endpoint = source.agentEndpoint(scenario, session.key, session.modelFaults);
+  const endpoint = source.agentEndpoint(scenario, session.key, session.modelFaults, clock);
   // The sweep's checks refuse such a source before anything runs (checkAgentSweep).
   if (endpoint === undefined) throw new Error(`agent arm '${arm}' cannot run against ${source.name} yet`);
   const openingMessages: MessageParam[] = [
@@ -90,6 +90,8 @@ export function openAgentRun(spec: AgentRunSessionSpec): AgentRunSession {
       modelCalls: counts.modelCalls,
       inputTokens: counts.inputTokens,
       outputTokens: counts.outputTokens,
+      cacheReadTokens: counts.cacheReadTokens,
+      cacheWriteTokens: counts.cacheWriteTokens,
       virtualMs: clock.now(),
       modelRetries: 0,
       costUsd: counts.costUsd,

@@ -1,3 +1,4 @@
+import { SpendLimitedModel, SpendLimitReached } from '../model/spend-limit.js';
 import { type CassetteUse, RecordingClient, ReplayingClient } from '../cassettes/cassette-client.js';
 import type { RunDurability } from '../loop/durability.js';
 import type { AgentEvent } from '../loop/events.js';
@@ -26,6 +27,8 @@ export interface RunSpec {
   readonly onExecution?: (tool: string, execution: ToolExecution) => void;
   /** Stream every model call (docs/streaming.md); the record's model reads `<model>+stream`. @default false */
   readonly stream?: boolean;
+  /** Mark requests for the prompt cache (LoopOptions.promptCaching). @default true */
+  readonly promptCache?: boolean;
   /** The ensemble member whose persona `scenario` carries; the record gets it last. @default none (no member field) */
   readonly member?: number | undefined;
   /** Record the run's model calls into a cassette folder, or answer them from it (our loop's arms only). @default neither */
@@ -63,7 +66,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     live,
     onEvent: spec.onEvent,
   });
-  const made = live?.model ?? source.clientFor(scenario, session.key, session.modelFaults);
+  const made = live?.model ?? source.clientFor(scenario, session.key, session.modelFaults, session.clock);
   // Awaited only when it is a promise: the in-process run, a sweep's usual one, does not wait a turn.
   const client = made instanceof Promise ? await made : made;
   const { cassette } = spec;
@@ -91,8 +94,12 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     keepsJournal: arm.guards.some((setting) => setting.guard === 'journal'),
     durability: spec.durability,
     stream: spec.stream,
+    promptCache: spec.promptCache,
     onExecution: spec.onExecution,
   });
+  // Cut short by the sweep's spend limit: not the agent's result, so not a record (resume runs it again).
+  if (client instanceof SpendLimitedModel && client.refused)
+    throw new SpendLimitReached(`${scenario.id} · ${arm.name} · seed ${seed}: cut short by --max-cost`);
   if (recorder !== undefined) recorder.save(cassette!.dir);
   return output;
 }

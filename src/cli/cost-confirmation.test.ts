@@ -28,6 +28,8 @@ const estimate = (totalUsd: number | undefined): CostEstimate => ({
   meanOutputTokens: 894.2,
   totalUsd,
   maxRunUsd: totalUsd === undefined ? undefined : 3.4,
+  intervalUsd: totalUsd === undefined ? undefined : [totalUsd * 0.9, totalUsd * 1.1],
+  promptCache: true,
   cells: [
     { scenario: 'fetch-transform-write', arm: 'none', usd: totalUsd === undefined ? undefined : totalUsd * 0.75 },
     { scenario: 'fetch-transform-write', arm: 'article', usd: totalUsd === undefined ? undefined : totalUsd * 0.25 },
@@ -52,6 +54,7 @@ describe('describeRealSweep', () => {
     expect(describeRealSweep(claude, estimate(24.29), 200)).toEqual([
       'real model: anthropic:claude-sonnet-4-5 at https://api.anthropic.com · up to 4 request(s) at once · rate-limit headers honoured in wall-clock time',
       'cost estimate for 200 run(s): about $24.29 (the costliest simulated run: $3.40)',
+      '  95% interval $21.86–$26.72, from how the simulated runs vary; with prompt caching (--no-prompt-cache prices without).',
       '  from 200 in-process run(s) of the simulated model on the same scenarios, arms and seeds,',
       "  priced at claude-sonnet-4-5's list prices ($3 / $15 per million input / output tokens): a mean of 36,011 input and 894 output tokens a run.",
       '  A real model takes its own turns and counts tokens with its own tokenizer: an estimate from the simulated model, not a quote.',

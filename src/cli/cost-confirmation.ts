@@ -47,6 +47,11 @@ export function describeRealSweep(target: RealModelTarget, estimate: CostEstimat
   const { inputPerMillion, outputPerMillion } = estimate.price;
   lines.push(
     `cost estimate for ${count(runs)} run(s): about ${formatDollars(estimate.totalUsd)} (the costliest simulated run: ${formatDollars(estimate.maxRunUsd ?? 0)})`,
+    ...(estimate.intervalUsd === undefined
+      ? []
+      : [
+          `  95% interval ${formatDollars(estimate.intervalUsd[0])}–${formatDollars(estimate.intervalUsd[1])}, from how the simulated runs vary; ${estimate.promptCache ? 'with prompt caching (--no-prompt-cache prices without)' : 'without prompt caching'}.`,
+        ]),
     `  ${source},`,
     `  priced at ${estimate.modelId}'s list prices ($${inputPerMillion} / $${outputPerMillion} per million input / output tokens): ${tokens}.`,
     `  A real model takes its own turns and counts tokens with its own tokenizer: an estimate from the simulated model, not a quote.`,

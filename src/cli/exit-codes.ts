@@ -13,6 +13,8 @@ export const EXIT = {
   unexpected: 3,
   /** The real model could not be reached, or refused the request (a key, a quota). */
   modelUnavailable: 4,
+  /** A real sweep spent its --max-cost and stopped; the runs written are kept and --resume goes on. */
+  spendLimit: 5,
   /** User code (an agent, a tools module, a guard) called process.exit; the sweep did not finish. */
   userExit: 6,
   /** An arm's first runs all failed with one error, no fault injected: a broken setup, not a result. */
@@ -36,6 +38,7 @@ export const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.usage, 'bad input: a flag, a name or a file (the message says which and what was expected)'],
   [EXIT.unexpected, 'an unexpected error (--verbose prints its stack trace)'],
   [EXIT.modelUnavailable, 'the real model could not be reached or refused the request'],
+  [EXIT.spendLimit, 'a real sweep spent its --max-cost and stopped (resume it with --resume)'],
   [EXIT.userExit, 'user code (an agent, tools or guard module) called process.exit; the sweep did not finish'],
   [EXIT.armCouldNotRun, 'an arm could not run: its first 3 runs without an injected fault failed with one error'],
   [

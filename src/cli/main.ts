@@ -8,6 +8,7 @@ import { EXIT, exitCodesHelp } from './exit-codes.js';
 import { reportUnexpected } from './process-handlers.js';
 import { ModelUnreachable } from './model-unreachable.js';
 import { RunInterrupted } from './run-interrupted.js';
+import { SpendLimitStopped } from './spend-watch.js';
 import { UserCodeExited } from '../user-module/process-exit-trap.js';
 import { ArmCouldNotRun } from '../sweep/arm-health.js';
 import { VERSION } from '../version.js';
@@ -94,6 +95,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof ModelUnreachable) {
       process.stderr.write(`spiralbench: ${error.message}\n`);
       return EXIT.modelUnavailable;
+    }
+    if (error instanceof SpendLimitStopped) {
+      process.stderr.write(`spiralbench: ${escapeControl(error.message, { newline: true })}\n`);
+      return EXIT.spendLimit;
     }
     if (error instanceof ArmCouldNotRun) {
       process.stderr.write(`spiralbench: ${escapeControl(error.message, { newline: true })}\n`);

@@ -1,3 +1,4 @@
+import { formatDollars } from '../report/prices.js';
 import cliProgress from 'cli-progress';
 import { canRedraw, type TerminalEnv } from './terminal-capabilities.js';
 
@@ -10,28 +11,31 @@ export function sweepProgress(
   total: number,
   stream: NodeJS.WriteStream = process.stderr,
   env: TerminalEnv = process.env,
+  spent?: () => number,
 ): ((done: number, total: number) => void) | undefined {
-  if (total < 1000) return undefined;
+  // A real sweep with a spend limit shows what it has spent, however short: its runs take seconds each.
+  if (total < 1000 && spent === undefined) return undefined;
+  const spend = () => (spent === undefined ? '' : ` · ${formatDollars(spent())} spent`);
   if (canRedraw(stream, env)) {
     const bar = new cliProgress.SingleBar(
       {
         stream,
-        format: '{bar} {percentage}% · {value}/{total} runs · eta {eta_formatted}',
+        format: '{bar} {percentage}% · {value}/{total} runs · eta {eta_formatted}{spend}',
         hideCursor: true,
         clearOnComplete: true,
       },
       cliProgress.Presets.shades_classic,
     );
-    bar.start(total, 0);
+    bar.start(total, 0, { spend: spend() });
     return (done) => {
-      bar.update(done);
+      bar.update(done, { spend: spend() });
       if (done >= total) bar.stop();
     };
   }
   let nextTenth = 1;
   return (done) => {
     while (done * 10 >= nextTenth * total && nextTenth <= 10) {
-      stream.write(`${nextTenth * 10}% · ${Math.round((nextTenth * total) / 10)}/${total} runs\n`);
+      stream.write(`${nextTenth * 10}% · ${Math.round((nextTenth * total) / 10)}/${total} runs${spend()}\n`);
       nextTenth += 1;
     }
   };

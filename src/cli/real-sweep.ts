@@ -22,6 +22,8 @@ export interface RealSweepPlan {
   readonly shard?: Shard;
   readonly maxCostUsd: number;
   readonly yes: boolean;
+  /** @default true */
+  readonly promptCache?: boolean;
   /** @default process.stderr */
   readonly write?: (text: string) => void;
 }
@@ -44,6 +46,7 @@ export async function prepareRealSweep(plan: RealSweepPlan): Promise<void> {
         baseSeed: plan.baseSeed,
         sweepSeed: plan.sweepSeed,
         modelId: target.modelId,
+        promptCache: plan.promptCache !== false,
       })
     : undefined;
   const runs = plan.scenarios.length * plan.arms.length * plan.seeds;

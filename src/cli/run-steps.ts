@@ -27,7 +27,12 @@ import { configChangeNotes, configChangeProblems } from './config-change-check.j
 import { cassetteUse, replaySource, startRecording, watchReplay } from './cassette-flags.js';
 import type { CassetteUse } from '../cassettes/cassette-client.js';
 import { prepareRealSweep, watchRealSweep } from './real-sweep.js';
-import { liveModel as liveSource, type ModelSource } from '../run/model-source.js';
+import { liveModel as liveSource, type ModelSource, withSpendLimit } from '../run/model-source.js';
+import { watchSpend } from './spend-watch.js';
+import { modelSpec } from '../model/model-table.js';
+import { formatDollars } from '../report/prices.js';
+import { eitherStop } from './sweep-until-interrupted.js';
+import type { RunRecord } from '../results/run-record-schema.js';
 import type { LiveSession } from '../run/live-session.js';
 import { sweepProgress } from './progress.js';
 import { colourStdout } from './terminal-capabilities.js';
@@ -51,6 +56,7 @@ export interface RunFlags extends SweepFlags {
   readonly check?: string;
   readonly report?: string | true;
   readonly stream: boolean;
+  readonly promptCache: boolean;
   readonly live: boolean;
   readonly liveTimeoutMs: number;
   readonly modelUrl?: string;
@@ -160,6 +166,7 @@ export async function planRun(flags: RunFlags): Promise<RunPlan> {
       ...(flags.shard === undefined ? {} : { shard: flags.shard }),
       maxCostUsd: flags.maxCost,
       yes: flags.yes,
+      promptCache: flags.promptCache,
     });
   }
   // Once a real sweep's cost is agreed to: a sweep that does not start writes nothing.
@@ -190,6 +197,7 @@ function cellsOf(plan: RunPlan, flags: RunFlags) {
     sweepSeed: flags.sweepSeed,
     model: plan.model,
     ...(flags.stream ? { stream: true } : {}),
+    ...(flags.promptCache ? {} : { promptCache: false }),
     ...(plan.ensemble === undefined ? {} : { ensemble: plan.ensemble }),
   };
 }
@@ -207,14 +215,33 @@ export async function runPlannedSweep(
   flags: RunFlags,
   command: Command,
 ): Promise<TimedSweep & { readonly replayMissed?: string }> {
-  const { model, real, outDir } = plan;
+  const { real, outDir } = plan;
   const total = plan.scenarios.length * plan.arms.length * flags.seeds;
   // A real model that never answers stops the sweep early (exit 4); a simulated one's faults are the experiment.
   const watch = real === undefined ? undefined : watchRealSweep(outDir);
+  // A --max-cost the user gave holds a real sweep while it runs (exit 5); the default only asks before it starts.
+  const spend =
+    real === undefined || command.getOptionValueSource('maxCost') !== 'cli'
+      ? undefined
+      : watchSpend(
+          flags.maxCost,
+          outDir,
+          new Set(plan.arms.filter((arm) => arm.agent !== undefined || arm.peer !== undefined).map((arm) => arm.name)),
+        );
+  if (spend !== undefined && modelSpec(real!.modelId) === undefined)
+    throw UserInputError.single(
+      '--max-cost',
+      String(flags.maxCost),
+      `a model the price table knows, to count what the sweep spends: it has no price for '${real!.modelId}' (leave --max-cost out to run it unmetered)`,
+    );
+  const model = spend === undefined ? plan.model : withSpendLimit(plan.model, spend.limit);
+  const stop = eitherStop(watch?.stop, spend?.stop);
   const replay = plan.cassette?.mode === 'replay' ? watchReplay() : undefined;
+  const onRecords = [watch?.onRecord, spend?.onRecord, replay?.onRecord].filter((hear) => hear !== undefined);
   const ran = await timedSweep(
     {
       ...cellsOf(plan, flags),
+      model,
       ...armsFileOf(plan, flags),
       ...(plan.cassette === undefined ? {} : { cassette: plan.cassette }),
       workers: flags.workers,
@@ -224,9 +251,16 @@ export async function runPlannedSweep(
       discard: flags.overwrite,
       // results/latest is the scratch folder: a finished sweep there is replaced; a folder named with -o is kept.
       defaultFolder: command.getOptionValueSource('out') === 'default',
-      ...optionalProgress(sweepProgress(flags.shard === undefined ? total : Math.ceil(total / flags.shard.count))),
-      ...(watch === undefined ? {} : { onRecord: watch.onRecord, stop: watch.stop }),
-      ...(replay === undefined ? {} : { onRecord: replay.onRecord }),
+      ...optionalProgress(
+        sweepProgress(
+          flags.shard === undefined ? total : Math.ceil(total / flags.shard.count),
+          undefined,
+          undefined,
+          spend === undefined ? undefined : () => spend.limit.spentUsd,
+        ),
+      ),
+      ...(onRecords.length === 0 ? {} : { onRecord: (record: RunRecord) => onRecords.forEach((hear) => hear(record)) }),
+      ...(stop === undefined ? {} : { stop }),
     },
     ({ workers, summary }) => ({
       workers: model.kind === 'live' ? 1 : workers,
@@ -244,6 +278,10 @@ export async function runPlannedSweep(
         ? `${ran.workers} worker(s)`
         : `${real.concurrency} at once, wall-clock time`;
   process.stderr.write(sweepTimeLine(runs, ran.seconds, how));
+  if (spend !== undefined)
+    process.stderr.write(
+      `spent ${formatDollars(spend.limit.spentUsd)} of --max-cost ${formatDollars(spend.limit.limitUsd)}\n`,
+    );
   watch?.finished();
   const missed = replay?.verdict();
   return missed === undefined ? ran : { ...ran, replayMissed: missed };
@@ -395,6 +433,7 @@ function firstRunReplay(
     ...(!fromFile && first.agent?.kind === 'module' ? { agent: shownAgentSpec(first.agent) } : {}),
     viaSdk: model.viaSdk,
     stream: flags.stream,
+    promptCache: flags.promptCache,
   });
 }
 

@@ -13,6 +13,15 @@ export interface SweepStop {
   readonly error: (stopped: { readonly done: number; readonly total: number; readonly resume: string }) => Error;
 }
 
+/** Either reason to stop: the signal of whichever comes first, and its error. */
+export function eitherStop(first: SweepStop | undefined, second: SweepStop | undefined): SweepStop | undefined {
+  if (first === undefined || second === undefined) return first ?? second;
+  return {
+    signal: AbortSignal.any([first.signal, second.signal]),
+    error: (stopped) => (first.signal.aborted ? first.error(stopped) : second.error(stopped)),
+  };
+}
+
 /**
  * The sweep, stopped cleanly by the first Ctrl-C (the runs in flight finish and are
  * written); the handler is then gone, so a second Ctrl-C stops the process at once.

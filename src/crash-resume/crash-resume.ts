@@ -53,7 +53,8 @@ interface RunParts {
 
 /** A loop for one process's life of the run: fresh guards, tools and model, over the world that outlives it. */
 async function loopFor(scenario: Scenario, arm: Arm, key: StreamKey, parts: RunParts): Promise<BudgetedAgentLoop> {
-  const model = simulatedClient(scenario, key, new ModelFaultInjector(scenario.modelFaults, key, parts.clock));
+  const faults = new ModelFaultInjector(scenario.modelFaults, key, parts.clock);
+  const model = simulatedClient(scenario, key, faults, parts.clock);
   const options: LoopOptions = {
     model,
     tools: parts.tools,

@@ -16,6 +16,8 @@ const METRICS: RunMetrics = {
   modelCalls: 1,
   inputTokens: 10,
   outputTokens: 5,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
   virtualMs: 1500,
   modelRetries: 0,
   costUsd: 0.001,

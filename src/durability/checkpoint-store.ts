@@ -76,7 +76,12 @@ export class CheckpointStore {
       kind: 'resumable',
       saved: {
         messages: run.messages().map((message) => JSON.parse(message) as MessageParam),
-        metrics: JSON.parse(last.metrics) as RunMetrics,
+        // A checkpoint written before the prompt-cache counts had none.
+        metrics: {
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+          ...(JSON.parse(last.metrics) as Partial<RunMetrics>),
+        } as RunMetrics,
         at: last.at,
         boundary: last.boundary,
         systemHash: last.systemHash,

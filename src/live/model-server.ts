@@ -6,6 +6,7 @@ import { ModelFaultInjector, type ModelFaultKind, type ModelFaultSource } from '
 import { simulatedChatFetch } from '../model/openai/chat-endpoint.js';
 import { contextWindowWith } from '../model/model-table.js';
 import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
+import { PromptCache } from '../model/prompt-cache.js';
 import { SimulatedModel } from '../model/simulated/simulated-model.js';
 import type { StreamKey } from '../random/streams.js';
 import type { Scenario } from '../scenarios/loader.js';
@@ -106,7 +107,12 @@ export class ModelServer {
           : undefined;
       endpoints = {
         // The scenario's context window, as an in-process run checks it, so a live run meets the same 413s.
-        messages: simulatedFetch(model, faults, contextWindowWith(scenario.contextWindow)),
+        messages: simulatedFetch(
+          model,
+          faults,
+          contextWindowWith(scenario.contextWindow),
+          new PromptCache(() => clock.now()),
+        ),
         chat: simulatedChatFetch({
           model,
           ...(faults === undefined ? {} : { faults }),

@@ -10,7 +10,8 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../model/model-client.js';
-import { callCost } from '../model/model-table.js';
+import { promptTokens, usageCost } from '../model/usage.js';
+import { EPHEMERAL, markedTools, markForCaching } from './prompt-caching.js';
 import {
   RESUMABLE_BOUNDARIES,
   systemPromptHash,
@@ -75,6 +76,14 @@ export interface LoopOptions {
    * are the same as without; only the virtual time differs. @default undefined (not streamed)
    */
   readonly stream?: StreamingOptions;
+  /**
+   * Mark each request for the provider's prompt cache: the last tool definition, and the
+   * request's top-level `cache_control` (the last block), so each call reads the
+   * transcript the call before wrote at a tenth of the input price. The Messages API
+   * honours the marks; a Chat Completions server caches on its own and the client drops
+   * them. Off for a provider that refuses the field. @default true
+   */
+  readonly promptCaching?: boolean;
 }
 
 /**
@@ -88,12 +97,14 @@ export interface LoopOptions {
  */
 export class BudgetedAgentLoop {
   readonly #options: LoopOptions;
+  readonly #caching: boolean;
   readonly #tools: readonly Tool[];
   readonly #hooks: GuardHooks;
   readonly #toolCalls: ToolCallParts;
 
   constructor(options: LoopOptions) {
     this.#options = options;
+    this.#caching = options.promptCaching !== false;
     this.#tools = offeredTools(options.tools.definitions, options.guards ?? []);
     this.#hooks = guardHooks(options.guards ?? []);
     this.#toolCalls = {
@@ -114,6 +125,8 @@ export class BudgetedAgentLoop {
       modelCalls: 0,
       inputTokens: 0,
       outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
       virtualMs: 0,
       modelRetries: 0,
       costUsd: 0,
@@ -152,7 +165,7 @@ export class BudgetedAgentLoop {
       if (event.type === 'agent.compaction.run') {
         metrics.inputTokens += event.summaryInputTokens;
         metrics.outputTokens += event.summaryOutputTokens;
-        metrics.costUsd += callCost(event.summaryModel, event.summaryInputTokens, event.summaryOutputTokens);
+        metrics.costUsd += event.summaryCostUsd;
       }
       onEvent?.(event);
     };
@@ -232,6 +245,8 @@ export class BudgetedAgentLoop {
           messages.splice(0, messages.length, ...request.messages);
           request = { ...request, messages };
         }
+        // A guard may have sent other tools: they are marked too.
+        if (this.#caching) request = markForCaching(request);
         const call = await callModel(model, request, guards, context(), signal, this.#options.stream);
         if (call.kind === 'stop') return finish(call.outcome);
         if (call.kind === 'error') {
@@ -247,17 +262,21 @@ export class BudgetedAgentLoop {
           messages.splice(0, messages.length, ...call.messages);
         let reply = call.message;
         metrics.modelCalls += 1;
-        metrics.inputTokens += reply.usage.input_tokens;
-        metrics.outputTokens += reply.usage.output_tokens;
+        const { usage } = reply;
+        const inputTokens = promptTokens(usage);
+        metrics.inputTokens += inputTokens;
+        metrics.outputTokens += usage.output_tokens;
+        metrics.cacheReadTokens += usage.cache_read_input_tokens ?? 0;
+        metrics.cacheWriteTokens += usage.cache_creation_input_tokens ?? 0;
         // Priced by the model that answered (a fallback is cheaper than the primary).
-        metrics.costUsd += callCost(reply.model, reply.usage.input_tokens, reply.usage.output_tokens);
-        clock.sleep(modelLatencyMs(reply.usage));
+        metrics.costUsd += usageCost(reply.model, usage);
+        clock.sleep(modelLatencyMs(usage));
         emit({
           type: 'agent.model.call',
           at: clock.now(),
           iteration: metrics.modelCalls,
-          inputTokens: reply.usage.input_tokens,
-          outputTokens: reply.usage.output_tokens,
+          inputTokens,
+          outputTokens: usage.output_tokens,
         });
         let continuation: string | null = null;
         // A reply a guard changed is not the stream that arrived: none of its calls started early.
@@ -375,8 +394,9 @@ export class BudgetedAgentLoop {
       // The live transcript, not a copy: clients read a request during the call only
       // (see ModelClient), and a copy per call made long runs quadratic.
       messages,
-      tools: this.#tools as Tool[],
+      tools: this.#caching ? markedTools(this.#tools) : (this.#tools as Tool[]),
     };
+    if (this.#caching) request.cache_control = EPHEMERAL;
     if (this.#options.system !== undefined) request.system = this.#options.system;
     if (toolChoice !== null) request.tool_choice = toolChoice;
     return request;

@@ -158,8 +158,11 @@ export type AgentEvent =
       readonly afterMessages: number;
       readonly pinned: number;
       readonly summaryModel: string;
+      /** Every input token of the summary call, cached or not. */
       readonly summaryInputTokens: number;
       readonly summaryOutputTokens: number;
+      /** The summary call's dollars at its model's list prices, prompt-cache reads and writes priced as such. */
+      readonly summaryCostUsd: number;
     }
   /** A rung of the context recovery ladder: 1 compact, 2 deep prune, 3 ask the human; `count` of the run's cap. */
   | {

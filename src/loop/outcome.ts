@@ -58,8 +58,13 @@ export interface RunMetrics {
   readonly toolRetries: number;
   /** Model calls the model answered; failed attempts are not counted here. */
   readonly modelCalls: number;
+  /** Every input token of every answered call: read afresh, or read from or written to the prompt cache. */
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** The part of `inputTokens` the prompt cache read (priced at a tenth of input). */
+  readonly cacheReadTokens: number;
+  /** The part of `inputTokens` written to the prompt cache (priced at 1.25× input, 2× for an hour's lifetime). */
+  readonly cacheWriteTokens: number;
   /** Virtual time the run took, in ms. */
   readonly virtualMs: number;
   /** Failed model calls sent again by a guard (`agent.model.retry`). */

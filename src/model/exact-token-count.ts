@@ -1,5 +1,6 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelRequest } from './model-client.js';
+import { withoutCacheControl } from './token-estimate.js';
 
 /** The encoder, loaded on first use: its ranks are ~1 MB that sweeps without it never need. */
 type Encoder = { encode(text: string): number[] };
@@ -46,7 +47,7 @@ export function exactBlockTokens(encoding: Encoder, block: ContentBlockParam | {
     case 'tool_result':
       return encoding.encode(resultText(block as ToolResultBlockParam)).length + 6;
     default:
-      return encoding.encode(JSON.stringify(block)).length + 2;
+      return encoding.encode(withoutCacheControl(block)).length + 2;
   }
 }
 
@@ -84,7 +85,7 @@ export function exactRequestTokens(encoding: Encoder, request: ModelRequest): nu
   for (const tool of request.tools ?? []) {
     let cached = perTool.get(tool);
     if (cached === undefined) {
-      cached = encoding.encode(JSON.stringify(tool)).length + TOOL_OVERHEAD;
+      cached = encoding.encode(withoutCacheControl(tool)).length + TOOL_OVERHEAD;
       perTool.set(tool, cached);
     }
     tokens += cached;

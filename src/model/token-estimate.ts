@@ -13,7 +13,8 @@ import { extendsPrefix, TranscriptReadings } from './transcript-prefix.js';
  * and within the usual 10-20% of cl100k counts for English and JSON.
  */
 const CHARS_PER_TOKEN = 4;
-const MESSAGE_OVERHEAD = 4;
+/** Framing tokens of each message, counted with its first block. */
+export const MESSAGE_OVERHEAD = 4;
 const TOOL_OVERHEAD = 8;
 
 const perTool = new WeakMap<object, number>();
@@ -53,8 +54,18 @@ export function blockTokens(block: ContentBlockParam | { type: string }): number
     case 'tool_result':
       return textTokens(resultText(block as ToolResultBlockParam).length) + 6;
     default:
-      return textTokens(JSON.stringify(block).length) + 2;
+      return textTokens(withoutCacheControl(block).length) + 2;
   }
+}
+
+/** A breakpoint is an instruction to the API, not prompt text: it costs no tokens. */
+function dropCacheControl(key: string, value: unknown): unknown {
+  return key === 'cache_control' ? undefined : value;
+}
+
+/** The JSON of a block or a tool definition as the model reads it: without its cache breakpoint. */
+export function withoutCacheControl(value: object): string {
+  return 'cache_control' in value ? JSON.stringify(value, dropCacheControl) : JSON.stringify(value);
 }
 
 /**
@@ -69,10 +80,11 @@ export function messageTokens(message: MessageParam | { content: string | readon
   return tokens;
 }
 
-function toolTokens(tool: Tool | object): number {
+/** Tokens of one tool definition. */
+export function toolTokens(tool: Tool | object): number {
   const cached = perTool.get(tool);
   if (cached !== undefined) return cached;
-  const tokens = textTokens(JSON.stringify(tool).length) + TOOL_OVERHEAD;
+  const tokens = textTokens(withoutCacheControl(tool).length) + TOOL_OVERHEAD;
   perTool.set(tool, tokens);
   return tokens;
 }
@@ -89,11 +101,16 @@ function toolsTokens(tools: readonly object[]): number {
   return tokens;
 }
 
+/** Tokens of a system prompt written as one string (as blocks, each block counts as in a message). */
+export function systemTextTokens(system: string): number {
+  return textTokens(system.length) + MESSAGE_OVERHEAD;
+}
+
 /** Input tokens of a whole request: system, tool definitions and messages. */
 export function requestTokens(request: ModelRequest): number {
   let tokens = 0;
   const { system } = request;
-  if (typeof system === 'string') tokens += textTokens(system.length) + MESSAGE_OVERHEAD;
+  if (typeof system === 'string') tokens += systemTextTokens(system);
   else if (system) for (const block of system) tokens += blockTokens(block);
   if (request.tools !== undefined) tokens += toolsTokens(request.tools);
   return tokens + transcriptTokens(request.messages);

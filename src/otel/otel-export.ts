@@ -27,6 +27,8 @@ export interface OtelExportOptions {
   readonly model: ModelSource;
   /** @default false */
   readonly stream?: boolean;
+  /** Our loop's requests marked for the prompt cache, as the sweep's were. @default true */
+  readonly promptCache?: boolean;
   /** @default the whole sweep */
   readonly shard?: Shard;
   /** @default none */
@@ -89,6 +91,7 @@ export async function exportOtel(options: OtelExportOptions): Promise<{ runs: nu
           seed,
           model: options.model,
           stream: options.stream === true,
+          promptCache: options.promptCache !== false,
           member,
           onEvent: (event) => events.push(event),
         });

@@ -1,8 +1,8 @@
 import type { StoredSummary } from '../results/summary-schema.js';
 import { escapeCell } from './compare-markdown.js';
-import { formatDollars } from './prices.js';
+import { costMethod, formatDollars } from './prices.js';
 import { headline, type HeadlineRow, type HeadlineScenario } from './html/headline-data.js';
-import { medP95Max, num, pointsWithInterval, isSignificant, rateWithInterval, whole, words } from './html/format.js';
+import { medP95Max, pointsWithInterval, isSignificant, rateWithInterval, whole, words } from './html/format.js';
 import { answerCells, answerHead } from './answer-table.js';
 import { effectOf } from './recommendation.js';
 import { armSentences, pickSentence, robustnessNote } from './recommendation-text.js';
@@ -74,7 +74,8 @@ function rowCells(
  * writeFileSync(process.env.GITHUB_STEP_SUMMARY!, renderMarkdownSummary(summary, { name: 'nightly' }));
  */
 export function renderMarkdownSummary(summary: StoredSummary, options: MarkdownSummaryOptions = {}): string {
-  const { scenarios, price } = headline(summary);
+  const data = headline(summary);
+  const { scenarios, price } = data;
   const runs = summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
   const lines = [
     `## spiralbench report${options.name === undefined ? '' : `: ${escapeCell(options.name)}`}`,
@@ -114,9 +115,7 @@ export function renderMarkdownSummary(summary: StoredSummary, options: MarkdownS
   }
   const notes = ['* = the 95% interval of the difference leaves out 0 (Newcombe). Rates carry 95% Wilson intervals.'];
   if (price !== undefined) {
-    notes.push(
-      `Costs are estimates: mean tokens per run × $${num(price.price.inputPerMillion)} / $${num(price.price.outputPerMillion)} per million input / output tokens${price.simulated ? ` (the simulated model priced as ${price.pricedAs})` : ` (${escapeCell(price.pricedAs)})`}.`,
-    );
+    notes.push(`Costs are estimates, ${escapeCell(costMethod(price, data.costsRecorded))}.`);
   } else {
     notes.push(`No price is known for model ${escapeCell(summary.model)}: costs are n/a.`);
   }

@@ -1,4 +1,4 @@
-import { MODEL_TABLE } from '../model/model-table.js';
+import { CACHE_PRICE, MODEL_TABLE } from '../model/model-table.js';
 
 /** List prices of a model, in US dollars per million tokens. */
 export interface ModelPrice {
@@ -40,6 +40,23 @@ export function priceFor(model: string): PriceChoice | undefined {
   const pricedAs = simulated ? DEFAULT_PRICED_MODEL : model.replace(/^[a-z-]+:/, '');
   const price = PRICES.find((entry) => pricedAs.startsWith(entry.prefix));
   return price === undefined ? undefined : { price, pricedAs, simulated };
+}
+
+/**
+ * How a sweep's costs were made, in words: summed from the records (each call at its
+ * model's price, the prompt cache's reads and writes as such) or, for results written
+ * before records had costs, mean tokens × the list price.
+ */
+export function costMethod(price: PriceChoice, recorded: boolean): string {
+  const list = `$${trim(price.price.inputPerMillion)} / $${trim(price.price.outputPerMillion)} per million input / output tokens`;
+  const model = price.simulated ? `the simulated model priced as ${price.pricedAs}` : price.pricedAs;
+  return recorded
+    ? `summed from the runs' records, each call at its model's list price (${list}, ${model}; prompt-cache reads at ${CACHE_PRICE.read}× input, writes at ${CACHE_PRICE.write5m}×)`
+    : `mean tokens per run × ${list} (${model})`;
+}
+
+function trim(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
 
 /** Dollars for a number of input and output tokens. */

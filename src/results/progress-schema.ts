@@ -18,6 +18,7 @@ export interface StoredSweepIdentity {
   readonly chunk_size: number;
   /** The persona ensemble the sweep runs across; absent without one. */
   readonly ensemble?: { readonly name: string; readonly hash: string } | undefined;
+  readonly prompt_cache?: false | undefined;
 }
 
 /**
@@ -49,6 +50,7 @@ export const progressSchema: z.ZodType<StoredProgress> = z.object({
     shard: z.looseObject({ index: count, count }),
     chunk_size: count,
     ensemble: z.looseObject({ name: text, hash: text }).optional(),
+    prompt_cache: z.literal(false).optional(),
   }),
   chunks_done: count,
   runs_done: count,

@@ -31,6 +31,9 @@ export const CSV_COLUMNS = [
   'refetch_calls',
   'journal',
   'cost_usd',
+  // Last: columns added since keep every earlier column where it was.
+  'cache_read_input_tokens',
+  'cache_creation_input_tokens',
 ];
 
 export const CSV_HEADER: string = csvLine(CSV_COLUMNS);
@@ -61,6 +64,8 @@ export function csvValues(record: StoredRun): CsvValue[] {
     record.refetch_calls,
     record.journal === null || record.journal === undefined ? '' : JSON.stringify(record.journal),
     record.cost_usd,
+    record.cache_read_input_tokens,
+    record.cache_creation_input_tokens,
   ];
 }
 

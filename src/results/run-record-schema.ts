@@ -51,8 +51,13 @@ export const writtenRunSchema = z.object({
   tool_executions: count,
   tool_retries: count,
   model_calls: count,
+  /** Every input token of every answered call, cached or not (the two fields after it are parts of it). */
   input_tokens: count,
   output_tokens: count,
+  /** The part of input_tokens the prompt cache read. */
+  cache_read_input_tokens: count,
+  /** The part of input_tokens written to the prompt cache. */
+  cache_creation_input_tokens: count,
   virtual_ms: amount,
   duplicate_side_effects: count,
   /** Tool faults met, every kind in FAULT_KINDS order. */
@@ -89,7 +94,7 @@ export type RunRecord = Readonly<z.infer<typeof writtenRunSchema>>;
 /**
  * One line of runs.jsonl as read. The fields every version wrote are required; those
  * appended since (model faults, refetches, journal, cost, live, failure reason, ensemble
- * member) are optional, so a sweep saved by an older spiralbench still reads; counts are
+ * member, prompt-cache tokens) are optional, so a sweep saved by an older spiralbench still reads; counts are
  * read by any name, for a newer writer may add kinds. Unknown fields are ignored.
  */
 export const runRecordSchema = writtenRunSchema.extend({
@@ -99,6 +104,8 @@ export const runRecordSchema = writtenRunSchema.extend({
   refetch_calls: count.optional(),
   journal: z.record(z.string(), z.unknown()).nullable().optional(),
   cost_usd: amount.optional(),
+  cache_read_input_tokens: count.optional(),
+  cache_creation_input_tokens: count.optional(),
 });
 
 /**

@@ -79,6 +79,7 @@ const cellSchema = z.object({
   output_tokens: distribution,
   virtual_ms: distribution,
   duplicate_side_effects: count,
+  cost_usd: finite.optional(),
 });
 
 /** A difference between two arms and how it holds across the ensemble's members (see stats/robustness.ts). */

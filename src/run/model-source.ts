@@ -3,6 +3,10 @@ import { simulatedAgentEndpoint } from './simulated-endpoint.js';
 import { MalformedArguments } from '../faults/malformed-arguments.js';
 import type { ModelFaultInjector } from '../faults/model-faults.js';
 import { FaultyModel } from '../model/faulty-model.js';
+import { CachingModel } from '../model/caching-model.js';
+import { type SpendLimit, SpendLimitedModel } from '../model/spend-limit.js';
+import { PromptCache } from '../model/prompt-cache.js';
+import type { VirtualClock } from '../clock/virtual-clock.js';
 import type { ModelClient } from '../model/model-client.js';
 import { contextWindowWith } from '../model/model-table.js';
 import { SimulatedChatModel } from '../model/openai/simulated-chat.js';
@@ -39,11 +43,21 @@ export interface ModelSource {
   /** Live mode's session: its runs get their tools, clock and model from it. */
   readonly live?: LiveSession;
   /** The run's model for our loop; synchronous when nothing has to be loaded (the in-process fast path). */
-  clientFor(scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): ModelClient | Promise<ModelClient>;
+  clientFor(
+    scenario: Scenario,
+    key: StreamKey,
+    faults: ModelFaultInjector,
+    clock: VirtualClock,
+  ): ModelClient | Promise<ModelClient>;
   /** The APIs an agent may speak to this source (a real server speaks one; live mode serves agents none yet). */
   readonly agentApis: ReadonlyArray<'anthropic' | 'openai-chat'>;
   /** The run's model for an agent's own clients, or undefined where agents cannot run (live mode). */
-  agentEndpoint(scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): AgentEndpoint | undefined;
+  agentEndpoint(
+    scenario: Scenario,
+    key: StreamKey,
+    faults: ModelFaultInjector,
+    clock: VirtualClock,
+  ): AgentEndpoint | undefined;
   /** Lets go of what the source holds (live mode's servers). */
   close(): Promise<void>;
 }
@@ -78,7 +92,12 @@ export function inProcessModel(modelId?: string): ModelSource {
 }
 
 /** The in-process simulated model of one run, behind its model faults (and, on `api: openai-chat`, its reply faults). */
-export function simulatedClient(scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): ModelClient {
+export function simulatedClient(
+  scenario: Scenario,
+  key: StreamKey,
+  faults: ModelFaultInjector,
+  clock: VirtualClock,
+): ModelClient {
   const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
   if (scenario.api === 'openai-chat')
     return new SimulatedChatModel({
@@ -86,7 +105,8 @@ export function simulatedClient(scenario: Scenario, key: StreamKey, faults: Mode
       faults,
       malformed: new MalformedArguments(scenario.replyFaults.malformed_arguments, key),
     });
-  return new FaultyModel(model, faults, { contextWindow: contextWindowWith(scenario.contextWindow) });
+  const cached = new CachingModel(model, new PromptCache(() => clock.now()));
+  return new FaultyModel(cached, faults, { contextWindow: contextWindowWith(scenario.contextWindow) });
 }
 
 /**
@@ -113,7 +133,12 @@ export function sdkModel(): ModelSource {
   } as const);
 }
 
-async function sdkClient(scenario: Scenario, key: StreamKey, faults: ModelFaultInjector): Promise<ModelClient> {
+async function sdkClient(
+  scenario: Scenario,
+  key: StreamKey,
+  faults: ModelFaultInjector,
+  clock: VirtualClock,
+): Promise<ModelClient> {
   const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
   if (scenario.api === 'openai-chat') {
     const chat = { model, faults, malformed: new MalformedArguments(scenario.replyFaults.malformed_arguments, key) };
@@ -133,7 +158,7 @@ async function sdkClient(scenario: Scenario, key: StreamKey, faults: ModelFaultI
   const { AnthropicModelClient } = await import('../model/anthropic-client.js');
   return new AnthropicModelClient({
     apiKey: 'sk-ant-simulated',
-    fetch: simulatedFetch(model, faults, contextWindowWith(scenario.contextWindow)),
+    fetch: simulatedFetch(model, faults, contextWindowWith(scenario.contextWindow), new PromptCache(() => clock.now())),
     baseURL: 'http://simulated.invalid',
     name: 'simulated-sdk',
   });
@@ -190,4 +215,21 @@ export function liveModel(session: LiveSession): ModelSource {
 /** The source a pool worker rebuilds from a sweep definition's `model`. */
 export function portableModel(kind: 'simulated' | 'simulated-sdk'): ModelSource {
   return kind === 'simulated' ? inProcessModel() : sdkModel();
+}
+
+/**
+ * `source` with every run's client charging `limit` and refusing calls once it is reached
+ * (`run --max-cost`). Agents reach the model through their own clients: their runs are
+ * charged from their records, between runs.
+ */
+export function withSpendLimit(source: ModelSource, limit: SpendLimit): ModelSource {
+  return Object.freeze({
+    ...source,
+    clientFor(scenario: Scenario, key: StreamKey, faults: ModelFaultInjector, clock: VirtualClock) {
+      const made = source.clientFor(scenario, key, faults, clock);
+      return made instanceof Promise
+        ? made.then((client) => new SpendLimitedModel(client, limit))
+        : new SpendLimitedModel(made, limit);
+    },
+  });
 }

@@ -12,6 +12,8 @@ const NO_WORK: RunMetrics = {
   modelCalls: 1,
   inputTokens: 10,
   outputTokens: 5,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
   virtualMs: 0,
   modelRetries: 0,
   costUsd: 0.0000123456,

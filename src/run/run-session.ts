@@ -128,6 +128,8 @@ export function openRun(spec: RunSessionSpec): RunSession {
       model_calls: metrics.modelCalls,
       input_tokens: metrics.inputTokens,
       output_tokens: metrics.outputTokens,
+      cache_read_input_tokens: metrics.cacheReadTokens,
+      cache_creation_input_tokens: metrics.cacheWriteTokens,
       virtual_ms: metrics.virtualMs,
       duplicate_side_effects: verdict.duplicateSideEffects,
       // A copy: the record keeps the counts as the run ended, whatever later holds the host.

@@ -5,6 +5,8 @@ import { contextWindowWith } from '../model/model-table.js';
 import { simulatedChatFetch } from '../model/openai/chat-endpoint.js';
 import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
 import { SimulatedModel } from '../model/simulated/simulated-model.js';
+import { PromptCache } from '../model/prompt-cache.js';
+import type { VirtualClock } from '../clock/virtual-clock.js';
 import type { StreamKey } from '../random/streams.js';
 import type { Scenario } from '../scenarios/loader.js';
 
@@ -39,11 +41,17 @@ const SIMULATED_BASE_URLS: AgentBaseURLs = {
  * Completions for a path ending in `/chat/completions` (with the scenario's reply faults,
  * malformed arguments, there only), the Messages API for any other. Both serve the same
  * model and the same fault stream, so one run is one conversation whichever client an
- * agent uses.
+ * agent uses. With the run's clock, the Messages edge keeps the run's prompt cache.
  */
-export function simulatedAgentEndpoint(scenario: Scenario, key: StreamKey, faults: ModelFaultSource): AgentEndpoint {
+export function simulatedAgentEndpoint(
+  scenario: Scenario,
+  key: StreamKey,
+  faults: ModelFaultSource,
+  clock?: VirtualClock,
+): AgentEndpoint {
   const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
-  const messages = simulatedFetch(model, faults, contextWindowWith(scenario.contextWindow));
+  const cache = clock === undefined ? undefined : new PromptCache(() => clock.now());
+  const messages = simulatedFetch(model, faults, contextWindowWith(scenario.contextWindow), cache);
   const chat = simulatedChatFetch({
     model,
     faults,

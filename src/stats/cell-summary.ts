@@ -18,4 +18,9 @@ export interface CellSummary {
   readonly output_tokens: Distribution;
   readonly virtual_ms: Distribution;
   readonly duplicate_side_effects: number;
+  /**
+   * What the cell's runs cost, summed from their records (each call at its model's price,
+   * prompt-cache reads and writes priced as such); absent in summaries written before it.
+   */
+  readonly cost_usd?: number | undefined;
 }

@@ -15,6 +15,7 @@ function run(seed: number, verdict: RunRecord['verdict'], toolCalls: number): Pa
     output_tokens: 10 * toolCalls,
     virtual_ms: 1000 * toolCalls,
     duplicate_side_effects: verdict === 'harmful' ? 1 : 0,
+    cost_usd: 0.000_1 * toolCalls + 0.000_000_7,
   };
 }
 
@@ -49,6 +50,14 @@ describe('CellAccumulator', () => {
     expect(summary.duplicate_side_effects).toBe(1);
     expect(summary.right_outcome.successes).toBe(3);
     expect(accumulate(runs, true).summary().right_outcome.successes).toBe(4);
+  });
+
+  it('sums the runs’ costs in whole millionths, the same in any order, and knows none when a record had none', () => {
+    // 159 calls × $0.0001 + 9 × $0.0000007, each record rounded to the millionth: 0.0159 + 9e-6.
+    expect(accumulate(runs).summary().cost_usd).toBe(0.015_909);
+    expect(accumulate([...runs].reverse()).summary().cost_usd).toBe(0.015_909);
+    const { cost_usd: _, ...older } = runs[0]!;
+    expect(accumulate([older, ...runs.slice(1)]).summary()).not.toHaveProperty('cost_usd');
   });
 
   it('picks the worst runs by calls (ties to the lower seed) and the first of each bad verdict', () => {

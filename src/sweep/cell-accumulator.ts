@@ -53,6 +53,8 @@ export class CellAccumulator {
   readonly #seeds = new Column();
   readonly #verdictOf = new Column();
   #duplicates = 0;
+  /** Millionths of a dollar. */
+  #costMicros = 0;
   #runs = 0;
 
   constructor(scenario: string, arm: string, impossible: boolean) {
@@ -69,6 +71,7 @@ export class CellAccumulator {
       this.#outcomes[packed[at + 1] as number]! += 1;
       for (let c = 0; c < COLUMN_FIELDS.length; c++) this.#columns[c]!.push(packed[at + 2 + c] as number);
       this.#duplicates += packed[at + 8] as number;
+      this.#costMicros += packed[at + 10] as number;
       this.#seeds.push(packed[at + 9] as number);
       this.#verdictOf.push(packed[at] as number);
       this.#runs += 1;
@@ -130,6 +133,8 @@ export class CellAccumulator {
       output_tokens: column('output_tokens'),
       virtual_ms: column('virtual_ms'),
       duplicate_side_effects: this.#duplicates,
+      // Unknown (NaN) when a record had none: written by a spiralbench before costs were.
+      ...(Number.isNaN(this.#costMicros) ? {} : { cost_usd: this.#costMicros / 1e6 }),
     };
   }
 }

@@ -58,6 +58,7 @@ export async function runChunk({ definition, chunk }: ChunkTask, context: ChunkC
       seed,
       model,
       stream: definition.stream === true,
+      promptCache: definition.promptCache !== false,
       member,
       cassette: definition.cassette,
     }).finally(ended);

@@ -9,8 +9,10 @@ const arms = resolveArms(['none', 'article'], '--arms');
 
 describe('estimateSweepCost', () => {
   it("prices the simulated sweep's own runs at the named model's list prices", async () => {
-    const sonnet = await estimateSweepCost({ scenarios: [scenario], arms, seeds: 5, modelId: 'claude-sonnet-4-5' });
-    const haiku = await estimateSweepCost({ scenarios: [scenario], arms, seeds: 5, modelId: 'claude-haiku-4-5' });
+    // Without the prompt cache, whose minimum prefix differs between the two models.
+    const uncached = { scenarios: [scenario], arms, seeds: 5, promptCache: false } as const;
+    const sonnet = await estimateSweepCost({ ...uncached, modelId: 'claude-sonnet-4-5' });
+    const haiku = await estimateSweepCost({ ...uncached, modelId: 'claude-haiku-4-5' });
     // Same runs (same context window), a third of the price: Haiku 4.5 is $1/$5 where Sonnet is $3/$15.
     expect(haiku.meanInputTokens).toBe(sonnet.meanInputTokens);
     expect(haiku.totalUsd! * 3).toBeCloseTo(sonnet.totalUsd!, 9);
@@ -19,7 +21,7 @@ describe('estimateSweepCost', () => {
     let output = 0;
     for (const arm of arms) {
       for (let seed = 1; seed <= 5; seed++) {
-        const { record } = await runOne({ sweepSeed: 0, scenario, arm, seed });
+        const { record } = await runOne({ sweepSeed: 0, scenario, arm, seed, promptCache: false });
         input += record.input_tokens;
         output += record.output_tokens;
       }
@@ -34,6 +36,17 @@ describe('estimateSweepCost', () => {
     expect(sonnet.maxRunUsd).toBeGreaterThan(sonnet.totalUsd! / 10);
     expect(sonnet.cells.map((cell) => cell.arm)).toEqual(['none', 'article']);
     expect(sonnet.cells.reduce((sum, cell) => sum + cell.usd!, 0)).toBeCloseTo(sonnet.totalUsd!, 9);
+  });
+
+  it('prices the prompt cache as the sweep will use it, and gives an interval around the total', async () => {
+    const options = { scenarios: [scenario], arms, seeds: 40, modelId: 'claude-sonnet-4-5' } as const;
+    const cached = await estimateSweepCost(options);
+    const uncached = await estimateSweepCost({ ...options, promptCache: false });
+    expect(cached.meanInputTokens).toBe(uncached.meanInputTokens);
+    expect(cached.totalUsd!).toBeLessThan(uncached.totalUsd! * 0.7);
+    const [low, high] = cached.intervalUsd!;
+    expect(low).toBeLessThan(cached.totalUsd!);
+    expect(high).toBeGreaterThan(cached.totalUsd!);
   });
 
   it("scales a sample of each cell's first seeds to the whole cell", async () => {

@@ -20,6 +20,8 @@ export interface CostEstimateOptions {
    * a millisecond each, so up to this many every seed is simulated. @default 200
    */
   readonly sampleSeeds?: number;
+  /** Our loop's requests marked for the prompt cache, as the sweep's will be. @default true */
+  readonly promptCache?: boolean;
 }
 
 /** What the simulated model's runs say a real sweep would cost; never a quote. */
@@ -34,8 +36,17 @@ export interface CostEstimate {
   readonly meanOutputTokens: number;
   /** Each cell's mean cost a run × its runs, summed; undefined without a price. */
   readonly totalUsd: number | undefined;
+  /**
+   * A 95% interval of the total, as far as the simulated runs can say: the spread of a
+   * cell's runs (the real sweep's runs are draws like them) and the uncertainty of each
+   * mean from its sample, normal approximation. Not of the real model's difference from
+   * the simulated one, which no sample shows. Undefined without a price.
+   */
+  readonly intervalUsd: readonly [number, number] | undefined;
   /** The costliest sampled run: what the tail of a cell can cost. */
   readonly maxRunUsd: number | undefined;
+  /** Whether the runs were priced with prompt caching, as the sweep will run. */
+  readonly promptCache: boolean;
   /** Each (scenario, arm) cell's share, in sweep order; `usd` undefined without a price. */
   readonly cells: ReadonlyArray<{ readonly scenario: string; readonly arm: string; readonly usd: number | undefined }>;
 }
@@ -60,11 +71,13 @@ export async function estimateSweepCost(options: CostEstimateOptions): Promise<C
   let inputTokens = 0;
   let outputTokens = 0;
   let totalUsd = 0;
+  let totalVariance = 0;
   let maxRunUsd = 0;
   const cells: Array<CostEstimate['cells'][number]> = [];
   for (const scenario of options.scenarios) {
     for (const arm of options.arms) {
       let cellUsd = 0;
+      let cellSquares = 0;
       for (let seed = baseSeed; seed < baseSeed + sample; seed++) {
         const { record } = await runOne({
           sweepSeed,
@@ -72,15 +85,23 @@ export async function estimateSweepCost(options: CostEstimateOptions): Promise<C
           arm,
           seed,
           model: inProcessModel(options.modelId),
+          promptCache: options.promptCache !== false,
         });
         sampledRuns += 1;
         inputTokens += record.input_tokens;
         outputTokens += record.output_tokens;
         cellUsd += record.cost_usd;
+        cellSquares += record.cost_usd * record.cost_usd;
         maxRunUsd = Math.max(maxRunUsd, record.cost_usd);
       }
       const usd = sample === 0 ? 0 : (cellUsd / sample) * options.seeds;
       totalUsd += usd;
+      if (sample > 1) {
+        const mean = cellUsd / sample;
+        const variance = Math.max(0, (cellSquares - sample * mean * mean) / (sample - 1));
+        // The real cell's runs vary as the sample's do; its mean is known to within the sample's error.
+        totalVariance += options.seeds * variance + (options.seeds * options.seeds * variance) / sample;
+      }
       cells.push({ scenario: scenario.id, arm: arm.name, usd: price === undefined ? undefined : usd });
     }
   }
@@ -92,7 +113,13 @@ export async function estimateSweepCost(options: CostEstimateOptions): Promise<C
     meanInputTokens: sampledRuns === 0 ? 0 : inputTokens / sampledRuns,
     meanOutputTokens: sampledRuns === 0 ? 0 : outputTokens / sampledRuns,
     totalUsd: price === undefined ? undefined : totalUsd,
+    intervalUsd:
+      // One run a cell says nothing of how its runs vary.
+      price === undefined || sample < 2
+        ? undefined
+        : [Math.max(0, totalUsd - 1.96 * Math.sqrt(totalVariance)), totalUsd + 1.96 * Math.sqrt(totalVariance)],
     maxRunUsd: price === undefined ? undefined : maxRunUsd,
+    promptCache: options.promptCache !== false,
     cells,
   };
 }

@@ -19,11 +19,15 @@ export const PACKED_FIELDS = [
   'virtual_ms',
   'duplicate_side_effects',
   'seed',
+  'cost_usd',
 ] as const;
 export const PACKED_WIDTH = PACKED_FIELDS.length;
 
 export function packRun(
-  record: Pick<RunRecord, 'verdict' | 'outcome' | (typeof PACKED_FIELDS)[number]>,
+  record: Pick<RunRecord, 'verdict' | 'outcome' | Exclude<(typeof PACKED_FIELDS)[number], 'cost_usd'>> & {
+    /** Absent from records written before costs were: NaN, and the cell's cost is unknown. */
+    readonly cost_usd?: number | undefined;
+  },
   into: Float64Array,
   row: number,
 ): void {
@@ -38,4 +42,6 @@ export function packRun(
   into[at + 7] = record.virtual_ms;
   into[at + 8] = record.duplicate_side_effects;
   into[at + 9] = record.seed;
+  // In millionths of a dollar, whole: a cell's sum is then the same in any order (shards, merge).
+  into[at + 10] = record.cost_usd === undefined ? Number.NaN : Math.round(record.cost_usd * 1e6);
 }

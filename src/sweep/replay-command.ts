@@ -13,6 +13,8 @@ export interface ReplayTarget {
   readonly viaSdk?: boolean;
   /** Every model call was streamed. @default false */
   readonly stream?: boolean;
+  /** Requests went unmarked for the prompt cache. @default true */
+  readonly promptCache?: boolean;
   /** The persona ensemble as the sweep named it, and the member that played the run. */
   readonly ensemble?: string;
   readonly member?: number;
@@ -49,5 +51,6 @@ export function replayCommand(target: ReplayTarget): string {
   if (target.member !== undefined) words.push('--member', `${target.member}`);
   if (target.viaSdk === true) words.push('--via', 'sdk');
   if (target.stream === true) words.push('--stream');
+  if (target.promptCache === false) words.push('--no-prompt-cache');
   return words.map(shellWord).join(' ');
 }

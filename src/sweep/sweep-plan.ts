@@ -13,6 +13,8 @@ export interface SweepDefinition {
   readonly model: 'simulated' | 'simulated-sdk';
   /** Every model call streamed; absent when not, so a plain sweep's identity is unchanged. */
   readonly stream?: true;
+  /** Requests sent unmarked for the prompt cache (`--no-prompt-cache`); absent when marked, the default. */
+  readonly promptCache?: false;
   /** The persona ensemble every arm runs across (its members reach workers once, at pool start); absent without one. */
   readonly ensemble?: { readonly name: string; readonly members: number; readonly hash: string };
   /** Every run's model calls recorded into, or answered from, a cassette folder; absent without one. */

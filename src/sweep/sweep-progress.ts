@@ -22,6 +22,8 @@ export interface SweepIdentity {
   readonly chunk_size: number;
   /** The persona ensemble, by name and the hash of its bytes; absent without one. */
   readonly ensemble?: { readonly name: string; readonly hash: string };
+  /** Requests sent without prompt-cache marks (`--no-prompt-cache`); absent when marked, the default. */
+  readonly prompt_cache?: false;
 }
 
 // Exhaustive over SweepIdentity: a new field fails the type check here until it is compared.
@@ -35,6 +37,7 @@ const IDENTITY_FIELDS: ReadonlySet<string> = new Set(
     shard: true,
     chunk_size: true,
     ensemble: true,
+    prompt_cache: true,
   } satisfies Record<keyof SweepIdentity, true>),
 );
 

@@ -1,3 +1,4 @@
+import { SpendLimitReached } from '../model/spend-limit.js';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { claimResultsFolder, sweepIntent, type ResultsFolder } from '../results/results-folder.js';
@@ -50,6 +51,8 @@ export interface SweepOptions {
   readonly model?: ModelSource;
   /** Stream every model call (docs/streaming.md); results name the model `<model>+stream`. @default false */
   readonly stream?: boolean;
+  /** Mark our loop's requests for the prompt cache (LoopOptions.promptCaching). @default true */
+  readonly promptCache?: boolean;
   /** Record every run's model calls into a cassette folder, or answer them from one (docs/cassettes.md). @default neither */
   readonly cassette?: CassetteUse;
   /**
@@ -175,6 +178,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     sweepSeed: options.sweepSeed ?? 0,
     model: model.portable ?? 'simulated',
     ...(options.stream === true ? { stream: true as const } : {}),
+    ...(options.promptCache === false ? { promptCache: false as const } : {}),
     ...(ensemble === undefined ? {} : { ensemble: storedEnsemble(ensemble) }),
     ...(options.cassette === undefined ? {} : { cassette: options.cassette }),
   };
@@ -200,6 +204,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     shard,
     chunk_size: chunkSize,
     ...(ensemble === undefined ? {} : { ensemble: { name: ensemble.name, hash: ensemble.hash } }),
+    ...(options.promptCache === false ? { prompt_cache: false as const } : {}),
   };
   const resumed = folder?.progress === undefined ? undefined : { dir: folder.dir, progress: folder.progress };
   if (resumed !== undefined) checkSameSweep(resumed.progress, identity, resumed.dir);
@@ -276,7 +281,12 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
       const chunk = plan.chunk(index);
       return runChunk({ definition, chunk }, contextOf(chunk.scenarioIndex));
     };
-    await runInOrder(plan.chunkCount, first, Math.max(1, model.concurrency), run, accept, stopped);
+    await runInOrder(plan.chunkCount, first, Math.max(1, model.concurrency), run, accept, stopped).catch(
+      (error: unknown) => {
+        // A run cut by the spend limit is left out; the sweep stops as its stop signal says.
+        if (!(error instanceof SpendLimitReached) || options.signal?.aborted !== true) throw error;
+      },
+    );
   } else if (workers === 1) {
     for (let index = first; index < plan.chunkCount; index++) {
       // A simulated run never waits on I/O, so without this turn of the event loop a
@@ -370,6 +380,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
                 ...(armsFile === undefined && agent?.kind === 'module' ? { agent: shownAgentSpec(agent) } : {}),
                 ...(member === undefined || ensemble === undefined ? {} : { ensemble: ensemble.name, member }),
               },
+              options.promptCache !== false,
             ),
           );
         }

@@ -56,6 +56,7 @@ export async function captureTrace(
   stream = false,
   cassette: CassetteUse | undefined = undefined,
   names: TraceNames = {},
+  promptCache = true,
 ): Promise<Trace> {
   const events: AgentEvent[] = [];
   const { record, result, world } = await runOne({
@@ -65,6 +66,7 @@ export async function captureTrace(
     seed,
     model,
     stream,
+    promptCache,
     cassette,
     member: names.member,
     onEvent: (event) => events.push(event),
@@ -91,6 +93,7 @@ export async function captureTrace(
         : { ensemble: names.ensemble, member: names.member }),
       viaSdk: model.viaSdk,
       stream,
+      promptCache,
     }),
     record,
     prompt: scenario.prompt,

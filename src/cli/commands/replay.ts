@@ -27,6 +27,7 @@ interface ReplayFlags {
   readonly armsFile?: string;
   readonly agent?: string;
   readonly stream: boolean;
+  readonly promptCache: boolean;
   readonly ensemble?: string;
   readonly member?: number;
   readonly results?: string;
@@ -67,6 +68,7 @@ export function registerReplay(program: Command): void {
     .option('--arms-file <path>', 'the arms file the run used, for a custom arm')
     .option('--agent <path>', 'the agent module (path#export) the run used, for an agent:<name> arm from --agent')
     .option('--stream', 'stream every model call, as a run with --stream did (docs/streaming.md)', false)
+    .option('--no-prompt-cache', 'send requests without prompt-cache breakpoints, as a run with --no-prompt-cache did')
     .option('--ensemble <name>', "the persona ensemble the run's sweep used: 'default' or its file")
     .option(
       '--member <n>',
@@ -114,6 +116,7 @@ export function registerReplay(program: Command): void {
         seed: flags.seed,
         model: await chooseModel({ via: flags.via }),
         ...(flags.stream ? { stream: true } : {}),
+        ...(flags.promptCache ? {} : { promptCache: false }),
         member: played.member,
         onEvent: (event) => events.push(event),
       });
@@ -128,6 +131,7 @@ export function registerReplay(program: Command): void {
         ...(played.member === undefined ? {} : { ensemble: flags.ensemble!, member: played.member }),
         viaSdk: flags.via === 'sdk',
         stream: flags.stream,
+        promptCache: flags.promptCache,
       });
       if (flags.json) {
         printJson({ version: 1, rerun: true, record, events, messages: result.messages, world, replay: command });

@@ -92,6 +92,10 @@ export function registerRun(program: Command): void {
       false,
     )
     .option(
+      '--no-prompt-cache',
+      "send our loop's requests without prompt-cache breakpoints: every call pays for its whole prompt at the input price (docs/cost.md)",
+    )
+    .option(
       '--record <dir>',
       "record every model call of the sweep into a cassette folder (one file a run; the model's replies, errors and their headers, never a key), to replay it later with no key and no network (docs/cassettes.md)",
     )

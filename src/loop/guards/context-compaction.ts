@@ -1,3 +1,4 @@
+import { promptTokens, usageCost } from '../../model/usage.js';
 import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { z } from 'zod';
 import type { ModelRequest } from '../../model/model-client.js';
@@ -179,8 +180,9 @@ export function contextCompaction({
       afterMessages: compaction.messages.length,
       pinned: compaction.pinned,
       summaryModel: compaction.reply?.model ?? summaryModel,
-      summaryInputTokens: usage?.input_tokens ?? 0,
+      summaryInputTokens: usage === undefined ? 0 : promptTokens(usage),
       summaryOutputTokens: usage?.output_tokens ?? 0,
+      summaryCostUsd: usage === undefined ? 0 : usageCost(compaction.reply?.model ?? summaryModel, usage),
     });
     return compaction.messages;
   };

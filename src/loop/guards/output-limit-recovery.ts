@@ -26,14 +26,29 @@ function withoutCutOffCall(reply: Message): Message {
   return { ...reply, content };
 }
 
-/** Usage of two attempts at one turn, so the discarded one is still paid for. */
+/** Usage of two attempts at one turn, so the discarded one is still paid for, the prompt cache's reads and writes too. */
 function addUsage(discarded: Message, kept: Message): Message {
+  const a = discarded.usage;
+  const b = kept.usage;
+  const sum = (x: number | null | undefined, y: number | null | undefined) =>
+    x == null && y == null ? null : (x ?? 0) + (y ?? 0);
   return {
     ...kept,
     usage: {
-      ...kept.usage,
-      input_tokens: discarded.usage.input_tokens + kept.usage.input_tokens,
-      output_tokens: discarded.usage.output_tokens + kept.usage.output_tokens,
+      ...b,
+      input_tokens: a.input_tokens + b.input_tokens,
+      output_tokens: a.output_tokens + b.output_tokens,
+      cache_read_input_tokens: sum(a.cache_read_input_tokens, b.cache_read_input_tokens),
+      cache_creation_input_tokens: sum(a.cache_creation_input_tokens, b.cache_creation_input_tokens),
+      cache_creation:
+        a.cache_creation == null && b.cache_creation == null
+          ? null
+          : {
+              ephemeral_5m_input_tokens:
+                (a.cache_creation?.ephemeral_5m_input_tokens ?? 0) + (b.cache_creation?.ephemeral_5m_input_tokens ?? 0),
+              ephemeral_1h_input_tokens:
+                (a.cache_creation?.ephemeral_1h_input_tokens ?? 0) + (b.cache_creation?.ephemeral_1h_input_tokens ?? 0),
+            },
     },
   };
 }

@@ -105,7 +105,8 @@ export function fromChatCompletion(completion: ChatCompletion): Message {
     container: null,
     diagnostics: null,
     usage: {
-      input_tokens: usage?.prompt_tokens ?? 0,
+      // Chat Completions counts cached tokens inside prompt_tokens; the Messages API apart.
+      input_tokens: (usage?.prompt_tokens ?? 0) - (usage?.prompt_tokens_details?.cached_tokens ?? 0),
       output_tokens: usage?.completion_tokens ?? 0,
       cache_creation: null,
       cache_creation_input_tokens: null,

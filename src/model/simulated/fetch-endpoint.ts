@@ -3,6 +3,7 @@ import type { ModelRequest } from '../model-client.js';
 import { contextLimitResponse, type ContextWindowOf } from './context-limit.js';
 import { invalidRequestResponse, requestProblem } from './request-validation.js';
 import type { SimulatedModel } from './simulated-model.js';
+import { type PromptCache, withCacheUsage } from '../prompt-cache.js';
 import { MessageThreads } from './message-threads.js';
 import { eventsBeforeCut, sseBody, sseFrames } from '../streaming/sse-frames.js';
 import { messageStreamEvents } from '../streaming/stream-events.js';
@@ -52,12 +53,14 @@ function wireResponse(response: ModelFaultResponse): Response {
  * starts are the same HTTP errors, and a `stream_cut` fault sends the first half of the
  * events and then an `event: error` frame. The model sees the request without `stream`:
  * its reply cannot depend on how it is delivered. Replies are written as the API writes them
- * (see text-citations.ts).
+ * (see text-citations.ts). With a `cache`, replies report what the prompt cache read and
+ * wrote (see prompt-cache.ts).
  */
 export function simulatedFetch(
   model: SimulatedModel,
   faults?: ModelFaultSource,
   contextWindow?: ContextWindowOf,
+  cache?: PromptCache,
 ): typeof fetch {
   const threads = new MessageThreads();
   return async (input, init) => {
@@ -92,7 +95,9 @@ export function simulatedFetch(
     if (tooLarge !== null) return wireResponse(tooLarge);
     const problem = requestProblem(request);
     if (problem !== null) return wireResponse(invalidRequestResponse(problem));
-    const message = model.respond(request);
+    const account = cache?.account(request) ?? null;
+    if (typeof account === 'string') return wireResponse(invalidRequestResponse(account));
+    const message = withCacheUsage(model.respond(request), account);
     // A cut reply never reached the client: the thread does not hold it.
     if (thread.kind === 'threaded' && fault?.response.kind !== 'stream_cut') threads.hold(request, message);
     if (streamed) {

@@ -39,6 +39,8 @@ export interface Headline {
   readonly scenarios: readonly HeadlineScenario[];
   /** How costs were estimated; undefined when the model is not in the price table. */
   readonly price: PriceChoice | undefined;
+  /** Every cell's cost is its records' (prompt-cache reads and writes priced as such), not mean tokens × price. */
+  readonly costsRecorded: boolean;
 }
 
 const nonZero = (counts: Readonly<Record<string, number>>) => Object.entries(counts).filter(([, n]) => n > 0);
@@ -59,8 +61,14 @@ export function headline(summary: StoredSummary): Headline {
     const rateOf = (cell: CellSummary) => (scenario.impossible ? cell.right_outcome : cell.success);
     const rows = cells.map((cell): HeadlineRow => {
       const rate = rateOf(cell);
+      // The records' own costs where the summary has them (each call at its model's price, the
+      // prompt cache's reads and writes as such); older summaries priced by their mean tokens.
       const costPerRun =
-        price === undefined ? undefined : costOf(price.price, cell.input_tokens.mean, cell.output_tokens.mean);
+        price === undefined
+          ? undefined
+          : cell.cost_usd !== undefined && cell.runs > 0
+            ? cell.cost_usd / cell.runs
+            : costOf(price.price, cell.input_tokens.mean, cell.output_tokens.mean);
       return {
         arm: cell.arm,
         runs: cell.runs,
@@ -82,5 +90,5 @@ export function headline(summary: StoredSummary): Headline {
     });
     return { id: scenario.id, impossible: scenario.impossible, baseline: baselineCell?.arm ?? '', rows };
   });
-  return { scenarios, price };
+  return { scenarios, price, costsRecorded: summary.cells.every((cell) => cell.cost_usd !== undefined) };
 }

@@ -1,4 +1,4 @@
-import { formatDollars } from '../prices.js';
+import { costMethod, formatDollars } from '../prices.js';
 import { html, type SafeHtml } from './escape.js';
 import {
   isSignificant,
@@ -127,6 +127,6 @@ export function headlineNotes(headlineData: Headline, model: string): SafeHtml {
   const cost =
     price === undefined
       ? html`No price is known for model <code>${model}</code>, so costs are n/a.`
-      : html`Costs are <b>estimates</b>: mean input and output tokens per run × $${num(price.price.inputPerMillion)} / $${num(price.price.outputPerMillion)} per million tokens${price.simulated ? html`, the simulated model priced as <code>${price.pricedAs}</code>` : html` (<code>${price.pricedAs}</code>)`}; per success divides by the runs that got the right outcome.`;
+      : html`Costs are <b>estimates</b>, ${costMethod(price, headlineData.costsRecorded)}; per success divides by the runs that got the right outcome.`;
   return html`<p class="muted">Rates carry 95% Wilson intervals; Δ is the difference from the baseline arm with Newcombe's 95% interval, in <span class="better">green</span> or <span class="worse">red</span> where the interval leaves out 0. Verdicts are judged on the world the run left behind, never on what the model said; a duplicate write is a side effect done twice. ${cost}</p>`;
 }
