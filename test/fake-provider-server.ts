@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { simulatedChatFetch } from '../src/model/openai/chat-endpoint.js';
 import { simulatedFetch } from '../src/model/simulated/fetch-endpoint.js';
+import { type SimulatedBatchesOptions, withSimulatedBatches } from '../src/model/batch/simulated-batches.js';
 import { SimulatedModel } from '../src/model/simulated/simulated-model.js';
 import { loadScenario } from '../src/scenarios/loader.js';
 
@@ -19,6 +20,8 @@ export interface FakeProviderOptions {
   readonly scenario: string;
   /** Extra response headers for the n-th request (0-based), e.g. rate-limit headers. */
   readonly headers?: (n: number) => Readonly<Record<string, string>>;
+  /** The Message Batches API's behaviour (it answers every request of a batch through the Messages endpoint). */
+  readonly batches?: SimulatedBatchesOptions;
   /** Answer the n-th request with this instead of a completion. */
   readonly fail?: (
     n: number,
@@ -49,7 +52,7 @@ export async function startFakeProvider(options: FakeProviderOptions): Promise<F
     streamKey: { sweepSeed: 0, scenario: scenario.id, runSeed: 1 },
   });
   const chat = simulatedChatFetch({ model });
-  const messages = simulatedFetch(model);
+  const messages = withSimulatedBatches(simulatedFetch(model), options.batches);
   const requests: ReceivedRequest[] = [];
   let open = 0;
   let maxOpen = 0;

@@ -66,7 +66,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     live,
     onEvent: spec.onEvent,
   });
-  const made = live?.model ?? source.clientFor(scenario, session.key, session.modelFaults, session.clock);
+  const made = live?.model ?? source.clientFor(scenario, session.key, session.modelFaults, session.clock, arm.name);
   // Awaited only when it is a promise: the in-process run, a sweep's usual one, does not wait a turn.
   const client = made instanceof Promise ? await made : made;
   const { cassette } = spec;

@@ -30,6 +30,7 @@ const estimate = (totalUsd: number | undefined): CostEstimate => ({
   maxRunUsd: totalUsd === undefined ? undefined : 3.4,
   intervalUsd: totalUsd === undefined ? undefined : [totalUsd * 0.9, totalUsd * 1.1],
   promptCache: true,
+  batch: false,
   cells: [
     { scenario: 'fetch-transform-write', arm: 'none', usd: totalUsd === undefined ? undefined : totalUsd * 0.75 },
     { scenario: 'fetch-transform-write', arm: 'article', usd: totalUsd === undefined ? undefined : totalUsd * 0.25 },

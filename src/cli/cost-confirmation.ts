@@ -50,7 +50,7 @@ export function describeRealSweep(target: RealModelTarget, estimate: CostEstimat
     ...(estimate.intervalUsd === undefined
       ? []
       : [
-          `  95% interval ${formatDollars(estimate.intervalUsd[0])}–${formatDollars(estimate.intervalUsd[1])}, from how the simulated runs vary; ${estimate.promptCache ? 'with prompt caching (--no-prompt-cache prices without)' : 'without prompt caching'}.`,
+          `  95% interval ${formatDollars(estimate.intervalUsd[0])}–${formatDollars(estimate.intervalUsd[1])}, from how the simulated runs vary; ${estimate.promptCache ? 'with prompt caching (--no-prompt-cache prices without)' : 'without prompt caching'}${estimate.batch ? ', at the batch price (half)' : ''}.`,
         ]),
     `  ${source},`,
     `  priced at ${estimate.modelId}'s list prices ($${inputPerMillion} / $${outputPerMillion} per million input / output tokens): ${tokens}.`,

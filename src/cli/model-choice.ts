@@ -19,8 +19,21 @@ export interface ModelFlags {
   /** @default 'anthropic' */
   readonly provider?: string;
   readonly baseUrl?: string;
-  /** @default DEFAULT_REAL_CONCURRENCY */
+  /** @default DEFAULT_REAL_CONCURRENCY, BATCH_CONCURRENCY with --batch */
   readonly concurrency?: number;
+  /** Send the model calls through the Message Batches API (Claude only). @default false */
+  readonly batch?: boolean;
+  /** The first wait between two reads of a batch's status, in ms. @default 5000 */
+  readonly batchPollMs?: number;
+}
+
+/** Runs in flight at once with --batch: each turn's batch holds one request of each. */
+export const BATCH_CONCURRENCY = 100;
+
+/** Where a --batch sweep keeps the batches it sent, and whether it resumes one that sent some. */
+export interface BatchFolder {
+  readonly dir: string;
+  readonly resume: boolean;
 }
 
 /** What a real model is, for the cost estimate and the banner: never the key. */
@@ -51,6 +64,7 @@ export async function selectModel(
   flags: ModelFlags,
   env: NodeJS.ProcessEnv = process.env,
   limiter: Pick<RequestLimiterOptions, 'onHold'> = {},
+  batchFolder?: BatchFolder,
 ): Promise<ModelSelection> {
   if (flags.via !== 'in-process' && flags.via !== 'sdk') {
     throw UserInputError.single('--via', '', `'in-process' or 'sdk', got '${flags.via}'`);
@@ -63,6 +77,7 @@ export async function selectModel(
       ['--provider', flags.provider],
       ['--base-url', flags.baseUrl],
       ['--concurrency', flags.concurrency],
+      ['--batch', flags.batch === true ? true : undefined],
     ] as const) {
       if (value !== undefined)
         throw UserInputError.single(
@@ -82,7 +97,7 @@ export async function selectModel(
   }
   const modelId = flags.model;
   const baseUrl = flags.baseUrl === undefined ? undefined : parseBaseUrl(flags.baseUrl);
-  const concurrency = flags.concurrency ?? DEFAULT_REAL_CONCURRENCY;
+  const concurrency = flags.concurrency ?? (flags.batch === true ? BATCH_CONCURRENCY : DEFAULT_REAL_CONCURRENCY);
   const [{ RequestLimiter }, { rateLimitedFetch }, { withRedactedErrors }] = await Promise.all([
     import('../model/rate-limit/request-limiter.js'),
     import('../model/rate-limit/rate-limited-fetch.js'),
@@ -90,6 +105,12 @@ export async function selectModel(
   ]);
   const fetch = rateLimitedFetch(new RequestLimiter({ concurrency, ...limiter }));
   if (provider === 'openai-compatible') {
+    if (flags.batch === true)
+      throw UserInputError.single(
+        '--batch',
+        '',
+        'Claude (the Message Batches API); an OpenAI-compatible server has none',
+      );
     if (baseUrl === undefined) {
       throw UserInputError.single(
         '--base-url',
@@ -149,9 +170,26 @@ export async function selectModel(
     modelId,
     label: client.name,
   });
+  const real = { provider, modelId, endpoint: endpoint.display, local: endpoint.local, concurrency };
+  if (flags.batch === true) {
+    const [{ BatchingModel }, journal] = await Promise.all([
+      import('../model/batch/batching-model.js'),
+      import('../results/batch-journal.js'),
+    ]);
+    if (batchFolder === undefined) throw new Error('--batch needs the results folder for its batches');
+    const batching = new BatchingModel({
+      api: client.batchApi(),
+      name: client.name,
+      sent: batchFolder.resume ? journal.readBatchJournal(batchFolder.dir) : [],
+      record: (entry) => journal.appendBatchJournal(batchFolder.dir, entry),
+      ...(flags.batchPollMs === undefined ? {} : { pollMs: flags.batchPollMs }),
+    });
+    const perRun = { name: client.name, forRun: (run: string) => withRedactedErrors(batching.forRun(run), secrets) };
+    return { source: clientModel(perRun, modelId, concurrency, { ...agents, api: 'anthropic' }), real };
+  }
   return {
     source: clientModel(withRedactedErrors(client, secrets), modelId, concurrency, { ...agents, api: 'anthropic' }),
-    real: { provider, modelId, endpoint: endpoint.display, local: endpoint.local, concurrency },
+    real,
   };
 }
 

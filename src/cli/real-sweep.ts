@@ -24,6 +24,8 @@ export interface RealSweepPlan {
   readonly yes: boolean;
   /** @default true */
   readonly promptCache?: boolean;
+  /** @default false */
+  readonly batch?: boolean;
   /** @default process.stderr */
   readonly write?: (text: string) => void;
 }
@@ -47,6 +49,7 @@ export async function prepareRealSweep(plan: RealSweepPlan): Promise<void> {
         sweepSeed: plan.sweepSeed,
         modelId: target.modelId,
         promptCache: plan.promptCache !== false,
+        batch: plan.batch === true,
       })
     : undefined;
   const runs = plan.scenarios.length * plan.arms.length * plan.seeds;

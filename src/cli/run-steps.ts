@@ -50,6 +50,8 @@ export interface RunFlags extends SweepFlags {
   readonly provider?: string;
   readonly baseUrl?: string;
   readonly concurrency?: number;
+  readonly batch: boolean;
+  readonly batchPollMs?: number;
   readonly maxCost: number;
   readonly yes: boolean;
   readonly json: boolean;
@@ -130,12 +132,17 @@ export async function planRun(flags: RunFlags): Promise<RunPlan> {
       ? { source: liveModel(flags, live.LiveSession), real: undefined }
       : cassette?.mode === 'replay'
         ? { source: replaySource(cassette), real: undefined }
-        : await selectModel(flags, process.env, {
-            onHold: (hold) =>
-              process.stderr.write(
-                `rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`,
-              ),
-          });
+        : await selectModel(
+            flags,
+            process.env,
+            {
+              onHold: (hold) =>
+                process.stderr.write(
+                  `rate limit: holding new requests ${hold.waitMs < 1000 ? `${Math.round(hold.waitMs)} ms` : `${(hold.waitMs / 1000).toFixed(1)} s`} (${hold.header})\n`,
+                ),
+            },
+            flags.batch ? { dir: resolve(flags.out), resume: flags.resume } : undefined,
+          );
   // With --json the label goes to stderr, so stdout stays one JSON document (which carries `live` itself).
   if (live !== undefined)
     (flags.json ? process.stderr : process.stdout).write(
@@ -149,6 +156,7 @@ export async function planRun(flags: RunFlags): Promise<RunPlan> {
     scenarios.map(({ scenario }) => scenario),
   ))
     process.stderr.write(`${note}\n`);
+  if (flags.batch) checkBatchSweep(flags, arms, cassette !== undefined);
   checkAgentSweep(
     arms,
     scenarios.map(({ scenario }) => scenario),
@@ -167,6 +175,7 @@ export async function planRun(flags: RunFlags): Promise<RunPlan> {
       maxCostUsd: flags.maxCost,
       yes: flags.yes,
       promptCache: flags.promptCache,
+      batch: flags.batch,
     });
   }
   // Once a real sweep's cost is agreed to: a sweep that does not start writes nothing.
@@ -452,4 +461,24 @@ function baselineDir(path: string): string {
 
 function optionalProgress(onProgress: ((done: number, total: number) => void) | undefined) {
   return onProgress === undefined ? {} : { onProgress };
+}
+
+/**
+ * What a batched sweep cannot do: a batch answers whole replies, hours later, to our
+ * loop's requests only (an agent or a framework calls the model with its own client).
+ */
+function checkBatchSweep(flags: RunFlags, arms: readonly Arm[], cassette: boolean): void {
+  const refusals: Array<[string, boolean, string]> = [
+    ['--stream', flags.stream, 'left out with --batch (a batch answers whole replies)'],
+    ['--live', flags.live, 'left out with --batch (live runs are the simulated model in real time)'],
+    ['--record/--replay', cassette, 'left out with --batch (cassettes record calls one by one)'],
+  ];
+  for (const [flag, given, expected] of refusals) if (given) throw UserInputError.single(flag, '', expected);
+  const other = arms.find((arm) => arm.agent !== undefined || arm.peer !== undefined);
+  if (other !== undefined)
+    throw UserInputError.single(
+      '--arms',
+      other.name,
+      "our loop's arms only with --batch: an agent or a peer framework calls the model with its own client",
+    );
 }

@@ -7,6 +7,7 @@ import { simulatedChatFetch } from '../model/openai/chat-endpoint.js';
 import { contextWindowWith } from '../model/model-table.js';
 import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
 import { PromptCache } from '../model/prompt-cache.js';
+import { withSimulatedBatches } from '../model/batch/simulated-batches.js';
 import { SimulatedModel } from '../model/simulated/simulated-model.js';
 import type { StreamKey } from '../random/streams.js';
 import type { Scenario } from '../scenarios/loader.js';
@@ -107,11 +108,9 @@ export class ModelServer {
           : undefined;
       endpoints = {
         // The scenario's context window, as an in-process run checks it, so a live run meets the same 413s.
-        messages: simulatedFetch(
-          model,
-          faults,
-          contextWindowWith(scenario.contextWindow),
-          new PromptCache(() => clock.now()),
+        // With the Message Batches API in front: a batch's requests meet this run's model, faults and cache.
+        messages: withSimulatedBatches(
+          simulatedFetch(model, faults, contextWindowWith(scenario.contextWindow), new PromptCache(() => clock.now())),
         ),
         chat: simulatedChatFetch({
           model,

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message, ModelClient, ModelRequest, RawMessageStreamEvent } from './model-client.js';
 import { withCitations } from './text-citations.js';
+import type { BatchApi, BatchResultLine } from './batch/batching-model.js';
 
 /**
  * How to reach the Messages API: the key, and optionally another base URL or `fetch`.
@@ -78,6 +79,17 @@ export class AnthropicModelClient implements ModelClient {
     return plainMessage(message);
   }
 
+  /** The Message Batches API through the same client (its key, base URL and fetch), replies read as `create` reads them. */
+  batchApi(): BatchApi {
+    const batches = this.#client.messages.batches;
+    return {
+      create: (requests) =>
+        batches.create({ requests: requests.map(({ custom_id, params }) => ({ custom_id, params })) }),
+      retrieve: (id) => batches.retrieve(id),
+      results: async (id) => readResults(await batches.results(id)),
+    };
+  }
+
   /**
    * `create({ stream: true })`: the SDK's own SSE parser reads the response; an HTTP error
    * rejects before the first event, an `event: error` frame throws the SDK's APIError mid-stream.
@@ -98,4 +110,12 @@ export class AnthropicModelClient implements ModelClient {
         ? { ...event, content_block: withCitations(event.content_block) }
         : event;
   }
+}
+
+/** A batch's result lines, a success's message kept to the Message fields as `create` keeps them. */
+async function* readResults(lines: AsyncIterable<unknown>): AsyncGenerator<BatchResultLine> {
+  for await (const line of lines as AsyncIterable<BatchResultLine>)
+    yield line.result.type === 'succeeded'
+      ? { custom_id: line.custom_id, result: { type: 'succeeded', message: plainMessage(line.result.message) } }
+      : line;
 }

@@ -24,6 +24,9 @@ export interface ModelSpec {
  */
 export const CACHE_PRICE = { write5m: 1.25, write1h: 2, read: 0.1 } as const;
 
+/** A call answered through the Message Batches API costs this share of its price (Anthropic's list: half). */
+export const BATCH_PRICE = 0.5;
+
 /**
  * Models by id prefix, the first matching prefix wins (exact ids before families). A table,
  * not a live price list: every figure made from it is labelled an estimate.

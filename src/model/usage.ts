@@ -1,9 +1,9 @@
 import type { Usage } from '@anthropic-ai/sdk/resources/messages';
-import { callCost, type CacheTokens, NO_CACHE } from './model-table.js';
+import { BATCH_PRICE, callCost, type CacheTokens, NO_CACHE } from './model-table.js';
 
 /** The fields of a reply's usage this module reads: what every client's usage has. */
 export type UsageCounts = Pick<Usage, 'input_tokens' | 'output_tokens'> &
-  Partial<Pick<Usage, 'cache_creation_input_tokens' | 'cache_read_input_tokens' | 'cache_creation'>>;
+  Partial<Pick<Usage, 'cache_creation_input_tokens' | 'cache_read_input_tokens' | 'cache_creation' | 'service_tier'>>;
 
 /**
  * Every input token of a call: those read afresh (`input_tokens`, which the API counts
@@ -24,7 +24,11 @@ export function cacheTokensOf(usage: UsageCounts): CacheTokens {
   return { read, written5m: written - written1h, written1h };
 }
 
-/** Dollars a call with this usage costs at `model`'s list prices, cache reads and writes priced as such. */
+/**
+ * Dollars a call with this usage costs at `model`'s list prices, cache reads and writes
+ * priced as such, and at half price when a message batch answered it (`service_tier: 'batch'`).
+ */
 export function usageCost(model: string, usage: UsageCounts): number {
-  return callCost(model, usage.input_tokens, usage.output_tokens, cacheTokensOf(usage));
+  const cost = callCost(model, usage.input_tokens, usage.output_tokens, cacheTokensOf(usage));
+  return usage.service_tier === 'batch' ? cost * BATCH_PRICE : cost;
 }

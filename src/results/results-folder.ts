@@ -1,3 +1,4 @@
+import { BATCH_JOURNAL_FILE } from './batch-journal.js';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserInputError } from '../user-input-error.js';
@@ -72,6 +73,8 @@ export function claimResultsFolder(dir: string, intent: FolderIntent, options: C
   try {
     removeDeadTemps(dir);
     const progress = checkIntent(dir, intent);
+    // A sweep started afresh: the batches an older one sent are not its own.
+    if (intent !== 'resume' && !merges(intent)) rmSync(join(dir, BATCH_JOURNAL_FILE), { force: true });
     return heldFolder(dir, intent, progress, lock, options.fs ?? NODE_FS);
   } catch (error) {
     lock.release();
@@ -120,6 +123,8 @@ function checkIntent(dir: string, intent: FolderIntent): StoredProgress | undefi
   const progress = readProgress(dir);
   if (intent === 'resume') {
     if (progress !== null) return progress;
+    // A batched sweep killed before its first runs were written: its batches are on record.
+    if (existsSync(join(dir, BATCH_JOURNAL_FILE)) && !existsSync(join(dir, SUMMARY_FILE))) return undefined;
     throw UserInputError.single(
       join(dir, PROGRESS_FILE),
       '',

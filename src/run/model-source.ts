@@ -48,6 +48,8 @@ export interface ModelSource {
     key: StreamKey,
     faults: ModelFaultInjector,
     clock: VirtualClock,
+    /** The run's arm: with the key, what names the run (a batch's custom ids). */
+    arm?: string,
   ): ModelClient | Promise<ModelClient>;
   /** The APIs an agent may speak to this source (a real server speaks one; live mode serves agents none yet). */
   readonly agentApis: ReadonlyArray<'anthropic' | 'openai-chat'>;
@@ -173,7 +175,7 @@ async function sdkClient(
  * await runOne({ sweepSeed: 0, scenario, arm, seed: 1, model: clientModel(client, 'claude-haiku-4-5') });
  */
 export function clientModel(
-  client: ModelClient,
+  client: ModelClient | { readonly name: string; readonly forRun: (run: string) => ModelClient },
   modelId: string,
   concurrency = 1,
   agents?: AgentEndpoint & { readonly api: 'anthropic' | 'openai-chat' },
@@ -185,7 +187,12 @@ export function clientModel(
     concurrency,
     viaSdk: false,
     modelId,
-    clientFor: () => client,
+    // A client per run where the source names its runs (a batching model's custom ids).
+    clientFor:
+      'forRun' in client
+        ? (_scenario: Scenario, key: StreamKey, _faults: ModelFaultInjector, _clock: VirtualClock, arm?: string) =>
+            client.forRun(`${key.sweepSeed}/${key.scenario}/${arm ?? ''}/${key.runSeed}`)
+        : () => client,
     agentApis: agents === undefined ? [] : [agents.api],
     // One server for every run: a real model meets no injected faults, only its own.
     agentEndpoint: () => agents,
@@ -225,8 +232,8 @@ export function portableModel(kind: 'simulated' | 'simulated-sdk'): ModelSource 
 export function withSpendLimit(source: ModelSource, limit: SpendLimit): ModelSource {
   return Object.freeze({
     ...source,
-    clientFor(scenario: Scenario, key: StreamKey, faults: ModelFaultInjector, clock: VirtualClock) {
-      const made = source.clientFor(scenario, key, faults, clock);
+    clientFor(scenario: Scenario, key: StreamKey, faults: ModelFaultInjector, clock: VirtualClock, arm?: string) {
+      const made = source.clientFor(scenario, key, faults, clock, arm);
       return made instanceof Promise
         ? made.then((client) => new SpendLimitedModel(client, limit))
         : new SpendLimitedModel(made, limit);

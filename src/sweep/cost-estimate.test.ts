@@ -44,6 +44,8 @@ describe('estimateSweepCost', () => {
     const uncached = await estimateSweepCost({ ...options, promptCache: false });
     expect(cached.meanInputTokens).toBe(uncached.meanInputTokens);
     expect(cached.totalUsd!).toBeLessThan(uncached.totalUsd! * 0.7);
+    const batched = await estimateSweepCost({ ...options, batch: true });
+    expect(batched.totalUsd!).toBeCloseTo(cached.totalUsd! / 2, 9);
     const [low, high] = cached.intervalUsd!;
     expect(low).toBeLessThan(cached.totalUsd!);
     expect(high).toBeGreaterThan(cached.totalUsd!);

@@ -1,4 +1,4 @@
-import { modelSpec, type ModelSpec } from '../model/model-table.js';
+import { BATCH_PRICE, modelSpec, type ModelSpec } from '../model/model-table.js';
 import type { Scenario } from '../scenarios/loader.js';
 import type { Arm } from '../arms/arms.js';
 import { runOne } from '../arms/run-one.js';
@@ -22,6 +22,8 @@ export interface CostEstimateOptions {
   readonly sampleSeeds?: number;
   /** Our loop's requests marked for the prompt cache, as the sweep's will be. @default true */
   readonly promptCache?: boolean;
+  /** The sweep goes through the Message Batches API (`run --batch`): every call at half price. @default false */
+  readonly batch?: boolean;
 }
 
 /** What the simulated model's runs say a real sweep would cost; never a quote. */
@@ -47,6 +49,8 @@ export interface CostEstimate {
   readonly maxRunUsd: number | undefined;
   /** Whether the runs were priced with prompt caching, as the sweep will run. */
   readonly promptCache: boolean;
+  /** Whether they were priced at the Message Batches API's half price. */
+  readonly batch: boolean;
   /** Each (scenario, arm) cell's share, in sweep order; `usd` undefined without a price. */
   readonly cells: ReadonlyArray<{ readonly scenario: string; readonly arm: string; readonly usd: number | undefined }>;
 }
@@ -67,6 +71,7 @@ export async function estimateSweepCost(options: CostEstimateOptions): Promise<C
   const sweepSeed = options.sweepSeed ?? 0;
   const sample = Math.min(options.seeds, options.sampleSeeds ?? 200);
   const price = modelSpec(options.modelId);
+  const share = options.batch === true ? BATCH_PRICE : 1;
   let sampledRuns = 0;
   let inputTokens = 0;
   let outputTokens = 0;
@@ -90,9 +95,10 @@ export async function estimateSweepCost(options: CostEstimateOptions): Promise<C
         sampledRuns += 1;
         inputTokens += record.input_tokens;
         outputTokens += record.output_tokens;
-        cellUsd += record.cost_usd;
-        cellSquares += record.cost_usd * record.cost_usd;
-        maxRunUsd = Math.max(maxRunUsd, record.cost_usd);
+        const runUsd = record.cost_usd * share;
+        cellUsd += runUsd;
+        cellSquares += runUsd * runUsd;
+        maxRunUsd = Math.max(maxRunUsd, runUsd);
       }
       const usd = sample === 0 ? 0 : (cellUsd / sample) * options.seeds;
       totalUsd += usd;
@@ -120,6 +126,7 @@ export async function estimateSweepCost(options: CostEstimateOptions): Promise<C
         : [Math.max(0, totalUsd - 1.96 * Math.sqrt(totalVariance)), totalUsd + 1.96 * Math.sqrt(totalVariance)],
     maxRunUsd: price === undefined ? undefined : maxRunUsd,
     promptCache: options.promptCache !== false,
+    batch: options.batch === true,
     cells,
   };
 }

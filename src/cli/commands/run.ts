@@ -80,6 +80,16 @@ export function registerRun(program: Command): void {
       positiveInt,
     )
     .option(
+      '--batch',
+      "send our loop's model calls through Claude's Message Batches API at half the price: every run in flight asks for its next reply, the requests go as one batch, and the sweep polls until it has ended (minutes to hours; --concurrency runs in flight, default 100); a crashed sweep resumes from the batches it recorded, sending none twice (docs/cost.md)",
+      false,
+    )
+    .option(
+      '--batch-poll-ms <ms>',
+      'the first wait between two reads of a batch status, doubled up to a minute',
+      positiveInt,
+    )
+    .option(
       '--max-cost <usd>',
       'ask before a real sweep estimated above this many US dollars (or of unknown cost)',
       nonNegativeNumber,
