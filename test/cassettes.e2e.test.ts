@@ -41,6 +41,42 @@ describe('cassettes: run --record, then --replay with no model', () => {
     );
   }, 60_000);
 
+  it('with --record-missing, sends the calls the cassette lacks to the live model and records the runs again', async () => {
+    const scenario = readFileSync(new URL('../scenarios/fetch-transform-write.yaml', import.meta.url), 'utf8');
+    const path = join(tempDir(), 'fetch-transform-write.yaml');
+    writeFileSync(path, scenario.replace('You are a data-pipeline agent', 'You are a careful data-pipeline agent'));
+    const topUp = join(tempDir(), 'top-up');
+    const base = ['run', '-s', path, '-a', 'none', '-n', '3'];
+    // A folder of its own, recorded from the original scenario, to be topped up.
+    const recorded = await cliAsync([
+      'run',
+      '-s',
+      'fetch-transform-write',
+      '-a',
+      'none',
+      '-n',
+      '3',
+      '-o',
+      join(topUp, 'first'),
+      '--record',
+      topUp,
+    ]);
+    expect(recorded.status, recorded.stderr).toBe(0);
+    const toppedUp = await cliAsync([...base, '-o', join(topUp, 'missing'), '--replay', topUp, '--record-missing']);
+    expect(toppedUp.status, toppedUp.stderr).toBe(0);
+    const direct = await cliAsync([...base, '-o', join(topUp, 'direct')]);
+    expect(direct.status, direct.stderr).toBe(0);
+    const runs = (folder: string) => readFileSync(join(topUp, folder, 'runs.jsonl'), 'utf8');
+    expect(runs('missing')).toBe(runs('direct'));
+    // Recorded again: a plain replay of the edited scenario now holds every call.
+    const replayed = await cliAsync([...base, '-o', join(topUp, 'replayed'), '--replay', topUp]);
+    expect(replayed.status, replayed.stderr).toBe(0);
+    expect(runs('replayed')).toBe(runs('direct'));
+    const alone = await cliAsync([...base, '-o', join(topUp, 'alone'), '--record-missing']);
+    expect(alone.status).toBe(2);
+    expect(alone.stderr).toContain('--record-missing: with --replay');
+  }, 120_000);
+
   it('refuses what a cassette cannot hold, and a folder that holds none, before any run', async () => {
     const cases: Array<[string[], string]> = [
       [['-a', 'peer:vercel-ai', '--record', join(dir, 'peer')], "--record: arms of spiralbench's own loop only"],

@@ -81,11 +81,11 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
         };
   const recorder =
     context !== undefined && cassette?.mode === 'record' ? new RecordingClient(client, context) : undefined;
-  const model =
-    recorder ??
-    (context !== undefined && cassette?.mode === 'replay'
-      ? ReplayingClient.open(cassette.dir, client.name, context)
-      : client);
+  const replaying =
+    context !== undefined && cassette?.mode === 'replay'
+      ? ReplayingClient.open(cassette.dir, client.name, context, cassette.recordMissing === true ? client : undefined)
+      : undefined;
+  const model = recorder ?? replaying ?? client;
   const { modelId } = source;
   const output = await runLoop(session, {
     model,
@@ -101,5 +101,6 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
   if (client instanceof SpendLimitedModel && client.refused)
     throw new SpendLimitReached(`${scenario.id} · ${arm.name} · seed ${seed}: cut short by --max-cost`);
   if (recorder !== undefined) recorder.save(cassette!.dir);
+  replaying?.saveRecorded(cassette!.dir);
   return output;
 }

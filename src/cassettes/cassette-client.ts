@@ -18,6 +18,11 @@ export interface CassetteUse {
   readonly mode: 'record' | 'replay';
   /** The cassette folder (absolute). */
   readonly dir: string;
+  /**
+   * A replay's calls the cassette lacks go to the live model, and the run's cassette is
+   * written again with them (`--record-missing`); absent: such a call fails its run.
+   */
+  readonly recordMissing?: true;
 }
 
 /** What a cassette client needs of its run: which run it is, its clock, and the counts of injected model faults. */
@@ -52,12 +57,14 @@ export class RecordingClient implements ModelClient {
   readonly name: string;
   readonly #inner: ModelClient;
   readonly #context: CassetteRunContext;
-  readonly #exchanges: CassetteExchange[] = [];
+  readonly #exchanges: CassetteExchange[];
 
-  constructor(inner: ModelClient, context: CassetteRunContext) {
+  /** `before`: calls of the run already answered (replayed ones, with `--record-missing`), kept first. */
+  constructor(inner: ModelClient, context: CassetteRunContext, before: readonly CassetteExchange[] = []) {
     this.name = inner.name;
     this.#inner = inner;
     this.#context = context;
+    this.#exchanges = [...before];
   }
 
   async create(request: ModelRequest, options?: { readonly signal?: AbortSignal }): Promise<Message> {
@@ -100,13 +107,21 @@ export class ReplayingClient implements ModelClient {
   readonly name: string;
   readonly #cassette: Cassette | CassetteError;
   readonly #context: CassetteRunContext;
+  /** With `--record-missing`: the live model a call the cassette lacks goes to. */
+  readonly #live: ModelClient | undefined;
+  /** From the first call the cassette lacked on: the live calls, after the replayed ones before it. */
+  #recorder: RecordingClient | undefined;
   #next = 0;
 
-  /** `name`: the client's name when the run has no cassette; one that has is named as recorded. */
-  constructor(cassette: Cassette | CassetteError, name: string, context: CassetteRunContext) {
+  /**
+   * `name`: the client's name when the run has no cassette; one that has is named as
+   * recorded. `live`: where a call the cassette lacks goes instead of failing.
+   */
+  constructor(cassette: Cassette | CassetteError, name: string, context: CassetteRunContext, live?: ModelClient) {
     this.name = cassette instanceof CassetteError ? name : cassette.model;
     this.#cassette = cassette;
     this.#context = context;
+    this.#live = live;
   }
 
   /**
@@ -114,29 +129,51 @@ export class ReplayingClient implements ModelClient {
    * recorded) gets a client whose first call fails with the CassetteError: the run fails,
    * naming the file, and the sweep goes on.
    */
-  static open(dir: string, name: string, context: CassetteRunContext): ReplayingClient {
+  static open(dir: string, name: string, context: CassetteRunContext, live?: ModelClient): ReplayingClient {
     try {
-      return new ReplayingClient(readCassette(dir, context.run), name, context);
+      return new ReplayingClient(readCassette(dir, context.run), name, context, live);
     } catch (error) {
-      if (error instanceof CassetteError) return new ReplayingClient(error, name, context);
+      if (error instanceof CassetteError) return new ReplayingClient(error, name, context, live);
       throw error;
     }
   }
 
-  async create(request: ModelRequest): Promise<Message> {
+  /** Whether a call went to the live model (`--record-missing`): the run's cassette is to be written again. */
+  get recorded(): boolean {
+    return this.#recorder !== undefined;
+  }
+
+  /** Writes the run's cassette again, the replayed calls then the live ones, when a call went live. */
+  saveRecorded(dir: string): void {
+    this.#recorder?.save(dir);
+  }
+
+  async create(request: ModelRequest, options?: { readonly signal?: AbortSignal }): Promise<Message> {
+    // Once a call went live, the rest of the run does: its transcript is no longer the recorded one.
+    if (this.#recorder !== undefined) return this.#recorder.create(request, options);
     const cassette = this.#cassette;
-    if (cassette instanceof CassetteError) throw cassette;
     const call = this.#next++;
+    const missing = (problem: Error): Promise<Message> => {
+      if (this.#live === undefined) throw problem;
+      const replayed = cassette instanceof CassetteError ? [] : cassette.exchanges.slice(0, call);
+      this.#recorder = new RecordingClient(this.#live, this.#context, replayed);
+      return this.#recorder.create(request, options);
+    };
+    if (cassette instanceof CassetteError) return missing(cassette);
     const where = `${describeRun(this.#context.run)}, model call ${call + 1}`;
     const exchange = cassette.exchanges[call];
     if (exchange === undefined)
-      throw new CassetteMismatchError(
-        `${where}: the cassette holds ${cassette.exchanges.length} calls of this run (${cassette.path})`,
+      return missing(
+        new CassetteMismatchError(
+          `${where}: the cassette holds ${cassette.exchanges.length} calls of this run (${cassette.path})`,
+        ),
       );
     const differs = firstDifference(exchange.request, requestParts(request));
     if (differs !== null)
-      throw new CassetteMismatchError(
-        `${where}: the request differs from the recorded one at ${differs} (${cassette.path})`,
+      return missing(
+        new CassetteMismatchError(
+          `${where}: the request differs from the recorded one at ${differs} (${cassette.path})`,
+        ),
       );
     const { clock, faultCounts } = this.#context;
     clock.sleep(exchange.clock_ms);

@@ -10,6 +10,7 @@ import { UserInputError } from '../user-input-error.js';
 export interface CassetteFlags {
   readonly record?: string;
   readonly replay?: string;
+  readonly recordMissing: boolean;
   readonly live: boolean;
   readonly stream: boolean;
   readonly sensitivity: boolean;
@@ -28,6 +29,12 @@ export interface CassetteFlags {
  */
 export function cassetteUse(flags: CassetteFlags, arms: readonly Arm[]): CassetteUse | undefined {
   const { record, replay } = flags;
+  if (flags.recordMissing && replay === undefined)
+    throw UserInputError.single(
+      '--record-missing',
+      '',
+      'with --replay <dir>: the calls a replay lacks go to the live model',
+    );
   if (record === undefined && replay === undefined) return undefined;
   if (record !== undefined && replay !== undefined)
     throw UserInputError.single('--replay', '', 'left out with --record: a sweep records a cassette or replays one');
@@ -44,6 +51,7 @@ export function cassetteUse(flags: CassetteFlags, arms: readonly Arm[]): Cassett
   if (flags.stream) refuse('left out with --stream (cassettes hold whole replies, not their events, yet)');
   if (flags.sensitivity) refuse('left out with --sensitivity (its edge runs play other personas: other calls)');
   if (flags.otel !== undefined) refuse('left out with --otel (it runs the sweep again in this thread)');
+  if (replay !== undefined && flags.recordMissing) return { mode: 'replay', dir: resolve(replay), recordMissing: true };
   if (replay !== undefined) {
     if (
       flags.model !== undefined ||
@@ -52,7 +60,7 @@ export function cassetteUse(flags: CassetteFlags, arms: readonly Arm[]): Cassett
       flags.via !== 'in-process'
     )
       refuse(
-        'no model flags (--model, --provider, --base-url, --via): the replies come from the cassette, which names its model',
+        'no model flags (--model, --provider, --base-url, --via): the replies come from the cassette, which names its model (with --record-missing, the calls it lacks go to the model they name)',
       );
     return { mode: 'replay', dir: resolve(replay) };
   }
@@ -85,7 +93,7 @@ export function startRecording(use: CassetteUse, model: ModelSource): void {
   const index = indexOf(use);
   if (index !== undefined && (index.model !== model.name || (index.model_id ?? undefined) !== model.modelId))
     throw UserInputError.single(
-      '--record',
+      use.mode === 'replay' ? '--record-missing' : '--record',
       '',
       `a folder that holds no other model's cassette (${use.dir} holds ${index.model}${index.model_id === null ? '' : ` (${index.model_id})`}; this sweep runs ${model.name}); name another folder`,
     );

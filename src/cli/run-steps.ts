@@ -52,6 +52,7 @@ export interface RunFlags extends SweepFlags {
   readonly concurrency?: number;
   readonly batch: boolean;
   readonly batchPollMs?: number;
+  readonly recordMissing: boolean;
   readonly maxCost: number;
   readonly yes: boolean;
   readonly json: boolean;
@@ -130,7 +131,7 @@ export async function planRun(flags: RunFlags): Promise<RunPlan> {
   const { source: model, real } =
     live !== undefined
       ? { source: liveModel(flags, live.LiveSession), real: undefined }
-      : cassette?.mode === 'replay'
+      : cassette?.mode === 'replay' && cassette.recordMissing !== true
         ? { source: replaySource(cassette), real: undefined }
         : await selectModel(
             flags,
@@ -179,7 +180,7 @@ export async function planRun(flags: RunFlags): Promise<RunPlan> {
     });
   }
   // Once a real sweep's cost is agreed to: a sweep that does not start writes nothing.
-  if (cassette?.mode === 'record') startRecording(cassette, model);
+  if (cassette?.mode === 'record' || cassette?.recordMissing === true) startRecording(cassette, model);
   return {
     scenarios,
     arms,

@@ -106,6 +106,11 @@ export function registerRun(program: Command): void {
       "send our loop's requests without prompt-cache breakpoints: every call pays for its whole prompt at the input price (docs/cost.md)",
     )
     .option(
+      '--record-missing',
+      'with --replay: a call the cassette lacks (the agent changed, or the run was never recorded) goes to the live model named by the model flags, and the run is recorded again into the cassette (docs/cassettes.md)',
+      false,
+    )
+    .option(
       '--record <dir>',
       "record every model call of the sweep into a cassette folder (one file a run; the model's replies, errors and their headers, never a key), to replay it later with no key and no network (docs/cassettes.md)",
     )
