@@ -176,7 +176,7 @@ describe('the cost estimate before a real sweep', () => {
     expect(existsSync(join(out, 'runs.jsonl'))).toBe(false);
   });
 
-  it('--yes starts a sweep over --max-cost without asking, through --base-url for the anthropic provider', async () => {
+  it('--yes starts a sweep over --max-cost without asking, through --base-url for the anthropic provider; the cap then stops it', async () => {
     provider = await startFakeProvider({ scenario: 'lookup-readonly' });
     const out = join(tempDir(), 'yes');
     const run = await cliAsync(
@@ -200,15 +200,39 @@ describe('the cost estimate before a real sweep', () => {
       ],
       { ANTHROPIC_API_KEY: ANTHROPIC_KEY },
     );
-    expect(run.status, run.stderr).toBe(0);
+    // Started without asking; a --max-cost given on the command line then holds the sweep: its first call spends it.
+    expect(run.status, run.stderr).toBe(5);
     expect(run.stderr).toMatch(/^cost estimate for 1 run\(s\): about \$0\.\d+/m);
-    expect(provider.requests.length).toBeGreaterThan(0);
+    expect(run.stderr).toContain('stopped at --max-cost $0:');
+    expect(provider.requests).toHaveLength(1);
     // --base-url points the Anthropic provider at a proxy: Messages requests, the key sent only there.
     expect(
       provider.requests.every(
         (request) => request.path === '/v1/messages' && request.headers.authorization === `Bearer ${ANTHROPIC_KEY}`,
       ),
     ).toBe(true);
+    // Without the cap, --yes runs it to the end.
+    const capless = await cliAsync(
+      [
+        'run',
+        '-s',
+        'lookup-readonly',
+        '-a',
+        'none',
+        '-n',
+        '1',
+        '--model',
+        'claude-haiku-4-5',
+        '--base-url',
+        provider.url,
+        '--yes',
+        '-o',
+        out,
+        '--resume',
+      ],
+      { ANTHROPIC_API_KEY: ANTHROPIC_KEY },
+    );
+    expect(capless.status, capless.stderr).toBe(0);
     expect(readRecords(out).map((record) => record.model)).toEqual(['anthropic:claude-haiku-4-5']);
   });
 

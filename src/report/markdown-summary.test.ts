@@ -81,7 +81,7 @@ describe('renderMarkdownSummary', () => {
 
   it('says costs are estimates and how they were priced', () => {
     expect(text).toContain(
-      'Costs are estimates: mean tokens per run × $3 / $15 per million input / output tokens (the simulated model priced as claude-sonnet-5-5).',
+      'Costs are estimates, mean tokens per run × $3 / $15 per million input / output tokens (the simulated model priced as claude-sonnet-5-5).',
     );
   });
 });
