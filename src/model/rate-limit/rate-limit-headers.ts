@@ -99,3 +99,45 @@ export function rateLimitHold(headers: Headers, nowMs: number): RateLimitHold | 
   }
   return latest !== undefined && latest.untilMs > nowMs ? latest : undefined;
 }
+
+/** What a limit has left until its reset, as a response's headers said. */
+export interface RateLimitBudget {
+  /** The header it was read from: one budget per header. */
+  readonly header: string;
+  /** What a request draws from it: one request, or the tokens it sends. */
+  readonly unit: 'requests' | 'tokens';
+  readonly remaining: number;
+  /** Epoch milliseconds when it is full again. */
+  readonly untilMs: number;
+}
+
+/**
+ * The request and input-token budgets a response reports (`*-remaining` with its reset),
+ * for pacing the requests that follow: a limit is counted down as requests start, not
+ * only waited out once it reads 0. Output-token limits are left out: a request's output is
+ * not known when it starts.
+ *
+ * @example
+ * rateLimitBudgets(new Headers({ 'x-ratelimit-remaining-tokens': '900', 'x-ratelimit-reset-tokens': '6s' }), 0)
+ * // [{ header: 'x-ratelimit-remaining-tokens', unit: 'tokens', remaining: 900, untilMs: 6000 }]
+ */
+export function rateLimitBudgets(headers: Headers, nowMs: number): RateLimitBudget[] {
+  const budgets: RateLimitBudget[] = [];
+  for (const pair of LIMIT_PAIRS) {
+    if (pair.remaining.includes('output')) continue;
+    const remaining = headers.get(pair.remaining);
+    const reset = headers.get(pair.reset);
+    if (remaining === null || reset === null || remaining.trim() === '' || !Number.isFinite(Number(remaining)))
+      continue;
+    const untilMs =
+      pair.resetFormat === 'timestamp' ? Date.parse(reset) : nowMs + (parseResetDuration(reset) ?? Number.NaN);
+    if (Number.isNaN(untilMs) || untilMs <= nowMs) continue;
+    budgets.push({
+      header: pair.remaining,
+      unit: pair.remaining.includes('requests') ? 'requests' : 'tokens',
+      remaining: Number(remaining),
+      untilMs,
+    });
+  }
+  return budgets;
+}

@@ -123,4 +123,37 @@ describe('rateLimitedFetch', () => {
     await expect(fetch('http://127.0.0.1:9/v1')).rejects.toThrow('fetch failed');
     expect(limiter.inFlight).toBe(0);
   });
+
+  it('counts a limit down as requests start, and holds the one it cannot cover until the reset (a token bucket)', async () => {
+    const { time, nowMs, sleep } = fakeTime();
+    const holds: string[] = [];
+    const limiter = new RequestLimiter({ concurrency: 8, nowMs, sleep, onHold: (hold) => holds.push(hold.header) });
+    limiter.observe(
+      new Headers({
+        'x-ratelimit-remaining-requests': '2',
+        'x-ratelimit-reset-requests': '10s',
+        'x-ratelimit-remaining-tokens': '1000',
+        'x-ratelimit-reset-tokens': '4s',
+      }),
+    );
+    const started = time.now;
+    (await limiter.acquire(600))(); // 1 request and 600 tokens: both covered
+    expect(time.now).toBe(started);
+    (await limiter.acquire(600))(); // 600 more tokens than the 400 left: waits for the token reset
+    expect(time.now - started).toBe(4000);
+    expect(holds).toEqual(['x-ratelimit-remaining-tokens: 400 left']);
+    (await limiter.acquire(10))(); // the request budget is spent (2 drawn): waits for its reset
+    expect(time.now - started).toBe(10_000);
+    (await limiter.acquire(10))(); // both reset: full again until a response says otherwise
+    expect(time.now - started).toBe(10_000);
+  });
+
+  it('sends a request larger than a whole limit once the limit has reset, rather than never', async () => {
+    const { time, nowMs, sleep } = fakeTime();
+    const limiter = new RequestLimiter({ concurrency: 1, nowMs, sleep });
+    limiter.observe(new Headers({ 'x-ratelimit-remaining-tokens': '100', 'x-ratelimit-reset-tokens': '2s' }));
+    const started = time.now;
+    (await limiter.acquire(5000))();
+    expect(time.now - started).toBe(2000);
+  });
 });
