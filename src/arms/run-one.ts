@@ -27,8 +27,8 @@ export interface RunSpec {
   readonly onExecution?: (tool: string, execution: ToolExecution) => void;
   /** Stream every model call (docs/streaming.md); the record's model reads `<model>+stream`. @default false */
   readonly stream?: boolean;
-  /** Mark requests for the prompt cache (LoopOptions.promptCaching). @default true */
-  readonly promptCache?: boolean;
+  /** Mark requests for the prompt cache (LoopOptions.promptCaching); '1h' with the hour-long lifetime. @default true */
+  readonly promptCache?: boolean | '1h';
   /** The ensemble member whose persona `scenario` carries; the record gets it last. @default none (no member field) */
   readonly member?: number | undefined;
   /** Record the run's model calls into a cassette folder, or answer them from it (our loop's arms only). @default neither */

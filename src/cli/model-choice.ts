@@ -182,6 +182,10 @@ export async function selectModel(
       name: client.name,
       sent: batchFolder.resume ? journal.readBatchJournal(batchFolder.dir) : [],
       record: (entry) => journal.appendBatchJournal(batchFolder.dir, entry),
+      onLost: (id) =>
+        process.stderr.write(
+          `batch: ${id}, on record in ${journal.BATCH_JOURNAL_FILE}, is unknown to the API (another key or server, or its results expired): its requests are sent again\n`,
+        ),
       ...(flags.batchPollMs === undefined ? {} : { pollMs: flags.batchPollMs }),
     });
     const perRun = { name: client.name, forRun: (run: string) => withRedactedErrors(batching.forRun(run), secrets) };

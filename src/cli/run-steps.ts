@@ -208,6 +208,7 @@ function cellsOf(plan: RunPlan, flags: RunFlags) {
     model: plan.model,
     ...(flags.stream ? { stream: true } : {}),
     ...(flags.promptCache ? {} : { promptCache: false }),
+    ...(flags.batch ? { batch: true } : {}),
     ...(plan.ensemble === undefined ? {} : { ensemble: plan.ensemble }),
   };
 }

@@ -1,4 +1,5 @@
 import type {
+  CacheControlEphemeral,
   ContentBlock,
   ContentBlockParam,
   MessageParam,
@@ -11,7 +12,7 @@ import type {
 import { VirtualClock } from '../clock/virtual-clock.js';
 import { DEFAULT_MODEL_ID, type ModelClient, type ModelRequest } from '../model/model-client.js';
 import { promptTokens, usageCost } from '../model/usage.js';
-import { EPHEMERAL, markedTools, markForCaching } from './prompt-caching.js';
+import { EPHEMERAL, EPHEMERAL_HOUR, markedTools, markForCaching } from './prompt-caching.js';
 import {
   RESUMABLE_BOUNDARIES,
   systemPromptHash,
@@ -81,9 +82,10 @@ export interface LoopOptions {
    * request's top-level `cache_control` (the last block), so each call reads the
    * transcript the call before wrote at a tenth of the input price. The Messages API
    * honours the marks; a Chat Completions server caches on its own and the client drops
-   * them. Off for a provider that refuses the field. @default true
+   * them. Off for a provider that refuses the field; `{ ttl: '1h' }` for calls minutes
+   * apart (a batched sweep), whose writes cost 2× input instead of 1.25×. @default true
    */
-  readonly promptCaching?: boolean;
+  readonly promptCaching?: boolean | { readonly ttl: '5m' | '1h' };
 }
 
 /**
@@ -97,14 +99,16 @@ export interface LoopOptions {
  */
 export class BudgetedAgentLoop {
   readonly #options: LoopOptions;
-  readonly #caching: boolean;
+  /** The mark the loop's requests carry, or null when they are sent unmarked. */
+  readonly #caching: CacheControlEphemeral | null;
   readonly #tools: readonly Tool[];
   readonly #hooks: GuardHooks;
   readonly #toolCalls: ToolCallParts;
 
   constructor(options: LoopOptions) {
     this.#options = options;
-    this.#caching = options.promptCaching !== false;
+    const caching = options.promptCaching ?? true;
+    this.#caching = caching === false ? null : caching !== true && caching.ttl === '1h' ? EPHEMERAL_HOUR : EPHEMERAL;
     this.#tools = offeredTools(options.tools.definitions, options.guards ?? []);
     this.#hooks = guardHooks(options.guards ?? []);
     this.#toolCalls = {
@@ -246,7 +250,7 @@ export class BudgetedAgentLoop {
           request = { ...request, messages };
         }
         // A guard may have sent other tools: they are marked too.
-        if (this.#caching) request = markForCaching(request);
+        if (this.#caching !== null) request = markForCaching(request, this.#caching);
         const call = await callModel(model, request, guards, context(), signal, this.#options.stream);
         if (call.kind === 'stop') return finish(call.outcome);
         if (call.kind === 'error') {
@@ -394,9 +398,9 @@ export class BudgetedAgentLoop {
       // The live transcript, not a copy: clients read a request during the call only
       // (see ModelClient), and a copy per call made long runs quadratic.
       messages,
-      tools: this.#caching ? markedTools(this.#tools) : (this.#tools as Tool[]),
+      tools: this.#caching === null ? (this.#tools as Tool[]) : markedTools(this.#tools, this.#caching),
     };
-    if (this.#caching) request.cache_control = EPHEMERAL;
+    if (this.#caching !== null) request.cache_control = this.#caching;
     if (this.#options.system !== undefined) request.system = this.#options.system;
     if (toolChoice !== null) request.tool_choice = toolChoice;
     return request;

@@ -1,14 +1,11 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { BatchEntry } from '../model/batch/batching-model.js';
 
 /** The file, in a results folder, of the message batches a `run --batch` sweep has sent (a fresh sweep's writer removes it). */
 export const BATCH_JOURNAL_FILE = 'batches.jsonl';
 
-/** One batch sent: its id, and the custom ids of the requests it carries. */
-export interface BatchEntry {
-  readonly batch_id: string;
-  readonly custom_ids: readonly string[];
-}
+export type { BatchEntry };
 
 /**
  * The batches recorded in `dir`, oldest first. A last line cut short by a crash is left

@@ -19,6 +19,7 @@ export interface StoredSweepIdentity {
   /** The persona ensemble the sweep runs across; absent without one. */
   readonly ensemble?: { readonly name: string; readonly hash: string } | undefined;
   readonly prompt_cache?: false | undefined;
+  readonly batch?: true | undefined;
 }
 
 /**
@@ -51,6 +52,7 @@ export const progressSchema: z.ZodType<StoredProgress> = z.object({
     chunk_size: count,
     ensemble: z.looseObject({ name: text, hash: text }).optional(),
     prompt_cache: z.literal(false).optional(),
+    batch: z.literal(true).optional(),
   }),
   chunks_done: count,
   runs_done: count,

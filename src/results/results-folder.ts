@@ -123,8 +123,16 @@ function checkIntent(dir: string, intent: FolderIntent): StoredProgress | undefi
   const progress = readProgress(dir);
   if (intent === 'resume') {
     if (progress !== null) return progress;
-    // A batched sweep killed before its first runs were written: its batches are on record.
-    if (existsSync(join(dir, BATCH_JOURNAL_FILE)) && !existsSync(join(dir, SUMMARY_FILE))) return undefined;
+    // A sweep stopped before its first runs were written (a spend limit at its first call,
+    // a Ctrl-C, a batched sweep killed mid-batch, whose batches are on record): resumed from
+    // its first run, as what it printed says.
+    const runs = join(dir, RUNS_FILE);
+    const nothingWritten = !existsSync(runs) || statSync(runs).size === 0;
+    if (
+      !existsSync(join(dir, SUMMARY_FILE)) &&
+      (existsSync(join(dir, BATCH_JOURNAL_FILE)) || (existsSync(runs) && nothingWritten))
+    )
+      return undefined;
     throw UserInputError.single(
       join(dir, PROGRESS_FILE),
       '',
@@ -158,6 +166,13 @@ function checkIntent(dir: string, intent: FolderIntent): StoredProgress | undefi
       `a folder without a finished sweep; it holds one (its summary.json is there), which this would replace: add --overwrite to replace it, or ${instead}`,
     );
   }
+  // Batches sent and paid for, by a sweep that has not finished: resumed, they are not sent again.
+  if (intent !== 'merge' && existsSync(join(dir, BATCH_JOURNAL_FILE)) && !existsSync(join(dir, SUMMARY_FILE)))
+    throw UserInputError.single(
+      dir,
+      '',
+      `a folder without an interrupted batched sweep; its ${BATCH_JOURNAL_FILE} records batches already sent, which this would forget: add --resume to continue it (same flags, with --batch), or --overwrite to start over, or ${instead}`,
+    );
   // Runs with neither a summary nor a progress file: a sweep that did not finish and cannot be resumed.
   const runs = join(dir, RUNS_FILE);
   if (progress === null && existsSync(runs) && statSync(runs).size > 0)

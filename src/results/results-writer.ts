@@ -119,18 +119,10 @@ export class ResultsWriter {
       try {
         this.#jsonl = openEmptyForAppend(fs, jsonlPath);
         this.#csv = openEmptyForAppend(fs, csvPath);
-        this.#appended = { ...this.#appended, csvBytes: writeAll(fs, this.#csv, CSV_HEADER) };
+        this.#appended = this.#durable = { ...this.#appended, csvBytes: writeAll(fs, this.#csv, CSV_HEADER) };
       } catch (error) {
         this.#closeRunFiles();
         throw new ResultsWriteError(this.#csv === undefined ? jsonlPath : csvPath, error);
-      }
-      // On disk before the first run: a sweep stopped before it wrote any (a Ctrl-C, a spend
-      // limit, a crash) is an interrupted sweep that --resume continues, not an empty folder.
-      try {
-        this.#syncNow(true);
-      } catch (error) {
-        this.#closeRunFiles();
-        throw error;
       }
     } else {
       // Whatever a crash left past the synced sizes is half a chunk: cut it off.

@@ -21,8 +21,8 @@ export interface LoopDrive {
   readonly durability?: RunDurability | undefined;
   /** Stream every model call (docs/streaming.md); the record's model reads `<model>+stream`. @default false */
   readonly stream?: boolean | undefined;
-  /** Mark requests for the prompt cache (LoopOptions.promptCaching). @default true */
-  readonly promptCache?: boolean | undefined;
+  /** Mark requests for the prompt cache (LoopOptions.promptCaching); '1h' with the hour-long lifetime. @default true */
+  readonly promptCache?: boolean | '1h' | undefined;
   /** Sees every execution the tool host answers, before any guard reads it (live-check compares them). */
   readonly onExecution?: ((tool: string, execution: ToolExecution) => void) | undefined;
 }
@@ -53,7 +53,11 @@ export async function runLoop(session: RunSession, drive: LoopDrive): Promise<Ru
     clock: session.clock,
     ...(drive.durability === undefined ? {} : { durability: drive.durability }),
     ...(drive.stream === true ? { stream: {} } : {}),
-    ...(drive.promptCache === false ? { promptCaching: false } : {}),
+    ...(drive.promptCache === false
+      ? { promptCaching: false }
+      : drive.promptCache === '1h'
+        ? { promptCaching: { ttl: '1h' as const } }
+        : {}),
     onEvent: session.hear,
   });
   const result = await loop.run(scenario.prompt);

@@ -58,7 +58,7 @@ export async function runChunk({ definition, chunk }: ChunkTask, context: ChunkC
       seed,
       model,
       stream: definition.stream === true,
-      promptCache: definition.promptCache !== false,
+      promptCache: definition.promptCache === false ? false : definition.batch === true ? '1h' : true,
       member,
       cassette: definition.cassette,
     }).finally(ended);

@@ -44,8 +44,10 @@ describe('estimateSweepCost', () => {
     const uncached = await estimateSweepCost({ ...options, promptCache: false });
     expect(cached.meanInputTokens).toBe(uncached.meanInputTokens);
     expect(cached.totalUsd!).toBeLessThan(uncached.totalUsd! * 0.7);
+    // Half price, with the cache marked for an hour (its writes at 2× rather than 1.25×).
     const batched = await estimateSweepCost({ ...options, batch: true });
-    expect(batched.totalUsd!).toBeCloseTo(cached.totalUsd! / 2, 9);
+    expect(batched.totalUsd!).toBeGreaterThan(cached.totalUsd! / 2);
+    expect(batched.totalUsd!).toBeLessThan(cached.totalUsd! * 0.7);
     const [low, high] = cached.intervalUsd!;
     expect(low).toBeLessThan(cached.totalUsd!);
     expect(high).toBeGreaterThan(cached.totalUsd!);

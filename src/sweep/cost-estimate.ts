@@ -90,7 +90,8 @@ export async function estimateSweepCost(options: CostEstimateOptions): Promise<C
           arm,
           seed,
           model: inProcessModel(options.modelId),
-          promptCache: options.promptCache !== false,
+          // A batched sweep's turns are minutes apart: its cache is marked for an hour (2× to write).
+          promptCache: options.promptCache === false ? false : options.batch === true ? '1h' : true,
         });
         sampledRuns += 1;
         inputTokens += record.input_tokens;

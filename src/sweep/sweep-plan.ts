@@ -15,6 +15,8 @@ export interface SweepDefinition {
   readonly stream?: true;
   /** Requests sent unmarked for the prompt cache (`--no-prompt-cache`); absent when marked, the default. */
   readonly promptCache?: false;
+  /** Calls sent through the Message Batches API (`--batch`): half price, the cache marked for an hour; absent when not. */
+  readonly batch?: true;
   /** The persona ensemble every arm runs across (its members reach workers once, at pool start); absent without one. */
   readonly ensemble?: { readonly name: string; readonly members: number; readonly hash: string };
   /** Every run's model calls recorded into, or answered from, a cassette folder; absent without one. */

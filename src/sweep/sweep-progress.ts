@@ -24,6 +24,8 @@ export interface SweepIdentity {
   readonly ensemble?: { readonly name: string; readonly hash: string };
   /** Requests sent without prompt-cache marks (`--no-prompt-cache`); absent when marked, the default. */
   readonly prompt_cache?: false;
+  /** Calls sent through the Message Batches API (`--batch`); absent when not. */
+  readonly batch?: true;
 }
 
 // Exhaustive over SweepIdentity: a new field fails the type check here until it is compared.
@@ -38,6 +40,7 @@ const IDENTITY_FIELDS: ReadonlySet<string> = new Set(
     chunk_size: true,
     ensemble: true,
     prompt_cache: true,
+    batch: true,
   } satisfies Record<keyof SweepIdentity, true>),
 );
 

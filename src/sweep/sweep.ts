@@ -53,6 +53,8 @@ export interface SweepOptions {
   readonly stream?: boolean;
   /** Mark our loop's requests for the prompt cache (LoopOptions.promptCaching). @default true */
   readonly promptCache?: boolean;
+  /** The model source sends calls through the Message Batches API: the cache is marked for an hour. @default false */
+  readonly batch?: boolean;
   /** Record every run's model calls into a cassette folder, or answer them from one (docs/cassettes.md). @default neither */
   readonly cassette?: CassetteUse;
   /**
@@ -179,6 +181,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     model: model.portable ?? 'simulated',
     ...(options.stream === true ? { stream: true as const } : {}),
     ...(options.promptCache === false ? { promptCache: false as const } : {}),
+    ...(options.batch === true ? { batch: true as const } : {}),
     ...(ensemble === undefined ? {} : { ensemble: storedEnsemble(ensemble) }),
     ...(options.cassette === undefined ? {} : { cassette: options.cassette }),
   };
@@ -205,6 +208,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     chunk_size: chunkSize,
     ...(ensemble === undefined ? {} : { ensemble: { name: ensemble.name, hash: ensemble.hash } }),
     ...(options.promptCache === false ? { prompt_cache: false as const } : {}),
+    ...(options.batch === true ? { batch: true as const } : {}),
   };
   const resumed = folder?.progress === undefined ? undefined : { dir: folder.dir, progress: folder.progress };
   if (resumed !== undefined) checkSameSweep(resumed.progress, identity, resumed.dir);

@@ -1,8 +1,7 @@
 import { APIError, RateLimitError } from '@anthropic-ai/sdk/core/error';
 import { describe, expect, it } from 'vitest';
-import type { BatchEntry } from '../../results/batch-journal.js';
 import type { Message, ModelRequest } from '../model-client.js';
-import { type BatchApi, type BatchResultLine, BatchingModel } from './batching-model.js';
+import { type BatchApi, type BatchEntry, type BatchResultLine, BatchingModel } from './batching-model.js';
 
 const request = (text: string): ModelRequest => ({
   model: 'claude-sonnet-4-5',
@@ -95,5 +94,61 @@ describe('BatchingModel', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(APIError);
     expect((error as APIError).status).toBe(500);
+  });
+
+  it('reads a status again after a dropped connection or a 5xx, instead of failing (and so resending) every request', async () => {
+    const { api, created } = fakeApi(echo);
+    let failures = 2;
+    const flaky: BatchApi = {
+      ...api,
+      retrieve: async (id) => {
+        if (failures-- > 0)
+          throw APIError.generate(
+            503,
+            { type: 'error', error: { type: 'api_error', message: 'x' } },
+            undefined,
+            new Headers(),
+          );
+        return api.retrieve(id);
+      },
+    };
+    const model = new BatchingModel({ api: flaky, name: 'm', record: () => {}, sleep: async () => {} });
+    expect((await model.forRun('r').create(request('x'))).id).toBe('x');
+    expect(created).toHaveLength(1);
+  });
+
+  it('sends again, once, the requests of a batch on record that the API no longer knows', async () => {
+    // A first process sends the run's request as batch 'gone', then dies before the results.
+    const onRecord: BatchEntry[] = [];
+    const dying = new BatchingModel({
+      api: { ...fakeApi(echo).api, create: async () => ({ id: 'gone' }), retrieve: () => new Promise(() => {}) },
+      name: 'm',
+      record: (entry) => onRecord.push(entry),
+      sleep: async () => {},
+    });
+    void dying.forRun('r').create(request('x'));
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(onRecord).toHaveLength(1);
+    // Resumed against an API that does not know 'gone' (another key, or its results expired).
+    const { api, created } = fakeApi(echo);
+    const lost: string[] = [];
+    const notFound = APIError.generate(
+      404,
+      { type: 'error', error: { type: 'not_found_error', message: 'no batch' } },
+      undefined,
+      new Headers(),
+    );
+    const resumed = new BatchingModel({
+      api: { ...api, retrieve: async (id) => (id === 'gone' ? Promise.reject(notFound) : api.retrieve(id)) },
+      name: 'm',
+      sent: onRecord,
+      record: () => {},
+      sleep: async () => {},
+      onLost: (id) => lost.push(id),
+    });
+    expect((await resumed.forRun('r').create(request('x'))).id).toBe('x');
+    expect(lost).toEqual(['gone']);
+    expect(created).toHaveLength(1);
   });
 });

@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
-import { APIError } from '@anthropic-ai/sdk/core/error';
+import { APIConnectionError, APIError } from '@anthropic-ai/sdk/core/error';
 import { realTime } from '../../clock/real-time.js';
-import type { BatchEntry } from '../../results/batch-journal.js';
 import type { Message, ModelClient, ModelRequest } from '../model-client.js';
+
+/** One batch sent: its id, and the custom ids of the requests it carries (a line of batches.jsonl). */
+export interface BatchEntry {
+  readonly batch_id: string;
+  readonly custom_ids: readonly string[];
+}
 
 /** One request of a batch and its result, as the Message Batches API returns them. */
 export interface BatchResultLine {
@@ -37,6 +42,8 @@ export interface BatchingOptions {
   readonly pollMs?: number;
   /** @default real time */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Told of a recorded batch the API no longer knows, whose requests are sent again. @default nothing */
+  readonly onLost?: (batchId: string) => void;
 }
 
 /** The HTTP status an errored request's error type stands for, so the SDK's class and our loop's recovery see it. */
@@ -110,27 +117,61 @@ export class BatchingModel {
   async #flush(): Promise<void> {
     const due = this.#pending;
     this.#pending = [];
+    const fresh = due.filter((entry) => !this.#sentIn.has(entry.customId));
     try {
-      const fresh = due.filter((entry) => !this.#sentIn.has(entry.customId));
-      if (fresh.length > 0) {
-        const { id } = await this.#options.api.create(
-          fresh.map((entry) => ({ custom_id: entry.customId, params: entry.request })),
-        );
-        const customIds = fresh.map((entry) => entry.customId);
-        this.#options.record({ batch_id: id, custom_ids: customIds });
-        for (const customId of customIds) this.#sentIn.set(customId, id);
-      }
-      for (const entry of due) {
-        const lines = await this.#resultsOf(this.#sentIn.get(entry.customId)!);
-        const line = lines.get(entry.customId);
-        if (line === undefined)
-          entry.reject(
-            new Error(`message batch ${this.#sentIn.get(entry.customId)} has no result for ${entry.customId}`),
-          );
-        else settle(entry, line);
-      }
+      if (fresh.length > 0) await this.#send(fresh);
     } catch (error) {
-      for (const entry of due) entry.reject(error);
+      for (const entry of fresh) entry.reject(error);
+      const sent = new Set(fresh);
+      return this.#settleAll(due.filter((entry) => !sent.has(entry)));
+    }
+    await this.#settleAll(due);
+  }
+
+  async #send(entries: readonly Pending[]): Promise<void> {
+    const { id } = await this.#options.api.create(
+      entries.map((entry) => ({ custom_id: entry.customId, params: entry.request })),
+    );
+    const customIds = entries.map((entry) => entry.customId);
+    this.#options.record({ batch_id: id, custom_ids: customIds });
+    for (const customId of customIds) this.#sentIn.set(customId, id);
+  }
+
+  /** Each batch's entries settled as that batch ends: one slow or failed batch holds no other's runs. */
+  async #settleAll(entries: readonly Pending[]): Promise<void> {
+    const byBatch = new Map<string, Pending[]>();
+    for (const entry of entries) {
+      const id = this.#sentIn.get(entry.customId)!;
+      byBatch.set(id, [...(byBatch.get(id) ?? []), entry]);
+    }
+    await Promise.all([...byBatch].map(([id, waiting]) => this.#settleBatch(id, waiting)));
+  }
+
+  async #settleBatch(id: string, waiting: readonly Pending[]): Promise<void> {
+    let lines: Map<string, BatchResultLine>;
+    try {
+      lines = await this.#resultsOf(id);
+    } catch (error) {
+      if (!isNotFound(error)) {
+        for (const entry of waiting) entry.reject(error);
+        return;
+      }
+      // A batch on record the API no longer knows (another key or server, or results
+      // expired): its requests are sent again, which is said once.
+      this.#options.onLost?.(id);
+      for (const entry of waiting) this.#sentIn.delete(entry.customId);
+      try {
+        await this.#send(waiting);
+      } catch (sendError) {
+        for (const entry of waiting) entry.reject(sendError);
+        return;
+      }
+      return this.#settleAll(waiting);
+    }
+    for (const entry of waiting) {
+      const line = lines.get(entry.customId);
+      if (line === undefined) entry.reject(new Error(`message batch ${id} has no result for ${entry.customId}`));
+      else settle(entry, line);
     }
   }
 
@@ -138,11 +179,15 @@ export class BatchingModel {
   #resultsOf(id: string): Promise<Map<string, BatchResultLine>> {
     let results = this.#results.get(id);
     if (results === undefined) {
-      results = this.#ended(id).then(async () => {
-        const lines = new Map<string, BatchResultLine>();
-        for await (const line of await this.#options.api.results(id)) lines.set(line.custom_id, line);
-        return lines;
-      });
+      results = this.#ended(id).then(() =>
+        this.#patiently(async () => {
+          const lines = new Map<string, BatchResultLine>();
+          for await (const line of await this.#options.api.results(id)) lines.set(line.custom_id, line);
+          return lines;
+        }),
+      );
+      // A failure is not kept: the next wait on the batch reads it again.
+      results.catch(() => this.#results.delete(id));
       this.#results.set(id, results);
     }
     return results;
@@ -151,11 +196,41 @@ export class BatchingModel {
   async #ended(id: string): Promise<void> {
     const sleep = this.#options.sleep ?? realTime.sleep;
     let wait = this.#options.pollMs ?? 5000;
-    while ((await this.#options.api.retrieve(id)).processing_status !== 'ended') {
+    while ((await this.#patiently(() => this.#options.api.retrieve(id))).processing_status !== 'ended') {
       await sleep(wait);
       wait = Math.min(wait * 2, 60_000);
     }
   }
+
+  /**
+   * `read`, tried again after a dropped connection, a 429 or a 5xx, with backoff, for up
+   * to an hour: a batch is waited on for hours, and one blip must not fail every request
+   * in it (nor send them again, paid twice).
+   */
+  async #patiently<T>(read: () => Promise<T>): Promise<T> {
+    const sleep = this.#options.sleep ?? realTime.sleep;
+    let wait = this.#options.pollMs ?? 5000;
+    let waited = 0;
+    for (;;) {
+      try {
+        return await read();
+      } catch (error) {
+        if (!isTransient(error) || waited >= 3_600_000) throw error;
+        await sleep(wait);
+        waited += wait;
+        wait = Math.min(wait * 2, 60_000);
+      }
+    }
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof APIError && error.status === 404;
+}
+
+function isTransient(error: unknown): boolean {
+  if (error instanceof APIConnectionError) return true;
+  return error instanceof APIError && typeof error.status === 'number' && (error.status === 429 || error.status >= 500);
 }
 
 function settle(entry: Pending, line: BatchResultLine): void {
@@ -165,6 +240,7 @@ function settle(entry: Pending, line: BatchResultLine): void {
     return;
   }
   if (result.type === 'errored') {
+    // A batch's error carries no headers (no retry-after): recovery backs off on its own.
     const type = result.error.error?.type ?? 'api_error';
     entry.reject(APIError.generate(STATUS_OF_TYPE[type] ?? 500, result.error, undefined, new Headers()));
     return;
