@@ -112,10 +112,14 @@ export interface RateLimitBudget {
 }
 
 /**
- * The request and input-token budgets a response reports (`*-remaining` with its reset),
- * for pacing the requests that follow: a limit is counted down as requests start, not
- * only waited out once it reads 0. Output-token limits are left out: a request's output is
- * not known when it starts.
+ * The budgets a response reports (`*-remaining` with its reset) that a request's size can
+ * be counted against, for pacing the requests that follow: a limit is counted down as
+ * requests start, not only waited out once it reads 0. Request limits, and the OpenAI-style
+ * token limit (`x-ratelimit-remaining-tokens`), which counts the whole prompt. Anthropic's
+ * token limits are left out: they leave prompt-cache reads uncounted for most models,
+ * which a request's size cannot tell, and counting them would hold a cached sweep for
+ * nothing; they are still waited out at 0 (rateLimitHold). So are output-token limits: a
+ * request's output is not known when it starts.
  *
  * @example
  * rateLimitBudgets(new Headers({ 'x-ratelimit-remaining-tokens': '900', 'x-ratelimit-reset-tokens': '6s' }), 0)
@@ -124,7 +128,8 @@ export interface RateLimitBudget {
 export function rateLimitBudgets(headers: Headers, nowMs: number): RateLimitBudget[] {
   const budgets: RateLimitBudget[] = [];
   for (const pair of LIMIT_PAIRS) {
-    if (pair.remaining.includes('output')) continue;
+    const counted = pair.remaining.includes('requests') || pair.remaining === 'x-ratelimit-remaining-tokens';
+    if (!counted) continue;
     const remaining = headers.get(pair.remaining);
     const reset = headers.get(pair.reset);
     if (remaining === null || reset === null || remaining.trim() === '' || !Number.isFinite(Number(remaining)))

@@ -148,6 +148,19 @@ describe('rateLimitedFetch', () => {
     expect(time.now - started).toBe(10_000);
   });
 
+  it("does not count a request's size against Anthropic's token limits, which leave cache reads out", async () => {
+    const { time, nowMs, sleep } = fakeTime(0);
+    const limiter = new RequestLimiter({ concurrency: 4, nowMs, sleep });
+    limiter.observe(
+      new Headers({
+        'anthropic-ratelimit-input-tokens-remaining': '1000',
+        'anthropic-ratelimit-input-tokens-reset': new Date(30_000).toISOString(),
+      }),
+    );
+    (await limiter.acquire(50_000))(); // a long, mostly cached prompt: sent at once
+    expect(time.sleeps).toEqual([]);
+  });
+
   it('sends a request larger than a whole limit once the limit has reset, rather than never', async () => {
     const { time, nowMs, sleep } = fakeTime();
     const limiter = new RequestLimiter({ concurrency: 1, nowMs, sleep });
