@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cliAsync, tempDir } from './cli-helpers.js';
 import { startFakeProvider, type FakeProvider } from './fake-provider-server.js';
 
@@ -44,16 +44,26 @@ describe('run --batch: a sweep through the Message Batches API', () => {
     await provider?.close();
     provider = undefined;
   });
+  // The synchronous sweep both batched ones are compared with: the stand-in's replies are a
+  // function of the request alone, so one run of it serves every test.
+  const dir = tempDir();
+  const synchronous = join(dir, 'sync');
+  beforeAll(async () => {
+    const server = await startFakeProvider({ scenario: 'fetch-transform-write' });
+    const sync = await cliAsync([...ARGS, '-o', synchronous], {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: server.url,
+    });
+    await server.close();
+    expect(sync.status, sync.stderr).toBe(0);
+  }, 120_000);
 
   it('gives the records of the synchronous sweep, at half the price', async () => {
     provider = await startFakeProvider({ scenario: 'fetch-transform-write' });
     const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: provider.url };
-    const dir = tempDir();
-    const sync = await cliAsync([...ARGS, '-o', join(dir, 'sync')], env);
-    expect(sync.status, sync.stderr).toBe(0);
     const batch = await cliAsync([...ARGS, '--batch', '--batch-poll-ms', '10', '-o', join(dir, 'batch')], env);
     expect(batch.status, batch.stderr).toBe(0);
-    expectSameButHalfPrice(join(dir, 'sync'), join(dir, 'batch'));
+    expectSameButHalfPrice(synchronous, join(dir, 'batch'));
     const batches = readFileSync(join(dir, 'batch', 'batches.jsonl'), 'utf8')
       .trim()
       .split('\n');
@@ -69,8 +79,7 @@ describe('run --batch: a sweep through the Message Batches API', () => {
       batches: { pollsUntilEnded: (batch) => (batch === 0 ? 4 : 0), onRequest: (id) => sent.push(id) },
     });
     const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: provider.url };
-    const dir = tempDir();
-    const out = join(dir, 'batch');
+    const out = join(dir, 'killed');
     const child = spawn(process.execPath, [BIN, ...ARGS, '--batch', '--batch-poll-ms', '300', '-o', out], {
       env: { ...process.env, ...env },
       stdio: 'ignore',
@@ -86,10 +95,7 @@ describe('run --batch: a sweep through the Message Batches API', () => {
     const resumed = await cliAsync([...ARGS, '--batch', '--batch-poll-ms', '10', '-o', out, '--resume'], env);
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(new Set(sent).size).toBe(sent.length);
-
-    const sync = await cliAsync([...ARGS, '-o', join(dir, 'sync')], env);
-    expect(sync.status, sync.stderr).toBe(0);
-    expectSameButHalfPrice(join(dir, 'sync'), out);
+    expectSameButHalfPrice(synchronous, out);
   }, 120_000);
 
   it('refuses what a batch cannot do, naming the flag', async () => {
