@@ -30,9 +30,11 @@ export class CachingModel implements ModelClient {
 
   /** The reply, with no promise around it: what create and stream both hand on. */
   respond(request: ModelRequest): Message {
-    const account = this.#cache.account(request);
+    // The reply first: its usage has the prompt counted, which the cache needs (counted once).
+    const message = this.#inner.respond(request);
+    const account = this.#cache.account(request, message.usage.input_tokens);
     if (typeof account === 'string') throw sdkError(invalidRequestResponse(account));
-    return withCacheUsage(this.#inner.respond(request), account);
+    return withCacheUsage(message, account);
   }
 
   /** Not an async function, as the simulated model's: the reply is known at once. */

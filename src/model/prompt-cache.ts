@@ -164,9 +164,10 @@ export class PromptCache {
   /**
    * What the cache reads and writes for `request`, remembering what it writes; null for a
    * request without breakpoints (none of the cache's business), a string for one the API
-   * refuses (more than four breakpoints, a malformed mark).
+   * refuses (more than four breakpoints, a malformed mark). `promptTokens`: the request's
+   * input tokens when the caller has counted them already (the reply's usage).
    */
-  account(request: ModelRequest): CacheAccount | string | null {
+  account(request: ModelRequest, promptTokens: number = requestTokens(request)): CacheAccount | string | null {
     const tools = (request.tools ?? NO_TOOLS) as readonly object[];
     const { system: given, messages } = request;
     const system: readonly (string | object)[] =
@@ -223,7 +224,7 @@ export class PromptCache {
 
     // Tokens up to each breakpoint past what was read: counted from the start in the tools
     // and system prompt, and in the messages as the whole prompt less what follows it.
-    const total = requestTokens(request);
+    const total = promptTokens;
     const minimum = minCacheTokensOf(request.model);
     const written = { '5m': 0, '1h': 0 };
     let covered = read;

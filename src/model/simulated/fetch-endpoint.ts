@@ -95,9 +95,11 @@ export function simulatedFetch(
     if (tooLarge !== null) return wireResponse(tooLarge);
     const problem = requestProblem(request);
     if (problem !== null) return wireResponse(invalidRequestResponse(problem));
-    const account = cache?.account(request) ?? null;
+    const answer = model.respond(request);
+    // The reply's usage has the prompt counted, which the cache needs: counted once.
+    const account = cache?.account(request, answer.usage.input_tokens) ?? null;
     if (typeof account === 'string') return wireResponse(invalidRequestResponse(account));
-    const message = withCacheUsage(model.respond(request), account);
+    const message = withCacheUsage(answer, account);
     // A cut reply never reached the client: the thread does not hold it.
     if (thread.kind === 'threaded' && fault?.response.kind !== 'stream_cut') threads.hold(request, message);
     if (streamed) {
