@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cliAsync, tempDir } from './cli-helpers.js';
 
@@ -41,6 +42,31 @@ describe('cassettes: run --record, then --replay with no model', () => {
     );
   }, 60_000);
 
+  it('records streamed calls as their events, stream cuts included, and replays them byte for byte', async () => {
+    const scenario = readFileSync(new URL('../scenarios/fetch-transform-write.yaml', import.meta.url), 'utf8');
+    const path = join(tempDir(), 'fetch-transform-write.yaml');
+    writeFileSync(path, scenario.replace('\ncheck:', '\nmodel_faults:\n  rates: { stream_cut: 0.2 }\ncheck:'));
+    const streamed = join(tempDir(), 'streamed');
+    const base = ['run', '-s', path, '-a', 'none,article', '-n', '8', '--stream', '--json'];
+    const recorded = await cliAsync([...base, '-o', join(streamed, 'recorded'), '--record', streamed]);
+    expect(recorded.status, recorded.stderr).toBe(0);
+    const replayed = await cliAsync([...base, '-o', join(streamed, 'replayed'), '--replay', streamed]);
+    expect(replayed.status, replayed.stderr).toBe(0);
+    const runs = (folder: string) => readFileSync(join(streamed, folder, 'runs.jsonl'), 'utf8');
+    expect(runs('replayed')).toBe(runs('recorded'));
+    expect(runs('replayed')).toMatch(/"stream_cut":[1-9]/);
+    // Delivered whole, the recorded calls are not the ones the run asks for.
+    const whole = await cliAsync([
+      ...base.filter((flag) => flag !== '--stream'),
+      '-o',
+      join(streamed, 'whole'),
+      '--replay',
+      streamed,
+    ]);
+    expect(whole.status).toBe(1);
+    expect(whole.stderr).toContain('model call 1: the call was recorded streamed; replay with --stream');
+  }, 120_000);
+
   it('with --record-missing, sends the calls the cassette lacks to the live model and records the runs again', async () => {
     const scenario = readFileSync(new URL('../scenarios/fetch-transform-write.yaml', import.meta.url), 'utf8');
     const path = join(tempDir(), 'fetch-transform-write.yaml');
@@ -79,7 +105,6 @@ describe('cassettes: run --record, then --replay with no model', () => {
 
   it('refuses what a cassette cannot hold, and a folder that holds none, before any run', async () => {
     const cases: Array<[string[], string]> = [
-      [['-a', 'peer:vercel-ai', '--record', join(dir, 'peer')], "--record: arms of spiralbench's own loop only"],
       [['--replay', join(dir, 'nothing')], 'holds no cassette.json'],
       [['--replay', cassette, '--model', 'claude-sonnet-4-5'], '--replay: no model flags'],
       [['--record', cassette, '--replay', cassette], '--replay: left out with --record'],
@@ -100,4 +125,62 @@ describe('cassettes: run --record, then --replay with no model', () => {
       expect(result.stderr).toContain(message);
     }
   }, 60_000);
+});
+
+describe('cassettes: agents and frameworks record and replay on the wire', () => {
+  const dir = tempDir();
+  const cassette = join(dir, 'cassette');
+  const agent = fileURLToPath(new URL('./fixtures/agents/hand-written-loop.ts', import.meta.url));
+  // A user's agent on the Anthropic SDK, a framework on the Messages API, one on Chat Completions.
+  const agentSweep = (scenario: string, out: string, ...more: string[]) =>
+    cliAsync([
+      'run',
+      '-s',
+      scenario,
+      '-a',
+      'peer:vercel-ai,peer:openai-agents',
+      '--agent',
+      agent,
+      '-n',
+      '4',
+      '-o',
+      out,
+      '--json',
+      ...more,
+    ]);
+
+  beforeAll(async () => {
+    const recorded = await agentSweep('fetch-transform-write', join(dir, 'recorded'), '--record', cassette);
+    expect(recorded.status, recorded.stderr).toBe(0);
+  }, 180_000);
+
+  it('replays every agent run byte for byte with no model behind it', async () => {
+    const replayed = await agentSweep('fetch-transform-write', join(dir, 'replayed'), '--replay', cassette);
+    expect(replayed.status, replayed.stderr).toBe(0);
+    for (const file of ['runs.jsonl', 'summary.json'])
+      expect(readFileSync(join(dir, 'replayed', file), 'utf8')).toBe(readFileSync(join(dir, 'recorded', file), 'utf8'));
+    expect(readdirSync(join(cassette, 'fetch-transform-write', encodeURIComponent('peer:openai-agents')))).toHaveLength(
+      4,
+    );
+  }, 180_000);
+
+  it("fails an agent's run whose request changed, naming the call and the part, whatever the agent made of it", async () => {
+    const scenario = readFileSync(new URL('../scenarios/fetch-transform-write.yaml', import.meta.url), 'utf8');
+    const path = join(tempDir(), 'fetch-transform-write.yaml');
+    writeFileSync(path, scenario.replace('You are a data-pipeline agent', 'You are a careful data-pipeline agent'));
+    const replayed = await agentSweep(path, join(dir, 'edited'), '--replay', cassette);
+    expect(replayed.status).toBe(1);
+    expect(replayed.stderr).toContain(
+      'replay: 12 of 12 runs asked for what the cassette does not hold, and failed; the first: fetch-transform-write · peer:vercel-ai · seed 1, model call 1: the request differs from the recorded one at system',
+    );
+    const reasons = readFileSync(join(dir, 'edited', 'runs.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { arm: string; failure_reason: { error_class: string; message: string } });
+    // Chat Completions carries the system prompt as its first message.
+    expect(reasons.find((run) => run.arm === 'peer:openai-agents')?.failure_reason.message).toContain(
+      'model call 1: the request differs from the recorded one at messages[0]',
+    );
+    expect(new Set(reasons.map((run) => run.failure_reason.error_class))).toEqual(new Set(['CassetteMismatchError']));
+  }, 180_000);
 });

@@ -3,7 +3,10 @@ import type { AgentEvent } from '../loop/events.js';
 import type { RunOutcome } from '../loop/outcome.js';
 import { inProcessModel, type ModelSource } from '../run/model-source.js';
 import { openRun, type RunOutput, type RunSession } from '../run/run-session.js';
-import type { AgentEndpoint } from '../run/simulated-endpoint.js';
+import { type AgentEndpoint, SIMULATED_BASE_URLS } from '../run/simulated-endpoint.js';
+import type { CassetteUse } from '../cassettes/cassette-client.js';
+import { RecordingEndpoint, ReplayingEndpoint } from '../cassettes/cassette-fetch.js';
+import { DEFAULT_MODEL_ID } from '../model/model-client.js';
 import type { Scenario } from '../scenarios/loader.js';
 import { AgentMeter } from './agent-meter.js';
 import { type AgentReturn, outcomeOf } from './agent-result.js';
@@ -26,6 +29,8 @@ export interface AgentRunSessionSpec {
   readonly modelLabel?: string;
   /** The ensemble member whose persona `scenario` carries; the record gets it last. @default none */
   readonly member?: number | undefined;
+  /** Record the run's model calls into a cassette folder, or answer them from it, on the wire. @default neither */
+  readonly cassette?: CassetteUse | undefined;
 }
 
 /** How an agent's run ended, as its caller saw it: what `run` returned, or what it threw. */
@@ -68,18 +73,20 @@ export function openAgentRun(spec: AgentRunSessionSpec): AgentRunSession {
   const { clock, host } = session;
   const meter = new AgentMeter(clock, host, (event) => session.hear(event));
   const source = spec.model ?? inProcessModel();
-  const endpoint = source.agentEndpoint(scenario, session.key, session.modelFaults, clock);
-  // The sweep's checks refuse such a source before anything runs (checkAgentSweep).
-  if (endpoint === undefined) throw new Error(`agent arm '${arm}' cannot run against ${source.name} yet`);
+  const apiLabel = api === 'openai-chat' ? 'simulated-openai-sdk' : 'simulated-sdk';
+  const { endpoint, recording, replaying } = cassetteEndpoint(spec, source, session, apiLabel);
   const openingMessages: MessageParam[] = [
     ...(scenario.history as MessageParam[]),
     { role: 'user', content: scenario.prompt },
   ];
   const finish = (ending: AgentRunEnding): RunOutput => {
+    // A replayed call the cassette lacked failed the run, whatever the agent made of the refusal.
+    const missed = replaying?.missed;
+    const ended: AgentRunEnding = missed === undefined ? ending : { thrown: missed };
     let outcome: RunOutcome;
-    if ('returned' in ending) outcome = outcomeOf(ending.returned, meter.counts.modelCalls);
+    if ('returned' in ended) outcome = outcomeOf(ended.returned, meter.counts.modelCalls);
     else {
-      const scrubbed = endpoint.scrub?.(ending.thrown) ?? ending.thrown;
+      const scrubbed = endpoint.scrub?.(ended.thrown) ?? ended.thrown;
       outcome = { kind: 'failed', reason: errorLine(agentName, scrubbed), error: scrubbed };
     }
     const counts = meter.counts;
@@ -96,13 +103,18 @@ export function openAgentRun(spec: AgentRunSessionSpec): AgentRunSession {
       modelRetries: 0,
       costUsd: counts.costUsd,
     };
-    return session.finish({
+    const output = session.finish({
       result: { outcome: recordable(outcome, agentName), metrics, messages: openingMessages },
-      model: spec.modelLabel ?? endpoint.label ?? (api === 'openai-chat' ? 'simulated-openai-sdk' : 'simulated-sdk'),
+      model: spec.modelLabel ?? endpoint.label ?? apiLabel,
       // Agents run unstreamed as far as the record knows: it carries no stream cuts.
       stream: false,
       journal: session.hasJournal(),
     });
+    if (spec.cassette !== undefined) {
+      recording?.save(spec.cassette.dir);
+      replaying?.saveRecorded(spec.cassette.dir);
+    }
+    return output;
   };
   return {
     scenario,
@@ -118,6 +130,48 @@ export function openAgentRun(spec: AgentRunSessionSpec): AgentRunSession {
     openingMessages,
     finish,
   };
+}
+
+/**
+ * The run's model endpoint as the agent reaches it: the source's, or, with a cassette,
+ * the same kept on the way (record) or answered from the cassette (replay; with
+ * `--record-missing`, the source's behind it for the calls the cassette lacks).
+ */
+function cassetteEndpoint(
+  spec: AgentRunSessionSpec,
+  source: ModelSource,
+  session: RunSession,
+  apiLabel: string,
+): { endpoint: AgentEndpoint; recording?: RecordingEndpoint; replaying?: ReplayingEndpoint } {
+  const { scenario, arm, cassette } = spec;
+  const { clock } = session;
+  const live = () => {
+    const made = source.agentEndpoint(scenario, session.key, session.modelFaults, clock);
+    // The sweep's checks refuse such a source before anything runs (checkAgentSweep).
+    if (made === undefined) throw new Error(`agent arm '${arm}' cannot run against ${source.name} yet`);
+    return made;
+  };
+  if (cassette === undefined) return { endpoint: live() };
+  const context = {
+    run: { scenario: scenario.id, arm, seed: spec.seed, member: spec.member },
+    clock,
+    faultCounts: session.modelFaults.counts,
+  };
+  if (cassette.mode === 'record') {
+    const inner = live();
+    const recording = new RecordingEndpoint(inner, context, spec.modelLabel ?? inner.label ?? apiLabel);
+    return { endpoint: recording.endpoint, recording };
+  }
+  const behind = cassette.recordMissing === true ? live() : undefined;
+  // A run the cassette lacks is named as the replayed sweep's model would name it.
+  const label = spec.modelLabel ?? behind?.label ?? (source.name.startsWith('simulated') ? apiLabel : source.name);
+  const shape = {
+    baseURL: SIMULATED_BASE_URLS,
+    modelId: source.modelId ?? DEFAULT_MODEL_ID,
+    ...(behind?.scrub === undefined ? {} : { scrub: behind.scrub }),
+  };
+  const replaying = ReplayingEndpoint.open(cassette.dir, label, context, shape, behind);
+  return { endpoint: replaying.endpoint, replaying };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { CassetteUse } from '../cassettes/cassette-client.js';
 import type { ModelSource } from '../run/model-source.js';
 import type { RunOutput } from '../run/run-session.js';
 import type { AgentEvent } from '../loop/events.js';
@@ -23,6 +24,8 @@ export interface AgentRunSpec {
   readonly model?: ModelSource;
   /** The ensemble member whose persona `scenario` carries; the record gets it last. @default none */
   readonly member?: number | undefined;
+  /** Record the run's model calls into a cassette folder, or answer them from it. @default neither */
+  readonly cassette?: CassetteUse | undefined;
 }
 
 /** `max_tokens` of our own loop's requests, offered to agents so like is compared with like. */
@@ -47,6 +50,7 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
     arm: spec.arm,
     seed: spec.seed,
     member: spec.member,
+    cassette: spec.cassette,
     agentName: agent.name ?? 'agent',
     api: agent.api,
     ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }),

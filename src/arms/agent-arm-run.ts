@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../loop/events.js';
+import type { CassetteUse } from '../cassettes/cassette-client.js';
 import { agentOf } from './agent-arm.js';
 import type { AgentDefinition } from '../agents/define-agent.js';
 import { runAgent } from '../agents/run-agent.js';
@@ -17,6 +18,7 @@ export async function runAgentArm(spec: {
   readonly onEvent?: (event: AgentEvent) => void;
   readonly model?: ModelSource;
   readonly member?: number | undefined;
+  readonly cassette?: CassetteUse | undefined;
 }): Promise<RunOutput> {
   const { arm } = spec;
   let agent: AgentDefinition;
@@ -40,6 +42,7 @@ export async function runAgentArm(spec: {
     agent,
     settings,
     member: spec.member,
+    cassette: spec.cassette,
     ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }),
     ...(spec.model === undefined ? {} : { model: spec.model }),
   });

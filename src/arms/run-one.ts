@@ -31,7 +31,7 @@ export interface RunSpec {
   readonly promptCache?: boolean | '1h';
   /** The ensemble member whose persona `scenario` carries; the record gets it last. @default none (no member field) */
   readonly member?: number | undefined;
-  /** Record the run's model calls into a cassette folder, or answer them from it (our loop's arms only). @default neither */
+  /** Record the run's model calls into a cassette folder, or answer them from it (docs/cassettes.md). @default neither */
   readonly cassette?: CassetteUse | undefined;
 }
 
@@ -51,6 +51,7 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
       arm,
       seed,
       member: spec.member,
+      cassette: spec.cassette,
       ...(spec.model === undefined ? {} : { model: spec.model }),
       ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }),
     });

@@ -1,6 +1,8 @@
 import type { VirtualClock } from '../clock/virtual-clock.js';
 import { MODEL_FAULT_KINDS, type ModelFaultKind } from '../faults/model-faults.js';
+import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { Message, ModelClient, ModelRequest } from '../model/model-client.js';
+import { streamOf } from '../model/streaming/stream-of.js';
 import {
   type Cassette,
   CassetteError,
@@ -38,7 +40,10 @@ export class CassetteMismatchError extends Error {
 }
 
 /** The fault kind whose count went up during a call, or null. */
-function injectedDuring(before: Readonly<Record<ModelFaultKind, number>>, after: Record<ModelFaultKind, number>) {
+export function injectedDuring(
+  before: Readonly<Record<ModelFaultKind, number>>,
+  after: Record<ModelFaultKind, number>,
+) {
   for (const kind of MODEL_FAULT_KINDS) if (after[kind] > before[kind]) return kind;
   return null;
 }
@@ -85,6 +90,47 @@ export class RecordingClient implements ModelClient {
     } catch (error) {
       this.#exchanges.push({ ...taken(), error: storedModelError(error) });
       throw error;
+    }
+  }
+
+  /**
+   * The same call streamed: its events are passed on as they come and kept, with the error
+   * that cut the stream, if one did. The virtual time kept is what the call took while the
+   * loop waited for events, not what the loop spent between them.
+   */
+  async *stream(
+    request: ModelRequest,
+    options?: { readonly signal?: AbortSignal },
+  ): AsyncGenerator<RawMessageStreamEvent> {
+    const { clock, faultCounts } = this.#context;
+    const parts = requestParts(request);
+    const counted = { ...faultCounts };
+    const events: RawMessageStreamEvent[] = [];
+    let waited = 0;
+    let mark = clock.now();
+    let error: unknown;
+    let failed = false;
+    try {
+      for await (const event of streamOf(this.#inner, request, options)) {
+        waited += clock.now() - mark;
+        events.push(structuredClone(event));
+        yield event;
+        mark = clock.now();
+      }
+      waited += clock.now() - mark;
+    } catch (thrown) {
+      waited += clock.now() - mark;
+      [error, failed] = [thrown, true];
+      throw thrown;
+    } finally {
+      // Also when the loop stops reading early: the events it read are what a replay gives it.
+      this.#exchanges.push({
+        request: parts,
+        clock_ms: waited,
+        injected: injectedDuring(counted, faultCounts),
+        events,
+        ...(failed ? { error: storedModelError(error) } : {}),
+      });
     }
   }
 
@@ -151,36 +197,62 @@ export class ReplayingClient implements ModelClient {
   async create(request: ModelRequest, options?: { readonly signal?: AbortSignal }): Promise<Message> {
     // Once a call went live, the rest of the run does: its transcript is no longer the recorded one.
     if (this.#recorder !== undefined) return this.#recorder.create(request, options);
+    const taken = this.#take(request, false);
+    if (taken instanceof Error) return this.#goLive(taken).create(request, options);
+    if (taken.error !== undefined) throw modelErrorOf(taken.error);
+    return structuredClone(taken.reply!);
+  }
+
+  /** The recorded call streamed again: its events, then the error that cut it, if one did. */
+  async *stream(
+    request: ModelRequest,
+    options?: { readonly signal?: AbortSignal },
+  ): AsyncGenerator<RawMessageStreamEvent> {
+    if (this.#recorder !== undefined) return yield* this.#recorder.stream(request, options);
+    const taken = this.#take(request, true);
+    if (taken instanceof Error) return yield* this.#goLive(taken).stream(request, options);
+    for (const event of taken.events!) yield structuredClone(event);
+    if (taken.error !== undefined) throw modelErrorOf(taken.error);
+  }
+
+  /**
+   * The next recorded call, its time slept and its injected fault counted again, when the
+   * request is the recorded one and was delivered the same way (streamed or whole); else
+   * why not.
+   */
+  #take(request: ModelRequest, streamed: boolean): CassetteExchange | CassetteError | CassetteMismatchError {
     const cassette = this.#cassette;
     const call = this.#next++;
-    const missing = (problem: Error): Promise<Message> => {
-      if (this.#live === undefined) throw problem;
-      const replayed = cassette instanceof CassetteError ? [] : cassette.exchanges.slice(0, call);
-      this.#recorder = new RecordingClient(this.#live, this.#context, replayed);
-      return this.#recorder.create(request, options);
-    };
-    if (cassette instanceof CassetteError) return missing(cassette);
+    if (cassette instanceof CassetteError) return cassette;
     const where = `${describeRun(this.#context.run)}, model call ${call + 1}`;
+    const mismatch = (problem: string) => new CassetteMismatchError(`${where}: ${problem} (${cassette.path})`);
     const exchange = cassette.exchanges[call];
-    if (exchange === undefined)
-      return missing(
-        new CassetteMismatchError(
-          `${where}: the cassette holds ${cassette.exchanges.length} calls of this run (${cassette.path})`,
-        ),
-      );
+    if (exchange === undefined) return mismatch(`the cassette holds ${cassette.exchanges.length} calls of this run`);
     const differs = firstDifference(exchange.request, requestParts(request));
-    if (differs !== null)
-      return missing(
-        new CassetteMismatchError(
-          `${where}: the request differs from the recorded one at ${differs} (${cassette.path})`,
-        ),
+    if (differs !== null) return mismatch(`the request differs from the recorded one at ${differs}`);
+    if ((exchange.events !== undefined) !== streamed)
+      return mismatch(
+        streamed
+          ? 'the call was recorded whole; replay without --stream'
+          : 'the call was recorded streamed; replay with --stream',
       );
+    if (exchange.error === undefined && exchange.reply === undefined && exchange.events === undefined)
+      return mismatch('the cassette holds neither a reply nor an error');
     const { clock, faultCounts } = this.#context;
     clock.sleep(exchange.clock_ms);
     if (exchange.injected !== null) faultCounts[exchange.injected] += 1;
-    if (exchange.error !== undefined) throw modelErrorOf(exchange.error);
-    if (exchange.reply === undefined)
-      throw new CassetteMismatchError(`${where}: the cassette holds neither a reply nor an error`);
-    return structuredClone(exchange.reply);
+    return exchange;
+  }
+
+  /**
+   * A call the cassette lacks: it fails, or, with a live model behind (`--record-missing`),
+   * it and every later call of the run go there, recorded after the calls replayed before it.
+   */
+  #goLive(problem: Error): ModelClient & Pick<RecordingClient, 'stream'> {
+    if (this.#live === undefined) throw problem;
+    const cassette = this.#cassette;
+    const replayed = cassette instanceof CassetteError ? [] : cassette.exchanges.slice(0, this.#next - 1);
+    this.#recorder = new RecordingClient(this.#live, this.#context, replayed);
+    return this.#recorder;
   }
 }

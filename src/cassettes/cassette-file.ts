@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import type { ModelFaultKind } from '../faults/model-faults.js';
+import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { Message } from '../model/model-client.js';
 import { writeBytesAtomic, writeFileAtomic } from '../results/atomic-write.js';
 import { scrubProcessSecrets } from '../secrets/process-secrets.js';
@@ -27,8 +28,21 @@ export interface CassetteExchange {
   readonly clock_ms: number;
   /** The model fault the endpoint injected into this call, counted again on replay; null for none. */
   readonly injected: ModelFaultKind | null;
+  /** Our loop's calls: the reply, or the error, the client gave. */
   readonly reply?: Message;
+  /** Our loop's streamed calls: the events in order (before `error`, when one cut the stream). */
+  readonly events?: readonly RawMessageStreamEvent[];
   readonly error?: StoredModelError;
+  /** An agent's calls, on the wire: the HTTP response its client got (an error thrown by fetch is `error`). */
+  readonly response?: StoredResponse;
+}
+
+/** An HTTP response as a cassette keeps it: the body decoded, as JSON when it reads back to the same text. */
+export interface StoredResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly json?: unknown;
+  readonly text?: string;
 }
 
 interface CassetteHeader extends CassetteRun {

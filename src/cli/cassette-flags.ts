@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import type { Arm } from '../arms/arms.js';
 import type { CassetteUse } from '../cassettes/cassette-client.js';
 import type { RunRecord } from '../results/run-record-schema.js';
 import { CassetteError, readCassetteIndex, writeCassetteIndex } from '../cassettes/cassette-file.js';
@@ -23,11 +22,11 @@ export interface CassetteFlags {
 
 /**
  * `--record <dir>` or `--replay <dir>`, checked against the rest of the command: one of
- * them, our loop's arms only (an agent's or a framework's calls do not pass through our
- * client yet), not streamed, not live, not re-run with moved priors or for OpenTelemetry.
+ * them, not live, not re-run with moved priors or for OpenTelemetry. Any arm
+ * records: our loop's calls at its client, an agent's or a framework's on the wire.
  * A replay names no model: the cassette does.
  */
-export function cassetteUse(flags: CassetteFlags, arms: readonly Arm[]): CassetteUse | undefined {
+export function cassetteUse(flags: CassetteFlags): CassetteUse | undefined {
   const { record, replay } = flags;
   if (flags.recordMissing && replay === undefined)
     throw UserInputError.single(
@@ -42,13 +41,7 @@ export function cassetteUse(flags: CassetteFlags, arms: readonly Arm[]): Cassett
   const refuse = (expected: string): never => {
     throw UserInputError.single(flag, '', expected);
   };
-  const foreign = arms.find((arm) => arm.peer !== undefined || arm.agent !== undefined);
-  if (foreign !== undefined)
-    refuse(
-      `arms of spiralbench's own loop only; '${foreign.name}' runs its own client, whose calls cassettes do not hold yet`,
-    );
   if (flags.live) refuse('left out with --live (live runs are not recorded yet)');
-  if (flags.stream) refuse('left out with --stream (cassettes hold whole replies, not their events, yet)');
   if (flags.sensitivity) refuse('left out with --sensitivity (its edge runs play other personas: other calls)');
   if (flags.otel !== undefined) refuse('left out with --otel (it runs the sweep again in this thread)');
   if (replay !== undefined && flags.recordMissing) return { mode: 'replay', dir: resolve(replay), recordMissing: true };

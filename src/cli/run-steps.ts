@@ -116,7 +116,7 @@ export async function planRun(flags: RunFlags): Promise<RunPlan> {
     agents.has(arm.name) ? { source: '--agent' } : { source: flags.armsFile!, field: `arms (${arm.name}).agent` },
   );
   const ensemble = flags.ensemble === undefined ? undefined : loadEnsemble(flags.ensemble);
-  const cassette = cassetteUse(flags, arms);
+  const cassette = cassetteUse(flags);
   if (flags.sensitivity)
     checkSensitivity({
       ...(flags.ensemble === undefined ? {} : { ensemble: flags.ensemble }),

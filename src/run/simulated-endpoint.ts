@@ -31,7 +31,7 @@ export interface AgentEndpoint {
 }
 
 /** Hosts nothing listens on: the fetch answers every request itself, so nothing leaves the process. */
-const SIMULATED_BASE_URLS: AgentBaseURLs = {
+export const SIMULATED_BASE_URLS: AgentBaseURLs = {
   anthropic: 'http://simulated.invalid',
   openai: 'http://simulated.invalid/v1',
 };

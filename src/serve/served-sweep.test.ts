@@ -145,4 +145,31 @@ describe('ServedSweep', () => {
       results.release();
     }
   });
+
+  it("records a served run's model calls into a cassette and replays them, failing a changed request", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spiralbench-served-cassette-'));
+    const body = (system: string) =>
+      JSON.stringify({
+        model: 'claude-sonnet-4-5',
+        max_tokens: 1024,
+        system,
+        messages: [{ role: 'user', content: source.scenario.prompt }],
+      });
+    const oneCall = async (mode: 'record' | 'replay', system: string) => {
+      const sweep = new ServedSweep({ ...options, cassette: { mode, dir } });
+      const run = sweep.start(1);
+      const reply = await run.callModel('/v1/messages', body(system));
+      return { reply, record: await sweep.end(run.id, { returned: 'done' }) };
+    };
+    const recorded = await oneCall('record', source.scenario.system);
+    const replayed = await oneCall('replay', source.scenario.system);
+    expect(replayed.reply).toEqual(recorded.reply);
+    expect(replayed.record).toEqual(recorded.record);
+    const changed = await oneCall('replay', 'Be brief.');
+    expect(changed.reply.status).toBe(400);
+    expect(changed.record.failure_reason).toMatchObject({
+      error_class: 'CassetteMismatchError',
+      message: expect.stringContaining('model call 1: the request differs from the recorded one at system'),
+    });
+  });
 });

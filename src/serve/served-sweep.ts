@@ -1,5 +1,6 @@
 import { openAgentRun } from '../agents/agent-run-session.js';
 import type { AgentRunEnding } from '../agents/agent-run-session.js';
+import type { CassetteUse } from '../cassettes/cassette-client.js';
 import { CellAccumulator } from '../sweep/cell-accumulator.js';
 import { PACKED_WIDTH, packRun } from '../sweep/packed-metrics.js';
 import type { RunRecord } from '../results/run-record-schema.js';
@@ -26,6 +27,8 @@ export interface ServedSweepOptions {
   readonly sweepSeed: number;
   /** Where ended runs go; nothing is written without it. */
   readonly results?: ServedResults;
+  /** Every run's model calls recorded into, or answered from, a cassette folder (docs/cassettes.md). @default neither */
+  readonly cassette?: CassetteUse;
   /** Hears each run as it ends, with how many have. */
   readonly onEnded?: (record: RunRecord, ended: number, total: number) => void;
 }
@@ -111,6 +114,7 @@ export class ServedSweep {
       agentName: this.options.arm,
       api: 'anthropic',
       modelLabel: SERVED_MODEL,
+      cassette: this.options.cassette,
       onEvent: (event) => events.push(event),
     });
     const run = new ServedRun(runId(seed), session, events);

@@ -14,6 +14,9 @@ import { ServeRefusal } from '../../serve/serve-refusal.js';
 import { isDiskFull, ResultsWriteError } from '../../results/results-fs.js';
 import { UserInputError } from '../../user-input-error.js';
 import { otelFile } from '../otel-file.js';
+import { cassetteUse, replaySource, startRecording } from '../cassette-flags.js';
+import type { CassetteUse } from '../../cassettes/cassette-client.js';
+import { inProcessModel } from '../../run/model-source.js';
 import { optionAlias } from '../option-alias.js';
 import { outputFolder } from '../output-folder.js';
 import { nonNegativeInt, nonNegativeNumber, seedCount } from '../parse.js';
@@ -33,6 +36,8 @@ interface ServeFlags {
   readonly idleTimeout: number;
   readonly overwrite: boolean;
   readonly otel?: string;
+  readonly record?: string;
+  readonly replay?: string;
   readonly allowOrigin: readonly string[];
   readonly allowHost: readonly string[];
 }
@@ -119,10 +124,34 @@ export function registerServe(program: Command): void {
       '--otel <file>',
       'once every run has ended, write each as OpenTelemetry spans to this OTLP/JSON file (docs/otel.md)',
     )
+    .option(
+      '--record <dir>',
+      "record every run's model calls into a cassette folder, to replay the sweep later against the same agent (docs/cassettes.md)",
+    )
+    .option(
+      '--replay <dir>',
+      "answer every run's model calls from a cassette folder --record wrote; a request the agent changed fails its run, naming the call and the part that differs",
+    )
     .addHelpText('after', HELP)
     .action(async (flags: ServeFlags) => {
       await serve(flags);
     });
+}
+
+/** `--record` or `--replay`, as `run` takes them; serve's model is the simulated one, so a recording names it. */
+function servedCassette(flags: ServeFlags): CassetteUse | undefined {
+  const use = cassetteUse({
+    ...(flags.record === undefined ? {} : { record: flags.record }),
+    ...(flags.replay === undefined ? {} : { replay: flags.replay }),
+    recordMissing: false,
+    live: false,
+    stream: false,
+    sensitivity: false,
+    via: 'in-process',
+  });
+  if (use?.mode === 'record') startRecording(use, inProcessModel());
+  if (use?.mode === 'replay') replaySource(use);
+  return use;
 }
 
 async function serve(flags: ServeFlags): Promise<void> {
@@ -131,12 +160,14 @@ async function serve(flags: ServeFlags): Promise<void> {
     throw UserInputError.single('--arm', '', `a label of letters, digits, '.', '_' or '-'; got '${flags.arm}'`);
   const otel = flags.otel === undefined ? undefined : otelFile(flags.otel);
   checkSeeds({ base: flags.firstSeed, count: flags.seeds });
+  const cassette = servedCassette(flags);
   const source = { ...(await loadScenarioSource(flags.scenario)), ref: flags.scenario };
   const options = {
     source,
     arm: `agent:${label}`,
     seeds: { base: flags.firstSeed, count: flags.seeds },
     sweepSeed: flags.sweepSeed,
+    ...(cassette === undefined ? {} : { cassette }),
   };
   // Nothing in the folder changes until the first run ends (ServedResults), so a start that fails loses nothing.
   const madeFolder = !existsSync(flags.out);
