@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { cli, cliAsync, tempDir } from './cli-helpers.js';
 import { startFakeProvider } from './fake-provider-server.js';
@@ -150,4 +151,68 @@ describe('a real-model run never writes the API key', () => {
       await provider.close();
     }
   });
+
+  it("keeps the key out of a cassette, our loop's calls and an agent's, when the server echoes it", async () => {
+    // Every fourth call is refused with the key quoted back in its body and a header, as some proxies do.
+    const echo = (n: number) => n % 4 === 3;
+    const provider = await startFakeProvider({
+      scenario: 'fetch-transform-write',
+      headers: (n) => (echo(n) ? { 'x-echo': `key ${KEY}` } : {}),
+      fail: (n, request) =>
+        echo(n)
+          ? {
+              status: 429,
+              body: {
+                type: 'error',
+                error: {
+                  type: 'rate_limit_error',
+                  message: `slow down, ${request.headers['x-api-key'] ?? request.headers.authorization}`,
+                },
+              },
+            }
+          : undefined,
+    });
+    try {
+      const cassette = join(tempDir(), 'cassette');
+      const agent = new URL('./fixtures/agents/hand-written-loop.ts', import.meta.url).pathname;
+      const run = await cliAsync(
+        [
+          'run',
+          '-s',
+          'fetch-transform-write',
+          '-a',
+          'recover',
+          '--agent',
+          agent,
+          '-n',
+          '2',
+          '--model',
+          'claude-sonnet-4-5',
+          '--base-url',
+          provider.url,
+          '-y',
+          '-o',
+          join(tempDir(), 'recorded'),
+          '--record',
+          cassette,
+        ],
+        { ANTHROPIC_API_KEY: KEY },
+      );
+      expect(run.status, run.stderr).toBe(0);
+      const keyed = (headers: (typeof provider.requests)[number]['headers']) =>
+        headers['x-api-key'] === KEY || headers.authorization === `Bearer ${KEY}`;
+      expect(provider.requests.length).toBeGreaterThan(8);
+      expect(provider.requests.every((request) => keyed(request.headers))).toBe(true);
+      const files = readdirSync(cassette, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+      const texts = files.map((entry) => {
+        const bytes = readFileSync(join(entry.parentPath, entry.name));
+        return entry.name.endsWith('.gz') ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
+      });
+      expect(texts.join('\n')).toContain('slow down');
+      expect(files.map((entry) => entry.parentPath).some((path) => path.endsWith('agent%3Ahand-written'))).toBe(true);
+      expectNoSecret(texts, [KEY, 'FAKE-KEY']);
+    } finally {
+      await provider.close();
+    }
+  }, 120_000);
 });
