@@ -165,9 +165,10 @@ function cassetteEndpoint(
   const behind = cassette.recordMissing === true ? live() : undefined;
   // A run the cassette lacks is named as the replayed sweep's model would name it.
   const label = spec.modelLabel ?? behind?.label ?? (source.name.startsWith('simulated') ? apiLabel : source.name);
+  // With a live model behind, the agent's clients point at it: the calls the cassette lacks go there as they are.
   const shape = {
-    baseURL: SIMULATED_BASE_URLS,
-    modelId: source.modelId ?? DEFAULT_MODEL_ID,
+    baseURL: behind?.baseURL ?? SIMULATED_BASE_URLS,
+    modelId: behind?.modelId ?? source.modelId ?? DEFAULT_MODEL_ID,
     ...(behind?.scrub === undefined ? {} : { scrub: behind.scrub }),
   };
   const replaying = ReplayingEndpoint.open(cassette.dir, label, context, shape, behind);

@@ -145,4 +145,17 @@ describe('cassettes on the wire (agents, frameworks, served agents)', () => {
     topUp.saveRecorded(dir);
     expect(readCassette(dir, RUN).exchanges).toHaveLength(2);
   });
+
+  it("matches a call by its path under the API's base URL, so a server's address may change", async () => {
+    const dir = tempDir();
+    const live = context();
+    const served = { anthropic: 'http://127.0.0.1:8799/runs/1', openai: 'http://unserved.invalid' };
+    const recording = new RecordingEndpoint({ ...echoEndpoint(live), baseURL: served }, live, 'anthropic:m');
+    await recording.endpoint.fetch(`${served.anthropic}/v1/messages`, { method: 'POST', body: body('a') });
+    recording.save(dir);
+    expect(readCassette(dir, RUN).exchanges[0]!.request.path).toBe('/v1/messages');
+    const replaying = ReplayingEndpoint.open(dir, 'unused', context(), { baseURL: SIMULATED_BASE_URLS, modelId: 'm' });
+    expect((await post(replaying.endpoint, 'a')).status).toBe(200);
+    expect(replaying.missed).toBeUndefined();
+  });
 });

@@ -1,4 +1,4 @@
-import type { AgentEndpoint } from '../run/simulated-endpoint.js';
+import type { AgentBaseURLs, AgentEndpoint } from '../run/simulated-endpoint.js';
 import type { CassetteRunContext } from './cassette-client.js';
 import { CassetteMismatchError, injectedDuring } from './cassette-client.js';
 import {
@@ -21,13 +21,22 @@ const UNKEPT_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-
 
 type FetchInput = Parameters<typeof fetch>[0];
 
-function pathOf(input: FetchInput): string {
+/**
+ * The request's path under the base URL of the API it calls (`/v1/messages` under the
+ * Messages API's, `/chat/completions` under Chat Completions'), so a recording against a
+ * server at `http://host/runs/1` replays against one at another address.
+ */
+function pathOf(input: FetchInput, baseURL: AgentBaseURLs): string {
   const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  let path: string;
   try {
-    return new URL(href).pathname;
+    path = new URL(href).pathname;
   } catch {
     return href;
   }
+  const base = path.endsWith('/chat/completions') ? baseURL.openai : baseURL.anthropic;
+  const prefix = new URL(base).pathname.replace(/\/+$/, '');
+  return path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : path;
 }
 
 /** The request's body as text, read without consuming what the caller passes on. */
@@ -61,9 +70,9 @@ function responseOf(stored: StoredResponse): Response {
 }
 
 /** The parts of one HTTP call's request: its path and, for a model request, the same digests as our loop's. */
-async function httpRequestParts(input: FetchInput, init: RequestInit | undefined) {
+async function httpRequestParts(input: FetchInput, init: RequestInit | undefined, baseURL: AgentBaseURLs) {
   const text = await bodyText(input, init);
-  return { parts: bodyParts(pathOf(input), text), init: { ...init, body: text } };
+  return { parts: bodyParts(pathOf(input, baseURL), text), init: { ...init, body: text } };
 }
 
 /**
@@ -94,11 +103,11 @@ export class RecordingEndpoint {
     this.#context = context;
     this.#label = label;
     this.#exchanges = [...before];
-    this.endpoint = { ...inner, fetch: (input, init) => this.#fetch(inner.fetch, input, init) };
+    this.endpoint = { ...inner, fetch: (input, init) => this.#fetch(inner, input, init) };
   }
 
-  async #fetch(inner: typeof fetch, input: FetchInput, init: RequestInit | undefined): Promise<Response> {
-    const { parts, init: sent } = await httpRequestParts(input, init);
+  async #fetch(inner: AgentEndpoint, input: FetchInput, init: RequestInit | undefined): Promise<Response> {
+    const { parts, init: sent } = await httpRequestParts(input, init, inner.baseURL);
     const { clock, faultCounts } = this.#context;
     const started = clock.now();
     const counted = { ...faultCounts };
@@ -109,7 +118,7 @@ export class RecordingEndpoint {
     });
     let response: Response;
     try {
-      response = await inner(input, sent);
+      response = await inner.fetch(input, sent);
     } catch (error) {
       this.#exchanges.push({ ...taken(), error: storedModelError(error) });
       throw error;
@@ -196,7 +205,7 @@ export class ReplayingEndpoint {
   async #fetch(input: FetchInput, init: RequestInit | undefined): Promise<Response> {
     if (this.#recorder !== undefined) return this.#recorder.endpoint.fetch(input, init);
     const call = this.#calls++;
-    const { parts, init: sent } = await httpRequestParts(input, init);
+    const { parts, init: sent } = await httpRequestParts(input, init, this.endpoint.baseURL);
     const cassette = this.#cassette;
     const missing = (problem: CassetteMismatchError | CassetteError): Promise<Response> => {
       if (this.#live === undefined) {
