@@ -192,7 +192,7 @@ describe('a real-model run never writes the API key', () => {
           provider.url,
           '-y',
           '-o',
-          join(tempDir(), 'recorded'),
+          join(cassette, '..', 'recorded'),
           '--record',
           cassette,
         ],
@@ -211,6 +211,29 @@ describe('a real-model run never writes the API key', () => {
       expect(texts.join('\n')).toContain('slow down');
       expect(files.map((entry) => entry.parentPath).some((path) => path.endsWith('agent%3Ahand-written'))).toBe(true);
       expectNoSecret(texts, [KEY, 'FAKE-KEY']);
+      // And it replays, with no key and no server: the records are the recording's.
+      await provider.close();
+      const replayed = await cliAsync(
+        [
+          'run',
+          '-s',
+          'fetch-transform-write',
+          '-a',
+          'recover',
+          '--agent',
+          agent,
+          '-n',
+          '2',
+          '-o',
+          join(cassette, '..', 'replayed'),
+          '--replay',
+          cassette,
+        ],
+        { ANTHROPIC_API_KEY: '' },
+      );
+      expect(replayed.status, replayed.stderr).toBe(0);
+      const runs = (folder: string) => readFileSync(join(cassette, '..', folder, 'runs.jsonl'), 'utf8');
+      expect(runs('replayed')).toBe(runs('recorded'));
     } finally {
       await provider.close();
     }
