@@ -72,4 +72,23 @@ describe('spiralbench init', () => {
       expect(runs.every((line) => line.tool_calls >= 1)).toBe(true);
     }
   });
+
+  it('with --dataset, gives a scenario whose tasks are the rows of a CSV file, every row checked', () => {
+    const project = tempDir();
+    linkSpiralbenchPackage(project);
+    const dir = join(project, 'bench');
+    const init = cli(['init', dir, '--dataset']);
+    expect(init.status, init.stderr).toBe(0);
+    expect(init.stdout).toContain(`wrote ${join(dir, 'customer-note.tasks.csv')}`);
+    const scenario = join(dir, 'customer-note.yaml');
+    expect(cli(['validate', scenario]).stdout).toBe(`ok ${scenario} (6 tasks, every row checked)\n`);
+    const out = join(project, 'results');
+    const run = cli(['run', '-s', scenario, '-a', 'none', '-n', '12', '-o', out]);
+    expect(run.status, run.stderr).toBe(0);
+    const tasks = readFileSync(join(out, 'runs.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { task: string }).task);
+    expect(tasks).toEqual(['c_1', 'c_2', 'c_3', 'c_4', 'c_5', 'c_6', 'c_1', 'c_2', 'c_3', 'c_4', 'c_5', 'c_6']);
+  });
 });

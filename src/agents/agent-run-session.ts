@@ -8,6 +8,7 @@ import type { CassetteUse } from '../cassettes/cassette-client.js';
 import { RecordingEndpoint, ReplayingEndpoint } from '../cassettes/cassette-fetch.js';
 import { DEFAULT_MODEL_ID } from '../model/model-client.js';
 import type { Scenario } from '../scenarios/loader.js';
+import { scenarioForSeed } from '../scenarios/dataset-task.js';
 import { AgentMeter } from './agent-meter.js';
 import { type AgentReturn, outcomeOf } from './agent-result.js';
 
@@ -61,7 +62,9 @@ export interface AgentRunSession
  * const { record } = session.finish({ returned: 'done' });
  */
 export function openAgentRun(spec: AgentRunSessionSpec): AgentRunSession {
-  const { scenario, arm, agentName, api } = spec;
+  const { arm, agentName, api } = spec;
+  // A dataset scenario's run plays its seed's task: its prompt, history and model are that task's.
+  const scenario = scenarioForSeed(spec.scenario, spec.seed);
   const session = openRun({
     sweepSeed: spec.sweepSeed,
     scenario,
@@ -143,7 +146,8 @@ function cassetteEndpoint(
   session: RunSession,
   apiLabel: string,
 ): { endpoint: AgentEndpoint; recording?: RecordingEndpoint; replaying?: ReplayingEndpoint } {
-  const { scenario, arm, cassette } = spec;
+  const { arm, cassette } = spec;
+  const { scenario } = session;
   const { clock } = session;
   const live = () => {
     const made = source.agentEndpoint(scenario, session.key, session.modelFaults, clock);

@@ -43,10 +43,10 @@ export const MAX_TOKENS = 1024;
  * const { record } = await runAgent({ sweepSeed: 0, scenario, arm: 'agent:mine', seed: 1, agent: mine, settings: {} });
  */
 export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
-  const { scenario, agent, settings } = spec;
+  const { agent, settings } = spec;
   const session = openAgentRun({
     sweepSeed: spec.sweepSeed,
-    scenario,
+    scenario: spec.scenario,
     arm: spec.arm,
     seed: spec.seed,
     member: spec.member,
@@ -56,7 +56,8 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
     ...(spec.onEvent === undefined ? {} : { onEvent: spec.onEvent }),
     ...(spec.model === undefined ? {} : { model: spec.model }),
   });
-  const { meter, endpoint, host, clock } = session;
+  // The session's scenario: of a dataset, the seed's task.
+  const { meter, endpoint, host, clock, scenario } = session;
   // Loaded on demand (a dependency, cached after the first run): built-in arms never need it.
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
   const context = agentContext({

@@ -6,6 +6,7 @@ import { runLoop } from '../run/loop-run.js';
 import { inProcessModel, type ModelSource } from '../run/model-source.js';
 import { openRun, type RunOutput } from '../run/run-session.js';
 import type { Scenario } from '../scenarios/loader.js';
+import { scenarioForSeed } from '../scenarios/dataset-task.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
 import { type Arm, buildGuards } from './arms.js';
 
@@ -41,7 +42,9 @@ export interface RunSpec {
  * arm's guards. Both drive one run session (`openRun`), which judges the run.
  */
 export async function runOne(spec: RunSpec): Promise<RunOutput> {
-  const { scenario, arm, seed, sweepSeed } = spec;
+  const { arm, seed, sweepSeed } = spec;
+  // A dataset scenario's run plays its seed's task: its model, guards and live servers are that task's.
+  const scenario = scenarioForSeed(spec.scenario, seed);
   if (arm.peer !== undefined || arm.agent !== undefined) {
     // Loaded on demand: sweeps without agent arms never load an agent or its framework.
     const { runAgentArm } = await import('./agent-arm-run.js');

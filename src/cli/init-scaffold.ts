@@ -18,22 +18,66 @@ export const SCAFFOLD_SCENARIO_ID = 'customer-note';
  *   editors (`yaml-language-server`).
  * @param runScenario the scenario path as typed from where init was run.
  */
-export function scaffoldFiles(schemaPath: string, runScenario: string): readonly ScaffoldFile[] {
+export function scaffoldFiles(schemaPath: string, runScenario: string, dataset = false): readonly ScaffoldFile[] {
   return [
-    { name: `${SCAFFOLD_SCENARIO_ID}.yaml`, text: scenarioText(schemaPath) },
+    { name: `${SCAFFOLD_SCENARIO_ID}.yaml`, text: scenarioText(schemaPath, dataset ? DATASET_TASK : ONE_TASK) },
+    ...(dataset ? [{ name: SCAFFOLD_DATASET, text: DATASET_ROWS }] : []),
     { name: 'tools.ts', text: TOOLS_TEXT },
-    { name: 'README.md', text: readmeText(runScenario) },
+    { name: 'README.md', text: readmeText(runScenario, dataset) },
   ];
 }
 
-function scenarioText(schemaPath: string): string {
+/** The dataset `init --dataset` writes beside the scenario: one task a row. */
+export const SCAFFOLD_DATASET = `${SCAFFOLD_SCENARIO_ID}.tasks.csv`;
+
+/** The task-specific lines of the scenario: one customer, or `{{column}}` placeholders each row fills. */
+interface TaskText {
+  readonly head: string;
+  readonly customer: string;
+  readonly record: string;
+  readonly final: string;
+  readonly expected: string;
+}
+
+const ONE_TASK: TaskText = {
+  head: '',
+  customer: 'c_7',
+  record: '{ id: c_7, name: Ada Lovelace, plan: pro, email: ada@example.com }',
+  final: 'Saved a note for Ada Lovelace (plan pro).',
+  expected: '{ name: Ada Lovelace, plan: pro }',
+};
+
+const DATASET_TASK: TaskText = {
+  head: `# One task a row of ${SCAFFOLD_DATASET}: each row fills the {{column}} placeholders below,
+# and seeds cycle through the rows (seed 1 the first). pass^k is read per task.
+dataset:
+  file: ${SCAFFOLD_DATASET}
+  task_id: customer_id
+`,
+  customer: '"{{customer_id}}"',
+  record: '{ id: "{{customer_id}}", name: "{{name}}", plan: "{{plan}}", email: "{{email}}" }',
+  final: 'Saved a note for {{name}} (plan {{plan}}).',
+  expected: '{ name: "{{name}}", plan: "{{plan}}" }',
+};
+
+const DATASET_ROWS = `customer_id,name,plan,email
+c_1,Ada Lovelace,pro,ada@example.com
+c_2,Alan Turing,free,alan@example.com
+c_3,Katherine Johnson,team,katherine@example.com
+c_4,Edsger Dijkstra,pro,edsger@example.com
+c_5,Barbara Liskov,team,barbara@example.com
+c_6,Donald Knuth,free,don@example.com
+`;
+
+function scenarioText(schemaPath: string, task: TaskText): string {
+  const customer = task.customer.replaceAll('"', '');
   return `# yaml-language-server: $schema=${schemaPath}
 # A task for the simulated model, played with your own tools (tools.ts) failing on purpose.
 # The id must equal this file's name without .yaml: rename both together.
 id: ${SCAFFOLD_SCENARIO_ID}
 title: Fetch a customer and save a note about them
-prompt: >
-  Fetch customer c_7 with get_customer, then save a note for them with save_note whose
+${task.head}prompt: >
+  Fetch customer ${customer} with get_customer, then save a note for them with save_note whose
   note holds the customer's name and plan.
 # Your tools: every export of this module made with defineTool. Name the ones offered below.
 tools_module: ./tools.ts
@@ -42,7 +86,7 @@ budget_class: standard
 world:
   records:
     customers:
-      c_7: { id: c_7, name: Ada Lovelace, plan: pro, email: ada@example.com }
+      ${task.customer}: ${task.record}
       c_8: { id: c_8, name: Grace Hopper, plan: team, email: grace@example.com }
 # Seeded faults, drawn once per execution: the same seed meets the same faults in every arm.
 faults:
@@ -55,17 +99,17 @@ plan:
   steps:
     - id: fetch
       tool: get_customer
-      args: { customer_id: c_7 }
+      args: { customer_id: ${task.customer} }
     - id: save
       tool: save_note
-      args: { customer_id: c_7, note: { name: $fetch.name, plan: $fetch.plan } }
+      args: { customer_id: ${task.customer}, note: { name: $fetch.name, plan: $fetch.plan } }
   detours:
     - { tool: get_customer, args: { customer_id: c_8 } }
-  final: Saved a note for Ada Lovelace (plan pro).
+  final: ${task.final}
 # Judged on the world, never on what the model says: exactly this write, once.
 check:
   outbox:
-    - { key: c_7, value: { name: Ada Lovelace, plan: pro } }
+    - { key: ${task.customer}, value: ${task.expected} }
 `;
 }
 
@@ -123,13 +167,18 @@ export const saveNote = defineTool({
 });
 `;
 
-function readmeText(scenario: string): string {
+function readmeText(scenario: string, dataset: boolean): string {
+  const rows = dataset
+    ? `- \`${SCAFFOLD_DATASET}\`: the tasks, one a row; each row fills the scenario's \`{{column}}\`
+  placeholders. Add rows to add tasks; \`validate\` checks every one.
+`
+    : '';
   return `# Your spiralbench scenario
 
 - \`${SCAFFOLD_SCENARIO_ID}.yaml\`: the task, its world, its faults, the simulated model's plan and
   the check on the final world. Its \`id:\` must equal its file name without \`.yaml\`; to make
   another scenario, copy the file under a new name and change the id to match.
-- \`tools.ts\`: your tools, made with \`defineTool\`; the scenario names them in \`tools:\`.
+${rows}- \`tools.ts\`: your tools, made with \`defineTool\`; the scenario names them in \`tools:\`.
 
 Next:
 

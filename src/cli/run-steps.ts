@@ -12,7 +12,12 @@ import { loadEnsemble, type PersonaEnsemble } from '../scenarios/persona-ensembl
 import { checkAgentSweep } from '../arms/agent-checks.js';
 import type { Shard } from '../sweep/sweep-plan.js';
 import { REPORT_FILE } from '../report/html/report-marker.js';
-import { renderCellTables, renderPassHatK, renderScenarioMatrix } from '../report/terminal-table.js';
+import {
+  renderCellTables,
+  renderDatasetTasks,
+  renderPassHatK,
+  renderScenarioMatrix,
+} from '../report/terminal-table.js';
 import { renderAnswer } from '../report/answer-table.js';
 import { concludeSweep } from './sweep-conclusions.js';
 import { checkSensitivity, sweepPriorEdges } from './prior-sensitivity-sweeps.js';
@@ -359,6 +364,8 @@ export function printRun(
     process.stdout.write(`${renderScenarioMatrix(summary.cells, tables)}\n\n`);
   }
   process.stdout.write(`${renderPassHatK(summary.pass_hat_k)}\n`);
+  const tasks = renderDatasetTasks(summary.cells);
+  if (tasks !== '') process.stdout.write(`${tasks}\n`);
   if (conclusions !== undefined)
     process.stdout.write(`\n${renderAnswer(conclusions.answer, { color: colourStdout() })}\n`);
   if (sensitivity !== undefined) process.stdout.write(`\n${renderPriorSensitivity(sensitivity)}\n`);

@@ -17,7 +17,7 @@ export async function replayRecorded(dir: string, arm: string, seed: number): Pr
   const { record, trace } = await recordedRun(dir, arm, seed);
   const served = record.model === 'simulated-served';
   const header = [
-    `${record.scenario} · arm ${record.arm} · seed ${record.seed} · sweep seed ${record.sweep_seed} · model ${record.model}`,
+    `${record.scenario} · arm ${record.arm} · seed ${record.seed}${record.task === undefined ? '' : ` · task ${record.task}`} · sweep seed ${record.sweep_seed} · model ${record.model}`,
     served
       ? 'served run: an agent in another process ran it through `spiralbench serve`; it cannot be run again from its seed, so this is what the run recorded (tool calls and results; the transcript stayed with the agent)'
       : 'recorded run: as the results folder holds it',

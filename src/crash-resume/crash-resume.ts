@@ -10,6 +10,7 @@ import type { OutcomeKind } from '../loop/outcome.js';
 import { stream, type StreamKey } from '../random/streams.js';
 import { judge, type VerdictKind } from '../scenarios/judge.js';
 import type { Scenario } from '../scenarios/loader.js';
+import { scenarioForSeed } from '../scenarios/dataset-task.js';
 import { createWorld, type World } from '../tools/world.js';
 import { buildGuards, type Arm } from '../arms/arms.js';
 import { simulatedClient } from '../run/model-source.js';
@@ -85,12 +86,13 @@ function upToLastUserMessage(messages: readonly MessageParam[]): MessageParam[] 
  */
 export async function crashAndResume(
   store: CheckpointStore,
-  scenario: Scenario,
+  played: Scenario,
   arm: Arm,
   seed: number,
   sweepSeed: number,
   mode: ResumeMode,
 ): Promise<CrashResumeRecord> {
+  const scenario = scenarioForSeed(played, seed);
   const key: StreamKey = { sweepSeed, scenario: scenario.id, runSeed: seed };
   const dryWorld = createWorld(scenario.world);
   const counter = new CrashingDurability(null, null);

@@ -2,6 +2,7 @@ import Table from 'cli-table3';
 import type { CellSummary } from '../stats/cell-summary.js';
 import type { Proportion } from '../stats/wilson.js';
 import { effectOf, type ScenarioEffect } from './recommendation.js';
+import { datasetTasksOf } from './dataset-tasks.js';
 import { assessed, interval, labelText, signedEffect } from './robustness-format.js';
 import { escapeControl } from './terminal-text.js';
 
@@ -23,7 +24,38 @@ export function renderPassHatK(
         .map(([k, value]) => `k=${k} ${value.toFixed(3)}`)
         .join('  ')}`,
   );
-  return `pass^k (each scenario a task, τ-bench):\n${lines.join('\n')}`;
+  return `pass^k (each scenario a task, a dataset's rows a task each; τ-bench):\n${lines.join('\n')}`;
+}
+
+/**
+ * A dataset scenario's tasks, per arm on one line: on how many tasks every run had the
+ * right outcome and on how many none did, and the hardest tasks with their counts.
+ *
+ * @example
+ * // Tasks of user-exports (60 tasks, 2 runs each a cell):
+ * //   none     right every run on 28 of 60, never on 12; hardest: u_2035 0/2, u_2042 0/2, u_2049 0/2
+ */
+export function renderDatasetTasks(cells: readonly CellSummary[], hardest = 3): string {
+  return datasetTasksOf(cells)
+    .map(({ scenario, arms, hardest: order }) => {
+      const width = Math.max(...arms.map((entry) => name(entry.arm).length));
+      const runs = [...new Set(arms.flatMap((entry) => entry.tasks.map((task) => task.runs)))];
+      const each =
+        runs.length === 1
+          ? `${runs[0]} runs each a cell`
+          : `${Math.min(...runs)}–${Math.max(...runs)} runs each a cell`;
+      const lines = arms.map(({ arm, tasks }) => {
+        const byId = new Map(tasks.map((task) => [task.task, task]));
+        const all = tasks.filter((task) => task.right === task.runs).length;
+        const none = tasks.filter((task) => task.right === 0).length;
+        const worst = order
+          .slice(0, hardest)
+          .flatMap((id) => (byId.has(id) ? [`${name(id)} ${byId.get(id)!.right}/${byId.get(id)!.runs}`] : []));
+        return `  ${name(arm).padEnd(width)}  right every run on ${all} of ${tasks.length}, never on ${none}; hardest: ${worst.join(', ')}`;
+      });
+      return `Tasks of ${name(scenario)} (${arms[0]?.tasks.length ?? 0} tasks, ${each}):\n${lines.join('\n')}`;
+    })
+    .join('\n');
 }
 
 function outcomes(cell: CellSummary): string {

@@ -83,6 +83,8 @@ export const writtenRunSchema = z.object({
   member: count.exactOptional(),
   /** Scenarios that declare faults in the data only (absent otherwise): those met, every kind in DATA_FAULT_KINDS order. */
   data_faults: z.record(z.enum(DATA_FAULT_KINDS), count).readonly().exactOptional(),
+  /** Dataset scenarios only (absent otherwise): the task the run played, the row's task id (docs/datasets.md). */
+  task: z.string().min(1).exactOptional(),
 });
 
 /**

@@ -39,10 +39,15 @@ export interface StoredSummary {
     readonly impossible: boolean;
     /** A tools module's and each file it imports, by shown path with its sha256; only when it imports any. */
     readonly files?: Readonly<Record<string, string>> | undefined;
+    /** A dataset scenario's task ids, in row order: run seed s played task (s − 1) mod their count. */
+    readonly tasks?: readonly string[] | undefined;
   }>;
   readonly arms: readonly StoredArm[];
   readonly cells: readonly CellSummary[];
-  /** pass^k per arm, each scenario one task (τ-bench): how reliably an arm gets the right outcome k times in a row. */
+  /**
+   * pass^k per arm (τ-bench): how reliably an arm gets the right outcome k times in a row.
+   * Each scenario is one task; a dataset scenario's rows are a task each.
+   */
   readonly pass_hat_k: ReadonlyArray<{ readonly arm: string; readonly k: Readonly<Record<string, number>> }>;
   /** Live sweeps only: real sockets, real (scaled) time, not byte-reproducible. */
   readonly live?: StoredLiveLabel | undefined;
@@ -80,6 +85,7 @@ const cellSchema = z.object({
   virtual_ms: distribution,
   duplicate_side_effects: count,
   cost_usd: finite.optional(),
+  tasks: z.array(z.object({ task: text, runs: count, right: count })).optional(),
 });
 
 /** A difference between two arms and how it holds across the ensemble's members (see stats/robustness.ts). */
@@ -199,6 +205,7 @@ export const summarySchema: z.ZodType<StoredSummary> = z.object({
         tool_budget: amount,
         impossible: flag,
         files: z.record(z.string(), text).optional(),
+        tasks: z.array(text).min(1).optional(),
       }),
     )
     .min(1),

@@ -6,6 +6,7 @@ import type { RunResult } from '../loop/outcome.js';
 import type { StreamKey } from '../random/streams.js';
 import { judge, type Verdict } from '../scenarios/judge.js';
 import type { Scenario } from '../scenarios/loader.js';
+import { scenarioForSeed } from '../scenarios/dataset-task.js';
 import { createWorld, type World } from '../tools/world.js';
 import { EventTally } from './event-tally.js';
 import { failureField } from './failure-reason.js';
@@ -17,6 +18,7 @@ import { createScenarioToolHost, type ScenarioToolHost } from './scenario-tool-h
 
 export interface RunSessionSpec {
   readonly sweepSeed: number;
+  /** The scenario; of a dataset, the session plays the seed's task (`scenarioForSeed`). */
   readonly scenario: Scenario;
   /** The arm's name, as the record writes it. */
   readonly arm: string;
@@ -92,7 +94,9 @@ export interface RunSession {
  * const session = openRun({ sweepSeed: 0, scenario, arm: 'none', seed: 1 });
  */
 export function openRun(spec: RunSessionSpec): RunSession {
-  const { sweepSeed, scenario, seed, live, onEvent } = spec;
+  const { sweepSeed, seed, live, onEvent } = spec;
+  // A dataset scenario's run plays its seed's task; drivers read it from the session.
+  const scenario = scenarioForSeed(spec.scenario, seed);
   const key: StreamKey = { sweepSeed, scenario: scenario.id, runSeed: seed };
   const world = createWorld(scenario.world);
   const host: ScenarioToolHost = live?.tools ?? createScenarioToolHost(scenario, world, key);
@@ -147,6 +151,8 @@ export function openRun(spec: RunSessionSpec): RunSession {
       ...(spec.member === undefined ? {} : { member: spec.member }),
       // Appended only where the scenario declares faults in the data.
       ...(host.dataFaults === null ? {} : { data_faults: { ...host.dataFaults } }),
+      // Appended only to a dataset scenario's runs: the task it played.
+      ...(scenario.task === null ? {} : { task: scenario.task }),
     };
     return {
       record,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import type { FaultProfile } from '../faults/fault-profile.js';
@@ -17,6 +17,7 @@ import { TOOL_CATALOGUE } from './tool-catalogue.js';
 import { importedToolsModule, TOOLS_MODULE_FIELD, type ToolsModule, toolsModulePathOf } from './tools-module.js';
 import type { ToolSpec } from '../tools/tool-spec.js';
 import { parseYamlInput } from './yaml-input.js';
+import { filledScenario, placeholderProblems, readDatasetRows } from './dataset.js';
 
 /** The bundled scenarios folder (the same from src/ and dist/). */
 export const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
@@ -52,8 +53,30 @@ export interface Scenario {
   readonly trigger: ScenarioFile['trigger'];
   /** What the run is judged against (it carries `impossible` too, for the judge). */
   readonly check: Required<WorldCheck>;
-  /** sha256 of the scenario file, its persona file and its tools module, for provenance and a sweep's identity. */
+  /** sha256 of the scenario file, its persona file, its tools module and its dataset, for provenance and a sweep's identity. */
   readonly hash: string;
+  /**
+   * A dataset scenario's tasks, one a row (docs/datasets.md); the scenario's own fields are
+   * its first task's. Null for a scenario of one task, and for one task of a dataset.
+   */
+  readonly dataset: ScenarioDataset | null;
+  /** The dataset task this scenario is (`scenarioForSeed`): the row's task id; null otherwise. */
+  readonly task: string | null;
+}
+
+/** The fields a dataset's row fills. */
+export type TaskFields = Pick<Scenario, 'system' | 'prompt' | 'history' | 'world' | 'plan' | 'check'>;
+
+/** One row of a dataset, made a task. */
+export interface ScenarioTask {
+  readonly id: string;
+  readonly fields: TaskFields;
+}
+
+export interface ScenarioDataset {
+  /** The file, as the scenario names it. */
+  readonly file: string;
+  readonly tasks: readonly ScenarioTask[];
 }
 
 function zodProblems(source: string, error: z.ZodError): InputProblem[] {
@@ -89,6 +112,8 @@ export interface ScenarioTexts extends InputText {
    * with the files it imports from the project when there are any.
    */
   readonly toolsModule?: InputText & { readonly imports?: readonly InputText[] };
+  /** The file its `dataset` names (absolute path) and its text. */
+  readonly dataset?: InputText;
 }
 
 /** A persona's text by id, or why there is none. */
@@ -177,8 +202,17 @@ export function readScenarioFile(
 /** The scenario texts read earlier (by readScenarioFile) stand for, built again without reading a file. */
 export function scenarioFromTexts(texts: ScenarioTexts): Scenario {
   const { id, ...persona } = texts.persona;
-  return scenarioFromText(texts, (wanted) =>
-    wanted === id ? persona : [{ source: texts.path, field: 'persona', expected: `'${id}', the persona read with it` }],
+  const dataset = texts.dataset;
+  return scenarioFromText(
+    texts,
+    (wanted) =>
+      wanted === id
+        ? persona
+        : [{ source: texts.path, field: 'persona', expected: `'${id}', the persona read with it` }],
+    (file) =>
+      dataset !== undefined && resolve(dirname(texts.path), file) === dataset.path
+        ? dataset
+        : [{ source: texts.path, field: 'dataset.file', expected: `'${file}', the dataset read with it` }],
   ).scenario;
 }
 
@@ -189,6 +223,7 @@ export function scenarioFromTexts(texts: ScenarioTexts): Scenario {
 export function scenarioFromText(
   { path, text }: InputText,
   personas: PersonaLookup,
+  datasets: DatasetLookup = datasetsBeside(path),
 ): { scenario: Scenario; texts: ScenarioTexts } {
   const data = parseYaml(path, text);
   const parsed = scenarioSchema.safeParse(data);
@@ -200,13 +235,25 @@ export function scenarioFromText(
     ...(modulePath !== undefined && module === undefined
       ? [{ source: path, field: TOOLS_MODULE_FIELD, expected: UNIMPORTED_TOOLS_MODULE }]
       : []),
-    ...referenceProblems(path, data, module),
-    ...(parsed.success ? detourProblems(path, parsed.data.plan) : []),
+    // A dataset's file is a template: its references are checked in every row it makes.
+    ...(hasDataset(data) ? [] : referenceProblems(path, data, module)),
+    ...(parsed.success && parsed.data.dataset === undefined ? detourProblems(path, parsed.data.plan) : []),
     ...(Array.isArray(persona) ? persona : []),
   ];
+  const dataset = parsed.success && parsed.data.dataset !== undefined ? datasets(parsed.data.dataset.file) : undefined;
+  if (Array.isArray(dataset)) problems.push(...dataset);
+  const tasks =
+    parsed.success && dataset !== undefined && !Array.isArray(dataset)
+      ? datasetTasks(path, asObject(data), parsed.data.dataset!.task_id, dataset, module)
+      : undefined;
+  if (tasks !== undefined) problems.push(...tasks.problems);
   if (!parsed.success || Array.isArray(persona) || problems.length > 0) throw new UserInputError(problems);
-  const file = parsed.data;
-  const scenario = buildScenario(file, persona.persona, text, persona.text.text, module);
+  const file = tasks === undefined ? parsed.data : tasks.first!;
+  const datasetText = dataset === undefined || Array.isArray(dataset) ? undefined : dataset;
+  const scenario = {
+    ...buildScenario(file, persona.persona, text, persona.text.text, module, datasetText?.text),
+    ...(tasks === undefined ? {} : { dataset: { file: parsed.data.dataset!.file, tasks: tasks.tasks } }),
+  };
   const toolsModule =
     module === undefined
       ? {}
@@ -217,7 +264,99 @@ export function scenarioFromText(
             ...(module.imports.length === 0 ? {} : { imports: module.imports }),
           },
         };
-  return { scenario, texts: { path, text, persona: persona.text, ...toolsModule } };
+  return {
+    scenario,
+    texts: {
+      path,
+      text,
+      persona: persona.text,
+      ...toolsModule,
+      ...(datasetText === undefined ? {} : { dataset: datasetText }),
+    },
+  };
+}
+
+function hasDataset(raw: unknown): boolean {
+  return asObject(raw)['dataset'] !== undefined;
+}
+
+/** A dataset's text by the file a scenario names, or why there is none. */
+export type DatasetLookup = (file: string) => InputText | InputProblem[];
+
+/** Datasets read from disk, relative to the scenario file. */
+function datasetsBeside(scenarioPath: string): DatasetLookup {
+  return (file) => {
+    const path = resolve(dirname(scenarioPath), file);
+    try {
+      return { path, text: readInputFile(path) };
+    } catch (error) {
+      if (error instanceof UserInputError)
+        return error.problems.map((problem) => ({
+          ...problem,
+          source: `${scenarioPath}: dataset.file: ${problem.source}`,
+        }));
+      throw error;
+    }
+  };
+}
+
+/** Rows whose problems are listed in full; the rest are counted, so a wrong column does not print a thousand lines. */
+const ROWS_REPORTED = 5;
+
+/**
+ * The tasks of a dataset: the scenario file filled from each row and checked as a file of
+ * its own (schema, references, detours), so every row is a valid scenario. Problems name
+ * the row by file and line.
+ */
+function datasetTasks(
+  path: string,
+  raw: Record<string, unknown>,
+  taskIdColumn: string | undefined,
+  dataset: InputText,
+  module: ToolsModule | undefined,
+): { tasks: ScenarioTask[]; first: ScenarioFile | undefined; problems: InputProblem[] } {
+  const { rows, problems } = readDatasetRows(dataset.path, dataset.text, taskIdColumn);
+  problems.push(...placeholderProblems(path, raw, dataset.path, Object.keys(rows[0]?.values ?? {})));
+  if (problems.length > 0) return { tasks: [], first: undefined, problems };
+  const tasks: ScenarioTask[] = [];
+  let first: ScenarioFile | undefined;
+  let failed = 0;
+  for (const row of rows) {
+    const filled = filledScenario(raw, row);
+    const parsed = scenarioSchema.safeParse(filled);
+    const source = `${dataset.path}:${row.line}`;
+    // Checked as the scenario file (its name is the id), reported at the row.
+    const own = [
+      ...(parsed.success ? [] : zodProblems(path, parsed.error)),
+      ...referenceProblems(path, filled, module),
+      ...(parsed.success ? detourProblems(path, parsed.data.plan) : []),
+    ].map((problem) => (problem.source === path ? { ...problem, source } : problem));
+    if (own.length > 0 || !parsed.success) {
+      failed += 1;
+      if (failed <= ROWS_REPORTED) problems.push(...own);
+      continue;
+    }
+    first ??= parsed.data;
+    tasks.push({ id: row.taskId, fields: taskFields(parsed.data) });
+  }
+  if (failed > ROWS_REPORTED)
+    problems.push({
+      source: dataset.path,
+      field: '',
+      expected: `rows that fill the scenario validly (${failed - ROWS_REPORTED} more rows of ${rows.length} do not; the first ${ROWS_REPORTED} are listed above)`,
+    });
+  return { tasks, first, problems };
+}
+
+function taskFields(file: ScenarioFile): TaskFields {
+  return {
+    system: file.system,
+    prompt: file.prompt,
+    history: file.history,
+    world: file.world,
+    plan: file.plan,
+    check: { outbox: file.check.outbox, forbidden: file.check.forbidden, impossible: file.impossible },
+  };
 }
 
 /**
@@ -234,6 +373,7 @@ function buildScenario(
   text: string,
   personaText: string,
   module: ToolsModule | undefined,
+  datasetText: string | undefined,
 ): Scenario {
   return {
     id: file.id,
@@ -266,7 +406,9 @@ function buildScenario(
     impossible: file.impossible,
     trigger: file.trigger,
     check: { outbox: file.check.outbox, forbidden: file.check.forbidden, impossible: file.impossible },
-    hash: scenarioHash(text, personaText, module),
+    hash: scenarioHash(text, personaText, module, datasetText),
+    dataset: null,
+    task: null,
   };
 }
 
@@ -275,8 +417,15 @@ function buildScenario(
  * whose module imports nothing of the project, hashes as it always has. An imported file
  * counts by its path from the module's folder, so two checkouts hash alike.
  */
-function scenarioHash(text: string, personaText: string, module: ToolsModule | undefined): string {
+function scenarioHash(
+  text: string,
+  personaText: string,
+  module: ToolsModule | undefined,
+  datasetText: string | undefined,
+): string {
   const hash = createHash('sha256').update(text).update('\0').update(personaText);
+  // After the module: a scenario without a dataset hashes as it always has.
+  if (datasetText !== undefined) hash.update('\0dataset\0').update(datasetText);
   if (module !== undefined) {
     hash.update('\0').update(module.text);
     for (const imported of module.imports)

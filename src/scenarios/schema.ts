@@ -146,6 +146,24 @@ export const scenarioSchema = z
       .describe(
         'A module of your own tools (TypeScript or JavaScript, a path relative to this file): every export made with defineTool is a tool this scenario may name in `tools`.',
       ),
+    dataset: z
+      .strictObject({
+        file: z
+          .string()
+          .min(1)
+          .describe(
+            'The rows: a .jsonl (one JSON object a line) or .csv (a header row) file, a path relative to this file.',
+          ),
+        task_id: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("The column naming each row's task; absent: the row's number, from 1."),
+      })
+      .optional()
+      .describe(
+        'Many tasks from one scenario: each row of the file fills the {{column}} placeholders of system, prompt, history, world, plan and check, and seeds cycle through the rows (seed 1 the first). See docs/datasets.md.',
+      ),
     budget_class: z.enum(Object.keys(BUDGET_CLASSES) as [BudgetClass, ...BudgetClass[]]).describe(
       `Task class; sets the tool budget: ${Object.entries(BUDGET_CLASSES)
         .map(([name, calls]) => `${name} ${calls}`)

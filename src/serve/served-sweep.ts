@@ -5,7 +5,7 @@ import { CellAccumulator } from '../sweep/cell-accumulator.js';
 import { PACKED_WIDTH, packRun } from '../sweep/packed-metrics.js';
 import type { RunRecord } from '../results/run-record-schema.js';
 import type { ScenarioSource } from '../sweep/scenario-source.js';
-import { isImpossible, sweepSummary, type SweepSummary } from '../sweep/sweep.js';
+import { datasetTasks, isImpossible, sweepSummary, type SweepSummary } from '../sweep/sweep.js';
 import { checkSeeds } from '../sweep/sweep-plan.js';
 import type { StoredSweepIdentity } from '../results/progress-schema.js';
 import { isDiskFull } from '../results/results-fs.js';
@@ -180,7 +180,7 @@ export class ServedSweep {
   summarize(replayDir: string): { summary: SweepSummary; traces: Trace[]; records: RunRecord[] } {
     const { source, arm, seeds, sweepSeed } = this.options;
     const { scenario } = source;
-    const cell = new CellAccumulator(scenario.id, arm, isImpossible(scenario));
+    const cell = new CellAccumulator(scenario.id, arm, isImpossible(scenario), datasetTasks(scenario).tasks);
     const ordered = [...this.#records.values()].sort((a, b) => a.record.seed - b.record.seed);
     const packed = new Float64Array(PACKED_WIDTH);
     for (const { record } of ordered) {
@@ -199,6 +199,7 @@ export class ServedSweep {
             hash: scenario.hash,
             tool_budget: scenario.toolBudget,
             impossible: isImpossible(scenario),
+            ...datasetTasks(scenario),
           },
         ],
         arms: [{ name: arm, guards: [] }],

@@ -23,4 +23,16 @@ export interface CellSummary {
    * prompt-cache reads and writes priced as such); absent in summaries written before it.
    */
   readonly cost_usd?: number | undefined;
+  /**
+   * A dataset scenario's cells only: each task's runs and right outcomes, in the dataset's
+   * row order, tasks no seed reached left out (pass^k is read per task).
+   */
+  readonly tasks?: ReadonlyArray<TaskTally> | undefined;
+}
+
+/** One dataset task's runs in a cell, and how many had the right outcome. */
+export interface TaskTally {
+  readonly task: string;
+  readonly runs: number;
+  readonly right: number;
 }

@@ -1,5 +1,6 @@
 import { OUTCOME_KINDS } from '../loop/outcome.js';
-import type { CellSummary } from '../stats/cell-summary.js';
+import type { CellSummary, TaskTally } from '../stats/cell-summary.js';
+import { rowIndexOfSeed } from '../scenarios/dataset.js';
 import { describe } from '../stats/descriptive.js';
 import { wilson } from '../stats/wilson.js';
 import { PACKED_WIDTH, VERDICT_KINDS } from './packed-metrics.js';
@@ -56,11 +57,14 @@ export class CellAccumulator {
   /** Millionths of a dollar. */
   #costMicros = 0;
   #runs = 0;
+  /** A dataset scenario's task ids, in row order; run seed s played task (s − 1) mod their count. */
+  readonly #tasks: readonly string[] | undefined;
 
-  constructor(scenario: string, arm: string, impossible: boolean) {
+  constructor(scenario: string, arm: string, impossible: boolean, tasks?: readonly string[]) {
     this.scenario = scenario;
     this.arm = arm;
     this.#impossible = impossible;
+    this.#tasks = tasks;
   }
 
   /** Add `rows` packed runs (see packed-metrics.ts). */
@@ -135,6 +139,24 @@ export class CellAccumulator {
       duplicate_side_effects: this.#duplicates,
       // Unknown (NaN) when a record had none: written by a spiralbench before costs were.
       ...(Number.isNaN(this.#costMicros) ? {} : { cost_usd: this.#costMicros / 1e6 }),
+      ...(this.#tasks === undefined ? {} : { tasks: this.#taskTallies(this.#tasks) }),
     };
+  }
+
+  /** Each task's runs and right outcomes, from the seeds (a seed names its task) and verdicts kept per run. */
+  #taskTallies(tasks: readonly string[]): TaskTally[] {
+    const runs = new Array<number>(tasks.length).fill(0);
+    const right = new Array<number>(tasks.length).fill(0);
+    const seeds = this.#seeds.view();
+    const verdicts = this.#verdictOf.view();
+    const success = VERDICT_KINDS.indexOf('success');
+    const escalated = VERDICT_KINDS.indexOf('escalated');
+    for (let row = 0; row < seeds.length; row++) {
+      const task = rowIndexOfSeed(seeds[row] as number, tasks.length);
+      runs[task]! += 1;
+      const verdict = verdicts[row];
+      if (verdict === success || (this.#impossible && verdict === escalated)) right[task]! += 1;
+    }
+    return tasks.flatMap((task, i) => (runs[i] === 0 ? [] : [{ task, runs: runs[i]!, right: right[i]! }]));
   }
 }

@@ -94,6 +94,7 @@ export async function mergeShards(
   }
 
   const impossible = new Map(first.scenarios.map((scenario) => [scenario.id, scenario.impossible]));
+  const tasks = new Map(first.scenarios.map((scenario) => [scenario.id, scenario.tasks]));
   const cells = new Map<string, CellAccumulator>();
   const folder = claimResultsFolder(outDir, options.overwrite === true ? 'merge-discard' : 'merge');
   try {
@@ -111,7 +112,12 @@ export async function mergeShards(
         const key = `${record.scenario}\u0000${record.arm}`;
         let cell = cells.get(key);
         if (cell === undefined) {
-          cell = new CellAccumulator(record.scenario, record.arm, impossible.get(record.scenario) === true);
+          cell = new CellAccumulator(
+            record.scenario,
+            record.arm,
+            impossible.get(record.scenario) === true,
+            tasks.get(record.scenario),
+          );
           cells.set(key, cell);
         }
         packRun(record, packed, 0);

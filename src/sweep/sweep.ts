@@ -108,15 +108,25 @@ const PASS_HAT_KS = [1, 2, 4, 8];
 function passHatKByArm(cells: readonly CellSummary[]): SweepSummary['pass_hat_k'] {
   const arms = [...new Set(cells.map((cell) => cell.arm))];
   return arms.map((arm) => {
+    // Each scenario is a task; a dataset scenario's rows are a task each.
     const tasks = cells
       .filter((cell) => cell.arm === arm)
-      .map((cell) => ({ trials: cell.runs, successes: cell.right_outcome.successes }));
+      .flatMap((cell) =>
+        cell.tasks === undefined
+          ? [{ trials: cell.runs, successes: cell.right_outcome.successes }]
+          : cell.tasks.map((task) => ({ trials: task.runs, successes: task.right })),
+      );
     const fewest = Math.min(...tasks.map((task) => task.trials));
     const k = Object.fromEntries(
       PASS_HAT_KS.filter((k) => k <= fewest).map((k) => [String(k), Math.round(passHatK(tasks, k) * 10_000) / 10_000]),
     );
     return { arm, k };
   });
+}
+
+/** A dataset scenario's task ids, as summary.json lists them beside it; nothing for another scenario. */
+export function datasetTasks(scenario: Scenario): { tasks?: readonly string[] } {
+  return scenario.dataset === null ? {} : { tasks: scenario.dataset.tasks.map((task) => task.id) };
 }
 
 /** The summary of a sweep's definition and cells, shared by runs and merges. */
@@ -219,7 +229,12 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     let cell = cells.get(key);
     if (cell === undefined) {
       const scenario = options.scenarios[scenarioIndex]!.scenario;
-      cell = new CellAccumulator(scenario.id, options.arms[armIndex]!.name, isImpossible(scenario));
+      cell = new CellAccumulator(
+        scenario.id,
+        options.arms[armIndex]!.name,
+        isImpossible(scenario),
+        datasetTasks(scenario).tasks,
+      );
       cells.set(key, cell);
     }
     return cell;
@@ -344,6 +359,7 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
         tool_budget: scenario.toolBudget,
         impossible: isImpossible(scenario),
         ...toolsModuleFiles(texts),
+        ...datasetTasks(scenario),
       })),
       arms,
     },

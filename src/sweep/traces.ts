@@ -5,6 +5,7 @@ import type { Arm } from '../arms/arms.js';
 import type { TraceReason } from './cell-accumulator.js';
 import { runOne } from '../arms/run-one.js';
 import type { CassetteUse } from '../cassettes/cassette-client.js';
+import { scenarioForSeed } from '../scenarios/dataset-task.js';
 import { inProcessModel, type ModelSource } from '../run/model-source.js';
 import { replayCommand } from './replay-command.js';
 import type { RunRecord } from '../results/run-record-schema.js';
@@ -96,7 +97,8 @@ export async function captureTrace(
       promptCache,
     }),
     record,
-    prompt: scenario.prompt,
+    // The prompt the run was given: of a dataset, its seed's task's.
+    prompt: scenarioForSeed(scenario, seed).prompt,
     events: omitted === 0 ? events : [...events.slice(0, HEAD_EVENTS), ...events.slice(-TAIL_EVENTS)],
     assistant_texts: assistantTexts,
     events_omitted: omitted,

@@ -11,6 +11,7 @@ import { cliCommand } from '../invocation.js';
 
 interface InitFlags {
   readonly overwrite: boolean;
+  readonly dataset: boolean;
 }
 
 /** A path as the user types it: relative to the working directory when inside it (./x when it has no folder), else absolute. */
@@ -25,7 +26,7 @@ function typed(path: string): string {
  * when any of them exists (a link or a FIFO too), unless `overwrite`: a half-written
  * scaffold over a user's files is worse than none.
  */
-export function initProject(dir: string, overwrite: boolean): string[] {
+export function initProject(dir: string, overwrite: boolean, dataset = false): string[] {
   const target = resolve(dir);
   // The package as a project installs it; an editor resolves the schema from the scenario's folder.
   const schema = relative(
@@ -33,7 +34,7 @@ export function initProject(dir: string, overwrite: boolean): string[] {
     join(process.cwd(), 'node_modules', 'spiralbench', 'scenarios', 'scenario.schema.json'),
   );
   const scenario = typed(join(target, `${SCAFFOLD_SCENARIO_ID}.yaml`));
-  const files = scaffoldFiles(schema.split(sep).join('/'), scenario).map((file) => ({
+  const files = scaffoldFiles(schema.split(sep).join('/'), scenario, dataset).map((file) => ({
     ...file,
     path: join(target, file.name),
   }));
@@ -62,12 +63,17 @@ export function registerInit(program: Command): void {
     .argument('[dir]', 'the folder to write to (created if missing)', 'spiralbench')
     .option('--overwrite', 'replace files that already exist (--force is an alias)', false)
     .addOption(optionAlias('--force', 'overwrite'))
+    .option(
+      '--dataset',
+      'make the scenario a dataset: its tasks from <dir>/customer-note.tasks.csv, one a row (docs/datasets.md)',
+      false,
+    )
     .addHelpText(
       'after',
-      '\nExample:\n  spiralbench init my-bench\n\nExits 2, naming them, when a file it would write exists.',
+      '\nExamples:\n  spiralbench init my-bench\n  spiralbench init my-bench --dataset   # many tasks, one a row of a CSV file\n\nExits 2, naming them, when a file it would write exists.',
     )
     .action((dir: string, flags: InitFlags) => {
-      const written = initProject(dir, flags.overwrite);
+      const written = initProject(dir, flags.overwrite, flags.dataset);
       const scenario = typed(written[0]!);
       const lines = [
         ...written.map((path) => `wrote ${escapeControl(typed(path))}`),

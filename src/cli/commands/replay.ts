@@ -140,7 +140,7 @@ export function registerReplay(program: Command): void {
       process.stdout.write(
         renderTranscript({
           header: [
-            `${scenario.id} · arm ${arm!.name} · seed ${flags.seed} · sweep seed ${flags.sweepSeed} · model ${record.model}`,
+            `${scenario.id} · arm ${arm!.name} · seed ${flags.seed}${record.task === undefined ? '' : ` · task ${record.task}`} · sweep seed ${flags.sweepSeed} · model ${record.model}`,
             ...played.note,
             arm!.peer !== undefined
               ? `peer framework: ${JSON.stringify(arm!.peer)} (its transcript stays inside the framework: tool calls and results below)`

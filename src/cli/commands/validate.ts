@@ -9,6 +9,8 @@ import { formatProblem, UserInputError, type InputProblem } from '../../user-inp
 export interface ValidationReport {
   /** Files that loaded cleanly, in the order checked. */
   readonly ok: readonly string[];
+  /** A dataset scenario's number of tasks (every row checked), by file. */
+  readonly tasks?: Readonly<Record<string, number>>;
   /** Every problem of every file, each once. */
   readonly problems: readonly InputProblem[];
 }
@@ -37,6 +39,7 @@ function scenarioFiles(path: string): string[] | InputProblem {
  */
 export async function validateScenarioPaths(paths: readonly string[]): Promise<ValidationReport> {
   const ok: string[] = [];
+  const tasks: Record<string, number> = {};
   const problems: InputProblem[] = [];
   const seen = new Set<string>();
   const add = (problem: InputProblem): void => {
@@ -57,13 +60,14 @@ export async function validateScenarioPaths(paths: readonly string[]): Promise<V
         const changeProblems = configChangeProblems([{ scenario, path: file }], undefined);
         if (changeProblems.length > 0) throw new UserInputError(changeProblems);
         ok.push(file);
+        if (scenario.dataset !== null) tasks[file] = scenario.dataset.tasks.length;
       } catch (error) {
         if (!(error instanceof UserInputError)) throw error;
         error.problems.forEach(add);
       }
     }
   }
-  return { ok, problems };
+  return { ok, problems, ...(Object.keys(tasks).length === 0 ? {} : { tasks }) };
 }
 
 export function registerValidate(program: Command): void {
@@ -82,7 +86,12 @@ export function registerValidate(program: Command): void {
     )
     .action(async (paths: string[]) => {
       const report = await validateScenarioPaths(paths);
-      for (const file of report.ok) process.stdout.write(`ok ${escapeControl(file)}\n`);
+      for (const file of report.ok) {
+        const tasks = report.tasks?.[file];
+        process.stdout.write(
+          `ok ${escapeControl(file)}${tasks === undefined ? '' : ` (${tasks} tasks, every row checked)`}\n`,
+        );
+      }
       if (report.problems.length > 0) throw new UserInputError(report.problems);
     });
 }

@@ -1,3 +1,5 @@
+import { datasetTasksOf } from '../dataset-tasks.js';
+import type { CellSummary } from '../../stats/cell-summary.js';
 import type { Distribution } from '../../stats/descriptive.js';
 import { heatmap, p95Cell, successCell } from './ablation-chart.js';
 import { distributionChart, tailChart, type RunMarker } from './distribution-chart.js';
@@ -153,7 +155,7 @@ ${figure(tokens, `Input tokens per run. Every model call resends the transcript,
       },
     ),
   );
-  const passHatK = html`<h3>pass^k</h3><p class="muted">How reliably an arm gets the right outcome k times in a row, each scenario one task (τ-bench).</p>
+  const passHatK = html`<h3>pass^k</h3><p class="muted">How reliably an arm gets the right outcome k times in a row, each scenario one task and a dataset's rows a task each (τ-bench).</p>
 <div class="table-wrap"><table class="compact"><thead><tr><th>arm</th>${Object.keys(summary.pass_hat_k[0]?.k ?? {}).map((k) => html`<th class="num">k=${k}</th>`)}</tr></thead>
 <tbody>${summary.pass_hat_k.map((entry) => html`<tr><td>${entry.arm}</td>${Object.values(entry.k).map((value) => html`<td class="num">${value.toFixed(3)}</td>`)}</tr>`)}</tbody></table></div>`;
 
@@ -185,7 +187,7 @@ ${summary.live === undefined ? '' : html`<p><strong>${summary.live.note}</strong
       'ablation',
       'Ablation',
       'Every arm on every scenario at once: the success rate, and the p95 of tool calls, each with its 95% interval.',
-      [figure(successMap), figure(p95Map), passHatK],
+      [figure(successMap), figure(p95Map), passHatK, ...datasetTaskTables(summary.cells)],
     ),
     section(
       'drill-down',
@@ -238,4 +240,20 @@ ${summary.live === undefined ? '' : html`<p><strong>${summary.live.note}</strong
     timelines,
     traced: drill?.length,
   };
+}
+
+/** A dataset scenario's tasks, hardest first: each arm's right outcomes over its runs of the task. */
+function datasetTaskTables(cells: readonly CellSummary[]): SafeHtml[] {
+  return datasetTasksOf(cells).map(({ scenario, arms, hardest }) => {
+    const byArm = arms.map(({ arm, tasks }) => ({ arm, byId: new Map(tasks.map((task) => [task.task, task])) }));
+    return html`<h3>Tasks of ${scenario}</h3><p class="muted">Each row of the dataset is a task; right outcomes over the runs that played it, hardest first.</p>
+<div class="table-wrap"><table class="compact"><thead><tr><th>task</th>${byArm.map(({ arm }) => html`<th class="num">${arm}</th>`)}</tr></thead>
+<tbody>${hardest.map(
+      (id) =>
+        html`<tr><td>${id}</td>${byArm.map(({ byId }) => {
+          const task = byId.get(id);
+          return html`<td class="num">${task === undefined ? '–' : `${task.right}/${task.runs}`}</td>`;
+        })}</tr>`,
+    )}</tbody></table></div>`;
+  });
 }
