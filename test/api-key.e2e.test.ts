@@ -175,17 +175,11 @@ describe('a real-model run never writes the API key', () => {
     try {
       const cassette = join(tempDir(), 'cassette');
       const agent = new URL('./fixtures/agents/hand-written-loop.ts', import.meta.url).pathname;
+      // Our loop's arm and a user's agent, two seeds each.
+      const sweep = ['run', '-s', 'fetch-transform-write', '-a', 'recover', '--agent', agent, '-n', '2'];
       const run = await cliAsync(
         [
-          'run',
-          '-s',
-          'fetch-transform-write',
-          '-a',
-          'recover',
-          '--agent',
-          agent,
-          '-n',
-          '2',
+          ...sweep,
           '--model',
           'claude-sonnet-4-5',
           '--base-url',
@@ -213,24 +207,9 @@ describe('a real-model run never writes the API key', () => {
       expectNoSecret(texts, [KEY, 'FAKE-KEY']);
       // And it replays, with no key and no server: the records are the recording's.
       await provider.close();
-      const replayed = await cliAsync(
-        [
-          'run',
-          '-s',
-          'fetch-transform-write',
-          '-a',
-          'recover',
-          '--agent',
-          agent,
-          '-n',
-          '2',
-          '-o',
-          join(cassette, '..', 'replayed'),
-          '--replay',
-          cassette,
-        ],
-        { ANTHROPIC_API_KEY: '' },
-      );
+      const replayed = await cliAsync([...sweep, '-o', join(cassette, '..', 'replayed'), '--replay', cassette], {
+        ANTHROPIC_API_KEY: '',
+      });
       expect(replayed.status, replayed.stderr).toBe(0);
       const runs = (folder: string) => readFileSync(join(cassette, '..', folder, 'runs.jsonl'), 'utf8');
       expect(runs('replayed')).toBe(runs('recorded'));

@@ -13,7 +13,7 @@ import {
   writeCassette,
 } from './cassette-file.js';
 import { modelErrorOf, storedModelError } from './model-error-json.js';
-import { firstDifference, requestParts } from './request-fingerprint.js';
+import { firstDifference, type RequestParts, requestParts } from './request-fingerprint.js';
 
 /** A sweep's use of a cassette folder: record every model call into it, or answer every call from it. */
 export interface CassetteUse {
@@ -40,12 +40,23 @@ export class CassetteMismatchError extends Error {
 }
 
 /** The fault kind whose count went up during a call, or null. */
-export function injectedDuring(
-  before: Readonly<Record<ModelFaultKind, number>>,
-  after: Record<ModelFaultKind, number>,
-) {
+function injectedDuring(before: Readonly<Record<ModelFaultKind, number>>, after: Record<ModelFaultKind, number>) {
   for (const kind of MODEL_FAULT_KINDS) if (after[kind] > before[kind]) return kind;
   return null;
+}
+
+/**
+ * Starts measuring one call: what a cassette keeps of it besides its answer (the request's
+ * digests, the virtual time since now, the model fault injected meanwhile), read once the
+ * call is over.
+ */
+export function measureCall(
+  request: RequestParts,
+  { clock, faultCounts }: CassetteRunContext,
+): () => Pick<CassetteExchange, 'request' | 'clock_ms' | 'injected'> {
+  const started = clock.now();
+  const counted = { ...faultCounts };
+  return () => ({ request, clock_ms: clock.now() - started, injected: injectedDuring(counted, faultCounts) });
 }
 
 /**
@@ -73,16 +84,8 @@ export class RecordingClient implements ModelClient {
   }
 
   async create(request: ModelRequest, options?: { readonly signal?: AbortSignal }): Promise<Message> {
-    const { clock, faultCounts } = this.#context;
     // Taken before the call: the loop goes on appending to the request's messages after it.
-    const parts = requestParts(request);
-    const started = clock.now();
-    const counted = { ...faultCounts };
-    const taken = () => ({
-      request: parts,
-      clock_ms: clock.now() - started,
-      injected: injectedDuring(counted, faultCounts),
-    });
+    const taken = measureCall(requestParts(request), this.#context);
     try {
       const reply = await this.#inner.create(request, options);
       this.#exchanges.push({ ...taken(), reply: structuredClone(reply) });

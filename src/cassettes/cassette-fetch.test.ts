@@ -45,7 +45,12 @@ function echoEndpoint(ctx: ReturnType<typeof context>): AgentEndpoint {
         });
       }
       return new Response(JSON.stringify({ type: 'message', content: [{ type: 'text', text: `echo ${text}` }] }), {
-        headers: { 'content-type': 'application/json', 'request-id': `req_${text}` },
+        headers: {
+          'content-type': 'application/json',
+          'request-id': `req_${text}`,
+          'anthropic-organization-id': 'org-4f2a',
+          'set-cookie': 'session=abc',
+        },
       });
     },
   };
@@ -85,7 +90,10 @@ describe('cassettes on the wire (agents, frameworks, served agents)', () => {
     expect(again.faultCounts.overloaded).toBe(1);
     expect(replaying.missed).toBeUndefined();
     // A JSON body is kept as JSON (readable, diffable), not as an escaped string.
-    expect(readCassette(dir, RUN).exchanges[0]!.response).toMatchObject({ status: 200, json: { type: 'message' } });
+    const kept = readCassette(dir, RUN).exchanges[0]!.response;
+    expect(kept).toMatchObject({ status: 200, json: { type: 'message' } });
+    // Nothing that names the account or carries a session goes into a file meant for a repository.
+    expect(Object.keys(kept!.headers).sort()).toEqual(['content-type', 'request-id']);
   });
 
   it('answers calls made at once in the order they arrive, matched by request', async () => {

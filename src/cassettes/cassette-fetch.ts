@@ -1,6 +1,6 @@
 import type { AgentBaseURLs, AgentEndpoint } from '../run/simulated-endpoint.js';
 import type { CassetteRunContext } from './cassette-client.js';
-import { CassetteMismatchError, injectedDuring } from './cassette-client.js';
+import { CassetteMismatchError, measureCall } from './cassette-client.js';
 import {
   type Cassette,
   CassetteError,
@@ -10,14 +10,8 @@ import {
   type StoredResponse,
   writeCassette,
 } from './cassette-file.js';
-import { modelErrorOf, storedModelError } from './model-error-json.js';
+import { isKeptHeader, modelErrorOf, storedModelError } from './model-error-json.js';
 import { bodyParts, firstDifference, type RequestParts } from './request-fingerprint.js';
-
-/**
- * Headers a replayed body does not keep: the body is stored decoded and whole, so its
- * length and encoding are the new Response's own.
- */
-const UNKEPT_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection']);
 
 type FetchInput = Parameters<typeof fetch>[0];
 
@@ -53,7 +47,7 @@ async function bodyText(input: FetchInput, init: RequestInit | undefined): Promi
 async function storedResponse(response: Response): Promise<{ stored: StoredResponse; text: string }> {
   const text = await response.text();
   const headers: Record<string, string> = {};
-  for (const [name, value] of response.headers) if (!UNKEPT_HEADERS.has(name)) headers[name] = value;
+  for (const [name, value] of response.headers) if (isKeptHeader(name)) headers[name] = value;
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -108,14 +102,7 @@ export class RecordingEndpoint {
 
   async #fetch(inner: AgentEndpoint, input: FetchInput, init: RequestInit | undefined): Promise<Response> {
     const { parts, init: sent } = await httpRequestParts(input, init, inner.baseURL);
-    const { clock, faultCounts } = this.#context;
-    const started = clock.now();
-    const counted = { ...faultCounts };
-    const taken = () => ({
-      request: parts,
-      clock_ms: clock.now() - started,
-      injected: injectedDuring(counted, faultCounts),
-    });
+    const taken = measureCall(parts, this.#context);
     let response: Response;
     try {
       response = await inner.fetch(input, sent);

@@ -14,6 +14,18 @@ export type StoredModelError =
   | { readonly kind: 'connection'; readonly cause: string }
   | { readonly kind: 'other'; readonly name: string; readonly message: string };
 
+/**
+ * Whether a cassette keeps a response header. A cassette is meant for a repository: never
+ * a header that names the account (an organization or project id) or carries a session (a
+ * cookie); nor one that describes the body's bytes, which are stored decoded and whole.
+ */
+export function isKeptHeader(name: string): boolean {
+  return !UNKEPT_HEADERS.has(name) && !ACCOUNT_HEADER.test(name);
+}
+
+const UNKEPT_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'set-cookie']);
+const ACCOUNT_HEADER = /organization|(^|-)org-id$|^openai-project$/;
+
 /** The innermost cause's message: what a connection error says refused it. */
 function rootCause(error: Error): string {
   let found = '';
@@ -32,7 +44,7 @@ export function storedModelError(error: unknown): StoredModelError {
   if (error instanceof APIError) {
     const headers: Record<string, string> = {};
     error.headers?.forEach((value: string, name: string) => {
-      headers[name] = value;
+      if (isKeptHeader(name)) headers[name] = value;
     });
     return { kind: 'api', status: error.status ?? null, body: error.error ?? null, headers, type: error.type };
   }
