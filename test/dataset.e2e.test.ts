@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -96,4 +96,36 @@ describe('a dataset scenario: one task a row', () => {
     expect(replay.stdout).toContain(`prompt: Fetch the user record for user ${record.task},`);
     expect(replay.stdout).toContain(`verdict: ${record.verdict}`);
   });
+
+  it("plays each seed's own task in live mode too (its tools serve that task's world)", async () => {
+    // No faults: every task is done right, so a run judged against another task's world would fail.
+    const dir = tempDir();
+    const text = readFileSync(SCENARIO, 'utf8').replace(
+      'rates: { timeout: 0.30, malformed_json: 0.10, rate_limit: 0.05 }',
+      'rates: { timeout: 0, malformed_json: 0, rate_limit: 0 }',
+    );
+    writeFileSync(join(dir, 'user-exports.yaml'), text);
+    copyFileSync(SCENARIO.replace(/\.yaml$/, '.jsonl'), join(dir, 'user-exports.jsonl'));
+    const live = await cliAsync([
+      'run',
+      '-s',
+      join(dir, 'user-exports.yaml'),
+      '-a',
+      'article',
+      '-n',
+      '4',
+      '--live',
+      '-o',
+      join(dir, 'live'),
+      '--json',
+    ]);
+    expect(live.status, live.stderr).toBe(0);
+    const played = readFileSync(join(dir, 'live', 'runs.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Run);
+    expect(played.map((run) => [run.task, run.verdict])).toEqual(
+      ROWS.slice(0, 4).map((row) => [row.user_id, 'success']),
+    );
+  }, 60_000);
 });

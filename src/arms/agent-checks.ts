@@ -80,12 +80,17 @@ export function checkAgentSweep(
       );
     }
     if (traits(arm).toolHistory) continue;
+    // Every task's history: a dataset's rows may each bring their own.
+    const histories = (scenario: Scenario) =>
+      scenario.dataset === null ? [scenario.history] : scenario.dataset.tasks.map((task) => task.fields.history);
     const blocked = scenarios.filter((scenario) =>
-      (scenario.history as ReadonlyArray<{ readonly content: unknown }>).some(
-        (message) =>
-          typeof message.content !== 'string' &&
-          Array.isArray(message.content) &&
-          message.content.some((block: { type?: string }) => block.type !== 'text'),
+      histories(scenario).some((history) =>
+        (history as ReadonlyArray<{ readonly content: unknown }>).some(
+          (message) =>
+            typeof message.content !== 'string' &&
+            Array.isArray(message.content) &&
+            message.content.some((block: { type?: string }) => block.type !== 'text'),
+        ),
       ),
     );
     if (blocked.length > 0) {

@@ -60,7 +60,8 @@ export async function runOne(spec: RunSpec): Promise<RunOutput> {
     });
   }
   const source = spec.model ?? IN_PROCESS;
-  const live = source.live === undefined ? undefined : await source.live.run(scenario, arm.name, seed);
+  // Live servers serve the whole scenario: each run's seed picks its task there.
+  const live = source.live === undefined ? undefined : await source.live.run(spec.scenario, arm.name, seed);
   const session = openRun({
     sweepSeed,
     scenario,

@@ -8,6 +8,7 @@ import { loadArmsFile } from '../arms/arms-file.js';
 import { agentArms, checkAgentArms } from '../arms/agent-arm.js';
 import { shownAgentSpec } from '../arms/recorded-arms.js';
 import { usesDefaultPersona } from '../sweep/ensemble-cast.js';
+import type { Scenario, ScenarioTexts } from '../scenarios/loader.js';
 import { loadEnsemble, type PersonaEnsemble } from '../scenarios/persona-ensemble.js';
 import { checkAgentSweep } from '../arms/agent-checks.js';
 import type { Shard } from '../sweep/sweep-plan.js';
@@ -162,6 +163,8 @@ export async function planRun(flags: RunFlags): Promise<RunPlan> {
     scenarios.map(({ scenario }) => scenario),
   ))
     process.stderr.write(`${note}\n`);
+  if (ensemble !== undefined)
+    for (const note of datasetEnsembleNotes(scenarios, ensemble.members.length)) process.stderr.write(`${note}\n`);
   if (flags.batch) checkBatchSweep(flags, arms, cassette !== undefined);
   checkAgentSweep(
     arms,
@@ -490,4 +493,25 @@ function checkBatchSweep(flags: RunFlags, arms: readonly Arm[], cassette: boolea
       other.name,
       "our loop's arms only with --batch: an agent or a peer framework calls the model with its own client",
     );
+}
+
+/**
+ * A dataset scenario whose rows and the ensemble's members share a factor: both cycle with
+ * the seed (task (s - 1) mod rows, member (s - base) mod members), so each task meets only
+ * some of the members, and per-task figures mix the task with the personas that played it.
+ */
+function datasetEnsembleNotes(
+  scenarios: ReadonlyArray<{ readonly scenario: Scenario; readonly texts: ScenarioTexts }>,
+  members: number,
+): string[] {
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  return scenarios.flatMap(({ scenario, texts }) => {
+    if (scenario.dataset === null || !usesDefaultPersona(texts)) return [];
+    const rows = scenario.dataset.tasks.length;
+    const shared = gcd(rows, members);
+    if (shared === 1) return [];
+    return [
+      `note: ${scenario.id}: its ${rows} tasks and the ensemble's ${members} members both cycle with the seed, so each task meets ${members / shared} of the ${members} members; per-task figures mix the task with those personas (a dataset of a row count sharing no factor with ${members} meets every member; docs/datasets.md)`,
+    ];
+  });
 }

@@ -9,6 +9,7 @@ import { simulatedFetch } from '../model/simulated/fetch-endpoint.js';
 import { PromptCache } from '../model/prompt-cache.js';
 import { withSimulatedBatches } from '../model/batch/simulated-batches.js';
 import { SimulatedModel } from '../model/simulated/simulated-model.js';
+import { scenarioForSeed } from '../scenarios/dataset-task.js';
 import type { StreamKey } from '../random/streams.js';
 import type { Scenario } from '../scenarios/loader.js';
 
@@ -87,7 +88,9 @@ export class ModelServer {
     const id = `${seed}~${tag}`;
     let endpoints = this.#runs.get(id);
     if (endpoints === undefined) {
-      const { scenario, clock } = this.#options;
+      const { clock } = this.#options;
+      // A dataset scenario's run plays its seed's task: that task's plan.
+      const scenario = scenarioForSeed(this.#options.scenario, seed);
       const key: StreamKey = { sweepSeed: this.#options.sweepSeed ?? 0, scenario: scenario.id, runSeed: seed };
       const model = new SimulatedModel({ persona: scenario.persona, plan: scenario.plan, streamKey: key });
       const injector =

@@ -37,7 +37,7 @@ export function renderPassHatK(
  */
 export function renderDatasetTasks(cells: readonly CellSummary[], hardest = 3): string {
   return datasetTasksOf(cells)
-    .map(({ scenario, arms, hardest: order }) => {
+    .map(({ scenario, arms }) => {
       const width = Math.max(...arms.map((entry) => name(entry.arm).length));
       const runs = [...new Set(arms.flatMap((entry) => entry.tasks.map((task) => task.runs)))];
       const each =
@@ -45,12 +45,13 @@ export function renderDatasetTasks(cells: readonly CellSummary[], hardest = 3): 
           ? `${runs[0]} runs each a cell`
           : `${Math.min(...runs)}–${Math.max(...runs)} runs each a cell`;
       const lines = arms.map(({ arm, tasks }) => {
-        const byId = new Map(tasks.map((task) => [task.task, task]));
         const all = tasks.filter((task) => task.right === task.runs).length;
         const none = tasks.filter((task) => task.right === 0).length;
-        const worst = order
+        // This arm's hardest: fewest right outcomes for its runs, then row order (a stable sort).
+        const worst = [...tasks]
+          .sort((a, b) => a.right / a.runs - b.right / b.runs)
           .slice(0, hardest)
-          .flatMap((id) => (byId.has(id) ? [`${name(id)} ${byId.get(id)!.right}/${byId.get(id)!.runs}`] : []));
+          .map((task) => `${name(task.task)} ${task.right}/${task.runs}`);
         return `  ${name(arm).padEnd(width)}  right every run on ${all} of ${tasks.length}, never on ${none}; hardest: ${worst.join(', ')}`;
       });
       return `Tasks of ${name(scenario)} (${arms[0]?.tasks.length ?? 0} tasks, ${each}):\n${lines.join('\n')}`;

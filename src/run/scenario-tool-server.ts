@@ -1,6 +1,7 @@
 import { ToolServer } from '../live/tool-server.js';
 import { stream } from '../random/streams.js';
 import type { Scenario } from '../scenarios/loader.js';
+import { scenarioForSeed } from '../scenarios/dataset-task.js';
 import { createWorld } from '../tools/world.js';
 import { createScenarioToolHost } from './scenario-tool-host.js';
 
@@ -18,8 +19,10 @@ export function scenarioToolServer(scenario: Scenario, sweepSeed: number, timeou
   return new ToolServer({
     openRun(seed) {
       const key = { sweepSeed, scenario: scenario.id, runSeed: seed };
-      const world = createWorld(scenario.world);
-      const host = createScenarioToolHost(scenario, world, key);
+      // A dataset scenario's run plays its seed's task: that task's world.
+      const task = scenarioForSeed(scenario, seed);
+      const world = createWorld(task.world);
+      const host = createScenarioToolHost(task, world, key);
       return {
         world,
         execute: (name, input) => host.execute(name, input),

@@ -133,4 +133,50 @@ describe('a dataset scenario', () => {
     const path = datasetScenario('{"user":"u_1042"}\n', (text) => text.replace('file: rows.jsonl', 'file: gone.jsonl'));
     expect(() => loadScenarioFile(path)).toThrow(/lookups\.yaml: dataset\.file: .*gone\.jsonl: file not found/);
   });
+
+  it('refuses a row lacking a column, a plan value read as a reference, an empty id and an unquoted placeholder', () => {
+    const problems = (rows: string, edit?: (text: string) => string): string[] => {
+      try {
+        loadScenarioFile(datasetScenario(rows, edit));
+      } catch (error) {
+        if (error instanceof UserInputError) return error.message.split('\n').map((line) => line.replace(/^.*\//, ''));
+        throw error;
+      }
+      return [];
+    };
+    const named = (text: string) => text.replace('{{user}}, transform it', '{{user}} ({{name}}), transform it');
+    expect(problems('{"user":"u_1042","name":"Ada"}\n{"user":"u_1041"}\n', named)).toEqual([
+      "rows.jsonl:2: name: a value: the scenario's prompt names {{name}}",
+    ]);
+    expect(problems('{"user":"u_1042"}\n{"user":"$fetch"}\n')[0]).toBe(
+      "rows.jsonl:2: user: a value not starting with $: the scenario's plan.steps.0.args.user_id names {{user}}, and in a plan $ starts a reference to a step",
+    );
+    expect(problems('{"user":"u_1042"}\n{"user":" "}\n')[0]).toMatch(
+      /rows\.jsonl:2: user: the task's id, text or a number, not empty/,
+    );
+    expect(
+      problems('{"user":"u_1042"}\n', (text) =>
+        text.replace('args: { user_id: "{{user}}" }', 'args: { user_id: {{user}} }'),
+      )[0],
+    ).toBe(
+      'lookups.yaml: plan.steps.0.args.user_id: "{{user}}" in quotes: unquoted, YAML reads {{user}} as a mapping, not a placeholder',
+    );
+  });
+
+  it('reports a problem of the file once, against the file, and types a field a row fills whole', () => {
+    const rows = '{"user":"u_1042","history":[]}\n{"user":"u_1041","history":[]}\n';
+    let message = '';
+    try {
+      loadScenarioFile(datasetScenario(rows, (text) => text.replace('id: lookups', 'id: lookup')));
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message.split('\n').map((line) => line.replace(/^.*\//, ''))).toEqual([
+      "lookups.yaml: id: the file name without .yaml ('lookups'), got 'lookup'",
+    ]);
+    const typed = loadScenarioFile(
+      datasetScenario(rows, (text) => text.replace('prompt: >', 'history: "{{history}}"\nprompt: >')),
+    );
+    expect(scenarioForSeed(typed, 2).history).toEqual([]);
+  });
 });

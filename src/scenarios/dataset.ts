@@ -69,11 +69,11 @@ export function readDatasetRows(
     let taskId = String(i + 1);
     if (taskIdColumn !== undefined) {
       const value = values[taskIdColumn];
-      if (typeof value !== 'string' && typeof value !== 'number') {
+      if ((typeof value !== 'string' && typeof value !== 'number') || String(value).trim() === '') {
         problems.push({
           source: `${path}:${line}`,
           field: taskIdColumn,
-          expected: `the task's id, text or a number (dataset.task_id names this column)`,
+          expected: `the task's id, text or a number, not empty (dataset.task_id names this column)`,
         });
         return;
       }
@@ -92,22 +92,45 @@ export function readDatasetRows(
   return { rows, problems };
 }
 
-/** Every placeholder's column in a value, with the dotted path of the string it is in. */
-function placeholdersIn(value: unknown, path: string, found: Array<{ path: string; column: string }>): void {
+/** A key YAML made of an unquoted `{{column}}`: a flow mapping, stringified. */
+const UNQUOTED = /^\{ *([\w.-]+) *\}$/;
+
+/** Where placeholders are in a scenario file: each column with the dotted path of its string, and those left unquoted. */
+interface Placeholders {
+  readonly found: Array<{ path: string; column: string }>;
+  readonly unquoted: Array<{ path: string; column: string }>;
+}
+
+function placeholdersIn(value: unknown, path: string, into: Placeholders): void {
   if (typeof value === 'string') {
-    for (const match of value.matchAll(PLACEHOLDER)) found.push({ path, column: match[1]! });
-  } else if (Array.isArray(value)) value.forEach((item, i) => placeholdersIn(item, `${path}.${i}`, found));
+    for (const match of value.matchAll(PLACEHOLDER)) into.found.push({ path, column: match[1]! });
+  } else if (Array.isArray(value)) value.forEach((item, i) => placeholdersIn(item, `${path}.${i}`, into));
   else if (typeof value === 'object' && value !== null)
     for (const [key, item] of Object.entries(value)) {
       const at = path === '' ? key : `${path}.${key}`;
-      placeholdersIn(key, at, found);
-      placeholdersIn(item, at, found);
+      const unquoted = UNQUOTED.exec(key);
+      if (unquoted !== null && item === null) into.unquoted.push({ path, column: unquoted[1]! });
+      placeholdersIn(key, at, into);
+      placeholdersIn(item, at, into);
     }
 }
 
+/** The columns a scenario file's placeholders name, each with the first field naming it. */
+export function placeholderColumns(raw: Record<string, unknown>): Map<string, string> {
+  const into: Placeholders = { found: [], unquoted: [] };
+  for (const [field, value] of Object.entries(raw)) if (field !== 'dataset') placeholdersIn(value, field, into);
+  const columns = new Map<string, string>();
+  // A column the plan names is named by its place in the plan: a row's value there is read as plan data.
+  for (const { path, column } of into.found)
+    if (!columns.has(column) || (path.startsWith('plan') && !columns.get(column)!.startsWith('plan')))
+      columns.set(column, path);
+  return columns;
+}
+
 /**
- * Problems with a scenario's placeholders: one outside the fields a row fills, or naming a
- * column the dataset does not have (the columns are those of its first row).
+ * Problems with a scenario's placeholders: one outside the fields a row fills, one YAML
+ * read as a mapping because it was not quoted, or one naming a column the dataset does not
+ * have (the columns are those of its first row; every row is checked for them later).
  */
 export function placeholderProblems(
   scenarioPath: string,
@@ -115,25 +138,60 @@ export function placeholderProblems(
   datasetPath: string,
   columns: readonly string[],
 ): InputProblem[] {
-  const found: Array<{ path: string; column: string }> = [];
-  for (const [field, value] of Object.entries(raw)) if (field !== 'dataset') placeholdersIn(value, field, found);
+  const into: Placeholders = { found: [], unquoted: [] };
+  for (const [field, value] of Object.entries(raw)) if (field !== 'dataset') placeholdersIn(value, field, into);
   const known = new Set(columns);
   const filled = new Set<string>(FILLED_FIELDS);
-  return found.flatMap(({ path, column }) => {
-    if (!filled.has(path.split('.')[0]!))
+  const unquoted = into.unquoted.map(({ path, column }) => ({
+    source: scenarioPath,
+    field: path,
+    expected: `"{{${column}}}" in quotes: unquoted, YAML reads {{${column}}} as a mapping, not a placeholder`,
+  }));
+  return [
+    ...unquoted,
+    ...into.found.flatMap(({ path, column }) => {
+      if (!filled.has(path.split('.')[0]!))
+        return [
+          {
+            source: scenarioPath,
+            field: path,
+            expected: `no {{${column}}}: a dataset's rows fill only ${FILLED_FIELDS.join(', ')}`,
+          },
+        ];
+      if (!known.has(column))
+        return [
+          {
+            source: scenarioPath,
+            field: path,
+            expected: `{{${column}}} naming a column of ${datasetPath} (${columns.join(', ') || 'it has none'})`,
+          },
+        ];
+      return [];
+    }),
+  ];
+}
+
+/**
+ * A row's problems with the columns the scenario's placeholders name, by file and line:
+ * each it lacks, and a text starting with `$` where the plan names it (in a plan, `$step`
+ * is a reference to an earlier step's result, and a row's value must not become one).
+ */
+export function rowColumnProblems(
+  datasetPath: string,
+  row: DatasetRow,
+  columns: ReadonlyMap<string, string>,
+): InputProblem[] {
+  const source = `${datasetPath}:${row.line}`;
+  return [...columns].flatMap(([column, field]): InputProblem[] => {
+    if (!Object.hasOwn(row.values, column))
+      return [{ source, field: column, expected: `a value: the scenario's ${field} names {{${column}}}` }];
+    const value = row.values[column];
+    if (field.startsWith('plan') && typeof value === 'string' && value.startsWith('$'))
       return [
         {
-          source: scenarioPath,
-          field: path,
-          expected: `no {{${column}}}: a dataset's rows fill only ${FILLED_FIELDS.join(', ')}`,
-        },
-      ];
-    if (!known.has(column))
-      return [
-        {
-          source: scenarioPath,
-          field: path,
-          expected: `{{${column}}} naming a column of ${datasetPath} (${columns.join(', ') || 'it has none'})`,
+          source,
+          field: column,
+          expected: `a value not starting with $: the scenario's ${field} names {{${column}}}, and in a plan $ starts a reference to a step`,
         },
       ];
     return [];

@@ -17,7 +17,13 @@ import { TOOL_CATALOGUE } from './tool-catalogue.js';
 import { importedToolsModule, TOOLS_MODULE_FIELD, type ToolsModule, toolsModulePathOf } from './tools-module.js';
 import type { ToolSpec } from '../tools/tool-spec.js';
 import { parseYamlInput } from './yaml-input.js';
-import { filledScenario, placeholderProblems, readDatasetRows } from './dataset.js';
+import {
+  filledScenario,
+  rowColumnProblems,
+  placeholderColumns,
+  placeholderProblems,
+  readDatasetRows,
+} from './dataset.js';
 
 /** The bundled scenarios folder (the same from src/ and dist/). */
 export const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
@@ -230,29 +236,35 @@ export function scenarioFromText(
   const persona = personaOf(data, personas);
   const modulePath = toolsModulePathOf(path, data);
   const module = modulePath === undefined ? undefined : importedToolsModule(modulePath);
-  const problems = [
+  const spec = datasetSpecOf(data);
+  // A dataset's file is a template: a field holding a placeholder is checked in every row it
+  // makes, not as written; the rest is checked once, here.
+  const ofFile = (problem: InputProblem) =>
+    spec === undefined || !(holdsPlaceholder(data, problem.field) || problem.expected.includes('{{'));
+  const fileProblems = [
     ...(parsed.success ? [] : zodProblems(path, parsed.error)),
     ...(modulePath !== undefined && module === undefined
       ? [{ source: path, field: TOOLS_MODULE_FIELD, expected: UNIMPORTED_TOOLS_MODULE }]
       : []),
-    // A dataset's file is a template: its references are checked in every row it makes.
-    ...(hasDataset(data) ? [] : referenceProblems(path, data, module)),
-    ...(parsed.success && parsed.data.dataset === undefined ? detourProblems(path, parsed.data.plan) : []),
-    ...(Array.isArray(persona) ? persona : []),
-  ];
-  const dataset = parsed.success && parsed.data.dataset !== undefined ? datasets(parsed.data.dataset.file) : undefined;
+    ...referenceProblems(path, data, module),
+    ...(parsed.success && spec === undefined ? detourProblems(path, parsed.data.plan) : []),
+  ].filter(ofFile);
+  const problems = [...fileProblems, ...(Array.isArray(persona) ? persona : [])];
+  const dataset = spec === undefined ? undefined : datasets(spec.file);
   if (Array.isArray(dataset)) problems.push(...dataset);
   const tasks =
-    parsed.success && dataset !== undefined && !Array.isArray(dataset)
-      ? datasetTasks(path, asObject(data), parsed.data.dataset!.task_id, dataset, module)
+    spec !== undefined && dataset !== undefined && !Array.isArray(dataset)
+      ? datasetTasks(path, asObject(data), spec.task_id, dataset, module, fileProblems)
       : undefined;
   if (tasks !== undefined) problems.push(...tasks.problems);
-  if (!parsed.success || Array.isArray(persona) || problems.length > 0) throw new UserInputError(problems);
-  const file = tasks === undefined ? parsed.data : tasks.first!;
+  if (Array.isArray(persona) || problems.length > 0) throw new UserInputError(problems);
+  const file = tasks?.first ?? (parsed.success ? parsed.data : undefined);
+  // Unreachable: a file that parses neither whole nor as any row has problems.
+  if (file === undefined) throw new UserInputError(zodProblems(path, (parsed as { error: z.ZodError }).error));
   const datasetText = dataset === undefined || Array.isArray(dataset) ? undefined : dataset;
   const scenario = {
     ...buildScenario(file, persona.persona, text, persona.text.text, module, datasetText?.text),
-    ...(tasks === undefined ? {} : { dataset: { file: parsed.data.dataset!.file, tasks: tasks.tasks } }),
+    ...(tasks === undefined || spec === undefined ? {} : { dataset: { file: spec.file, tasks: tasks.tasks } }),
   };
   const toolsModule =
     module === undefined
@@ -276,8 +288,26 @@ export function scenarioFromText(
   };
 }
 
-function hasDataset(raw: unknown): boolean {
-  return asObject(raw)['dataset'] !== undefined;
+/** The file's `dataset` when it is well formed (the schema check reports it otherwise). */
+function datasetSpecOf(raw: unknown): { file: string; task_id?: string } | undefined {
+  const dataset = asObject(asObject(raw)['dataset']);
+  const file = dataset['file'];
+  const taskId = dataset['task_id'];
+  if (typeof file !== 'string' || file === '') return undefined;
+  return typeof taskId === 'string' && taskId !== '' ? { file, task_id: taskId } : { file };
+}
+
+/** Whether the value at a dotted field path of the raw file, or a text on the way to it, holds a `{{placeholder}}`. */
+function holdsPlaceholder(raw: unknown, field: string): boolean {
+  let value: unknown = raw;
+  for (const part of field === '' ? [] : field.split('.')) {
+    if (typeof value === 'string') break;
+    value =
+      Array.isArray(value) || (typeof value === 'object' && value !== null)
+        ? (value as Record<string, unknown>)[part]
+        : undefined;
+  }
+  return JSON.stringify(value ?? null).includes('{{');
 }
 
 /** A dataset's text by the file a scenario names, or why there is none. */
@@ -314,10 +344,16 @@ function datasetTasks(
   taskIdColumn: string | undefined,
   dataset: InputText,
   module: ToolsModule | undefined,
+  fileProblems: readonly InputProblem[],
 ): { tasks: ScenarioTask[]; first: ScenarioFile | undefined; problems: InputProblem[] } {
+  // A problem of the file itself, already reported once, is not reported again for each row.
+  const reported = new Set(fileProblems.map((problem) => `${problem.field}\0${problem.expected}`));
   const { rows, problems } = readDatasetRows(dataset.path, dataset.text, taskIdColumn);
+  // Rows that cannot be read say why; their columns would only add noise.
+  if (problems.length > 0) return { tasks: [], first: undefined, problems };
   problems.push(...placeholderProblems(path, raw, dataset.path, Object.keys(rows[0]?.values ?? {})));
   if (problems.length > 0) return { tasks: [], first: undefined, problems };
+  const columns = placeholderColumns(raw);
   const tasks: ScenarioTask[] = [];
   let first: ScenarioFile | undefined;
   let failed = 0;
@@ -327,10 +363,13 @@ function datasetTasks(
     const source = `${dataset.path}:${row.line}`;
     // Checked as the scenario file (its name is the id), reported at the row.
     const own = [
+      ...rowColumnProblems(dataset.path, row, columns),
       ...(parsed.success ? [] : zodProblems(path, parsed.error)),
       ...referenceProblems(path, filled, module),
       ...(parsed.success ? detourProblems(path, parsed.data.plan) : []),
-    ].map((problem) => (problem.source === path ? { ...problem, source } : problem));
+    ]
+      .filter((problem) => !reported.has(`${problem.field}\0${problem.expected}`))
+      .map((problem) => (problem.source === path ? { ...problem, source } : problem));
     if (own.length > 0 || !parsed.success) {
       failed += 1;
       if (failed <= ROWS_REPORTED) problems.push(...own);

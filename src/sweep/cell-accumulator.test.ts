@@ -69,4 +69,20 @@ describe('CellAccumulator', () => {
       { seed: 8, reasons: ['worst_tool_calls'] },
     ]);
   });
+
+  it("tallies a dataset's tasks by the row each seed plays, seeds past 2^32 too, leaving out tasks no seed reached", () => {
+    const tasks = ['t1', 't2', 't3'];
+    // Plays row 2^32 mod 3 = 1; kept to 32 bits it would be seed 1, row 0.
+    const far = 2 ** 32 + 1;
+    const runs = [run(1, 'success', 1), run(4, 'failure', 1), run(5, 'success', 1), run(far, 'failure', 1)];
+    const packed = new Float64Array(runs.length * PACKED_WIDTH);
+    runs.forEach((r, row) => packRun(r, packed, row));
+    const cell = new CellAccumulator('s', 'a', false, tasks);
+    cell.addPacked(packed);
+    expect(cell.summary().tasks).toEqual([
+      { task: 't1', runs: 2, right: 1 },
+      { task: 't2', runs: 2, right: 1 },
+    ]);
+    expect(accumulate(runs).summary().tasks).toBeUndefined();
+  });
 });

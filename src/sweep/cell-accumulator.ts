@@ -59,6 +59,8 @@ export class CellAccumulator {
   #runs = 0;
   /** A dataset scenario's task ids, in row order; run seed s played task (s − 1) mod their count. */
   readonly #tasks: readonly string[] | undefined;
+  /** Each run's task (its row), for a dataset scenario's cell. */
+  readonly #taskOf = new Column();
 
   constructor(scenario: string, arm: string, impossible: boolean, tasks?: readonly string[]) {
     this.scenario = scenario;
@@ -77,6 +79,8 @@ export class CellAccumulator {
       this.#duplicates += packed[at + 8] as number;
       this.#costMicros += packed[at + 10] as number;
       this.#seeds.push(packed[at + 9] as number);
+      // From the whole seed: the seeds column keeps 32 bits, and a seed may be past them.
+      if (this.#tasks !== undefined) this.#taskOf.push(rowIndexOfSeed(packed[at + 9] as number, this.#tasks.length));
       this.#verdictOf.push(packed[at] as number);
       this.#runs += 1;
     }
@@ -143,16 +147,16 @@ export class CellAccumulator {
     };
   }
 
-  /** Each task's runs and right outcomes, from the seeds (a seed names its task) and verdicts kept per run. */
+  /** Each task's runs and right outcomes, from the task (a seed names it) and verdict kept per run. */
   #taskTallies(tasks: readonly string[]): TaskTally[] {
     const runs = new Array<number>(tasks.length).fill(0);
     const right = new Array<number>(tasks.length).fill(0);
-    const seeds = this.#seeds.view();
+    const taskOf = this.#taskOf.view();
     const verdicts = this.#verdictOf.view();
     const success = VERDICT_KINDS.indexOf('success');
     const escalated = VERDICT_KINDS.indexOf('escalated');
-    for (let row = 0; row < seeds.length; row++) {
-      const task = rowIndexOfSeed(seeds[row] as number, tasks.length);
+    for (let row = 0; row < taskOf.length; row++) {
+      const task = taskOf[row] as number;
       runs[task]! += 1;
       const verdict = verdicts[row];
       if (verdict === success || (this.#impossible && verdict === escalated)) right[task]! += 1;
