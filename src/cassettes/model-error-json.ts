@@ -15,16 +15,23 @@ export type StoredModelError =
   | { readonly kind: 'other'; readonly name: string; readonly message: string };
 
 /**
- * Whether a cassette keeps a response header. A cassette is meant for a repository: never
- * a header that names the account (an organization or project id) or carries a session (a
- * cookie); nor one that describes the body's bytes, which are stored decoded and whole.
+ * Whether a cassette keeps a response header: only those a client reads to decide what to
+ * do next (the body's type, the request id it quotes in errors, when to retry, the rate
+ * limit left). A cassette is meant for a repository, and a server's other headers may
+ * name the account (an organization or project id) or carry a session (a cookie).
  */
 export function isKeptHeader(name: string): boolean {
-  return !UNKEPT_HEADERS.has(name) && !ACCOUNT_HEADER.test(name);
+  return KEPT_HEADERS.has(name) || /^(anthropic-ratelimit-|x-ratelimit-)/.test(name);
 }
 
-const UNKEPT_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'set-cookie']);
-const ACCOUNT_HEADER = /organization|(^|-)org-id$|^openai-project$/;
+const KEPT_HEADERS = new Set([
+  'content-type',
+  'request-id',
+  'x-request-id',
+  'retry-after',
+  'retry-after-ms',
+  'x-should-retry',
+]);
 
 /** The innermost cause's message: what a connection error says refused it. */
 function rootCause(error: Error): string {

@@ -149,7 +149,18 @@ describe('a dataset scenario', () => {
       "rows.jsonl:2: name: a value: the scenario's prompt names {{name}}",
     ]);
     expect(problems('{"user":"u_1042"}\n{"user":"$fetch"}\n')[0]).toBe(
-      "rows.jsonl:2: user: a value not starting with $: the scenario's plan.steps.0.args.user_id names {{user}}, and in a plan $ starts a reference to a step",
+      "rows.jsonl:2: plan.steps.0.args.user_id: no text starting with $ from the row ('$fetch'): in a plan, $ starts a reference to an earlier step's result",
+    );
+    // Data deep in a row's object is data too, wherever the plan puts it.
+    const tagged = (text: string) =>
+      text.replace('args: { user_id: "{{user}}" }', 'args: { user_id: "{{user}}", tag: "{{meta}}" }');
+    expect(problems('{"user":"u_1042","meta":{"from":"$fetch.email"}}\n', tagged)[0]).toBe(
+      "rows.jsonl:1: plan.steps.0.args.tag.from: no text starting with $ from the row ('$fetch.email'): in a plan, $ starts a reference to an earlier step's result",
+    );
+    // A key of its own left unquoted, and a value: both refused.
+    const keyed = (text: string) => text.replace('    users:\n', '    users:\n      {{user}}: { id: x }\n');
+    expect(problems('{"user":"u_1042"}\n', keyed)[0]).toMatch(
+      /lookups\.yaml: world\.records\.users: "\{\{user\}\}" in quotes/,
     );
     expect(problems('{"user":"u_1042"}\n{"user":" "}\n')[0]).toMatch(
       /rows\.jsonl:2: user: the task's id, text or a number, not empty/,
@@ -167,11 +178,22 @@ describe('a dataset scenario', () => {
     const rows = '{"user":"u_1042","history":[]}\n{"user":"u_1041","history":[]}\n';
     let message = '';
     try {
-      loadScenarioFile(datasetScenario(rows, (text) => text.replace('id: lookups', 'id: lookup')));
+      loadScenarioFile(
+        datasetScenario(rows, (text) =>
+          text.replace('id: lookups', 'id: lookup').replace('title:', 'bogus_key: 1\ntitle:'),
+        ),
+      );
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message.split('\n').map((line) => line.replace(/^.*\//, ''))).toEqual([
+    // Once each, against the file: every row has them, so no row is to blame.
+    expect(
+      message
+        .split('\n')
+        .map((line) => line.replace(/^.*\//, ''))
+        .sort(),
+    ).toEqual([
+      'lookups.yaml: Unrecognized key: "bogus_key"',
       "lookups.yaml: id: the file name without .yaml ('lookups'), got 'lookup'",
     ]);
     const typed = loadScenarioFile(

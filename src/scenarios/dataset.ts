@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { InputProblem } from '../user-input-error.js';
+import { referencesIn } from './references.js';
 
 /** A row of a dataset: its values by column, the line it starts on, and the task it names. */
 export interface DatasetRow {
@@ -92,8 +93,11 @@ export function readDatasetRows(
   return { rows, problems };
 }
 
-/** A key YAML made of an unquoted `{{column}}`: a flow mapping, stringified. */
-const UNQUOTED = /^\{ *([\w.-]+) *\}$/;
+/**
+ * A key YAML made of an unquoted `{{column}}`: a flow mapping, stringified (`{ column }`
+ * as a value's key, `{ ? { column } }` as a key of its own).
+ */
+const UNQUOTED = /^\{ *(?:\? *\{ *)?([\w.-]+) *(?:\} *)?\}$/;
 
 /** Where placeholders are in a scenario file: each column with the dotted path of its string, and those left unquoted. */
 interface Placeholders {
@@ -108,8 +112,8 @@ function placeholdersIn(value: unknown, path: string, into: Placeholders): void 
   else if (typeof value === 'object' && value !== null)
     for (const [key, item] of Object.entries(value)) {
       const at = path === '' ? key : `${path}.${key}`;
-      const unquoted = UNQUOTED.exec(key);
-      if (unquoted !== null && item === null) into.unquoted.push({ path, column: unquoted[1]! });
+      const unquoted = WHOLE.test(key) ? null : UNQUOTED.exec(key);
+      if (unquoted !== null) into.unquoted.push({ path, column: unquoted[1]! });
       placeholdersIn(key, at, into);
       placeholdersIn(item, at, into);
     }
@@ -120,10 +124,7 @@ export function placeholderColumns(raw: Record<string, unknown>): Map<string, st
   const into: Placeholders = { found: [], unquoted: [] };
   for (const [field, value] of Object.entries(raw)) if (field !== 'dataset') placeholdersIn(value, field, into);
   const columns = new Map<string, string>();
-  // A column the plan names is named by its place in the plan: a row's value there is read as plan data.
-  for (const { path, column } of into.found)
-    if (!columns.has(column) || (path.startsWith('plan') && !columns.get(column)!.startsWith('plan')))
-      columns.set(column, path);
+  for (const { path, column } of into.found) if (!columns.has(column)) columns.set(column, path);
   return columns;
 }
 
@@ -171,31 +172,44 @@ export function placeholderProblems(
   ];
 }
 
-/**
- * A row's problems with the columns the scenario's placeholders name, by file and line:
- * each it lacks, and a text starting with `$` where the plan names it (in a plan, `$step`
- * is a reference to an earlier step's result, and a row's value must not become one).
- */
+/** A row's problems with the columns the scenario's placeholders name: each it lacks, by file and line. */
 export function rowColumnProblems(
   datasetPath: string,
   row: DatasetRow,
   columns: ReadonlyMap<string, string>,
 ): InputProblem[] {
-  const source = `${datasetPath}:${row.line}`;
-  return [...columns].flatMap(([column, field]): InputProblem[] => {
-    if (!Object.hasOwn(row.values, column))
-      return [{ source, field: column, expected: `a value: the scenario's ${field} names {{${column}}}` }];
-    const value = row.values[column];
-    if (field.startsWith('plan') && typeof value === 'string' && value.startsWith('$'))
-      return [
-        {
-          source,
-          field: column,
-          expected: `a value not starting with $: the scenario's ${field} names {{${column}}}, and in a plan $ starts a reference to a step`,
-        },
-      ];
-    return [];
-  });
+  return [...columns].flatMap(([column, field]): InputProblem[] =>
+    Object.hasOwn(row.values, column)
+      ? []
+      : [
+          {
+            source: `${datasetPath}:${row.line}`,
+            field: column,
+            expected: `a value: the scenario's ${field} names {{${column}}}`,
+          },
+        ],
+  );
+}
+
+/**
+ * References to earlier steps (`$fetch.email`) that a row's values made in the plan: in
+ * a plan, text starting with `$` is a reference at any depth, and a row's data must not
+ * become one. Those the scenario wrote itself are its own.
+ */
+export function madeReferenceProblems(
+  datasetPath: string,
+  row: DatasetRow,
+  template: unknown,
+  filled: unknown,
+): InputProblem[] {
+  const own = new Set(referencesIn(template, 'plan').map((reference) => `${reference.field}\0${reference.text}`));
+  return referencesIn(filled, 'plan')
+    .filter((reference) => !own.has(`${reference.field}\0${reference.text}`))
+    .map((reference) => ({
+      source: `${datasetPath}:${row.line}`,
+      field: reference.field,
+      expected: `no text starting with $ from the row ('${reference.text}'): in a plan, $ starts a reference to an earlier step's result`,
+    }));
 }
 
 /**

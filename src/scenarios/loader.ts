@@ -19,6 +19,7 @@ import type { ToolSpec } from '../tools/tool-spec.js';
 import { parseYamlInput } from './yaml-input.js';
 import {
   filledScenario,
+  madeReferenceProblems,
   rowColumnProblems,
   placeholderColumns,
   placeholderProblems,
@@ -237,26 +238,28 @@ export function scenarioFromText(
   const modulePath = toolsModulePathOf(path, data);
   const module = modulePath === undefined ? undefined : importedToolsModule(modulePath);
   const spec = datasetSpecOf(data);
-  // A dataset's file is a template: a field holding a placeholder is checked in every row it
-  // makes, not as written; the rest is checked once, here.
-  const ofFile = (problem: InputProblem) =>
-    spec === undefined || !(holdsPlaceholder(data, problem.field) || problem.expected.includes('{{'));
   const fileProblems = [
     ...(parsed.success ? [] : zodProblems(path, parsed.error)),
     ...(modulePath !== undefined && module === undefined
       ? [{ source: path, field: TOOLS_MODULE_FIELD, expected: UNIMPORTED_TOOLS_MODULE }]
       : []),
     ...referenceProblems(path, data, module),
-    ...(parsed.success && spec === undefined ? detourProblems(path, parsed.data.plan) : []),
-  ].filter(ofFile);
-  const problems = [...fileProblems, ...(Array.isArray(persona) ? persona : [])];
+    ...(parsed.success ? detourProblems(path, parsed.data.plan) : []),
+  ];
   const dataset = spec === undefined ? undefined : datasets(spec.file);
-  if (Array.isArray(dataset)) problems.push(...dataset);
   const tasks =
     spec !== undefined && dataset !== undefined && !Array.isArray(dataset)
       ? datasetTasks(path, asObject(data), spec.task_id, dataset, module, fileProblems)
       : undefined;
-  if (tasks !== undefined) problems.push(...tasks.problems);
+  // A dataset's file is a template, checked in every row it makes: its own problems are those
+  // every row has too (datasetTasks); a placeholder's field is checked filled, not as written.
+  const problems = [
+    ...(tasks?.fileProblems ??
+      (spec === undefined ? fileProblems : fileProblems.filter((problem) => !holdsPlaceholder(data, problem.field)))),
+    ...(Array.isArray(persona) ? persona : []),
+    ...(Array.isArray(dataset) ? dataset : []),
+    ...(tasks?.problems ?? []),
+  ];
   if (Array.isArray(persona) || problems.length > 0) throw new UserInputError(problems);
   const file = tasks?.first ?? (parsed.success ? parsed.data : undefined);
   // Unreachable: a file that parses neither whole nor as any row has problems.
@@ -344,37 +347,50 @@ function datasetTasks(
   taskIdColumn: string | undefined,
   dataset: InputText,
   module: ToolsModule | undefined,
-  fileProblems: readonly InputProblem[],
-): { tasks: ScenarioTask[]; first: ScenarioFile | undefined; problems: InputProblem[] } {
-  // A problem of the file itself, already reported once, is not reported again for each row.
-  const reported = new Set(fileProblems.map((problem) => `${problem.field}\0${problem.expected}`));
+  templateProblems: readonly InputProblem[],
+): {
+  tasks: ScenarioTask[];
+  first: ScenarioFile | undefined;
+  problems: InputProblem[];
+  /** The file's own problems: the template's that every row has too, reported once against the file. */
+  fileProblems: InputProblem[] | undefined;
+} {
+  const key = (problem: InputProblem) => `${problem.field}\0${problem.expected}`;
   const { rows, problems } = readDatasetRows(dataset.path, dataset.text, taskIdColumn);
   // Rows that cannot be read say why; their columns would only add noise.
-  if (problems.length > 0) return { tasks: [], first: undefined, problems };
+  if (problems.length > 0) return { tasks: [], first: undefined, problems, fileProblems: undefined };
   problems.push(...placeholderProblems(path, raw, dataset.path, Object.keys(rows[0]?.values ?? {})));
-  if (problems.length > 0) return { tasks: [], first: undefined, problems };
+  if (problems.length > 0) return { tasks: [], first: undefined, problems, fileProblems: undefined };
   const columns = placeholderColumns(raw);
-  const tasks: ScenarioTask[] = [];
-  let first: ScenarioFile | undefined;
-  let failed = 0;
-  for (const row of rows) {
+  const checked = rows.map((row) => {
     const filled = filledScenario(raw, row);
     const parsed = scenarioSchema.safeParse(filled);
-    const source = `${dataset.path}:${row.line}`;
     // Checked as the scenario file (its name is the id), reported at the row.
     const own = [
       ...rowColumnProblems(dataset.path, row, columns),
+      ...madeReferenceProblems(dataset.path, row, raw['plan'], filled['plan']),
       ...(parsed.success ? [] : zodProblems(path, parsed.error)),
       ...referenceProblems(path, filled, module),
       ...(parsed.success ? detourProblems(path, parsed.data.plan) : []),
-    ]
-      .filter((problem) => !reported.has(`${problem.field}\0${problem.expected}`))
-      .map((problem) => (problem.source === path ? { ...problem, source } : problem));
-    if (own.length > 0 || !parsed.success) {
+    ].map((problem) => (problem.source === path ? { ...problem, source: `${dataset.path}:${row.line}` } : problem));
+    return { row, parsed, own };
+  });
+  // What every row gets wrong is the file's to fix, said once; the rest is the row's.
+  const everywhere = new Set(templateProblems.map(key));
+  for (const { own } of checked) {
+    const mine = new Set(own.map(key));
+    for (const problem of everywhere) if (!mine.has(problem)) everywhere.delete(problem);
+  }
+  const tasks: ScenarioTask[] = [];
+  let first: ScenarioFile | undefined;
+  let failed = 0;
+  for (const { row, parsed, own } of checked) {
+    const its = own.filter((problem) => !everywhere.has(key(problem)));
+    if (its.length > 0) {
       failed += 1;
-      if (failed <= ROWS_REPORTED) problems.push(...own);
-      continue;
+      if (failed <= ROWS_REPORTED) problems.push(...its);
     }
+    if (its.length > 0 || !parsed.success) continue;
     first ??= parsed.data;
     tasks.push({ id: row.taskId, fields: taskFields(parsed.data) });
   }
@@ -384,7 +400,8 @@ function datasetTasks(
       field: '',
       expected: `rows that fill the scenario validly (${failed - ROWS_REPORTED} more rows of ${rows.length} do not; the first ${ROWS_REPORTED} are listed above)`,
     });
-  return { tasks, first, problems };
+  const fileProblems = templateProblems.filter((problem) => everywhere.has(key(problem)));
+  return { tasks, first, problems, fileProblems };
 }
 
 function taskFields(file: ScenarioFile): TaskFields {

@@ -48,8 +48,13 @@ export function registerServeModel(program: Command): void {
         port: flags.port,
       });
       const base = await server.listen();
+      // A dataset scenario's model plays one task a seed: the client must know which.
+      const tasks =
+        scenario.dataset === null
+          ? ''
+          : `  a dataset of ${scenario.dataset.tasks.length} tasks: seed s plays task (s - 1) mod ${scenario.dataset.tasks.length} (seed 1: ${scenario.dataset.tasks[0]!.id}; docs/datasets.md)\n`;
       process.stdout.write(
-        `serving ${scenario.id}'s simulated model (live: real sockets, real time)\n  Anthropic Messages:      POST ${base}/runs/<seed>/v1/messages\n  OpenAI Chat Completions: POST ${base}/runs/<seed>/v1/chat/completions\nCtrl-C stops it.\n`,
+        `serving ${scenario.id}'s simulated model (live: real sockets, real time)\n  Anthropic Messages:      POST ${base}/runs/<seed>/v1/messages\n  OpenAI Chat Completions: POST ${base}/runs/<seed>/v1/chat/completions\n${tasks}Ctrl-C stops it.\n`,
       );
       await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
       await server.close();
