@@ -38,6 +38,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   serve: async () => (await import('./commands/serve.js')).registerServe,
   'serve-model': async () => (await import('./commands/serve-model.js')).registerServeModel,
   'live-check': async () => (await import('./commands/live-check.js')).registerLiveCheck,
+  view: async () => (await import('./commands/view.js')).registerView,
 };
 
 /** The command `argv` names: its first word that is not a flag (the global flags take no value). */

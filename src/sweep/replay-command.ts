@@ -54,3 +54,32 @@ export function replayCommand(target: ReplayTarget): string {
   if (target.promptCache === false) words.push('--no-prompt-cache');
   return words.map(shellWord).join(' ');
 }
+
+/**
+ * The words of a command `replayCommand` wrote, as a POSIX shell reads them back (plain
+ * words and single-quoted ones, which is all `shellWord` writes).
+ *
+ * @example
+ * shellWords("spiralbench replay --scenario 'my task.yaml' --seed 3"); // ['spiralbench', 'replay', '--scenario', 'my task.yaml', '--seed', '3']
+ */
+export function shellWords(command: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (c === ' ') {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (c === "'") {
+      const end = command.indexOf("'", i + 1);
+      if (end === -1) throw new Error(`an unclosed quote in: ${command}`);
+      word = (word ?? '') + command.slice(i + 1, end);
+      i = end;
+    } else if (c === '\\' && command[i + 1] === "'") {
+      word = `${word ?? ''}'`;
+      i += 1;
+    } else word = (word ?? '') + c;
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}

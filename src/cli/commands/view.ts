@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import { startView } from '../../view/view-server.js';
+import { escapeControl } from '../../report/terminal-text.js';
+import { nonNegativeInt } from '../parse.js';
+
+interface ViewFlags {
+  readonly port: number;
+  readonly host: string;
+}
+
+export function registerView(program: Command): void {
+  program
+    .command('view')
+    .description(
+      'Look at results in your browser: a local, read-only page listing the sweeps in the folders given, each with its cells and a run table to filter and sort; any run opens its whole transcript (replayed from its seed), and two sweeps or two arms go side by side with the seeds that flipped.',
+    )
+    .argument('[folders...]', 'results folders, or folders holding them (two levels deep)', ['results'])
+    .option('--port <n>', 'port (0 picks a free one)', nonNegativeInt, 8790)
+    .option(
+      '--host <address>',
+      'address to listen on (loopback by default; anything else is open to the network)',
+      '127.0.0.1',
+    )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Example:',
+        '  spiralbench view results/            # then open the URL it prints',
+        '',
+        'A run opens by running `spiralbench replay` for it in a process of its own, from this folder',
+        "(the sweep's scenario paths are read from here); a real model's runs are not run again.",
+        'Only requests naming it by a loopback name and its port are answered, and only GET; Ctrl-C stops it.',
+        'See docs/view.md.',
+      ].join('\n'),
+    )
+    .action(async (folders: string[], flags: ViewFlags) => {
+      const view = await startView({ paths: folders, port: flags.port, host: flags.host });
+      process.stdout.write(`viewing ${view.sweeps} sweep(s) at ${escapeControl(view.url)} (Ctrl-C stops it)\n`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      });
+      await view.close();
+    });
+}

@@ -1,0 +1,83 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { StoredSummary } from '../results/summary-schema.js';
+import type { StoredTrace } from '../results/trace-schema.js';
+import { SERVED_MODEL } from '../results/served-model.js';
+import { memberFor } from '../sweep/ensemble-cast.js';
+import { shellWords } from '../sweep/replay-command.js';
+
+const BIN = fileURLToPath(new URL('../../bin/spiralbench.js', import.meta.url));
+
+/** A run a viewer opens. */
+export interface RunAddress {
+  readonly scenario: string;
+  readonly arm: string;
+  readonly seed: number;
+}
+
+/** Why a run cannot be shown whole, in words for the page. */
+export class TranscriptUnavailable extends Error {
+  override readonly name = 'TranscriptUnavailable';
+}
+
+/**
+ * The `replay` arguments that show a run: those of a traced run of the same cell (its
+ * scenario as the sweep named it, its arms file or agent, its ensemble, `--via`,
+ * `--stream`), with this run's seed and, with an ensemble, the member that played it.
+ * Only a simulated model's run is run again: a real model's would be answered by the
+ * simulated one, which is not what happened; a served run is shown as recorded.
+ */
+export function replayArguments(summary: StoredSummary, traces: readonly StoredTrace[], run: RunAddress): string[] {
+  const model = summary.model;
+  const served = model === SERVED_MODEL;
+  if (!served && (!model.startsWith('simulated') || summary.live !== undefined))
+    throw new TranscriptUnavailable(
+      `this sweep ran ${model}${summary.live === undefined ? '' : ' live'}: its runs cannot be run again from their seeds; what its traces kept is in traces.jsonl`,
+    );
+  const template = traces.find((trace) => trace.scenario === run.scenario && trace.arm === run.arm);
+  if (template === undefined)
+    throw new TranscriptUnavailable(`no traced run of ${run.scenario} · ${run.arm} says how to replay this cell`);
+  if (
+    served &&
+    !traces.some((trace) => trace.arm === run.arm && trace.seed === run.seed && trace.scenario === run.scenario)
+  )
+    throw new TranscriptUnavailable(
+      'a served run is shown as its trace recorded it, and this run was not traced (its agent ran in another process)',
+    );
+  const words = shellWords(template.replay).slice(2);
+  const set = (flag: string, value: string) => {
+    const at = words.indexOf(flag);
+    if (at !== -1) words[at + 1] = value;
+  };
+  set('--seed', String(run.seed));
+  if (summary.ensemble !== undefined)
+    set('--member', String(memberFor(run.seed, summary.seeds.base, summary.ensemble.members)));
+  return words;
+}
+
+/**
+ * The run's whole story as `replay --json` prints it (record, events, messages, world), by
+ * running `spiralbench replay` in a process of its own: a user's agent or tools module
+ * runs there, never in the viewer, and the viewer's answer cannot be held by it for longer
+ * than `timeoutMs`. Paths in the arguments are the sweep's, read from `cwd`.
+ */
+export function replayJson(args: readonly string[], cwd: string, timeoutMs = 120_000): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [BIN, 'replay', ...args, '--json'],
+      { cwd, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
+      (error, stdout, stderr) => {
+        if (error !== null) {
+          reject(new TranscriptUnavailable(`replay failed: ${(stderr.trim() || error.message).split('\n')[0]}`));
+          return;
+        }
+        try {
+          resolve(JSON.parse(stdout));
+        } catch {
+          reject(new TranscriptUnavailable('replay printed something that is not JSON'));
+        }
+      },
+    );
+  });
+}

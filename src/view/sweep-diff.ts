@@ -1,0 +1,107 @@
+import type { StoredSummary } from '../results/summary-schema.js';
+import type { RunRow, RunTable } from './run-table.js';
+
+/** One side of a diff: a sweep, and optionally one of its arms (then the other side names an arm too). */
+export interface DiffSide {
+  readonly name: string;
+  readonly summary: StoredSummary;
+  readonly table: RunTable;
+  readonly arm?: string;
+}
+
+interface Rate {
+  readonly runs: number;
+  readonly rate: number;
+  readonly low: number;
+  readonly high: number;
+}
+
+/** A cell on both sides: its success rate with its 95% interval, and how far it moved. */
+export interface MovedCell {
+  readonly scenario: string;
+  /** The arm (two sweeps), or `a → b` (two arms). */
+  readonly arm: string;
+  readonly a: Rate;
+  readonly b: Rate;
+  /** b − a, in rate (0.1 = 10 points). */
+  readonly moved: number;
+  /** The two intervals do not overlap: a move beyond the seeds' noise. */
+  readonly clear: boolean;
+}
+
+/** A seed that succeeded on one side and not on the other. */
+export interface FlippedSeed {
+  readonly scenario: string;
+  readonly arm: string;
+  readonly seed: number;
+  readonly a: { readonly arm: string; readonly verdict: string };
+  readonly b: { readonly arm: string; readonly verdict: string };
+  /** `lost`: success on a, not on b; `gained`: the other way. */
+  readonly kind: 'lost' | 'gained';
+}
+
+export interface SweepDiff {
+  readonly cells: readonly MovedCell[];
+  /** Every flipped seed, lost first, each in file order. */
+  readonly flipped: readonly FlippedSeed[];
+}
+
+/**
+ * Two sweeps side by side (cells joined by scenario and arm, runs by scenario, arm and
+ * seed), or two arms of sweeps (cells by scenario, runs by scenario and seed): the cells
+ * that moved, with their intervals, and the seeds that flipped between success and
+ * anything else. The same seed is the same task under the same faults on both sides, so a
+ * flipped seed is where to read the mechanism.
+ *
+ * @example
+ * diffSweeps({ name: 'latest', summary, table, arm: 'none' }, { name: 'latest', summary, table, arm: 'article' });
+ */
+export function diffSweeps(a: DiffSide, b: DiffSide): SweepDiff {
+  const byArm = a.arm !== undefined && b.arm !== undefined;
+  const cellKey = (scenario: string, arm: string) => (byArm ? scenario : `${scenario}\0${arm}`);
+  const cellsOf = (side: DiffSide) =>
+    new Map(
+      side.summary.cells
+        .filter((cell) => side.arm === undefined || cell.arm === side.arm)
+        .map((cell) => [cellKey(cell.scenario, cell.arm), cell]),
+    );
+  const left = cellsOf(a);
+  const right = cellsOf(b);
+  const rate = (cell: StoredSummary['cells'][number]): Rate => ({
+    runs: cell.runs,
+    rate: cell.success.rate,
+    low: cell.success.low,
+    high: cell.success.high,
+  });
+  const cells: MovedCell[] = [];
+  for (const [key, before] of left) {
+    const after = right.get(key);
+    if (after === undefined) continue;
+    cells.push({
+      scenario: before.scenario,
+      arm: byArm ? `${before.arm} → ${after.arm}` : before.arm,
+      a: rate(before),
+      b: rate(after),
+      moved: after.success.rate - before.success.rate,
+      clear: after.success.low > before.success.high || after.success.high < before.success.low,
+    });
+  }
+  const runKey = (row: RunRow) => `${cellKey(row.scenario, row.arm)}\0${row.seed}`;
+  const mine = (side: DiffSide) => (row: RunRow) => side.arm === undefined || row.arm === side.arm;
+  const theirs = new Map(b.table.rows.filter(mine(b)).map((row) => [runKey(row), row]));
+  const lost: FlippedSeed[] = [];
+  const gained: FlippedSeed[] = [];
+  for (const row of a.table.rows.filter(mine(a))) {
+    const other = theirs.get(runKey(row));
+    if (other === undefined || (row.verdict === 'success') === (other.verdict === 'success')) continue;
+    const flip = {
+      scenario: row.scenario,
+      arm: byArm ? `${row.arm} → ${other.arm}` : row.arm,
+      seed: row.seed,
+      a: { arm: row.arm, verdict: row.verdict },
+      b: { arm: other.arm, verdict: other.verdict },
+    };
+    (row.verdict === 'success' ? lost : gained).push({ ...flip, kind: row.verdict === 'success' ? 'lost' : 'gained' });
+  }
+  return { cells, flipped: [...lost, ...gained] };
+}

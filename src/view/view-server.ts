@@ -1,0 +1,256 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, relative, resolve } from 'node:path';
+import { type FinishedSweep, openFinishedSweep, readTraces } from '../results/results-reader.js';
+import { RUNS_FILE } from '../results/results-files.js';
+import type { StoredTrace } from '../results/trace-schema.js';
+import { RequestGuard } from '../serve/request-guard.js';
+import { ServeRefusal } from '../serve/serve-refusal.js';
+import { UserInputError } from '../user-input-error.js';
+import { type RunQuery, RunTable, SORT_KEYS, type SortKey } from './run-table.js';
+import { replayArguments, replayJson, TranscriptUnavailable } from './run-transcript.js';
+import { diffSweeps } from './sweep-diff.js';
+import { VIEW_CSS, VIEW_HTML, VIEW_JS } from './view-page.js';
+
+/** A results folder the viewer found: a finished sweep, or why it cannot be shown. */
+interface Listed {
+  readonly id: number;
+  /** Its path from where the viewer was started. */
+  readonly name: string;
+  readonly sweep: FinishedSweep | undefined;
+  readonly problem: string | undefined;
+}
+
+/** Results folders in `paths`: each a sweep itself, or the sweeps one or two levels inside it. */
+export function findSweeps(paths: readonly string[], cwd = process.cwd()): Listed[] {
+  const dirs: string[] = [];
+  const visit = (dir: string, depth: number) => {
+    if (existsSync(join(dir, RUNS_FILE))) dirs.push(dir);
+    else if (depth > 0)
+      for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)))
+        if (entry.isDirectory()) visit(join(dir, entry.name), depth - 1);
+  };
+  for (const path of paths) {
+    const dir = resolve(cwd, path);
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      throw UserInputError.single(path, '', 'a results folder, or a folder holding results folders');
+    visit(dir, 2);
+  }
+  return [...new Set(dirs)].map((dir, id) => {
+    const name = relative(cwd, dir) || '.';
+    try {
+      return { id, name, sweep: openFinishedSweep(dir), problem: undefined };
+    } catch (error) {
+      if (!(error instanceof UserInputError)) throw error;
+      return { id, name, sweep: undefined, problem: error.message };
+    }
+  });
+}
+
+export interface ViewOptions {
+  readonly paths: readonly string[];
+  readonly host?: string;
+  /** 0 picks a free port. */
+  readonly port?: number;
+  /** Where a run is replayed from (the sweeps' scenario paths are relative to it). @default process.cwd() */
+  readonly cwd?: string;
+}
+
+/** A running viewer: its address, and how to stop it. */
+export interface RunningView {
+  readonly url: string;
+  readonly sweeps: number;
+  close(): Promise<void>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * `spiralbench view`: a read-only local web server over results folders. It lists the
+ * sweeps; for a sweep, its cells and a run table filtered, sorted and paged on the server;
+ * any run's transcript (replayed from its seed in a process of its own); and two sweeps, or
+ * two arms, side by side with the seeds that flipped. The page needs nothing from the
+ * network. Like `serve`, it answers only requests that name it by a loopback name and
+ * port, refuses every browser Origin but its own page's, and takes no request that changes
+ * anything (GET only).
+ */
+export async function startView(options: ViewOptions): Promise<RunningView> {
+  const cwd = options.cwd ?? process.cwd();
+  const listed = findSweeps(options.paths, cwd);
+  const host = options.host ?? '127.0.0.1';
+  const guard = new RequestGuard({ hosts: [host] });
+  const tables = new Map<number, Promise<{ table: RunTable; traces: StoredTrace[] }>>();
+  const loaded = (entry: Listed & { sweep: FinishedSweep }) => {
+    let found = tables.get(entry.id);
+    if (found === undefined) {
+      found = Promise.all([RunTable.load(entry.sweep), readTraces(entry.sweep)]).then(([table, traces]) => ({
+        table,
+        traces: traces ?? [],
+      }));
+      tables.set(entry.id, found);
+    }
+    return found;
+  };
+  const sweepOf = (id: string | null): Listed & { sweep: FinishedSweep } => {
+    const entry = listed[Number(id)];
+    if (id === null || entry === undefined || !/^\d+$/.test(id))
+      throw new ServeRefusal(404, 'unknown_sweep', `no sweep '${id ?? ''}'; GET /api/sweeps lists them`);
+    if (entry.sweep === undefined) throw new ServeRefusal(409, 'unreadable_sweep', entry.problem ?? 'unreadable');
+    return entry as Listed & { sweep: FinishedSweep };
+  };
+
+  let port = options.port ?? 0;
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const send = (status: number, type: string, body: string, headers: Record<string, string> = {}) => {
+      response.writeHead(status, {
+        'content-type': type,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'self'; frame-ancestors 'none'",
+        ...headers,
+      });
+      response.end(body);
+    };
+    try {
+      // The page's own requests carry its origin; any other page's are refused.
+      const own = `http://${request.headers.host ?? ''}`;
+      const { origin, ...rest } = request.headers;
+      guard.admit(origin === own ? rest : request.headers, port);
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        throw new ServeRefusal(405, 'method_not_allowed', 'the viewer only reads: GET', { headers: { allow: 'GET' } });
+      const url = new URL(request.url ?? '/', 'http://view.invalid');
+      const query = url.searchParams;
+      const parts = url.pathname.split('/').filter((part) => part !== '');
+      if (url.pathname === '/') return send(200, 'text/html; charset=utf-8', VIEW_HTML);
+      if (url.pathname === '/view.js') return send(200, 'text/javascript; charset=utf-8', VIEW_JS);
+      if (url.pathname === '/view.css') return send(200, 'text/css; charset=utf-8', VIEW_CSS);
+      // Browsers ask for an icon on their own; there is none, and that is not an error.
+      if (url.pathname === '/favicon.ico') return send(204, 'image/x-icon', '');
+      if (parts[0] !== 'api') throw new ServeRefusal(404, 'not_found', `nothing at ${url.pathname}`);
+      if (parts[1] === 'sweeps' && parts.length === 2)
+        return send(200, JSON_TYPE, JSON.stringify(listed.map(described)));
+      if (parts[1] === 'sweeps' && parts.length >= 3) {
+        const entry = sweepOf(parts[2]!);
+        const { table, traces } = await loaded(entry);
+        if (parts.length === 3)
+          return send(
+            200,
+            JSON_TYPE,
+            JSON.stringify({ ...described(entry), summary: entry.sweep.summary, choices: table.choices() }),
+          );
+        if (parts[3] === 'runs') return send(200, JSON_TYPE, JSON.stringify(table.page(runQuery(query))));
+        if (parts[3] === 'transcript') {
+          const run = {
+            scenario: required(query, 'scenario'),
+            arm: required(query, 'arm'),
+            seed: whole(query, 'seed') ?? Number.NaN,
+          };
+          if (!Number.isSafeInteger(run.seed)) throw new ServeRefusal(400, 'bad_query', 'seed: a whole number');
+          const args = replayArguments(entry.sweep.summary, traces, run);
+          return send(200, JSON_TYPE, JSON.stringify(await replayJson(args, cwd)));
+        }
+      }
+      if (parts[1] === 'diff' && parts.length === 2) {
+        const a = sweepOf(query.get('a'));
+        const b = sweepOf(query.get('b'));
+        const armA = query.get('arm_a') ?? undefined;
+        const armB = query.get('arm_b') ?? undefined;
+        if ((armA === undefined) !== (armB === undefined))
+          throw new ServeRefusal(400, 'bad_query', 'arm_a and arm_b: both, to compare two arms, or neither');
+        const side = async (entry: typeof a, arm: string | undefined) => ({
+          name: entry.name,
+          summary: entry.sweep.summary,
+          table: (await loaded(entry)).table,
+          ...(arm === undefined ? {} : { arm }),
+        });
+        return send(200, JSON_TYPE, JSON.stringify(diffSweeps(await side(a, armA), await side(b, armB))));
+      }
+      throw new ServeRefusal(404, 'not_found', `nothing at ${url.pathname}`);
+    } catch (error) {
+      if (error instanceof ServeRefusal)
+        return send(error.status, JSON_TYPE, JSON.stringify({ error: { type: error.type, message: error.message } }), {
+          ...error.headers,
+        });
+      if (error instanceof TranscriptUnavailable)
+        return send(422, JSON_TYPE, JSON.stringify({ error: { type: 'no_transcript', message: error.message } }));
+      const message = error instanceof Error ? error.message : String(error);
+      return send(500, JSON_TYPE, JSON.stringify({ error: { type: 'internal', message } }));
+    }
+  };
+  const server: Server = createServer((request, response) => {
+    void handle(request, response);
+  });
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => done());
+  });
+  port = (server.address() as AddressInfo).port;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${port}/`,
+    sweeps: listed.length,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
+}
+
+function described(entry: Listed) {
+  const summary = entry.sweep?.summary;
+  return {
+    id: entry.id,
+    name: entry.name,
+    ...(summary === undefined
+      ? { problem: entry.problem }
+      : {
+          runs: summary.cells.reduce((sum, cell) => sum + cell.runs, 0),
+          model: summary.model,
+          scenarios: summary.scenarios.map((scenario) => scenario.id),
+          arms: summary.arms.map((arm) => arm.name),
+          seeds: summary.seeds,
+          finished_at: entry.sweep?.meta?.finished_at ?? null,
+        }),
+  };
+}
+
+function required(query: URLSearchParams, name: string): string {
+  const value = query.get(name);
+  if (value === null || value === '') throw new ServeRefusal(400, 'bad_query', `${name}: required`);
+  return value;
+}
+
+function whole(query: URLSearchParams, name: string): number | undefined {
+  const value = query.get(name);
+  if (value === null || value === '') return undefined;
+  if (!/^-?\d+$/.test(value)) throw new ServeRefusal(400, 'bad_query', `${name}: a whole number, got '${value}'`);
+  return Number(value);
+}
+
+function runQuery(query: URLSearchParams): RunQuery {
+  const text = (name: string) => {
+    const value = query.get(name);
+    return value === null || value === '' ? {} : { [name]: value };
+  };
+  const sort = query.get('sort') ?? 'seed';
+  if (!(SORT_KEYS as readonly string[]).includes(sort))
+    throw new ServeRefusal(400, 'bad_query', `sort: one of ${SORT_KEYS.join(', ')}, got '${sort}'`);
+  const number = (name: string, key: keyof RunQuery) => {
+    const value = whole(query, name);
+    return value === undefined ? {} : { [key]: value };
+  };
+  return {
+    ...text('scenario'),
+    ...text('arm'),
+    ...text('verdict'),
+    ...text('outcome'),
+    ...text('task'),
+    ...text('fault'),
+    ...text('event'),
+    ...number('member', 'member'),
+    ...number('seed_min', 'seedMin'),
+    ...number('seed_max', 'seedMax'),
+    ...number('offset', 'offset'),
+    ...number('limit', 'limit'),
+    sort: sort as SortKey,
+    descending: query.get('order') === 'desc',
+  };
+}

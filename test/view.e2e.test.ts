@@ -1,0 +1,180 @@
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startView, type RunningView } from '../src/view/view-server.js';
+import { cliAsync, tempDir } from './cli-helpers.js';
+import { browserRequired, findBrowser } from './find-browser.js';
+
+const BROWSER = findBrowser();
+if (BROWSER.kind === 'missing' && browserRequired())
+  throw new Error(`the viewer's browser tests need a browser under CI: ${BROWSER.hint}`);
+const REPORTS = fileURLToPath(new URL('../reports/', import.meta.url));
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
+
+interface Run {
+  arm: string;
+  seed: number;
+  verdict: string;
+  tool_calls: number;
+}
+
+/** Two sweeps in one folder: none and article on the reference task, and the same with another sweep seed. */
+const root = tempDir();
+let view: RunningView;
+let runs: Run[] = [];
+
+beforeAll(async () => {
+  for (const [name, seed] of [
+    ['first', '0'],
+    ['second', '1'],
+  ] as const) {
+    const run = await cliAsync([
+      'run',
+      '-s',
+      'fetch-transform-write',
+      '-a',
+      'none,article',
+      '-n',
+      '30',
+      '--sweep-seed',
+      seed,
+      '-o',
+      join(root, 'results', name),
+      '--json',
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+  }
+  runs = readFileSync(join(root, 'results', 'first', 'runs.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Run);
+  view = await startView({ paths: [join(root, 'results')], port: 0, cwd: root });
+}, 120_000);
+
+afterAll(async () => {
+  await view?.close();
+});
+
+const get = async (path: string, headers: Record<string, string> = {}) => {
+  const response = await fetch(new URL(path, view.url), { headers });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> & unknown[] };
+};
+
+describe('spiralbench view: the API behind the page', () => {
+  it('lists the sweeps, and pages a filtered, sorted run table on the server', async () => {
+    const sweeps = (await get('/api/sweeps')).body as unknown as Array<{ name: string; runs: number }>;
+    expect(sweeps.map((sweep) => [sweep.name.split(/[\\/]/).at(-1), sweep.runs])).toEqual([
+      ['first', 60],
+      ['second', 60],
+    ]);
+    const page = (await get('/api/sweeps/0/runs?arm=none&verdict=failure&sort=tool_calls&order=desc&limit=3'))
+      .body as unknown as { total: number; rows: Run[] };
+    const failures = runs.filter((run) => run.arm === 'none' && run.verdict === 'failure');
+    expect(page.total).toBe(failures.length);
+    expect(page.rows.map((run) => run.tool_calls)).toEqual(
+      failures
+        .map((run) => run.tool_calls)
+        .sort((a, b) => b - a)
+        .slice(0, 3),
+    );
+    expect((await get('/api/sweeps/0/runs?sort=verdict')).status).toBe(400);
+  });
+
+  it("opens any run's whole transcript, replayed from its seed: the record is the sweep's", async () => {
+    const run = runs.find((candidate) => candidate.arm === 'article' && candidate.seed === 17)!;
+    const { status, body } = await get('/api/sweeps/0/transcript?scenario=fetch-transform-write&arm=article&seed=17');
+    expect(status).toBe(200);
+    expect(body.record).toMatchObject({ seed: 17, arm: 'article', verdict: run.verdict, tool_calls: run.tool_calls });
+    expect((body.messages as unknown[]).length).toBeGreaterThan(2);
+  });
+
+  it('puts two arms side by side: the cells that moved and every seed that flipped', async () => {
+    const { body } = await get('/api/diff?a=0&b=0&arm_a=none&arm_b=article');
+    const diff = body as unknown as { flipped: Array<{ seed: number; kind: string }> };
+    const verdict = (arm: string, seed: number) => runs.find((run) => run.arm === arm && run.seed === seed)!.verdict;
+    const expected = runs
+      .filter((run) => run.arm === 'none')
+      .filter((run) => (run.verdict === 'success') !== (verdict('article', run.seed) === 'success'))
+      .map((run) => run.seed);
+    expect(diff.flipped.map((flip) => flip.seed).sort((a, b) => a - b)).toEqual(expected);
+    expect(expected.length).toBeGreaterThan(0);
+  });
+
+  it('answers only a loopback Host with its port, no foreign page, and only GET', async () => {
+    // fetch will not send another Host: node:http will, as a DNS-rebound page's request does.
+    const foreign = await new Promise<number>((resolve, reject) => {
+      request(new URL('/api/sweeps', view.url), { headers: { host: 'evil.example' } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(foreign).toBe(403);
+    expect((await get('/api/sweeps', { origin: 'http://evil.example' })).status).toBe(403);
+    const post = await fetch(new URL('/api/sweeps', view.url), { method: 'POST', body: '{}' });
+    expect(post.status).toBe(405);
+  });
+});
+
+describe.skipIf(BROWSER.kind === 'missing')('spiralbench view in headless Chromium', () => {
+  let context: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+  const elsewhere: string[] = [];
+
+  beforeAll(async () => {
+    if (BROWSER.kind === 'missing') return;
+    context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'spiralbench-chromium-')), {
+      executablePath: BROWSER.path,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 900 },
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('request', (request) => {
+      if (!request.url().startsWith(view.url)) elsewhere.push(request.url());
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('filters the runs, opens a transcript by keyboard, and diffs two arms side by side', async () => {
+    await page.goto(view.url);
+    await page.getByRole('table', { name: 'runs' }).waitFor();
+    await page.locator('#filters select[name="arm"]').selectOption('none');
+    await page.locator('#filters select[name="verdict"]').selectOption('failure');
+    await page.locator('#filters button[type="submit"]').click();
+    const failures = runs.filter((run) => run.arm === 'none' && run.verdict === 'failure').length;
+    await expect.poll(() => page.locator('#status').textContent()).toBe(`${failures} runs match`);
+    mkdirSync(REPORTS, { recursive: true });
+    await page.screenshot({ path: join(REPORTS, 'view-1280.png') });
+    // Keyboard: a run row takes focus and Enter opens its transcript.
+    await page.getByRole('table', { name: 'runs' }).locator('tbody tr').first().focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#transcript-panes .pane h3').first().waitFor();
+    await expect.poll(() => page.locator('#transcript-panes .msg').count(), { timeout: 30_000 }).toBeGreaterThan(2);
+    await page.keyboard.press('Escape');
+    // Diff: none against article in the first sweep; a flipped seed opens both transcripts.
+    await page.locator('#diff-arm-a').selectOption('none');
+    await page.locator('#diff-b').selectOption('0');
+    await page.locator('#diff-arm-b').selectOption('article');
+    await page.locator('#diff button[type="submit"]').click();
+    const flips = page.getByRole('table', { name: 'flipped seeds' }).locator('tbody tr');
+    await flips.first().waitFor();
+    await flips.first().click();
+    // Both sides replayed: the same seed's transcript under each arm, next to each other.
+    await expect.poll(() => page.locator('#transcript-panes .pane:has(.msg)').count(), { timeout: 60_000 }).toBe(2);
+    await page.screenshot({ path: join(REPORTS, 'view-diff-1280.png') });
+    expect(problems).toEqual([]);
+    expect(elsewhere).toEqual([]);
+  }, 180_000);
+});
