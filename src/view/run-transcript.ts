@@ -8,6 +8,21 @@ import { shellWords } from '../sweep/replay-command.js';
 
 const BIN = fileURLToPath(new URL('../../bin/spiralbench.js', import.meta.url));
 
+/** The flags `replayCommand` writes, and those of them that take a value. */
+const VALUED = new Set([
+  '--scenario',
+  '--arm',
+  '--seed',
+  '--sweep-seed',
+  '--arms-file',
+  '--agent',
+  '--ensemble',
+  '--member',
+  '--via',
+  '--results',
+]);
+const REPLAY_FLAGS = new Set([...VALUED, '--stream', '--no-prompt-cache']);
+
 /** A run a viewer opens. */
 export interface RunAddress {
   readonly scenario: string;
@@ -44,7 +59,11 @@ export function replayArguments(summary: StoredSummary, traces: readonly StoredT
     throw new TranscriptUnavailable(
       'a served run is shown as its trace recorded it, and this run was not traced (its agent ran in another process)',
     );
-  const words = shellWords(template.replay).slice(2);
+  const words = shellWords(template.replay);
+  // Only what replayCommand writes: a traces.jsonl edited by hand must not add other flags.
+  if (!writtenByReplayCommand(words))
+    throw new TranscriptUnavailable(`the traced run's replay command is not one spiralbench wrote: ${template.replay}`);
+  words.splice(0, 2);
   const set = (flag: string, value: string) => {
     const at = words.indexOf(flag);
     if (at !== -1) words[at + 1] = value;
@@ -53,6 +72,20 @@ export function replayArguments(summary: StoredSummary, traces: readonly StoredT
   if (summary.ensemble !== undefined)
     set('--member', String(memberFor(run.seed, summary.seeds.base, summary.ensemble.members)));
   return words;
+}
+
+/** `spiralbench replay` and then only its flags, each valued one with its value. */
+function writtenByReplayCommand(words: readonly string[]): boolean {
+  if (words[0] !== 'spiralbench' || words[1] !== 'replay') return false;
+  for (let i = 2; i < words.length; i += 1) {
+    const flag = words[i]!;
+    if (!REPLAY_FLAGS.has(flag)) return false;
+    if (VALUED.has(flag)) {
+      if (i + 1 >= words.length) return false;
+      i += 1;
+    }
+  }
+  return true;
 }
 
 /**

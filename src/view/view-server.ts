@@ -65,6 +65,27 @@ export interface RunningView {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** Transcripts kept, the last opened: a diff's two sides and a few runs back. */
+const KEPT_TRANSCRIPTS = 32;
+
+/** At most `size` pieces of work at once; the rest wait their turn, in order. */
+class Slots {
+  #running = 0;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(readonly size: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#running >= this.size) await new Promise<void>((turn) => this.#waiting.push(turn));
+    this.#running += 1;
+    try {
+      return await work();
+    } finally {
+      this.#running -= 1;
+      this.#waiting.shift()?.();
+    }
+  }
+}
 
 /**
  * `spiralbench view`: a read-only local web server over results folders. It lists the
@@ -100,6 +121,8 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
     return entry as Listed & { sweep: FinishedSweep };
   };
 
+  const transcripts = new Map<string, Promise<unknown>>();
+  const replays = new Slots(2);
   let port = options.port ?? 0;
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const send = (status: number, type: string, body: string, headers: Record<string, string> = {}) => {
@@ -148,7 +171,17 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
           };
           if (!Number.isSafeInteger(run.seed)) throw new ServeRefusal(400, 'bad_query', 'seed: a whole number');
           const args = replayArguments(entry.sweep.summary, traces, run);
-          return send(200, JSON_TYPE, JSON.stringify(await replayJson(args, cwd)));
+          const key = JSON.stringify([entry.id, run.scenario, run.arm, run.seed]);
+          // A replay is the same every time: kept for the last few runs opened, and at most
+          // two run at once however many a page asks for.
+          let transcript = transcripts.get(key);
+          if (transcript === undefined) {
+            transcript = replays.run(() => replayJson(args, cwd));
+            transcripts.set(key, transcript);
+            transcript.catch(() => transcripts.delete(key));
+            if (transcripts.size > KEPT_TRANSCRIPTS) transcripts.delete(transcripts.keys().next().value!);
+          }
+          return send(200, JSON_TYPE, JSON.stringify(await transcript));
         }
       }
       if (parts[1] === 'diff' && parts.length === 2) {

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { StoredSummary } from '../results/summary-schema.js';
+import type { StoredTrace } from '../results/trace-schema.js';
+import { replayArguments, TranscriptUnavailable } from './run-transcript.js';
+
+const summary = (fields: Partial<StoredSummary>) =>
+  ({ model: 'simulated', seeds: { base: 1, count: 40 }, ...fields }) as StoredSummary;
+const trace = (replay: string) =>
+  ({ scenario: 'fetch-transform-write', arm: 'none', seed: 3, replay }) as unknown as StoredTrace;
+const RUN = { scenario: 'fetch-transform-write', arm: 'none', seed: 12 };
+
+describe('the replay a viewer runs for a run', () => {
+  it("is the traced run's command with this run's seed and, with an ensemble, its member", () => {
+    const traced = trace(
+      "spiralbench replay --scenario 'my tasks/lookup.yaml' --arm none --seed 3 --ensemble default --member 2 --stream",
+    );
+    const ensemble = { name: 'default', members: 40, hash: 'h' };
+    expect(replayArguments(summary({ ensemble }), [traced], RUN)).toEqual([
+      '--scenario',
+      'my tasks/lookup.yaml',
+      '--arm',
+      'none',
+      '--seed',
+      '12',
+      '--ensemble',
+      'default',
+      '--member',
+      '11',
+      '--stream',
+    ]);
+  });
+
+  it('refuses a command spiralbench did not write, a real model, and a cell with no trace', () => {
+    const refused = (traces: StoredTrace[], fields: Partial<StoredSummary> = {}) => {
+      try {
+        replayArguments(summary(fields), traces, RUN);
+      } catch (error) {
+        if (error instanceof TranscriptUnavailable) return error.message;
+        throw error;
+      }
+      return 'allowed';
+    };
+    expect(refused([trace('spiralbench replay --scenario x --arm none --seed 3 --record /tmp/elsewhere')])).toMatch(
+      /not one spiralbench wrote/,
+    );
+    expect(refused([trace('spiralbench run --scenario x --arm none --seed 3')])).toMatch(/not one spiralbench wrote/);
+    expect(
+      refused([trace('spiralbench replay --scenario x --arm none --seed 3')], { model: 'anthropic:claude-sonnet-4-5' }),
+    ).toMatch(/cannot be run again from their seeds/);
+    expect(refused([])).toMatch(/no traced run of fetch-transform-write · none/);
+  });
+});
