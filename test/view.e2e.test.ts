@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,17 +104,51 @@ describe('spiralbench view: the API behind the page', () => {
     expect(expected.length).toBeGreaterThan(0);
   });
 
+  it('compares seeds only where they are the same runs, and replays only runs of the sweep as they were', async () => {
+    // Two sweep seeds: a seed meets other faults in each, so no seed is said to have flipped.
+    const unpaired = (await get('/api/diff?a=0&b=1')).body as unknown as { flipped: unknown[]; unpaired: string };
+    expect(unpaired.flipped).toEqual([]);
+    expect(unpaired.unpaired).toMatch(/other sweep seeds \(0 and 1\)/);
+    expect((await get('/api/diff?a=0&b=0&arm_a=none&arm_b=nothing')).status).toBe(400);
+    expect((await get('/api/sweeps/0/transcript?scenario=fetch-transform-write&arm=none&seed=5000')).status).toBe(404);
+    // A record edited after the sweep (or a scenario changed under it) is not what a replay gives: said, not shown.
+    const copy = join(root, 'edited', 'first');
+    cpSync(join(root, 'results', 'first'), copy, { recursive: true });
+    const lines = readFileSync(join(copy, 'runs.jsonl'), 'utf8').split('\n');
+    lines[0] = lines[0]!.replace(/"tool_calls":(\d+)/, (_, calls: string) => `"tool_calls":${Number(calls) + 1}`);
+    writeFileSync(join(copy, 'runs.jsonl'), lines.join('\n'));
+    const edited = await startView({ paths: [copy], port: 0, cwd: root });
+    try {
+      const first = JSON.parse(lines[0]!) as Run;
+      const response = await fetch(
+        new URL(
+          `/api/sweeps/0/transcript?scenario=fetch-transform-write&arm=${first.arm}&seed=${first.seed}`,
+          edited.url,
+        ),
+      );
+      expect(response.status).toBe(422);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+        /does not give the sweep's record of it \(tool_calls: \d+ recorded, \d+ now\)/,
+      );
+    } finally {
+      await edited.close();
+    }
+  }, 60_000);
+
   it('answers only a loopback Host with its port, no foreign page, and only GET', async () => {
-    // fetch will not send another Host: node:http will, as a DNS-rebound page's request does.
-    const foreign = await new Promise<number>((resolve, reject) => {
-      request(new URL('/api/sweeps', view.url), { headers: { host: 'evil.example' } }, (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      })
-        .on('error', reject)
-        .end();
-    });
-    expect(foreign).toBe(403);
+    // fetch will not send another Host, nor Sec-Fetch-Site: node:http will, as a browser does.
+    const statusWith = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        request(new URL('/api/sweeps', view.url), { headers }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        })
+          .on('error', reject)
+          .end();
+      });
+    // A DNS-rebound page names another host; a link or an image on another site's page says where it came from.
+    expect(await statusWith({ host: 'evil.example' })).toBe(403);
+    expect(await statusWith({ 'sec-fetch-site': 'cross-site' })).toBe(403);
     expect((await get('/api/sweeps', { origin: 'http://evil.example' })).status).toBe(403);
     const post = await fetch(new URL('/api/sweeps', view.url), { method: 'POST', body: '{}' });
     expect(post.status).toBe(405);

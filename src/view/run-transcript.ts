@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StoredSummary } from '../results/summary-schema.js';
 import type { StoredTrace } from '../results/trace-schema.js';
@@ -36,13 +37,41 @@ export class TranscriptUnavailable extends Error {
 }
 
 /**
+ * A served run as its sweep's trace recorded it, in `replay --json`'s shape: its agent ran
+ * in another process, so only what the trace kept (the prompt, the tool calls and results,
+ * the outbox) can be shown, read from the sweep's own folder.
+ */
+export function recordedJson(traces: readonly StoredTrace[], run: RunAddress): unknown {
+  const trace = traces.find(
+    (candidate) => candidate.scenario === run.scenario && candidate.arm === run.arm && candidate.seed === run.seed,
+  );
+  if (trace === undefined)
+    throw new TranscriptUnavailable(
+      'a served run is shown as its trace recorded it, and this run was not traced (its agent ran in another process)',
+    );
+  return {
+    version: 1,
+    rerun: false,
+    record: trace.record,
+    events: trace.events,
+    messages: [{ role: 'user', content: trace.prompt }],
+    world: { outbox: trace.outbox },
+  };
+}
+
+/**
  * The `replay` arguments that show a run: those of a traced run of the same cell (its
  * scenario as the sweep named it, its arms file or agent, its ensemble, `--via`,
  * `--stream`), with this run's seed and, with an ensemble, the member that played it.
  * Only a simulated model's run is run again: a real model's would be answered by the
  * simulated one, which is not what happened; a served run is shown as recorded.
  */
-export function replayArguments(summary: StoredSummary, traces: readonly StoredTrace[], run: RunAddress): string[] {
+export function replayArguments(
+  summary: StoredSummary,
+  traces: readonly StoredTrace[],
+  run: RunAddress,
+  cwd = process.cwd(),
+): string[] {
   const model = summary.model;
   const served = model === SERVED_MODEL;
   if (!served && (!model.startsWith('simulated') || summary.live !== undefined))
@@ -52,18 +81,22 @@ export function replayArguments(summary: StoredSummary, traces: readonly StoredT
   const template = traces.find((trace) => trace.scenario === run.scenario && trace.arm === run.arm);
   if (template === undefined)
     throw new TranscriptUnavailable(`no traced run of ${run.scenario} · ${run.arm} says how to replay this cell`);
-  if (
-    served &&
-    !traces.some((trace) => trace.arm === run.arm && trace.seed === run.seed && trace.scenario === run.scenario)
-  )
-    throw new TranscriptUnavailable(
-      'a served run is shown as its trace recorded it, and this run was not traced (its agent ran in another process)',
-    );
+  if (served) throw new TranscriptUnavailable('a served run is shown from its trace (recordedJson), not replayed');
   const words = shellWords(template.replay);
   // Only what replayCommand writes: a traces.jsonl edited by hand must not add other flags.
   if (!writtenByReplayCommand(words))
     throw new TranscriptUnavailable(`the traced run's replay command is not one spiralbench wrote: ${template.replay}`);
   words.splice(0, 2);
+  // An agent's module runs in the replay: only the one the sweep recorded for this arm.
+  if (words.includes('--agent')) {
+    const agent = words[words.indexOf('--agent') + 1]!;
+    const recorded = (summary.arms.find((arm) => arm.name === run.arm) as { agent?: { module?: unknown } } | undefined)
+      ?.agent;
+    if (recorded?.module !== resolve(cwd, agent.split('#')[0]!))
+      throw new TranscriptUnavailable(
+        `the traced run's agent (${agent}) is not the module this sweep recorded for ${run.arm}; start the viewer in the folder the sweep ran from`,
+      );
+  }
   const set = (flag: string, value: string) => {
     const at = words.indexOf(flag);
     if (at !== -1) words[at + 1] = value;
@@ -77,9 +110,11 @@ export function replayArguments(summary: StoredSummary, traces: readonly StoredT
 /** `spiralbench replay` and then only its flags, each valued one with its value. */
 function writtenByReplayCommand(words: readonly string[]): boolean {
   if (words[0] !== 'spiralbench' || words[1] !== 'replay') return false;
+  const seen = new Set<string>();
   for (let i = 2; i < words.length; i += 1) {
     const flag = words[i]!;
-    if (!REPLAY_FLAGS.has(flag)) return false;
+    if (!REPLAY_FLAGS.has(flag) || seen.has(flag)) return false;
+    seen.add(flag);
     if (VALUED.has(flag)) {
       if (i + 1 >= words.length) return false;
       i += 1;

@@ -42,8 +42,24 @@ export interface FlippedSeed {
 
 export interface SweepDiff {
   readonly cells: readonly MovedCell[];
-  /** Every flipped seed, lost first, each in file order. */
+  /** Every flipped seed, lost first, each in file order; none when the seeds are not paired. */
   readonly flipped: readonly FlippedSeed[];
+  /**
+   * Why seeds are not compared, when they are not: the same seed is the same task under
+   * the same faults only in sweeps of one sweep seed, ensemble and scenario files.
+   */
+  readonly unpaired?: string;
+}
+
+/** Why the two sides' seeds are not the same runs of the same tasks, or undefined when they are. */
+function unpairedBecause(a: StoredSummary, b: StoredSummary): string | undefined {
+  if (a.sweep_seed !== b.sweep_seed)
+    return `the sweeps have other sweep seeds (${a.sweep_seed} and ${b.sweep_seed}): a seed meets other faults in each`;
+  if (a.ensemble?.hash !== b.ensemble?.hash) return 'the sweeps ran other persona ensembles';
+  const hashes = new Map(a.scenarios.map((scenario) => [scenario.id, scenario.hash]));
+  const changed = b.scenarios.find((scenario) => hashes.has(scenario.id) && hashes.get(scenario.id) !== scenario.hash);
+  if (changed !== undefined) return `${changed.id} is another scenario file in each sweep`;
+  return undefined;
 }
 
 /**
@@ -86,6 +102,8 @@ export function diffSweeps(a: DiffSide, b: DiffSide): SweepDiff {
       clear: after.success.low > before.success.high || after.success.high < before.success.low,
     });
   }
+  const unpaired = unpairedBecause(a.summary, b.summary);
+  if (unpaired !== undefined) return { cells, flipped: [], unpaired };
   const runKey = (row: RunRow) => `${cellKey(row.scenario, row.arm)}\0${row.seed}`;
   const mine = (side: DiffSide) => (row: RunRow) => side.arm === undefined || row.arm === side.arm;
   const theirs = new Map(b.table.rows.filter(mine(b)).map((row) => [runKey(row), row]));

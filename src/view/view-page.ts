@@ -117,7 +117,7 @@ async function start() {
 
 async function openSweep(id) {
   status('loading…');
-  current = await api('/api/sweeps/' + id);
+  try { current = await api('/api/sweeps/' + id); } catch (error) { status(error.message); return; }
   filters = {};
   page = { offset: 0, limit: 50 };
   for (const button of document.querySelectorAll('[data-sweep]')) button.setAttribute('aria-current', String(button.dataset.sweep === String(id)));
@@ -163,7 +163,8 @@ function filterForm(choices) {
 
 async function loadRuns() {
   const query = new URLSearchParams({ ...filters, offset: page.offset, limit: page.limit });
-  const result = await api('/api/sweeps/' + current.id + '/runs?' + query);
+  let result;
+  try { result = await api('/api/sweeps/' + current.id + '/runs?' + query); } catch (error) { status(error.message); return; }
   const hasTask = result.rows.some((row) => row.task !== undefined);
   const columns = ['seed', 'scenario', 'arm', ...(hasTask ? ['task'] : []), 'verdict', 'outcome', 'tool calls', 'model calls', 'input tokens', 'cost', 'faults met'];
   const rows = result.rows.map((row) => {
@@ -250,8 +251,8 @@ async function showDiff() {
   $('sweep').replaceChildren(
     el('h2', {}, 'A ' + a.name + (form.get('arm_a') ? ' · ' + form.get('arm_a') : '') + '  vs  B ' + b.name + (form.get('arm_b') ? ' · ' + form.get('arm_b') : '')),
     cells,
-    el('h3', {}, 'Flipped seeds: ' + lost + ' lost (success on A only), ' + (diff.flipped.length - lost) + ' gained'),
-    el('p', { class: 'muted' }, 'The same seed is the same task under the same faults on both sides: open one to read both transcripts side by side.'),
+    el('h3', {}, diff.unpaired ? 'Seeds not compared' : 'Flipped seeds: ' + lost + ' lost (success on A only), ' + (diff.flipped.length - lost) + ' gained'),
+    el('p', { class: 'muted' }, diff.unpaired ? diff.unpaired + '.' : 'The same seed is the same task under the same faults on both sides: open one to read both transcripts side by side.'),
     el('table', { 'aria-label': 'flipped seeds' }, el('thead', {}, el('tr', {}, ...['flip', 'scenario', 'arm', 'seed', 'A', 'B'].map((h) => el('th', {}, h)))), el('tbody', {}, ...flips)));
   for (const button of document.querySelectorAll('[data-sweep]')) button.setAttribute('aria-current', 'false');
   status(diff.flipped.length + ' flipped seeds');

@@ -8,8 +8,9 @@ import type { StoredTrace } from '../results/trace-schema.js';
 import { RequestGuard } from '../serve/request-guard.js';
 import { ServeRefusal } from '../serve/serve-refusal.js';
 import { UserInputError } from '../user-input-error.js';
-import { type RunQuery, RunTable, SORT_KEYS, type SortKey } from './run-table.js';
-import { replayArguments, replayJson, TranscriptUnavailable } from './run-transcript.js';
+import { type RunQuery, type RunRow, RunTable, SORT_KEYS, type SortKey } from './run-table.js';
+import { recordedJson, replayArguments, replayJson, TranscriptUnavailable } from './run-transcript.js';
+import { SERVED_MODEL } from '../results/served-model.js';
 import { diffSweeps } from './sweep-diff.js';
 import { VIEW_CSS, VIEW_HTML, VIEW_JS } from './view-page.js';
 
@@ -110,6 +111,8 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
         traces: traces ?? [],
       }));
       tables.set(entry.id, found);
+      // A folder that could not be read (being written, or changed) is read again next time.
+      found.catch(() => tables.delete(entry.id));
     }
     return found;
   };
@@ -136,6 +139,11 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
       response.end(body);
     };
     try {
+      // A request another site's page made (a link, an image) says so: refused, as it
+      // could otherwise start replays that run the user's agent.
+      const site = request.headers['sec-fetch-site'];
+      if (site !== undefined && site !== 'same-origin' && site !== 'none')
+        throw new ServeRefusal(403, 'forbidden_site', `a request from another site (${site}) is refused`);
       // The page's own requests carry its origin; any other page's are refused.
       const own = `http://${request.headers.host ?? ''}`;
       const { origin, ...rest } = request.headers;
@@ -170,13 +178,28 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
             seed: whole(query, 'seed') ?? Number.NaN,
           };
           if (!Number.isSafeInteger(run.seed)) throw new ServeRefusal(400, 'bad_query', 'seed: a whole number');
-          const args = replayArguments(entry.sweep.summary, traces, run);
+          const row = table.rows.find(
+            (candidate) =>
+              candidate.scenario === run.scenario && candidate.arm === run.arm && candidate.seed === run.seed,
+          );
+          if (row === undefined)
+            throw new ServeRefusal(
+              404,
+              'unknown_run',
+              `no run ${run.scenario} · ${run.arm} · seed ${run.seed} in this sweep`,
+            );
+          if (entry.sweep.summary.model === SERVED_MODEL)
+            return send(200, JSON_TYPE, JSON.stringify(recordedJson(traces, run)));
+          const args = replayArguments(entry.sweep.summary, traces, run, cwd);
           const key = JSON.stringify([entry.id, run.scenario, run.arm, run.seed]);
           // A replay is the same every time: kept for the last few runs opened, and at most
-          // two run at once however many a page asks for.
+          // two run at once however many a page asks for (one whose asker left is not started).
           let transcript = transcripts.get(key);
           if (transcript === undefined) {
-            transcript = replays.run(() => replayJson(args, cwd));
+            transcript = replays.run(async () => {
+              if (response.destroyed) throw new TranscriptUnavailable('nobody is waiting for this run any more');
+              return sameRun(await replayJson(args, cwd), row);
+            });
             transcripts.set(key, transcript);
             transcript.catch(() => transcripts.delete(key));
             if (transcripts.size > KEPT_TRANSCRIPTS) transcripts.delete(transcripts.keys().next().value!);
@@ -191,6 +214,12 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
         const armB = query.get('arm_b') ?? undefined;
         if ((armA === undefined) !== (armB === undefined))
           throw new ServeRefusal(400, 'bad_query', 'arm_a and arm_b: both, to compare two arms, or neither');
+        for (const [entry, arm] of [
+          [a, armA],
+          [b, armB],
+        ] as const)
+          if (arm !== undefined && !entry.sweep.summary.arms.some((known) => known.name === arm))
+            throw new ServeRefusal(400, 'bad_query', `no arm '${arm}' in ${entry.name}`);
         const side = async (entry: typeof a, arm: string | undefined) => ({
           name: entry.name,
           summary: entry.sweep.summary,
@@ -205,6 +234,8 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
         return send(error.status, JSON_TYPE, JSON.stringify({ error: { type: error.type, message: error.message } }), {
           ...error.headers,
         });
+      if (error instanceof UserInputError)
+        return send(409, JSON_TYPE, JSON.stringify({ error: { type: 'unreadable_sweep', message: error.message } }));
       if (error instanceof TranscriptUnavailable)
         return send(422, JSON_TYPE, JSON.stringify({ error: { type: 'no_transcript', message: error.message } }));
       const message = error instanceof Error ? error.message : String(error);
@@ -225,6 +256,23 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
     sweeps: listed.length,
     close: () => new Promise((done) => server.close(() => done())),
   };
+}
+
+/**
+ * The replayed run, if it is the sweep's: the same verdict, outcome, counts, task and
+ * member as its record. Otherwise what was changed since the sweep (the scenario, its
+ * dataset, an arms file or agent, or the folder the viewer reads paths from) would be
+ * shown as the sweep's run.
+ */
+function sameRun(replayed: unknown, row: RunRow): unknown {
+  const record = (replayed as { record?: Record<string, unknown> }).record ?? {};
+  const fields = ['verdict', 'outcome', 'tool_calls', 'model_calls', 'input_tokens', 'task', 'member'] as const;
+  const differs = fields.filter((field) => record[field] !== row[field]);
+  if (differs.length > 0)
+    throw new TranscriptUnavailable(
+      `replaying this run does not give the sweep's record of it (${differs.map((field) => `${field}: ${String(row[field])} recorded, ${String(record[field])} now`).join('; ')}): its scenario, dataset, arms or agent changed since the sweep ran, or the viewer was started in another folder than the sweep`,
+    );
+  return replayed;
 }
 
 function described(entry: Listed) {
