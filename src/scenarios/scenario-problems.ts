@@ -5,6 +5,7 @@ import { DATA_FAULT_KINDS } from '../tools/tool-fault.js';
 import { MALFORMED_ARGUMENT_KINDS } from '../faults/malformed-arguments.js';
 import { MODEL_FAULT_KINDS } from '../faults/model-faults.js';
 import type { ToolSpec } from '../tools/tool-spec.js';
+import type { z } from 'zod';
 import type { InputProblem } from '../user-input-error.js';
 import { stepServed } from './plan-matching.js';
 import { parseReference, referencesIn } from './references.js';
@@ -200,4 +201,13 @@ export function detourProblems(path: string, plan: ScenarioFile['plan']): InputP
       },
     ];
   });
+}
+
+/** A schema check's issues as input problems of `source`, each at its field's dotted path. */
+export function zodProblems(source: string, error: z.ZodError): InputProblem[] {
+  return error.issues.map((issue) => ({
+    source,
+    field: issue.path.map(String).join('.'),
+    expected: issue.message,
+  }));
 }
