@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startView, type RunningView } from '../src/view/view-server.js';
+import { variedFolder } from '../src/results/sweep-fixture.test-helpers.js';
 import { cliAsync, tempDir } from './cli-helpers.js';
 import { browserRequired, findBrowser } from './find-browser.js';
 
@@ -153,6 +154,67 @@ describe('spiralbench view: the API behind the page', () => {
     const post = await fetch(new URL('/api/sweeps', view.url), { method: 'POST', body: '{}' });
     expect(post.status).toBe(405);
   });
+});
+
+/** What the big-sweep test reads of the API's answers. */
+interface Answer {
+  runs: number;
+  total: number;
+  rows: Run[];
+  ready: boolean;
+  index: Answer;
+  choices: Record<string, string[]>;
+  error: { message: string };
+}
+
+const asker = (running: RunningView) => async (path: string) => {
+  const response = await fetch(new URL(path, running.url));
+  return { status: response.status, body: (await response.json()) as Answer };
+};
+
+describe('spiralbench view on a big sweep (the build: its index in worker threads)', () => {
+  it('opens at once with its first page, indexes in the background, then filters; a bad line is said once', async () => {
+    const built = (await import(new URL('../dist/view/view-server.js', import.meta.url).href)) as {
+      startView: typeof startView;
+    };
+    // 60,000 runs, about 40 MB: past the size the index splits between two workers.
+    const dir = variedFolder(15_000);
+    const big = await built.startView({ paths: [dir], port: 0, cwd: root });
+    const at = asker(big);
+    try {
+      const opened = await at('/api/sweeps/0');
+      expect(opened.body.runs).toBe(60_000);
+      expect(opened.body.index.ready).toBe(false);
+      const first = await at('/api/sweeps/0/runs?offset=50&limit=50');
+      expect(first.body.total).toBe(60_000);
+      expect(first.body.rows.map((row) => row.seed)).toEqual(Array.from({ length: 50 }, (_, i) => i + 51));
+      let index = opened.body.index;
+      while (!index.ready) index = (await at('/api/sweeps/0/index')).body;
+      expect(index.choices.arm).toEqual(['article', 'none']);
+      const failures = await at('/api/sweeps/0/runs?arm=none&verdict=failure&sort=tool_calls&order=desc&limit=5');
+      expect(failures.body.total).toBe(2 * 3750);
+      expect(failures.body.rows.map((row) => row.tool_calls)).toEqual([12, 12, 12, 12, 12]);
+    } finally {
+      await big.close();
+    }
+    // A line spoiled after the sweep: the index fails, says where once, and is tried again on the next asking.
+    const file = join(dir, 'runs.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[45_000] = '{"sweep_seed":';
+    writeFileSync(file, lines.join('\n'));
+    const spoiled = await built.startView({ paths: [dir], port: 0, cwd: root });
+    const ask = asker(spoiled);
+    try {
+      expect((await ask('/api/sweeps/0')).status).toBe(200);
+      let reply = await ask('/api/sweeps/0/index');
+      while (reply.status === 200 && !reply.body.ready) reply = await ask('/api/sweeps/0/index');
+      expect(reply.status).toBe(409);
+      expect(reply.body.error.message).toMatch(/runs\.jsonl:45001: one JSON run record per line/);
+      expect((await ask('/api/sweeps/0')).body.index.ready).toBe(false);
+    } finally {
+      await spoiled.close();
+    }
+  }, 120_000);
 });
 
 describe.skipIf(BROWSER.kind === 'missing')('spiralbench view in headless Chromium', () => {

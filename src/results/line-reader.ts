@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { UserInputError } from '../user-input-error.js';
 
@@ -37,3 +37,59 @@ export async function forEachLine(
     input.destroy();
   }
 }
+
+/**
+ * Calls `onLine` for each line of `file` between byte `start` (a line's first byte) and
+ * `end`, synchronously, in chunks: its text (a trailing carriage return dropped), its byte
+ * offset and length. Blank lines are passed too, so a caller can count lines. `onLine`
+ * returns false to stop early.
+ */
+export function forEachLineSync(
+  file: string,
+  start: number,
+  end: number,
+  onLine: (text: string, offset: number, bytes: number) => boolean | undefined,
+  onRead: (bytes: number) => void = () => {},
+): void {
+  const fd = openSync(file, 'r');
+  try {
+    let buffer = Buffer.allocUnsafe(CHUNK);
+    let held = 0; // bytes of an unfinished line kept at the buffer's start
+    let heldAt = start; // the file offset of buffer[0]
+    let position = start;
+    for (;;) {
+      const read =
+        position < end ? readSync(fd, buffer, held, Math.min(buffer.length - held, end - position), position) : 0;
+      position += read;
+      onRead(read);
+      const filled = held + read;
+      let from = 0;
+      for (;;) {
+        let newline = buffer.indexOf(NEWLINE, from);
+        if (newline === -1 || newline >= filled) {
+          // At the range's end what is held is its last line, without a newline.
+          if (read > 0 || from >= filled) break;
+          newline = filled;
+        }
+        const to = newline > from && buffer[newline - 1] === CARRIAGE_RETURN ? newline - 1 : newline;
+        if (onLine(buffer.toString('utf8', from, to), heldAt + from, to - from) === false) return;
+        from = newline + 1;
+      }
+      if (read === 0) return;
+      held = filled - from;
+      if (held === buffer.length) {
+        // One line longer than the buffer: room for it.
+        const grown = Buffer.allocUnsafe(buffer.length * 2);
+        buffer.copy(grown, 0, 0, held);
+        buffer = grown;
+      } else buffer.copy(buffer, 0, from, filled);
+      heldAt += from;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const CHUNK = 4 << 20;
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;

@@ -9,6 +9,7 @@ import { metaSchema, type StoredMeta } from './meta-schema.js';
 import { progressSchema, type StoredProgress } from './progress-schema.js';
 import { META_FILE, PROGRESS_FILE, RUNS_FILE, SUMMARY_FILE, TRACES_FILE } from './results-files.js';
 import { parseRunLine, type StoredRun } from './run-record-schema.js';
+import { againstSweep, type RangeSweep } from './runs-index-range.js';
 import { SERVED_MODEL } from './served-model.js';
 import { summarySchema, type StoredSummary } from './summary-schema.js';
 import { traceSchema, type StoredTrace } from './trace-schema.js';
@@ -111,38 +112,30 @@ export async function readRuns(
   onRun: (run: StoredRun, at: RunLine) => void = () => {},
 ): Promise<void> {
   const { summary, runsFile } = sweep;
-  const expected = new Map(summary.cells.map((cell) => [cellKey(cell.scenario, cell.arm), cell.runs]));
   const found = new Map<string, number>();
-  const { base, count } = summary.seeds;
+  const expected = rangeSweepOf(summary);
+  const cells = new Set(expected.cells);
   await forEachLine(runsFile, (line, lineNumber) => {
     const source = `${runsFile}:${lineNumber}`;
     const run = parseRunLine(line, source);
-    if (run.sweep_seed !== summary.sweep_seed)
-      throw UserInputError.single(
-        source,
-        'sweep_seed',
-        `${summary.sweep_seed}, the sweep seed in summary.json; got ${run.sweep_seed}: the run is from another sweep`,
-      );
+    const problem = againstSweep(run, expected, cells);
+    if (problem !== undefined) throw UserInputError.single(source, problem.field, problem.expected);
     const key = cellKey(run.scenario, run.arm);
     const runs = found.get(key);
-    if (runs === undefined && !expected.has(key))
-      throw UserInputError.single(
-        source,
-        'scenario',
-        `a (scenario, arm) cell of summary.json; ${run.scenario} · ${run.arm} is not one: the run is from another sweep`,
-      );
-    if (run.seed < base || run.seed >= base + count)
-      throw UserInputError.single(
-        source,
-        'seed',
-        `a run seed in ${base}..${base + count - 1}, as summary.json records; got ${run.seed}: the run is from another sweep`,
-      );
     found.set(key, (runs ?? 0) + 1);
     onRun(run, { text: line, line: lineNumber, source });
   });
-  const total = (counts: Iterable<number>) => [...counts].reduce((sum, n) => sum + n, 0);
-  const want = total(expected.values());
-  const got = total(found.values());
+  checkRunCounts(sweep, found);
+}
+
+/**
+ * The runs found per cell (keyed `scenario\0arm`) must be the runs summary.json counts, so
+ * a runs.jsonl cut short or padded is never read as whole.
+ */
+export function checkRunCounts(sweep: FinishedSweep, found: ReadonlyMap<string, number>): void {
+  const { summary, runsFile } = sweep;
+  const want = summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
+  const got = [...found.values()].reduce((sum, n) => sum + n, 0);
   const changed = 'the file was cut short or changed after the sweep finished';
   if (got !== want)
     throw UserInputError.single(runsFile, '', `${want} runs, as summary.json records; found ${got}: ${changed}`);
@@ -155,6 +148,16 @@ export async function readRuns(
         `${cell.runs} runs of ${cell.scenario} · ${cell.arm}, as summary.json records; found ${runs}: ${changed}`,
       );
   }
+}
+
+/** What each run of a sweep is checked against, from its summary.json. */
+export function rangeSweepOf(summary: StoredSummary): RangeSweep {
+  return {
+    sweepSeed: summary.sweep_seed,
+    cells: summary.cells.map((cell) => cellKey(cell.scenario, cell.arm)),
+    seedBase: summary.seeds.base,
+    seedCount: summary.seeds.count,
+  };
 }
 
 /** traces.jsonl of a finished sweep, each line checked; undefined when the sweep has none (a real model's). */

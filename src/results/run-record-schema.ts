@@ -118,10 +118,45 @@ export const runRecordSchema = writtenRunSchema.extend({
  */
 export type StoredRun = z.infer<typeof runRecordSchema>;
 
+/**
+ * The fields of a run record that a viewer indexes (what its filters and sorting read),
+ * checked as `runRecordSchema` checks them: a big sweep is indexed without checking every
+ * field of every line, and each run shown is read whole with `parseRunLine`.
+ */
+export const indexedRunSchema = runRecordSchema.pick({
+  sweep_seed: true,
+  scenario: true,
+  arm: true,
+  seed: true,
+  outcome: true,
+  verdict: true,
+  tool_calls: true,
+  model_calls: true,
+  input_tokens: true,
+  faults: true,
+  events: true,
+  model_faults: true,
+  cost_usd: true,
+  member: true,
+  data_faults: true,
+  task: true,
+});
+
+export type IndexedRun = z.infer<typeof indexedRunSchema>;
+
+/** One line of runs.jsonl, its indexed fields checked (`indexedRunSchema`); `source` is `file:line`. */
+export function parseIndexedRun(line: string, source: string): IndexedRun {
+  return parseWith(indexedRunSchema, runObject(line, source), source);
+}
+
 /** One line of runs.jsonl, checked; `source` is `file:line`. */
 export function parseRunLine(line: string, source: string): StoredRun {
+  return parseWith(runRecordSchema, runObject(line, source), source);
+}
+
+function runObject(line: string, source: string): object {
   const value = parseJson(line, source, 'one JSON run record per line');
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw UserInputError.single(source, '', `a JSON object (a run record); got ${preview(line)}`);
-  return parseWith(runRecordSchema, value, source);
+  return value;
 }

@@ -96,3 +96,48 @@ export function finishedFolder(runs: readonly StoredRun[], summary?: StoredSumma
     'summary.json': JSON.stringify(summary ?? fixtureSummary([...cells.values()])),
   });
 }
+
+/** Runs that differ in every indexed field: two scenarios, two arms, tasks, members, faults of three kinds. */
+export function variedRuns(seeds = 40): StoredRun[] {
+  const runs: StoredRun[] = [];
+  for (const scenario of ['s1', 's2'])
+    for (const arm of ['none', 'article'])
+      for (let seed = 1; seed <= seeds; seed++)
+        runs.push(
+          fixtureRun({
+            scenario,
+            arm,
+            seed,
+            verdict: ['success', 'failure', 'harmful', 'escalated'][seed % 4],
+            outcome: seed % 3 === 0 ? 'max_iterations' : 'completed',
+            tool_calls: (seed * 7) % 13,
+            model_calls: (seed * 5) % 11,
+            input_tokens: 1000 + ((seed * 37) % 101),
+            ...(seed % 5 === 0 ? { cost_usd: undefined } : { cost_usd: ((seed * 3) % 7) / 100 }),
+            task: `t${seed % 6}`,
+            member: seed % 3,
+            faults: { timeout: seed % 2, rate_limit: seed % 3 === 1 ? 2 : 0 },
+            model_faults: { overloaded: seed % 4 === 0 ? 1 : 0 },
+            ...(seed % 7 === 0
+              ? {
+                  data_faults: {
+                    injected_instructions: 0,
+                    stale_read: 1,
+                    wrong_entity: 0,
+                    empty_result: 0,
+                    truncated_page: 0,
+                    schema_drift: 0,
+                  },
+                }
+              : {}),
+            events: { 'agent.tool.retry': seed % 2, 'agent_run.started': 1 },
+          }),
+        );
+  return runs;
+}
+
+/** A finished folder of `variedRuns`, its summary counting them. */
+export function variedFolder(seeds = 40): string {
+  const cells = ['s1', 's2'].flatMap((scenario) => ['none', 'article'].map((arm) => ({ scenario, arm, runs: seeds })));
+  return finishedFolder(variedRuns(seeds), fixtureSummary(cells, seeds));
+}

@@ -1,5 +1,5 @@
-import { type FinishedSweep, readRuns } from '../results/results-reader.js';
 import type { StoredRun } from '../results/run-record-schema.js';
+import type { RunsIndex } from '../results/runs-index.js';
 
 /** One run as the viewer lists it: what its filters and sorting read, nothing more. */
 export interface RunRow {
@@ -50,7 +50,8 @@ const met = (counts: Readonly<Record<string, number>> | undefined, prefix = ''):
     .filter(([, count]) => count > 0)
     .map(([kind]) => `${prefix}${kind}`);
 
-function rowOf(run: StoredRun): RunRow {
+/** A run as the table lists it. */
+export function rowOf(run: StoredRun): RunRow {
   return {
     scenario: run.scenario,
     arm: run.arm,
@@ -69,65 +70,141 @@ function rowOf(run: StoredRun): RunRow {
   };
 }
 
+/** Selections kept, the last asked: paging through one filter does not filter and sort again. */
+const KEPT_SELECTIONS = 8;
+
+type NumberColumn = 'seed' | 'toolCalls' | 'modelCalls' | 'inputTokens' | 'cost';
+const SORT_COLUMN: Record<SortKey, NumberColumn> = {
+  seed: 'seed',
+  tool_calls: 'toolCalls',
+  model_calls: 'modelCalls',
+  input_tokens: 'inputTokens',
+  cost_usd: 'cost',
+};
+
 /**
- * A sweep's runs, read once and held as rows: filtered, sorted and paged on the server,
- * so a page never carries more than MAX_PAGE runs whatever the sweep's size.
+ * A sweep's runs as the viewer lists them: filtered and sorted on the index's columns, and a
+ * page of them read from runs.jsonl, so a page never carries more than MAX_PAGE runs and a
+ * million-run sweep is never held as records.
  *
  * @example
- * const table = await RunTable.load(openFinishedSweep('results/latest'));
+ * const table = new RunTable(await indexRuns(openFinishedSweep('results/latest')));
  * table.page({ arm: 'none', verdict: 'failure', sort: 'tool_calls', descending: true, limit: 20 });
  */
 export class RunTable {
-  readonly rows: readonly RunRow[];
+  readonly index: RunsIndex;
+  readonly #selections = new Map<string, Uint32Array>();
 
-  private constructor(rows: readonly RunRow[]) {
-    this.rows = rows;
+  constructor(index: RunsIndex) {
+    this.index = index;
   }
 
-  static async load(sweep: FinishedSweep): Promise<RunTable> {
-    const rows: RunRow[] = [];
-    await readRuns(sweep, (run) => rows.push(rowOf(run)));
-    return new RunTable(rows);
+  get size(): number {
+    return this.index.rows;
   }
 
   /** The runs a query selects, in its order, and how many there are in all. */
   page(query: RunQuery): { total: number; offset: number; rows: RunRow[] } {
-    const keep = (row: RunRow): boolean =>
-      (query.scenario === undefined || row.scenario === query.scenario) &&
-      (query.arm === undefined || row.arm === query.arm) &&
-      (query.verdict === undefined || row.verdict === query.verdict) &&
-      (query.outcome === undefined || row.outcome === query.outcome) &&
-      (query.task === undefined || row.task === query.task) &&
-      (query.member === undefined || row.member === query.member) &&
-      (query.fault === undefined || row.faults.includes(query.fault)) &&
-      (query.event === undefined || row.events.includes(query.event)) &&
-      (query.seedMin === undefined || row.seed >= query.seedMin) &&
-      (query.seedMax === undefined || row.seed <= query.seedMax);
-    const selected = this.rows.filter(keep);
-    const key = query.sort ?? 'seed';
-    const sign = query.descending === true ? -1 : 1;
-    // Ties keep the file's order (scenario, arm, seed), so a page is the same every time.
-    if (key !== 'seed' || query.descending === true)
-      selected.sort((a, b) => sign * ((a[key] ?? Number.NEGATIVE_INFINITY) - (b[key] ?? Number.NEGATIVE_INFINITY)));
+    const selected = this.#select(query);
     const offset = Math.max(0, query.offset ?? 0);
     const limit = Math.min(MAX_PAGE, Math.max(1, query.limit ?? 50));
-    return { total: selected.length, offset, rows: selected.slice(offset, offset + limit) };
+    return { total: selected.length, offset, rows: this.rows(selected.subarray(offset, offset + limit)) };
+  }
+
+  /** The runs at these positions (file order, from 0), read and checked whole. */
+  rows(at: ArrayLike<number>): RunRow[] {
+    return this.index.read(Array.from(at)).map(rowOf);
+  }
+
+  /** The position of a run in the file, or -1. */
+  find(scenario: string, arm: string, seed: number): number {
+    const { columns } = this.index;
+    const s = this.index.codeOf(scenario);
+    const a = this.index.codeOf(arm);
+    for (let row = 0; row < this.index.rows; row++)
+      if (columns.seed[row] === seed && columns.arm[row] === a && columns.scenario[row] === s) return row;
+    return -1;
+  }
+
+  /** A run's scenario, arm, seed and whether it succeeded, from the index. */
+  at(row: number): { scenario: string; arm: string; seed: number; verdict: string } {
+    const { columns, strings } = this.index;
+    return {
+      scenario: strings[columns.scenario[row]!]!,
+      arm: strings[columns.arm[row]!]!,
+      seed: columns.seed[row]!,
+      verdict: strings[columns.verdict[row]!]!,
+    };
+  }
+
+  #select(query: RunQuery): Uint32Array {
+    const key = JSON.stringify({ ...query, offset: undefined, limit: undefined });
+    const kept = this.#selections.get(key);
+    if (kept !== undefined) return kept;
+    const { columns, strings, rows } = this.index;
+    const code = (text: string | undefined) => (text === undefined ? -1 : this.index.codeOf(text));
+    const [scenario, arm, verdict, outcome, task] = [
+      query.scenario,
+      query.arm,
+      query.verdict,
+      query.outcome,
+      query.task,
+    ].map(code) as [number, number, number, number, number];
+    // A fault or event filter is a set of the codes of the sets holding it.
+    const holding = (name: string | undefined) =>
+      name === undefined
+        ? undefined
+        : new Set(strings.flatMap((text, at) => (text.split('\n').includes(name) ? [at] : [])));
+    const faults = holding(query.fault);
+    const events = holding(query.event);
+    const { seedMin = Number.NEGATIVE_INFINITY, seedMax = Number.POSITIVE_INFINITY, member } = query;
+    const picked = new Uint32Array(rows);
+    let count = 0;
+    for (let row = 0; row < rows; row++) {
+      if (query.scenario !== undefined && columns.scenario[row] !== scenario) continue;
+      if (query.arm !== undefined && columns.arm[row] !== arm) continue;
+      if (query.verdict !== undefined && columns.verdict[row] !== verdict) continue;
+      if (query.outcome !== undefined && columns.outcome[row] !== outcome) continue;
+      if (query.task !== undefined && columns.task[row] !== task) continue;
+      if (member !== undefined && columns.member[row] !== member) continue;
+      if (faults !== undefined && !faults.has(columns.faults[row]!)) continue;
+      if (events !== undefined && !events.has(columns.events[row]!)) continue;
+      const seed = columns.seed[row]!;
+      if (seed < seedMin || seed > seedMax) continue;
+      picked[count++] = row;
+    }
+    const selected = picked.slice(0, count);
+    const sortKey = query.sort ?? 'seed';
+    // Ties keep the file's order (scenario, arm, seed), so a page is the same every time.
+    if (sortKey !== 'seed' || query.descending === true) {
+      const column = columns[SORT_COLUMN[sortKey]];
+      const sign = query.descending === true ? -1 : 1;
+      selected.sort((a, b) => sign * (column[a]! - column[b]!) || a - b);
+    }
+    this.#selections.set(key, selected);
+    if (this.#selections.size > KEPT_SELECTIONS) this.#selections.delete(this.#selections.keys().next().value!);
+    return selected;
   }
 
   /** The values each filter can take, for the page's menus. */
   choices(): Record<'scenario' | 'arm' | 'verdict' | 'outcome' | 'task' | 'fault' | 'event', string[]> {
-    const of = (pick: (row: RunRow) => readonly (string | undefined)[]) =>
-      [
-        ...new Set(this.rows.flatMap((row) => pick(row).filter((value): value is string => value !== undefined))),
-      ].sort();
+    const { columns, strings, rows } = this.index;
+    const of = (column: ArrayLike<number>, split = false) => {
+      const seen = new Set<number>();
+      for (let row = 0; row < rows; row++) seen.add(column[row]!);
+      const values = [...seen]
+        .filter((at) => at >= 0)
+        .flatMap((at) => (split ? strings[at]!.split('\n') : [strings[at]!]));
+      return [...new Set(values)].filter((value) => value !== '').sort();
+    };
     return {
-      scenario: of((row) => [row.scenario]),
-      arm: of((row) => [row.arm]),
-      verdict: of((row) => [row.verdict]),
-      outcome: of((row) => [row.outcome]),
-      task: of((row) => [row.task]),
-      fault: of((row) => row.faults),
-      event: of((row) => row.events),
+      scenario: of(columns.scenario),
+      arm: of(columns.arm),
+      verdict: of(columns.verdict),
+      outcome: of(columns.outcome),
+      task: of(columns.task),
+      fault: of(columns.faults, true),
+      event: of(columns.events, true),
     };
   }
 }

@@ -1,5 +1,8 @@
 import type { StoredSummary } from '../results/summary-schema.js';
-import type { RunRow, RunTable } from './run-table.js';
+import type { RunTable } from './run-table.js';
+
+/** Flipped seeds listed of each kind, lost and gained: a page is read by a person; the counts are whole. */
+export const MAX_FLIPPED = 1000;
 
 /** One side of a diff: a sweep, and optionally one of its arms (then the other side names an arm too). */
 export interface DiffSide {
@@ -42,8 +45,10 @@ export interface FlippedSeed {
 
 export interface SweepDiff {
   readonly cells: readonly MovedCell[];
-  /** Every flipped seed, lost first, each in file order; none when the seeds are not paired. */
+  /** The flipped seeds, lost first, each in file order, at most MAX_FLIPPED of each kind; none when the seeds are not paired. */
   readonly flipped: readonly FlippedSeed[];
+  /** How many seeds flipped each way, all of them. */
+  readonly flips: { readonly lost: number; readonly gained: number };
   /**
    * Why seeds are not compared, when they are not: the same seed is the same task under
    * the same faults only in sweeps of one sweep seed, ensemble and scenario files.
@@ -103,23 +108,39 @@ export function diffSweeps(a: DiffSide, b: DiffSide): SweepDiff {
     });
   }
   const unpaired = unpairedBecause(a.summary, b.summary);
-  if (unpaired !== undefined) return { cells, flipped: [], unpaired };
-  const runKey = (row: RunRow) => `${cellKey(row.scenario, row.arm)}\0${row.seed}`;
-  const mine = (side: DiffSide) => (row: RunRow) => side.arm === undefined || row.arm === side.arm;
-  const theirs = new Map(b.table.rows.filter(mine(b)).map((row) => [runKey(row), row]));
+  if (unpaired !== undefined) return { cells, flipped: [], flips: { lost: 0, gained: 0 }, unpaired };
+  // Each side's runs by cell and seed: B's verdicts looked up as A's runs are walked in file order.
+  const success = new Map<string, Map<number, { arm: string; verdict: string }>>();
+  const each = (side: DiffSide, visit: (run: ReturnType<RunTable['at']>) => void) => {
+    for (let row = 0; row < side.table.size; row++) {
+      const run = side.table.at(row);
+      if (side.arm === undefined || run.arm === side.arm) visit(run);
+    }
+  };
+  each(b, (run) => {
+    const key = cellKey(run.scenario, run.arm);
+    let seeds = success.get(key);
+    if (seeds === undefined) success.set(key, (seeds = new Map()));
+    seeds.set(run.seed, { arm: run.arm, verdict: run.verdict });
+  });
   const lost: FlippedSeed[] = [];
   const gained: FlippedSeed[] = [];
-  for (const row of a.table.rows.filter(mine(a))) {
-    const other = theirs.get(runKey(row));
-    if (other === undefined || (row.verdict === 'success') === (other.verdict === 'success')) continue;
-    const flip = {
-      scenario: row.scenario,
-      arm: byArm ? `${row.arm} → ${other.arm}` : row.arm,
-      seed: row.seed,
-      a: { arm: row.arm, verdict: row.verdict },
-      b: { arm: other.arm, verdict: other.verdict },
-    };
-    (row.verdict === 'success' ? lost : gained).push({ ...flip, kind: row.verdict === 'success' ? 'lost' : 'gained' });
-  }
-  return { cells, flipped: [...lost, ...gained] };
+  const count = { lost: 0, gained: 0 };
+  each(a, (run) => {
+    const other = success.get(cellKey(run.scenario, run.arm))?.get(run.seed);
+    if (other === undefined || (run.verdict === 'success') === (other.verdict === 'success')) return;
+    const kind = run.verdict === 'success' ? 'lost' : 'gained';
+    count[kind] += 1;
+    const list = kind === 'lost' ? lost : gained;
+    if (list.length >= MAX_FLIPPED) return;
+    list.push({
+      scenario: run.scenario,
+      arm: byArm ? `${run.arm} → ${other.arm}` : run.arm,
+      seed: run.seed,
+      a: { arm: run.arm, verdict: run.verdict },
+      b: other,
+      kind,
+    });
+  });
+  return { cells, flipped: [...lost, ...gained], flips: count };
 }

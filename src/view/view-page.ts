@@ -126,10 +126,24 @@ async function openSweep(id) {
     el('h2', {}, current.name + ' · ' + current.runs + ' runs · model ' + current.model),
     cellsTable(current.summary.cells),
     el('h3', {}, 'Runs'),
-    filterForm(current.choices),
+    el('div', { id: 'filters-slot' }),
     el('div', { id: 'runs' }),
   );
   await loadRuns();
+  await showFilters(current);
+}
+
+// A big sweep's runs are indexed in the background: the first pages show at once, the
+// filters once the index is built.
+async function showFilters(sweep) {
+  let index = sweep.index;
+  while (!index.ready) {
+    $('filters-slot').replaceChildren(el('p', { class: 'muted', role: 'status' }, 'indexing runs for filters and sorting… ' + (index.size ? Math.floor((100 * index.bytes) / index.size) : 0) + '%'));
+    await new Promise((next) => setTimeout(next, 250));
+    if (current !== sweep) return;
+    try { index = await api('/api/sweeps/' + sweep.id + '/index'); } catch (error) { $('filters-slot').replaceChildren(el('p', { class: 'block-error' }, error.message)); return; }
+  }
+  if (current === sweep) $('filters-slot').replaceChildren(filterForm(index.choices));
 }
 
 function cellsTable(cells) {
@@ -247,15 +261,16 @@ async function showDiff() {
       el('td', {}, flip.kind), el('td', {}, flip.scenario), el('td', {}, flip.arm), el('td', { class: 'num' }, flip.seed),
       el('td', { class: flip.a.verdict }, flip.a.verdict), el('td', { class: flip.b.verdict }, flip.b.verdict));
   });
-  const lost = diff.flipped.filter((flip) => flip.kind === 'lost').length;
+  const { lost, gained } = diff.flips;
+  const shown = diff.flipped.length < lost + gained ? ' (the first ' + diff.flipped.filter((flip) => flip.kind === 'lost').length + ' lost and ' + diff.flipped.filter((flip) => flip.kind === 'gained').length + ' gained listed)' : '';
   $('sweep').replaceChildren(
     el('h2', {}, 'A ' + a.name + (form.get('arm_a') ? ' · ' + form.get('arm_a') : '') + '  vs  B ' + b.name + (form.get('arm_b') ? ' · ' + form.get('arm_b') : '')),
     cells,
-    el('h3', {}, diff.unpaired ? 'Seeds not compared' : 'Flipped seeds: ' + lost + ' lost (success on A only), ' + (diff.flipped.length - lost) + ' gained'),
+    el('h3', {}, diff.unpaired ? 'Seeds not compared' : 'Flipped seeds: ' + lost + ' lost (success on A only), ' + gained + ' gained' + shown),
     el('p', { class: 'muted' }, diff.unpaired ? diff.unpaired + '.' : 'The same seed is the same task under the same faults on both sides: open one to read both transcripts side by side.'),
     el('table', { 'aria-label': 'flipped seeds' }, el('thead', {}, el('tr', {}, ...['flip', 'scenario', 'arm', 'seed', 'A', 'B'].map((h) => el('th', {}, h)))), el('tbody', {}, ...flips)));
   for (const button of document.querySelectorAll('[data-sweep]')) button.setAttribute('aria-current', 'false');
-  status(diff.flipped.length + ' flipped seeds');
+  status(lost + gained + ' flipped seeds');
 }
 
 start().catch((error) => status(error.message));

@@ -8,11 +8,34 @@ import type { StoredTrace } from '../results/trace-schema.js';
 import { RequestGuard } from '../serve/request-guard.js';
 import { ServeRefusal } from '../serve/serve-refusal.js';
 import { UserInputError } from '../user-input-error.js';
-import { type RunQuery, type RunRow, RunTable, SORT_KEYS, type SortKey } from './run-table.js';
+import { type IndexProgress, indexRuns, readFirstRuns } from '../results/runs-index.js';
+import { MAX_PAGE, type RunQuery, type RunRow, RunTable, rowOf, SORT_KEYS, type SortKey } from './run-table.js';
 import { recordedJson, replayArguments, replayJson, TranscriptUnavailable } from './run-transcript.js';
 import { SERVED_MODEL } from '../results/served-model.js';
 import { diffSweeps } from './sweep-diff.js';
 import { VIEW_CSS, VIEW_HTML, VIEW_JS } from './view-page.js';
+
+/** A sweep the page has opened: its index as it is built, and its traces once read. */
+class Opened {
+  progress: IndexProgress = { bytes: 0, size: 0 };
+  ready: RunTable | undefined = undefined;
+  traces: Promise<StoredTrace[]> | undefined = undefined;
+  /** Why the index could not be built. */
+  failed: unknown = undefined;
+  readonly table: Promise<RunTable>;
+
+  constructor(sweep: FinishedSweep) {
+    this.table = indexRuns(sweep, (progress) => {
+      this.progress = progress;
+    }).then((index) => (this.ready = new RunTable(index)));
+    this.table.catch((error: unknown) => {
+      this.failed = error;
+    });
+  }
+}
+
+/** The first pages a sweep shows while its index is built: unfiltered, in file order, near the start. */
+const FIRST_PAGES = 5000;
 
 /** A results folder the viewer found: a finished sweep, or why it cannot be shown. */
 interface Listed {
@@ -102,19 +125,30 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
   const listed = findSweeps(options.paths, cwd);
   const host = options.host ?? '127.0.0.1';
   const guard = new RequestGuard({ hosts: [host] });
-  const tables = new Map<number, Promise<{ table: RunTable; traces: StoredTrace[] }>>();
-  const loaded = (entry: Listed & { sweep: FinishedSweep }) => {
-    let found = tables.get(entry.id);
+  const opened = new Map<number, Opened>();
+  /**
+   * A sweep's index, started on first asking and built in the background. One that failed
+   * (a folder being written, or changed) says why once, and is started afresh next time.
+   */
+  const open = (entry: Listed & { sweep: FinishedSweep }): Opened => {
+    let found = opened.get(entry.id);
+    if (found?.failed !== undefined) {
+      opened.delete(entry.id);
+      throw found.failed;
+    }
     if (found === undefined) {
-      found = Promise.all([RunTable.load(entry.sweep), readTraces(entry.sweep)]).then(([table, traces]) => ({
-        table,
-        traces: traces ?? [],
-      }));
-      tables.set(entry.id, found);
-      // A folder that could not be read (being written, or changed) is read again next time.
-      found.catch(() => tables.delete(entry.id));
+      found = new Opened(entry.sweep);
+      opened.set(entry.id, found);
     }
     return found;
+  };
+  const tracesOf = (entry: Listed & { sweep: FinishedSweep }): Promise<StoredTrace[]> => {
+    const state = open(entry);
+    state.traces ??= readTraces(entry.sweep).then((traces) => traces ?? []);
+    state.traces.catch(() => {
+      state.traces = undefined;
+    });
+    return state.traces;
   };
   const sweepOf = (id: string | null): Listed & { sweep: FinishedSweep } => {
     const entry = listed[Number(id)];
@@ -163,31 +197,38 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
         return send(200, JSON_TYPE, JSON.stringify(listed.map(described)));
       if (parts[1] === 'sweeps' && parts.length >= 3) {
         const entry = sweepOf(parts[2]!);
-        const { table, traces } = await loaded(entry);
+        const state = open(entry);
         if (parts.length === 3)
           return send(
             200,
             JSON_TYPE,
-            JSON.stringify({ ...described(entry), summary: entry.sweep.summary, choices: table.choices() }),
+            JSON.stringify({ ...described(entry), summary: entry.sweep.summary, index: indexState(state) }),
           );
-        if (parts[3] === 'runs') return send(200, JSON_TYPE, JSON.stringify(table.page(runQuery(query))));
+        if (parts[3] === 'index' && parts.length === 4) return send(200, JSON_TYPE, JSON.stringify(indexState(state)));
+        if (parts[3] === 'runs') {
+          const runQueried = runQuery(query);
+          // While the index is built, the first pages in file order are read from the file's start.
+          if (state.ready === undefined && isFirstPages(runQueried))
+            return send(200, JSON_TYPE, JSON.stringify(firstPage(entry.sweep, runQueried)));
+          return send(200, JSON_TYPE, JSON.stringify((await state.table).page(runQueried)));
+        }
         if (parts[3] === 'transcript') {
+          const table = await state.table;
+          const traces = await tracesOf(entry);
           const run = {
             scenario: required(query, 'scenario'),
             arm: required(query, 'arm'),
             seed: whole(query, 'seed') ?? Number.NaN,
           };
           if (!Number.isSafeInteger(run.seed)) throw new ServeRefusal(400, 'bad_query', 'seed: a whole number');
-          const row = table.rows.find(
-            (candidate) =>
-              candidate.scenario === run.scenario && candidate.arm === run.arm && candidate.seed === run.seed,
-          );
-          if (row === undefined)
+          const at = table.find(run.scenario, run.arm, run.seed);
+          if (at === -1)
             throw new ServeRefusal(
               404,
               'unknown_run',
               `no run ${run.scenario} · ${run.arm} · seed ${run.seed} in this sweep`,
             );
+          const [row] = table.rows([at]) as [RunRow];
           if (entry.sweep.summary.model === SERVED_MODEL)
             return send(200, JSON_TYPE, JSON.stringify(recordedJson(traces, run)));
           const args = replayArguments(entry.sweep.summary, traces, run, cwd);
@@ -223,7 +264,7 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
         const side = async (entry: typeof a, arm: string | undefined) => ({
           name: entry.name,
           summary: entry.sweep.summary,
-          table: (await loaded(entry)).table,
+          table: await open(entry).table,
           ...(arm === undefined ? {} : { arm }),
         });
         return send(200, JSON_TYPE, JSON.stringify(diffSweeps(await side(a, armA), await side(b, armB))));
@@ -273,6 +314,31 @@ function sameRun(replayed: unknown, row: RunRow): unknown {
       `replaying this run does not give the sweep's record of it (${differs.map((field) => `${field}: ${String(row[field])} recorded, ${String(record[field])} now`).join('; ')}): its scenario, dataset, arms or agent changed since the sweep ran, or the viewer was started in another folder than the sweep`,
     );
   return replayed;
+}
+
+/** How far a sweep's index is, and its filters' choices once it is built. */
+function indexState(state: Opened) {
+  const { bytes, size } = state.progress;
+  return state.ready === undefined
+    ? { ready: false, bytes, size }
+    : { ready: true, bytes: size, size, runs: state.ready.size, choices: state.ready.choices() };
+}
+
+function isFirstPages(query: RunQuery): boolean {
+  const { sort, descending, offset = 0, limit = 50, ...filters } = query;
+  return (
+    (sort ?? 'seed') === 'seed' &&
+    descending !== true &&
+    Object.values(filters).every((value) => value === undefined) &&
+    offset + Math.min(limit, MAX_PAGE) <= FIRST_PAGES
+  );
+}
+
+function firstPage(sweep: FinishedSweep, query: RunQuery): { total: number; offset: number; rows: RunRow[] } {
+  const offset = Math.max(0, query.offset ?? 0);
+  const limit = Math.min(MAX_PAGE, Math.max(1, query.limit ?? 50));
+  const total = sweep.summary.cells.reduce((sum, cell) => sum + cell.runs, 0);
+  return { total, offset, rows: readFirstRuns(sweep, offset, limit).map(rowOf) };
 }
 
 function described(entry: Listed) {

@@ -1,0 +1,130 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UserInputError } from '../user-input-error.js';
+import { openFinishedSweep, readRuns } from './results-reader.js';
+import type { StoredRun } from './run-record-schema.js';
+import { indexRuns, readFirstRuns, type RunsIndex } from './runs-index.js';
+import { variedFolder } from './sweep-fixture.test-helpers.js';
+
+/** Every row of an index with its codes read back as text. */
+function decoded(index: RunsIndex) {
+  const { columns: c, strings } = index;
+  return Array.from({ length: index.rows }, (_, row) => ({
+    line: c.line[row],
+    scenario: strings[c.scenario[row]!],
+    arm: strings[c.arm[row]!],
+    seed: c.seed[row],
+    verdict: strings[c.verdict[row]!],
+    outcome: strings[c.outcome[row]!],
+    task: c.task[row] === -1 ? undefined : strings[c.task[row]!],
+    member: c.member[row] === -1 ? undefined : c.member[row],
+    tool_calls: c.toolCalls[row],
+    model_calls: c.modelCalls[row],
+    input_tokens: c.inputTokens[row],
+    cost: c.cost[row],
+    faults: strings[c.faults[row]!],
+    events: strings[c.events[row]!],
+  }));
+}
+
+/** The same rows from the schema-checked reader, the index's yardstick. */
+async function expectedRows(dir: string) {
+  const rows: ReturnType<typeof decoded> = [];
+  await readRuns(openFinishedSweep(dir), (run, at) => {
+    const met = (counts: Record<string, number> | undefined, prefix: string) =>
+      Object.entries(counts ?? {}).flatMap(([kind, n]) => (n > 0 ? [prefix + kind] : []));
+    rows.push({
+      line: at.line,
+      scenario: run.scenario,
+      arm: run.arm,
+      seed: run.seed,
+      verdict: run.verdict,
+      outcome: run.outcome,
+      task: run.task,
+      member: run.member,
+      tool_calls: run.tool_calls,
+      model_calls: run.model_calls,
+      input_tokens: run.input_tokens,
+      cost: run.cost_usd ?? Number.NEGATIVE_INFINITY,
+      faults: [...met(run.faults, ''), ...met(run.model_faults, 'model:'), ...met(run.data_faults, 'data:')].join('\n'),
+      events: met(run.events, '').join('\n'),
+    });
+  });
+  return rows;
+}
+
+async function problem(action: () => Promise<unknown>): Promise<string> {
+  try {
+    await action();
+  } catch (error) {
+    if (error instanceof UserInputError) return error.message;
+    throw error;
+  }
+  return 'no error';
+}
+
+describe('indexRuns', () => {
+  it('holds every indexed field of every run as the schema-checked reader reads it, however the file is split', async () => {
+    const dir = variedFolder();
+    // A blank line and Windows line ends are lines too: the numbers stay the file's.
+    const file = join(dir, 'runs.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines.splice(17, 0, '');
+    writeFileSync(file, lines.map((line, i) => (i % 9 === 4 && line !== '' ? `${line}\r` : line)).join('\n'));
+    const expected = await expectedRows(dir);
+    expect(expected).toHaveLength(160);
+    for (const parts of [1, 2, 3, 7]) {
+      const index = await indexRuns(openFinishedSweep(dir), undefined, { parts });
+      expect(decoded(index), `${parts} parts`).toEqual(expected);
+      // Each run is read back whole from where the index says its line is.
+      const some = [0, 17, 18, 159];
+      expect(index.read(some).map((run) => [run.seed, run.arm, run.scenario])).toEqual(
+        some.map((row) => [expected[row]!.seed, expected[row]!.arm, expected[row]!.scenario]),
+      );
+    }
+  });
+
+  it('reports the bytes it has read, up to the whole file', async () => {
+    const dir = variedFolder();
+    const seen: number[] = [];
+    await indexRuns(openFinishedSweep(dir), (progress) => seen.push(progress.bytes / progress.size), { parts: 3 });
+    expect(seen.at(-1)).toBe(1);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  });
+
+  it('names the line of a bad run by its number in the whole file, whichever part finds it', async () => {
+    const dir = variedFolder();
+    const file = join(dir, 'runs.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const spoil = (at: number, text: string) => {
+      const copy = [...lines];
+      copy[at - 1] = text;
+      writeFileSync(file, copy.join('\n'));
+    };
+    const index = () => indexRuns(openFinishedSweep(dir), undefined, { parts: 3 });
+    spoil(150, '{"sweep_seed": 0, "scenario": ');
+    expect(await problem(index)).toMatch(/runs\.jsonl:150: one JSON run record per line; got/);
+    spoil(120, lines[119]!.replace(/"tool_calls":\d+/, '"tool_calls":"many"'));
+    expect(await problem(index)).toMatch(/runs\.jsonl:120: tool_calls: /);
+    spoil(90, lines[89]!.replace('"sweep_seed":0', '"sweep_seed":3'));
+    expect(await problem(index)).toMatch(/runs\.jsonl:90: sweep_seed: 0, the sweep seed in summary\.json; got 3/);
+    spoil(45, lines[44]!.replace('"scenario":"s1"', '"scenario":"s9"'));
+    expect(await problem(index)).toMatch(/runs\.jsonl:45: scenario: a \(scenario, arm\) cell of summary\.json; s9 · /);
+    // Cut short: counted against summary.json, as readRuns counts.
+    writeFileSync(file, lines.slice(0, 100).join('\n'));
+    const cut = await problem(index);
+    expect(cut).toMatch(/160 runs, as summary\.json records; found 100: the file was cut short/);
+    expect(cut).toBe(await problem(() => readRuns(openFinishedSweep(dir))));
+  });
+
+  it('reads the first pages from the file’s start, each run checked whole', async () => {
+    const dir = variedFolder();
+    const all: StoredRun[] = [];
+    await readRuns(openFinishedSweep(dir), (run) => all.push(run));
+    const sweep = openFinishedSweep(dir);
+    expect(readFirstRuns(sweep, 0, 5)).toEqual(all.slice(0, 5));
+    expect(readFirstRuns(sweep, 150, 50)).toEqual(all.slice(150));
+    expect(readFirstRuns(sweep, 500, 5)).toEqual([]);
+  });
+});

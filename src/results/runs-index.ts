@@ -1,0 +1,257 @@
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { UserInputError } from '../user-input-error.js';
+import { checkRunCounts, type FinishedSweep, rangeSweepOf } from './results-reader.js';
+import { forEachLineSync } from './line-reader.js';
+import { parseRunLine, type StoredRun } from './run-record-schema.js';
+import { indexRange, type RangeIndex, type RangeResult, type RangeTask } from './runs-index-range.js';
+
+/** Below this size a runs.jsonl is indexed on the calling thread: starting workers would cost more. */
+const WORKERS_FROM_BYTES = 32 << 20;
+const WORKER_FILE = new URL('./runs-index-worker.js', import.meta.url);
+
+export interface IndexOptions {
+  /**
+   * Byte ranges to index apart, each in a worker thread where the build has one (from
+   * source, one after another on this thread). @default 1 below 32 MB, else up to 2
+   */
+  readonly parts?: number;
+}
+
+/** How far an index is: bytes of runs.jsonl read of its size. */
+export interface IndexProgress {
+  readonly bytes: number;
+  readonly size: number;
+}
+
+type Columns = Omit<RangeIndex, 'rows' | 'lines' | 'strings'>;
+const COLUMN_NAMES = [
+  'offset',
+  'length',
+  'line',
+  'scenario',
+  'arm',
+  'verdict',
+  'outcome',
+  'task',
+  'member',
+  'faults',
+  'events',
+  'seed',
+  'toolCalls',
+  'modelCalls',
+  'inputTokens',
+  'cost',
+] as const satisfies readonly (keyof Columns)[];
+/** Columns holding codes into `strings` (-1 for none). */
+const CODED = ['scenario', 'arm', 'verdict', 'outcome', 'task', 'faults', 'events'] as const;
+
+/**
+ * A finished sweep's runs.jsonl as columns: the fields a viewer filters and sorts on, for
+ * every run in file order, and where each run's line is, so a page of runs is read from the
+ * file (and checked whole) without holding a million records. Built by `indexRuns`.
+ */
+export class RunsIndex {
+  readonly rows: number;
+  /** Every string the coded columns name; a column's value is its position here. */
+  readonly strings: readonly string[];
+  readonly columns: Columns;
+  readonly #file: string;
+
+  constructor(file: string, rows: number, strings: readonly string[], columns: Columns) {
+    this.#file = file;
+    this.rows = rows;
+    this.strings = strings;
+    this.columns = columns;
+  }
+
+  /** The code of `text` in the coded columns, or -2 when no run holds it (so it matches nothing). */
+  codeOf(text: string): number {
+    const at = this.strings.indexOf(text);
+    return at === -1 ? -2 : at;
+  }
+
+  /** The runs at `rows`, read from the file and checked whole, in the order asked. */
+  read(rows: readonly number[]): StoredRun[] {
+    const { offset, length, line } = this.columns;
+    const fd = openSync(this.#file, 'r');
+    try {
+      return rows.map((row) => {
+        const buffer = Buffer.allocUnsafe(length[row]!);
+        readSync(fd, buffer, 0, buffer.length, offset[row]!);
+        return parseRunLine(buffer.toString('utf8'), `${this.#file}:${line[row]!}`);
+      });
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/**
+ * Indexes a finished sweep's runs.jsonl: every line parsed and its indexed fields checked
+ * (`indexedRunSchema`), each run checked against summary.json as `readRuns` checks it, and
+ * the runs counted per cell against summary.json. A big file is split at line ends and
+ * read by up to two worker threads. A problem is a UserInputError naming the file's line.
+ */
+export async function indexRuns(
+  sweep: FinishedSweep,
+  onProgress: (progress: IndexProgress) => void = () => {},
+  options: IndexOptions = {},
+): Promise<RunsIndex> {
+  const file = sweep.runsFile;
+  const size = statSync(file).size;
+  const rangeSweep = rangeSweepOf(sweep.summary);
+  const workers = existsSync(fileURLToPath(WORKER_FILE));
+  const parts = options.parts ?? (size >= WORKERS_FROM_BYTES && workers ? workerCount() : 1);
+  const tasks = splitAtLines(file, size, parts).map(([start, end]) => ({ file, start, end, sweep: rangeSweep }));
+  const read = new Array<number>(tasks.length).fill(0);
+  const progress = (part: number) => (bytes: number) => {
+    read[part] = (read[part] ?? 0) + bytes;
+    onProgress({ bytes: read.reduce((sum, n) => sum + n, 0), size });
+  };
+  const results =
+    tasks.length > 1 && workers
+      ? await Promise.all(tasks.map((task, part) => inWorker(task, progress(part))))
+      : tasks.map((task, part) => indexRange(task, progress(part)));
+  let lines = 0;
+  const ranges: RangeIndex[] = [];
+  for (const result of results) {
+    if ('problem' in result) {
+      const { line, field, expected } = result.problem;
+      throw UserInputError.single(`${file}:${lines + line}`, field, expected);
+    }
+    ranges.push(shifted(result.index, lines));
+    lines += result.index.lines;
+  }
+  const index = merged(file, ranges);
+  checkCellCounts(sweep, index);
+  return index;
+}
+
+function workerCount(): number {
+  return Math.max(1, Math.min(2, availableParallelism()));
+}
+
+/** `parts` byte ranges of the file, each starting at a line's first byte. */
+function splitAtLines(file: string, size: number, parts: number): [number, number][] {
+  const starts = [0];
+  if (parts > 1) {
+    const fd = openSync(file, 'r');
+    try {
+      const probe = Buffer.allocUnsafe(1 << 16);
+      for (let part = 1; part < parts; part++) {
+        let at = Math.floor((size * part) / parts);
+        for (;;) {
+          const got = readSync(fd, probe, 0, probe.length, at);
+          if (got === 0) {
+            at = size;
+            break;
+          }
+          const newline = probe.subarray(0, got).indexOf(0x0a);
+          if (newline !== -1) {
+            at += newline + 1;
+            break;
+          }
+          at += got;
+        }
+        starts.push(Math.max(at, starts.at(-1)!));
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return starts.map((start, part) => [start, starts[part + 1] ?? size]);
+}
+
+function inWorker(task: RangeTask, progress: (bytes: number) => void): Promise<RangeResult> {
+  return new Promise((done, fail) => {
+    const worker = new Worker(WORKER_FILE, { workerData: task });
+    worker.on('message', (message: { bytes: number } | { result: RangeResult }) => {
+      if ('bytes' in message) progress(message.bytes);
+      else done(message.result);
+    });
+    worker.once('error', fail);
+    worker.once('exit', (code) => {
+      if (code !== 0) fail(new Error(`the index's worker stopped with exit code ${code}`));
+    });
+  });
+}
+
+/** A range with its line numbers counted from the file's start. */
+function shifted(range: RangeIndex, before: number): RangeIndex {
+  if (before > 0) for (let row = 0; row < range.rows; row++) range.line[row]! += before;
+  return range;
+}
+
+/** The ranges as one index, their codes renumbered into one list of strings. */
+function merged(file: string, ranges: readonly RangeIndex[]): RunsIndex {
+  if (ranges.length === 1) {
+    const [only] = ranges as [RangeIndex];
+    const columns = Object.fromEntries(COLUMN_NAMES.map((name) => [name, only[name]])) as unknown as Columns;
+    return new RunsIndex(file, only.rows, only.strings, columns);
+  }
+  const strings: string[] = [];
+  const codes = new Map<string, number>();
+  const rows = ranges.reduce((sum, range) => sum + range.rows, 0);
+  const columns = Object.fromEntries(
+    COLUMN_NAMES.map((name) => [name, new (ranges[0]![name].constructor as Float64ArrayConstructor)(rows)]),
+  ) as unknown as Columns;
+  let at = 0;
+  for (const range of ranges) {
+    const renumber = range.strings.map((text) => {
+      let found = codes.get(text);
+      if (found === undefined) {
+        found = strings.length;
+        codes.set(text, found);
+        strings.push(text);
+      }
+      return found;
+    });
+    for (const name of COLUMN_NAMES) {
+      const column = columns[name];
+      column.set(range[name], at);
+      if (!(CODED as readonly string[]).includes(name)) continue;
+      for (let row = at; row < at + range.rows; row++) {
+        const value = column[row]!;
+        if (value >= 0) column[row] = renumber[value]!;
+      }
+    }
+    at += range.rows;
+  }
+  return new RunsIndex(file, rows, strings, columns);
+}
+
+/** The runs counted per cell must be summary.json's (`checkRunCounts`). */
+function checkCellCounts(sweep: FinishedSweep, index: RunsIndex): void {
+  const { scenario, arm } = index.columns;
+  const { strings } = index;
+  const byCodes = new Map<number, number>();
+  const width = strings.length;
+  for (let row = 0; row < index.rows; row++) {
+    const key = scenario[row]! * width + arm[row]!;
+    byCodes.set(key, (byCodes.get(key) ?? 0) + 1);
+  }
+  const found = new Map<string, number>();
+  for (const [key, runs] of byCodes) found.set(`${strings[Math.floor(key / width)]!}\0${strings[key % width]!}`, runs);
+  checkRunCounts(sweep, found);
+}
+
+/**
+ * Runs `offset` to `offset + limit` of a sweep's runs.jsonl in file order, read from its
+ * start and each checked whole: a first page shown while the index is built.
+ */
+export function readFirstRuns(sweep: FinishedSweep, offset: number, limit: number): StoredRun[] {
+  const file = sweep.runsFile;
+  const runs: StoredRun[] = [];
+  let line = 0;
+  let seen = 0;
+  forEachLineSync(file, 0, statSync(file).size, (text) => {
+    line += 1;
+    if (text.trim() === '') return undefined;
+    if (seen++ >= offset) runs.push(parseRunLine(text, `${file}:${line}`));
+    return runs.length < limit;
+  });
+  return runs;
+}
