@@ -142,7 +142,7 @@ describe('the packed package, installed in a project of its own', () => {
     // A replay command as the results folder prints it reproduces its run.
     const trace = JSON.parse(lines('traces.jsonl')[0]!) as {
       replay: string;
-      record: { seed: number; verdict: string; tool_calls: number };
+      record: { seed: number; verdict: string; tool_calls: number; model_calls: number };
     };
     // The module by its path from the folder the sweep ran in: the command runs in any checkout.
     expect(trace.replay).toContain('--agent ./build/my-agent.js');
@@ -150,6 +150,9 @@ describe('the packed package, installed in a project of its own', () => {
     const replay = ok(run('sh', ['-c', trace.replay.replace(/^spiralbench /, 'npx spiralbench ')], project));
     expect(replay).toContain(`verdict: ${trace.record.verdict}`);
     expect(replay).toContain(`tool calls ${trace.record.tool_calls} `);
+    // Its loop is its own: what it said is read off the wire, one line a reply.
+    const replies = Number(/the agent's conversation, as the model last saw it \((\d+) replies\)/.exec(replay)?.[1]);
+    expect(replies).toBe(trace.record.model_calls);
 
     // The installed CLI runs the TypeScript source as it is (through tsx) to the same runs.
     ok(

@@ -74,3 +74,61 @@ describe('AgentMeter', () => {
     expect(clock.now()).toBe(400 + 50 + 1000 + (400 + 10 + 200));
   });
 });
+
+describe('AgentMeter.conversation', () => {
+  const reply =
+    (body: unknown, status = 200) =>
+    async () =>
+      new Response(JSON.stringify(body), { status });
+  const call = (fetch: typeof globalThis.fetch, body: unknown) =>
+    fetch('http://simulated.invalid/v1/x', { method: 'POST', body: JSON.stringify(body) });
+
+  it('is the last answered call’s messages and its reply, read off the wire (Messages API)', async () => {
+    const meter = new AgentMeter(new VirtualClock(), host(false));
+    expect(meter.conversation()).toBeUndefined();
+    const messages = [
+      { role: 'user', content: 'export u_1' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'get_user', input: { user_id: 'u_1' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: '{"id":"u_1"}' }] },
+    ];
+    const answer = {
+      model: 'm',
+      content: [{ type: 'text', text: 'done' }],
+      usage: { input_tokens: 9, output_tokens: 1 },
+    };
+    await call(meter.fetch(reply(answer)), { model: 'm', messages });
+    // A refused call is no exchange: the conversation is still the last answered one.
+    await call(meter.fetch(reply({ error: {} }, 529)), { model: 'm', messages: [] });
+    expect(meter.conversation()).toEqual([...messages, { role: 'assistant', content: answer.content }]);
+  });
+
+  it('reads a Chat Completions exchange as the simulated model reads one', async () => {
+    const meter = new AgentMeter(new VirtualClock(), host(false));
+    const request = {
+      model: 'm',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'export u_1' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_user', arguments: '{"user_id":"u_1"}' } }],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: '{"id":"u_1"}' },
+      ],
+    };
+    const answer = {
+      id: 'x',
+      model: 'm',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'done' } }],
+      usage: { prompt_tokens: 9, completion_tokens: 1 },
+    };
+    await call(meter.fetch(reply(answer)), request);
+    const conversation = meter.conversation()!;
+    expect(conversation.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(conversation[1]!.content).toEqual([
+      { type: 'tool_use', id: 'c1', name: 'get_user', input: '{"user_id":"u_1"}' },
+    ]);
+    expect(conversation[3]!.content).toEqual([{ type: 'text', text: 'done', citations: null }]);
+  });
+});

@@ -4,7 +4,10 @@ import { modelLatencyMs } from '../loop/model-latency.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { ToolHost } from '../loop/tool-host.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
-import type { Usage } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlock, MessageParam, Usage } from '@anthropic-ai/sdk/resources/messages';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import { type ChatRequest, fromChatRequest } from '../model/openai/chat-request.js';
+import { fromChatCompletion } from '../model/openai/chat-response.js';
 import { promptTokens, usageCost, type UsageCounts } from '../model/usage.js';
 
 /** What an agent run counts, in the RunMetrics terms our own loop uses. */
@@ -98,6 +101,8 @@ export class AgentMeter {
   readonly #clock: VirtualClock;
   readonly #tools: ToolHost;
   readonly #onEvent: (event: AgentEvent) => void;
+  /** The last answered call's request and reply bodies, as they crossed the wire. */
+  #last: { readonly request: string | undefined; readonly reply: string } | undefined;
 
   /** `onEvent` hears each execution as our loop's `agent.tool.call` / `agent.tool.result` events (the re-fetch count reads them). */
   constructor(clock: VirtualClock, tools: ToolHost, onEvent: (event: AgentEvent) => void = () => {}) {
@@ -112,17 +117,19 @@ export class AgentMeter {
       const response = await endpoint(input, init);
       if (response.status !== 200) return response;
       const text = await response.text();
-      this.observeReply(text);
+      this.observeCall(typeof init?.body === 'string' ? init.body : undefined, text);
       return new Response(text, { status: response.status, headers: response.headers });
     };
   }
 
   /**
    * Counts one answered model call from its reply's body (a 200's, Messages or Chat
-   * Completions): what `fetch` does for each, for a caller that reads the endpoint's
-   * answer itself (serve writes it straight to its agent).
+   * Completions), and keeps the exchange for `conversation`: what `fetch` does for each,
+   * for a caller that reads the endpoint's answer itself (serve writes it straight to its
+   * agent). `request`: the call's body as the agent sent it, when it was text.
    */
-  observeReply(text: string): void {
+  observeCall(request: string | undefined, text: string): void {
+    this.#last = { request, reply: text };
     const reply = JSON.parse(text) as WireReply;
     const usage = anthropicUsage(reply.usage ?? {});
     const calls =
@@ -137,6 +144,30 @@ export class AgentMeter {
     this.counts.toolCalls += calls;
     this.counts.costUsd += usageCost(reply.model ?? '', usage);
     this.#clock.sleep(modelLatencyMs(usage));
+  }
+
+  /**
+   * The agent's conversation as the model last saw it, plus its last reply, in the
+   * Messages API's shape (a Chat Completions exchange read as the simulated model reads
+   * one): what the agent's own loop held, read off the wire. Undefined before any answered
+   * call, or when the last one cannot be read so (a body that was not text).
+   */
+  conversation(): MessageParam[] | undefined {
+    const last = this.#last;
+    if (last?.request === undefined) return undefined;
+    try {
+      const request = JSON.parse(last.request) as { messages?: unknown };
+      const reply = JSON.parse(last.reply) as WireReply;
+      if (reply.content !== undefined)
+        return [
+          ...(request.messages as MessageParam[]),
+          { role: 'assistant', content: reply.content as ContentBlock[] },
+        ];
+      const read = fromChatRequest(request as ChatRequest);
+      return [...read.messages, { role: 'assistant', content: fromChatCompletion(reply as ChatCompletion).content }];
+    } catch {
+      return undefined;
+    }
   }
 
   /**

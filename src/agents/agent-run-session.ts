@@ -107,7 +107,7 @@ export function openAgentRun(spec: AgentRunSessionSpec): AgentRunSession {
       costUsd: counts.costUsd,
     };
     const output = session.finish({
-      result: { outcome: recordable(outcome, agentName), metrics, messages: openingMessages },
+      result: { outcome: recordable(outcome, agentName), metrics, messages: meter.conversation() ?? openingMessages },
       model: spec.modelLabel ?? endpoint.label ?? apiLabel,
       // Agents run unstreamed as far as the record knows: it carries no stream cuts.
       stream: false,

@@ -89,6 +89,18 @@ export function renderTranscript(input: TranscriptInput): string {
       }
     }
   }
+  // An agent's model calls are not our loop's events: what it said is read off the wire,
+  // the conversation as the model last saw it, after the tool calls above.
+  if (!input.events.some((event) => event.type === 'agent.model.call') && assistants.length > 0) {
+    lines.push('', `  the agent's conversation, as the model last saw it (${assistants.length} replies):`);
+    for (const message of assistants) {
+      const calls =
+        typeof message.content === 'string'
+          ? []
+          : message.content.flatMap((block) => (block.type === 'tool_use' ? [block.name] : []));
+      lines.push(`    model: ${oneLine(assistantText(message))}${calls.length === 0 ? '' : ` → ${calls.join(', ')}`}`);
+    }
+  }
   lines.push('', `  world outbox (${input.world.outbox.length} write(s)):`);
   for (const entry of input.world.outbox) lines.push(`    ${entry.key} = ${JSON.stringify(entry.value)}`);
   lines.push('', ...input.footer);

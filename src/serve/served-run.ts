@@ -64,7 +64,7 @@ export class ServedRun {
     });
     const text = await answer.text();
     // Counted as meter.fetch counts an answered call, without wrapping the text in a second Response.
-    if (answer.status === 200) meter.observeReply(text);
+    if (answer.status === 200) meter.observeCall(body, text);
     return { status: answer.status, headers: Object.fromEntries(answer.headers), body: text };
   }
 

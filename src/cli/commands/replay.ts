@@ -143,9 +143,9 @@ export function registerReplay(program: Command): void {
             `${scenario.id} · arm ${arm!.name} · seed ${flags.seed}${record.task === undefined ? '' : ` · task ${record.task}`} · sweep seed ${flags.sweepSeed} · model ${record.model}`,
             ...played.note,
             arm!.peer !== undefined
-              ? `peer framework: ${JSON.stringify(arm!.peer)} (its transcript stays inside the framework: tool calls and results below)`
+              ? `peer framework: ${JSON.stringify(arm!.peer)} (its loop runs inside the framework: its tool calls below, then its conversation as read off the wire)`
               : arm!.agent !== undefined
-                ? `agent: ${arm!.agent.kind === 'module' ? shownAgentSpec(arm!.agent) : arm!.agent.id} settings ${JSON.stringify(arm!.agent.settings)} (its transcript stays inside the agent: tool calls and results below)`
+                ? `agent: ${arm!.agent.kind === 'module' ? shownAgentSpec(arm!.agent) : arm!.agent.id} settings ${JSON.stringify(arm!.agent.settings)} (its loop runs inside the agent: its tool calls below, then its conversation as read off the wire)`
                 : `guards: ${
                     arm!.guards.length === 0
                       ? '(none)'
