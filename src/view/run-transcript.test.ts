@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredSummary } from '../results/summary-schema.js';
 import type { StoredTrace } from '../results/trace-schema.js';
-import { replayArguments, TranscriptUnavailable } from './run-transcript.js';
+import { recordedJson, replayArguments, TranscriptUnavailable } from './run-transcript.js';
 
 const summary = (fields: Partial<StoredSummary>) =>
   ({ model: 'simulated', seeds: { base: 1, count: 40 }, ...fields }) as StoredSummary;
@@ -48,5 +48,26 @@ describe('the replay a viewer runs for a run', () => {
       refused([trace('spiralbench replay --scenario x --arm none --seed 3')], { model: 'anthropic:claude-sonnet-4-5' }),
     ).toMatch(/cannot be run again from their seeds/);
     expect(refused([])).toMatch(/no traced run of fetch-transform-write · none/);
+  });
+
+  it("shows a served run as its trace kept it: the prompt, then what the agent's model said", () => {
+    const served = {
+      ...trace(''),
+      seed: 12,
+      prompt: 'export u_1',
+      assistant_texts: ['fetching', 'done'],
+      events: [],
+      outbox: [],
+      record: {},
+    } as unknown as StoredTrace;
+    expect(recordedJson([served], RUN)).toMatchObject({
+      rerun: false,
+      messages: [
+        { role: 'user', content: 'export u_1' },
+        { role: 'assistant', content: 'fetching' },
+        { role: 'assistant', content: 'done' },
+      ],
+    });
+    expect(() => recordedJson([served], { ...RUN, seed: 13 })).toThrow(/this run was not traced/);
   });
 });

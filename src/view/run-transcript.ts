@@ -38,8 +38,9 @@ export class TranscriptUnavailable extends Error {
 
 /**
  * A served run as its sweep's trace recorded it, in `replay --json`'s shape: its agent ran
- * in another process, so only what the trace kept (the prompt, the tool calls and results,
- * the outbox) can be shown, read from the sweep's own folder.
+ * in another process, so only what the trace kept (the prompt, what the agent's model
+ * said as read off the wire, the tool calls and results, the outbox) can be shown, read
+ * from the sweep's own folder.
  */
 export function recordedJson(traces: readonly StoredTrace[], run: RunAddress): unknown {
   const trace = traces.find(
@@ -54,7 +55,10 @@ export function recordedJson(traces: readonly StoredTrace[], run: RunAddress): u
     rerun: false,
     record: trace.record,
     events: trace.events,
-    messages: [{ role: 'user', content: trace.prompt }],
+    messages: [
+      { role: 'user', content: trace.prompt },
+      ...trace.assistant_texts.map((text) => ({ role: 'assistant', content: text })),
+    ],
     world: { outbox: trace.outbox },
   };
 }
