@@ -194,6 +194,16 @@ describe('spiralbench view on a big sweep (the build: its index in worker thread
       const failures = await at('/api/sweeps/0/runs?arm=none&verdict=failure&sort=tool_calls&order=desc&limit=5');
       expect(failures.body.total).toBe(2 * 3750);
       expect(failures.body.rows.map((row) => row.tool_calls)).toEqual([12, 12, 12, 12, 12]);
+      expect((await at('/api/sweeps/0/runs?member=-1')).status).toBe(400);
+      // Rewritten under the viewer (the same length, other verdicts): refused, then indexed afresh.
+      const file = join(dir, 'runs.jsonl');
+      const text = readFileSync(file, 'utf8');
+      writeFileSync(file, text.replaceAll('"verdict":"failure"', '"verdict":"harmful"'));
+      const stale = await at('/api/sweeps/0/runs?arm=none&verdict=failure&limit=5');
+      expect(stale.status).toBe(409);
+      expect(stale.body.error.message).toMatch(/changed since \(open the sweep again to index it afresh\)/);
+      expect((await at('/api/sweeps/0')).body.index.ready).toBe(false);
+      writeFileSync(file, text);
     } finally {
       await big.close();
     }

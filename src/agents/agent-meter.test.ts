@@ -109,6 +109,8 @@ describe('AgentMeter.conversation', () => {
       messages: [
         { role: 'system', content: 'be brief' },
         { role: 'user', content: 'export u_1' },
+        // A reply's text and its tool calls sent back as two messages: one turn of the model's.
+        { role: 'assistant', content: 'looking it up' },
         {
           role: 'assistant',
           content: null,
@@ -127,8 +129,34 @@ describe('AgentMeter.conversation', () => {
     const conversation = meter.conversation()!;
     expect(conversation.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(conversation[1]!.content).toEqual([
+      { type: 'text', text: 'looking it up' },
       { type: 'tool_use', id: 'c1', name: 'get_user', input: '{"user_id":"u_1"}' },
     ]);
     expect(conversation[3]!.content).toEqual([{ type: 'text', text: 'done', citations: null }]);
+  });
+
+  it('reads a message thread (only what is new is sent) back into the whole conversation, as the endpoint does', async () => {
+    const meter = new AgentMeter(new VirtualClock(), host(false));
+    const answer = (id: string, content: unknown[]) =>
+      reply({ id, model: 'm', content, usage: { input_tokens: 1, output_tokens: 1 } });
+    const use = { type: 'tool_use', id: 't1', name: 'get_user', input: {} };
+    const result = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] };
+    await call(meter.fetch(answer('r1', [use])), {
+      model: 'm',
+      system: 'be brief',
+      messages: [{ role: 'user', content: 'export u_1' }],
+      thread: { type: 'create' },
+    });
+    await call(meter.fetch(answer('r2', [{ type: 'text', text: 'done' }])), {
+      model: 'm',
+      messages: [result],
+      thread: { type: 'continue', previous_message_id: 'r1' },
+    });
+    expect(meter.conversation()).toEqual([
+      { role: 'user', content: 'export u_1' },
+      { role: 'assistant', content: [use] },
+      result,
+      { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+    ]);
   });
 });

@@ -4,10 +4,11 @@ import { modelLatencyMs } from '../loop/model-latency.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { ToolHost } from '../loop/tool-host.js';
 import type { ToolExecution } from '../tools/tool-execution.js';
-import type { ContentBlock, MessageParam, Usage } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlock, ContentBlockParam, MessageParam, Usage } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { type ChatRequest, fromChatRequest } from '../model/openai/chat-request.js';
 import { fromChatCompletion } from '../model/openai/chat-response.js';
+import { MessageThreads } from '../model/simulated/message-threads.js';
 import { promptTokens, usageCost, type UsageCounts } from '../model/usage.js';
 
 /** What an agent run counts, in the RunMetrics terms our own loop uses. */
@@ -39,6 +40,12 @@ export class AgentToolFailure extends Error {
     super(error.message);
     Error.stackTraceLimit = limit;
   }
+}
+
+/** One answered model call as it crossed the wire: the request's body (when it was text) and the reply's. */
+interface Exchange {
+  readonly request: string | undefined;
+  readonly reply: string;
 }
 
 interface WireReply {
@@ -102,7 +109,9 @@ export class AgentMeter {
   readonly #tools: ToolHost;
   readonly #onEvent: (event: AgentEvent) => void;
   /** The last answered call's request and reply bodies, as they crossed the wire. */
-  #last: { readonly request: string | undefined; readonly reply: string } | undefined;
+  #last: Exchange | undefined;
+  /** Every answered call on a message thread (the SDK's tool runner sends only what is new on one). */
+  readonly #threaded: Exchange[] = [];
 
   /** `onEvent` hears each execution as our loop's `agent.tool.call` / `agent.tool.result` events (the re-fetch count reads them). */
   constructor(clock: VirtualClock, tools: ToolHost, onEvent: (event: AgentEvent) => void = () => {}) {
@@ -130,6 +139,8 @@ export class AgentMeter {
    */
   observeCall(request: string | undefined, text: string): void {
     this.#last = { request, reply: text };
+    // A key, not text in a message: inside a JSON string a quote is escaped.
+    if (request?.includes('"thread":')) this.#threaded.push(this.#last);
     const reply = JSON.parse(text) as WireReply;
     const usage = anthropicUsage(reply.usage ?? {});
     const calls =
@@ -156,18 +167,37 @@ export class AgentMeter {
     const last = this.#last;
     if (last?.request === undefined) return undefined;
     try {
-      const request = JSON.parse(last.request) as { messages?: unknown };
+      const request = JSON.parse(last.request) as { messages?: unknown; thread?: unknown };
       const reply = JSON.parse(last.reply) as WireReply;
-      if (reply.content !== undefined)
-        return [
-          ...(request.messages as MessageParam[]),
-          { role: 'assistant', content: reply.content as ContentBlock[] },
-        ];
-      const read = fromChatRequest(request as ChatRequest);
-      return [...read.messages, { role: 'assistant', content: fromChatCompletion(reply as ChatCompletion).content }];
+      if (reply.content === undefined) {
+        const read = fromChatRequest(request as ChatRequest);
+        return joinedTurns([
+          ...read.messages,
+          { role: 'assistant', content: fromChatCompletion(reply as ChatCompletion).content },
+        ]);
+      }
+      if (request.thread !== undefined && this.#threaded.at(-1) !== last) return undefined;
+      const messages = request.thread === undefined ? (request.messages as MessageParam[]) : this.#threadMessages();
+      return [...messages, { role: 'assistant', content: reply.content as ContentBlock[] }];
     } catch {
       return undefined;
     }
+  }
+
+  /** The last threaded call's whole conversation, its threads read as the endpoint read them. */
+  #threadMessages(): MessageParam[] {
+    const threads = new MessageThreads();
+    let whole: MessageParam[] = [];
+    for (const exchange of this.#threaded) {
+      const body = JSON.parse(exchange.request!) as Parameters<MessageThreads['read']>[0];
+      const reply = JSON.parse(exchange.reply) as { id: string; content: MessageParam['content'] };
+      const read = threads.read(body);
+      if (read.kind === 'error') throw new Error(read.message);
+      const request = read.kind === 'threaded' ? read.body : { ...body, messages: [...body.messages] };
+      threads.hold(request, reply);
+      whole = request.messages;
+    }
+    return whole;
   }
 
   /**
@@ -201,4 +231,21 @@ export class AgentMeter {
     if (execution.kind === 'error') throw new AgentToolFailure(execution.error);
     return execution.content;
   }
+}
+
+/**
+ * Consecutive assistant messages as one turn: a Chat Completions client may send a reply's
+ * text and its tool calls as two messages, which were one reply of the model.
+ */
+function joinedTurns(messages: readonly MessageParam[]): MessageParam[] {
+  const blocks = (content: MessageParam['content']): ContentBlockParam[] =>
+    typeof content === 'string' ? (content === '' ? [] : [{ type: 'text', text: content }]) : content;
+  const joined: MessageParam[] = [];
+  for (const message of messages) {
+    const last = joined.at(-1);
+    if (last?.role === 'assistant' && message.role === 'assistant')
+      joined[joined.length - 1] = { role: 'assistant', content: [...blocks(last.content), ...blocks(message.content)] };
+    else joined.push(message);
+  }
+  return joined;
 }

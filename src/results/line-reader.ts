@@ -51,7 +51,7 @@ export function forEachLineSync(
   onLine: (text: string, offset: number, bytes: number) => boolean | undefined,
   onRead: (bytes: number) => void = () => {},
 ): void {
-  const fd = openSync(file, 'r');
+  const fd = readable(file, () => openSync(file, 'r'));
   try {
     let buffer = Buffer.allocUnsafe(CHUNK);
     let held = 0; // bytes of an unfinished line kept at the buffer's start
@@ -59,7 +59,9 @@ export function forEachLineSync(
     let position = start;
     for (;;) {
       const read =
-        position < end ? readSync(fd, buffer, held, Math.min(buffer.length - held, end - position), position) : 0;
+        position < end
+          ? readable(file, () => readSync(fd, buffer, held, Math.min(buffer.length - held, end - position), position))
+          : 0;
       position += read;
       onRead(read);
       const filled = held + read;
@@ -93,3 +95,16 @@ export function forEachLineSync(
 const CHUNK = 4 << 20;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+
+/**
+ * `read()`, with a failure of the file system (gone, renamed, unreadable) said as a
+ * UserInputError naming the file, as `forEachLine` says it.
+ */
+export function readable<T>(file: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (typeof (error as { code?: unknown }).code !== 'string') throw error;
+    throw UserInputError.single(file, '', `a readable file (${(error as Error).message})`);
+  }
+}

@@ -1,11 +1,14 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../user-input-error.js';
 import { openFinishedSweep, readRuns } from './results-reader.js';
 import type { StoredRun } from './run-record-schema.js';
-import { indexRuns, readFirstRuns, type RunsIndex } from './runs-index.js';
-import { variedFolder } from './sweep-fixture.test-helpers.js';
+import { indexRuns, readFirstRuns, RunsChanged, type RunsIndex } from './runs-index.js';
+import { looksIndexable } from './runs-index-range.js';
+import { indexedRunSchema } from './run-record-schema.js';
+import { DATA_FAULT_KINDS } from '../tools/tool-fault.js';
+import { fixtureRun, variedFolder } from './sweep-fixture.test-helpers.js';
 
 /** Every row of an index with its codes read back as text. */
 function decoded(index: RunsIndex) {
@@ -126,5 +129,84 @@ describe('indexRuns', () => {
     expect(readFirstRuns(sweep, 0, 5)).toEqual(all.slice(0, 5));
     expect(readFirstRuns(sweep, 150, 50)).toEqual(all.slice(150));
     expect(readFirstRuns(sweep, 500, 5)).toEqual([]);
+  });
+
+  it("checks the indexed fields by the schema's rules exactly: the quick check and indexedRunSchema agree", () => {
+    const dataFaults = Object.fromEntries(DATA_FAULT_KINDS.map((kind) => [kind, 1]));
+    const { stale_read: _dropped, ...lacking } = dataFaults;
+    const values: unknown[] = [
+      undefined,
+      null,
+      -1,
+      0,
+      3,
+      1.5,
+      2 ** 60,
+      '',
+      'x',
+      'success',
+      'failure',
+      'completed',
+      'max_iterations',
+      true,
+      [],
+      {},
+      { a: 1 },
+      { a: -1 },
+      { a: 1.5 },
+      { a: '1' },
+      { a: null },
+      dataFaults,
+      lacking,
+      { ...dataFaults, extra: 0 },
+    ];
+    const fields = Object.keys(indexedRunSchema.shape);
+    let refused = 0;
+    for (const field of fields)
+      for (const value of values) {
+        const run: Record<string, unknown> = JSON.parse(JSON.stringify(fixtureRun()));
+        if (value === undefined) delete run[field];
+        else run[field] = value;
+        const schema = indexedRunSchema.safeParse(run).success;
+        expect(looksIndexable(run), `${field}: ${JSON.stringify(value)}`).toBe(schema);
+        if (!schema) refused += 1;
+      }
+    expect(refused).toBeGreaterThan(fields.length * 10);
+  });
+
+  it('never reads a run from a file changed since it was indexed, and says a missing file as unreadable', async () => {
+    const dir = variedFolder();
+    const file = join(dir, 'runs.jsonl');
+    const index = await indexRuns(openFinishedSweep(dir));
+    const text = readFileSync(file, 'utf8');
+    // The same bytes in length, other verdicts: the offsets still fit, the runs are not the indexed ones.
+    writeFileSync(
+      file,
+      text
+        .replaceAll('"verdict":"success"', '"verdict":"failure"')
+        .replace('"verdict":"failure"', '"verdict":"success"'),
+    );
+    expect(() => index.read([0, 1, 2, 3])).toThrow(RunsChanged);
+    writeFileSync(file, text.slice(0, 1000));
+    expect(() => index.read([100])).toThrow(/changed since \(open the sweep again to index it afresh\)/);
+    rmSync(file);
+    expect(() => index.read([0])).toThrow(/runs\.jsonl: a readable file \(ENOENT/);
+    await expect(indexRuns(openFinishedSweep(variedFolder()), undefined, { parts: 2 }).then(() => 'ok')).resolves.toBe(
+      'ok',
+    );
+    const gone = openFinishedSweep(variedFolder());
+    rmSync(gone.runsFile);
+    expect(await problem(() => indexRuns(gone))).toMatch(/runs\.jsonl: a readable file \(ENOENT/);
+    expect(() => readFirstRuns(gone, 0, 5)).toThrow(/a readable file/);
+  });
+
+  it('checks the first pages against the sweep as the index does', () => {
+    const dir = variedFolder();
+    const file = join(dir, 'runs.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[2] = lines[2]!.replace('"sweep_seed":0', '"sweep_seed":9');
+    writeFileSync(file, lines.join('\n'));
+    expect(readFirstRuns(openFinishedSweep(dir), 0, 2)).toHaveLength(2);
+    expect(() => readFirstRuns(openFinishedSweep(dir), 0, 3)).toThrow(/runs\.jsonl:3: sweep_seed: 0, the sweep seed/);
   });
 });

@@ -1,12 +1,12 @@
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { UserInputError } from '../user-input-error.js';
 import { checkRunCounts, type FinishedSweep, rangeSweepOf } from './results-reader.js';
-import { forEachLineSync } from './line-reader.js';
+import { forEachLineSync, readable } from './line-reader.js';
 import { parseRunLine, type StoredRun } from './run-record-schema.js';
-import { indexRange, type RangeIndex, type RangeResult, type RangeTask } from './runs-index-range.js';
+import { againstSweep, indexRange, type RangeIndex, type RangeResult, type RangeTask } from './runs-index-range.js';
 
 /** Below this size a runs.jsonl is indexed on the calling thread: starting workers would cost more. */
 const WORKERS_FROM_BYTES = 32 << 20;
@@ -59,9 +59,11 @@ export class RunsIndex {
   readonly strings: readonly string[];
   readonly columns: Columns;
   readonly #file: string;
+  readonly #indexed: FileIdentity;
 
-  constructor(file: string, rows: number, strings: readonly string[], columns: Columns) {
+  constructor(file: string, indexed: FileIdentity, rows: number, strings: readonly string[], columns: Columns) {
     this.#file = file;
+    this.#indexed = indexed;
     this.rows = rows;
     this.strings = strings;
     this.columns = columns;
@@ -73,21 +75,66 @@ export class RunsIndex {
     return at === -1 ? -2 : at;
   }
 
-  /** The runs at `rows`, read from the file and checked whole, in the order asked. */
+  /**
+   * The runs at `rows`, read from the file and checked whole, in the order asked. A file
+   * changed since it was indexed is a RunsChanged, never a run read from the wrong bytes.
+   */
   read(rows: readonly number[]): StoredRun[] {
-    const { offset, length, line } = this.columns;
-    const fd = openSync(this.#file, 'r');
+    const file = this.#file;
+    const { offset, length, line, scenario, arm, seed, verdict } = this.columns;
+    const fd = readable(file, () => openSync(file, 'r'));
     try {
+      if (
+        !sameFile(
+          readable(file, () => fstatSync(fd)),
+          this.#indexed,
+        )
+      )
+        throw new RunsChanged(file);
       return rows.map((row) => {
-        const buffer = Buffer.allocUnsafe(length[row]!);
-        readSync(fd, buffer, 0, buffer.length, offset[row]!);
-        return parseRunLine(buffer.toString('utf8'), `${this.#file}:${line[row]!}`);
+        const buffer = Buffer.alloc(length[row]!);
+        const got = readable(file, () => readSync(fd, buffer, 0, buffer.length, offset[row]!));
+        if (got !== buffer.length) throw new RunsChanged(file);
+        const run = parseRunLine(buffer.toString('utf8'), `${file}:${line[row]!}`);
+        const strings = this.strings;
+        if (
+          run.seed !== seed[row] ||
+          run.scenario !== strings[scenario[row]!] ||
+          run.arm !== strings[arm[row]!] ||
+          run.verdict !== strings[verdict[row]!]
+        )
+          throw new RunsChanged(file);
+        return run;
       });
     } finally {
       closeSync(fd);
     }
   }
 }
+
+/** A runs.jsonl that is not the one its index was built from: the index is to be built again. */
+export class RunsChanged extends UserInputError {
+  constructor(file: string) {
+    super([
+      {
+        source: file,
+        field: '',
+        expected: 'the runs.jsonl that was indexed; it changed since (open the sweep again to index it afresh)',
+      },
+    ]);
+  }
+}
+
+/** What tells one state of a file from another: its inode, size and last change. */
+interface FileIdentity {
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+const identityOf = ({ ino, size, mtimeMs }: FileIdentity): FileIdentity => ({ ino, size, mtimeMs });
+const sameFile = (a: FileIdentity, b: FileIdentity): boolean =>
+  a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
 
 /**
  * Indexes a finished sweep's runs.jsonl: every line parsed and its indexed fields checked
@@ -101,23 +148,26 @@ export async function indexRuns(
   options: IndexOptions = {},
 ): Promise<RunsIndex> {
   const file = sweep.runsFile;
-  const size = statSync(file).size;
+  const before = identityOf(readable(file, () => statSync(file)));
+  const { size } = before;
   const rangeSweep = rangeSweepOf(sweep.summary);
-  const workers = existsSync(fileURLToPath(WORKER_FILE));
-  const parts = options.parts ?? (size >= WORKERS_FROM_BYTES && workers ? workerCount() : 1);
+  // A big file is read off the caller's thread even on one core: a server keeps answering.
+  const big = size >= WORKERS_FROM_BYTES;
+  const workers = existsSync(fileURLToPath(WORKER_FILE)) && (big || (options.parts ?? 1) > 1);
+  const parts = options.parts ?? (big ? workerCount() : 1);
   const tasks = splitAtLines(file, size, parts).map(([start, end]) => ({ file, start, end, sweep: rangeSweep }));
   const read = new Array<number>(tasks.length).fill(0);
   const progress = (part: number) => (bytes: number) => {
     read[part] = (read[part] ?? 0) + bytes;
     onProgress({ bytes: read.reduce((sum, n) => sum + n, 0), size });
   };
-  const results =
-    tasks.length > 1 && workers
-      ? await Promise.all(tasks.map((task, part) => inWorker(task, progress(part))))
-      : tasks.map((task, part) => indexRange(task, progress(part)));
+  const results = workers
+    ? await Promise.all(tasks.map((task, part) => inWorker(task, progress(part))))
+    : tasks.map((task, part) => indexRange(task, progress(part)));
   let lines = 0;
   const ranges: RangeIndex[] = [];
   for (const result of results) {
+    if ('unreadable' in result) throw new UserInputError([{ source: file, field: '', expected: result.unreadable }]);
     if ('problem' in result) {
       const { line, field, expected } = result.problem;
       throw UserInputError.single(`${file}:${lines + line}`, field, expected);
@@ -125,7 +175,9 @@ export async function indexRuns(
     ranges.push(shifted(result.index, lines));
     lines += result.index.lines;
   }
-  const index = merged(file, ranges);
+  // Written to while it was read: what was read may be of two states of the file.
+  if (!sameFile(identityOf(readable(file, () => statSync(file))), before)) throw new RunsChanged(file);
+  const index = merged(file, before, ranges);
   checkCellCounts(sweep, index);
   return index;
 }
@@ -138,13 +190,13 @@ function workerCount(): number {
 function splitAtLines(file: string, size: number, parts: number): [number, number][] {
   const starts = [0];
   if (parts > 1) {
-    const fd = openSync(file, 'r');
+    const fd = readable(file, () => openSync(file, 'r'));
     try {
       const probe = Buffer.allocUnsafe(1 << 16);
       for (let part = 1; part < parts; part++) {
         let at = Math.floor((size * part) / parts);
         for (;;) {
-          const got = readSync(fd, probe, 0, probe.length, at);
+          const got = readable(file, () => readSync(fd, probe, 0, probe.length, at));
           if (got === 0) {
             at = size;
             break;
@@ -186,11 +238,11 @@ function shifted(range: RangeIndex, before: number): RangeIndex {
 }
 
 /** The ranges as one index, their codes renumbered into one list of strings. */
-function merged(file: string, ranges: readonly RangeIndex[]): RunsIndex {
+function merged(file: string, indexed: FileIdentity, ranges: readonly RangeIndex[]): RunsIndex {
   if (ranges.length === 1) {
     const [only] = ranges as [RangeIndex];
     const columns = Object.fromEntries(COLUMN_NAMES.map((name) => [name, only[name]])) as unknown as Columns;
-    return new RunsIndex(file, only.rows, only.strings, columns);
+    return new RunsIndex(file, indexed, only.rows, only.strings, columns);
   }
   const strings: string[] = [];
   const codes = new Map<string, number>();
@@ -220,7 +272,7 @@ function merged(file: string, ranges: readonly RangeIndex[]): RunsIndex {
     }
     at += range.rows;
   }
-  return new RunsIndex(file, rows, strings, columns);
+  return new RunsIndex(file, indexed, rows, strings, columns);
 }
 
 /** The runs counted per cell must be summary.json's (`checkRunCounts`). */
@@ -244,13 +296,20 @@ function checkCellCounts(sweep: FinishedSweep, index: RunsIndex): void {
  */
 export function readFirstRuns(sweep: FinishedSweep, offset: number, limit: number): StoredRun[] {
   const file = sweep.runsFile;
+  const expected = rangeSweepOf(sweep.summary);
+  const cells = new Set(expected.cells);
   const runs: StoredRun[] = [];
   let line = 0;
   let seen = 0;
-  forEachLineSync(file, 0, statSync(file).size, (text) => {
+  forEachLineSync(file, 0, readable(file, () => statSync(file)).size, (text) => {
     line += 1;
     if (text.trim() === '') return undefined;
-    if (seen++ >= offset) runs.push(parseRunLine(text, `${file}:${line}`));
+    if (seen++ < offset) return true;
+    const source = `${file}:${line}`;
+    const run = parseRunLine(text, source);
+    const problem = againstSweep(run, expected, cells);
+    if (problem !== undefined) throw UserInputError.single(source, problem.field, problem.expected);
+    runs.push(run);
     return runs.length < limit;
   });
   return runs;

@@ -20,8 +20,9 @@ export interface StoredTrace {
   readonly replay: string;
   readonly record: StoredTraceRecord;
   readonly prompt: string;
-  /** The run's events; agent.model.call events line up with `assistant_texts`. */
+  /** The run's events; our loop's agent.model.call events line up with `assistant_texts`. */
   readonly events: readonly StoredTraceEvent[];
+  /** What the model said at each reply; an agent's, its conversation's as read off the wire. */
   readonly assistant_texts: readonly string[];
   /** Events left out of the middle of a long run (0 when none). */
   readonly events_omitted: number;

@@ -1,13 +1,13 @@
 import type { TraceReason } from '../sweep/cell-accumulator.js';
 import { shellWord } from '../sweep/replay-command.js';
 import type { RunRecord } from '../results/run-record-schema.js';
-import { HEAD_EVENTS, TAIL_EVENTS, type Trace } from '../sweep/traces.js';
+import { assistantTextsOf, HEAD_EVENTS, TAIL_EVENTS, type Trace } from '../sweep/traces.js';
 import type { ServedRun } from './served-run.js';
 
 /**
  * A served run's timeline as it happened: an out-of-process agent cannot be run again
- * from its seed, so the trace is what the run recorded (its tool calls and results; the
- * agent keeps its transcript to itself, as an in-process agent does), and its replay
+ * from its seed, so the trace is what the run recorded (its tool calls and results, and
+ * what its model said, read off the wire as for an in-process agent), and its replay
  * command prints this trace from the results folder.
  *
  * @example
@@ -33,7 +33,7 @@ export function servedTrace(spec: {
     record,
     prompt: run.session.scenario.prompt,
     events: omitted === 0 ? [...events] : [...events.slice(0, HEAD_EVENTS), ...events.slice(-TAIL_EVENTS)],
-    assistant_texts: [],
+    assistant_texts: assistantTextsOf(run.session.meter.conversation() ?? []),
     events_omitted: omitted,
     outbox: run.session.world.outbox,
   };

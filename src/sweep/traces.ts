@@ -1,3 +1,4 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { AgentEvent } from '../loop/events.js';
 import type { Scenario } from '../scenarios/loader.js';
 import type { OutboxEntry } from '../tools/world.js';
@@ -25,8 +26,9 @@ export interface Trace {
   readonly replay: string;
   readonly record: RunRecord;
   readonly prompt: string;
-  /** The run's events; agent.model.call events line up with `assistant_texts`. */
+  /** The run's events; our loop's agent.model.call events line up with `assistant_texts`. */
   readonly events: readonly AgentEvent[];
+  /** What the model said at each reply; an agent's, its conversation's as read off the wire. */
   readonly assistant_texts: readonly string[];
   /** Events left out of the middle of a long run (0 when none). */
   readonly events_omitted: number;
@@ -72,9 +74,7 @@ export async function captureTrace(
     member: names.member,
     onEvent: (event) => events.push(event),
   });
-  const assistantTexts = result.messages
-    .filter((message) => message.role === 'assistant')
-    .map((message) => contentText(message.content));
+  const assistantTexts = assistantTextsOf(result.messages);
   const omitted = Math.max(0, events.length - HEAD_EVENTS - TAIL_EVENTS);
   return {
     scenario: scenario.id,
@@ -104,4 +104,9 @@ export async function captureTrace(
     events_omitted: omitted,
     outbox: world.outbox,
   };
+}
+
+/** What the model said at each reply of a conversation: its assistant messages' text. */
+export function assistantTextsOf(messages: readonly MessageParam[]): string[] {
+  return messages.filter((message) => message.role === 'assistant').map((message) => contentText(message.content));
 }

@@ -8,7 +8,7 @@ import type { StoredTrace } from '../results/trace-schema.js';
 import { RequestGuard } from '../serve/request-guard.js';
 import { ServeRefusal } from '../serve/serve-refusal.js';
 import { UserInputError } from '../user-input-error.js';
-import { type IndexProgress, indexRuns, readFirstRuns } from '../results/runs-index.js';
+import { type IndexProgress, indexRuns, readFirstRuns, RunsChanged } from '../results/runs-index.js';
 import { MAX_PAGE, type RunQuery, type RunRow, RunTable, rowOf, SORT_KEYS, type SortKey } from './run-table.js';
 import { recordedJson, replayArguments, replayJson, TranscriptUnavailable } from './run-transcript.js';
 import { SERVED_MODEL } from '../results/served-model.js';
@@ -33,6 +33,9 @@ class Opened {
     });
   }
 }
+
+/** Sweeps whose index is kept, the last opened: a diff's two and a few more. */
+const KEPT_INDEXES = 4;
 
 /** The first pages a sweep shows while its index is built: unfiltered, in file order, near the start. */
 const FIRST_PAGES = 5000;
@@ -136,10 +139,12 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
       opened.delete(entry.id);
       throw found.failed;
     }
-    if (found === undefined) {
-      found = new Opened(entry.sweep);
-      opened.set(entry.id, found);
-    }
+    if (found === undefined) found = new Opened(entry.sweep);
+    // The last opened kept first: a big sweep's index is some 90 bytes a run.
+    opened.delete(entry.id);
+    opened.set(entry.id, found);
+    for (const [id, other] of opened)
+      if (opened.size > KEPT_INDEXES && other.ready !== undefined && id !== entry.id) opened.delete(id);
     return found;
   };
   const tracesOf = (entry: Listed & { sweep: FinishedSweep }): Promise<StoredTrace[]> => {
@@ -172,6 +177,63 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
       });
       response.end(body);
     };
+    const answerSweep = async (
+      entry: Listed & { sweep: FinishedSweep },
+      parts: readonly string[],
+      query: URLSearchParams,
+    ): Promise<void> => {
+      const state = open(entry);
+      if (parts.length === 3)
+        return send(
+          200,
+          JSON_TYPE,
+          JSON.stringify({ ...described(entry), summary: entry.sweep.summary, index: indexState(state) }),
+        );
+      if (parts[3] === 'index' && parts.length === 4) return send(200, JSON_TYPE, JSON.stringify(indexState(state)));
+      if (parts[3] === 'runs') {
+        const runQueried = runQuery(query);
+        // While the index is built, the first pages in file order are read from the file's start.
+        if (state.ready === undefined && isFirstPages(runQueried))
+          return send(200, JSON_TYPE, JSON.stringify(firstPage(entry.sweep, runQueried)));
+        return send(200, JSON_TYPE, JSON.stringify((await state.table).page(runQueried)));
+      }
+      if (parts[3] === 'transcript') {
+        const table = await state.table;
+        const traces = await tracesOf(entry);
+        const run = {
+          scenario: required(query, 'scenario'),
+          arm: required(query, 'arm'),
+          seed: whole(query, 'seed') ?? Number.NaN,
+        };
+        if (!Number.isSafeInteger(run.seed)) throw new ServeRefusal(400, 'bad_query', 'seed: a whole number');
+        const at = table.find(run.scenario, run.arm, run.seed);
+        if (at === -1)
+          throw new ServeRefusal(
+            404,
+            'unknown_run',
+            `no run ${run.scenario} · ${run.arm} · seed ${run.seed} in this sweep`,
+          );
+        const [row] = table.rows([at]) as [RunRow];
+        if (entry.sweep.summary.model === SERVED_MODEL)
+          return send(200, JSON_TYPE, JSON.stringify(recordedJson(traces, run)));
+        const args = replayArguments(entry.sweep.summary, traces, run, cwd);
+        const key = JSON.stringify([entry.id, run.scenario, run.arm, run.seed]);
+        // A replay is the same every time: kept for the last few runs opened, and at most
+        // two run at once however many a page asks for (one whose asker left is not started).
+        let transcript = transcripts.get(key);
+        if (transcript === undefined) {
+          transcript = replays.run(async () => {
+            if (response.destroyed) throw new TranscriptUnavailable('nobody is waiting for this run any more');
+            return sameRun(await replayJson(args, cwd), row);
+          });
+          transcripts.set(key, transcript);
+          transcript.catch(() => transcripts.delete(key));
+          if (transcripts.size > KEPT_TRANSCRIPTS) transcripts.delete(transcripts.keys().next().value!);
+        }
+        return send(200, JSON_TYPE, JSON.stringify(await transcript));
+      }
+      throw new ServeRefusal(404, 'not_found', `nothing at /${parts.join('/')}`);
+    };
     try {
       // A request another site's page made (a link, an image) says so: refused, as it
       // could otherwise start replays that run the user's agent.
@@ -197,55 +259,12 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
         return send(200, JSON_TYPE, JSON.stringify(listed.map(described)));
       if (parts[1] === 'sweeps' && parts.length >= 3) {
         const entry = sweepOf(parts[2]!);
-        const state = open(entry);
-        if (parts.length === 3)
-          return send(
-            200,
-            JSON_TYPE,
-            JSON.stringify({ ...described(entry), summary: entry.sweep.summary, index: indexState(state) }),
-          );
-        if (parts[3] === 'index' && parts.length === 4) return send(200, JSON_TYPE, JSON.stringify(indexState(state)));
-        if (parts[3] === 'runs') {
-          const runQueried = runQuery(query);
-          // While the index is built, the first pages in file order are read from the file's start.
-          if (state.ready === undefined && isFirstPages(runQueried))
-            return send(200, JSON_TYPE, JSON.stringify(firstPage(entry.sweep, runQueried)));
-          return send(200, JSON_TYPE, JSON.stringify((await state.table).page(runQueried)));
-        }
-        if (parts[3] === 'transcript') {
-          const table = await state.table;
-          const traces = await tracesOf(entry);
-          const run = {
-            scenario: required(query, 'scenario'),
-            arm: required(query, 'arm'),
-            seed: whole(query, 'seed') ?? Number.NaN,
-          };
-          if (!Number.isSafeInteger(run.seed)) throw new ServeRefusal(400, 'bad_query', 'seed: a whole number');
-          const at = table.find(run.scenario, run.arm, run.seed);
-          if (at === -1)
-            throw new ServeRefusal(
-              404,
-              'unknown_run',
-              `no run ${run.scenario} · ${run.arm} · seed ${run.seed} in this sweep`,
-            );
-          const [row] = table.rows([at]) as [RunRow];
-          if (entry.sweep.summary.model === SERVED_MODEL)
-            return send(200, JSON_TYPE, JSON.stringify(recordedJson(traces, run)));
-          const args = replayArguments(entry.sweep.summary, traces, run, cwd);
-          const key = JSON.stringify([entry.id, run.scenario, run.arm, run.seed]);
-          // A replay is the same every time: kept for the last few runs opened, and at most
-          // two run at once however many a page asks for (one whose asker left is not started).
-          let transcript = transcripts.get(key);
-          if (transcript === undefined) {
-            transcript = replays.run(async () => {
-              if (response.destroyed) throw new TranscriptUnavailable('nobody is waiting for this run any more');
-              return sameRun(await replayJson(args, cwd), row);
-            });
-            transcripts.set(key, transcript);
-            transcript.catch(() => transcripts.delete(key));
-            if (transcripts.size > KEPT_TRANSCRIPTS) transcripts.delete(transcripts.keys().next().value!);
-          }
-          return send(200, JSON_TYPE, JSON.stringify(await transcript));
+        try {
+          return await answerSweep(entry, parts, query);
+        } catch (error) {
+          // A runs.jsonl changed under its index: said, and indexed afresh on the next asking.
+          if (error instanceof RunsChanged && opened.get(entry.id)?.ready !== undefined) opened.delete(entry.id);
+          throw error;
         }
       }
       if (parts[1] === 'diff' && parts.length === 2) {
@@ -384,6 +403,8 @@ function runQuery(query: URLSearchParams): RunQuery {
     const value = whole(query, name);
     return value === undefined ? {} : { [key]: value };
   };
+  const member = whole(query, 'member');
+  if (member !== undefined && member < 0) throw new ServeRefusal(400, 'bad_query', `member: 0 or more, got ${member}`);
   return {
     ...text('scenario'),
     ...text('arm'),
