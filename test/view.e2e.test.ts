@@ -7,7 +7,9 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startView, type RunningView } from '../src/view/view-server.js';
 import { variedFolder } from '../src/results/sweep-fixture.test-helpers.js';
+import { runServed } from '../examples/serve/agent.js';
 import { cliAsync, tempDir } from './cli-helpers.js';
+import { startServe } from './serve-helpers.js';
 import { browserRequired, findBrowser } from './find-browser.js';
 
 const BROWSER = findBrowser();
@@ -49,12 +51,21 @@ beforeAll(async () => {
     ]);
     expect(run.status, run.stderr).toBe(0);
   }
+  // A served sweep, as the reference sweep serves it: 200 seeds of the example agent, 8 at a time.
+  const serve = await startServe(['-s', 'fetch-transform-write', '-n', '200', '-o', join(root, 'results', 'served')]);
+  let next = 1;
+  const worker = async () => {
+    while (next <= 200) await runServed(serve.about.url, { seed: next++ });
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  const exited = await serve.exited;
+  expect(exited.code, exited.stderr).toBe(0);
   runs = readFileSync(join(root, 'results', 'first', 'runs.jsonl'), 'utf8')
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as Run);
   view = await startView({ paths: [join(root, 'results')], port: 0, cwd: root });
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await view?.close();
@@ -71,6 +82,7 @@ describe('spiralbench view: the API behind the page', () => {
     expect(sweeps.map((sweep) => [sweep.name.split(/[\\/]/).at(-1), sweep.runs])).toEqual([
       ['first', 60],
       ['second', 60],
+      ['served', 200],
     ]);
     const page = (await get('/api/sweeps/0/runs?arm=none&verdict=failure&sort=tool_calls&order=desc&limit=3'))
       .body as unknown as { total: number; rows: Run[] };
@@ -280,6 +292,27 @@ describe.skipIf(BROWSER.kind === 'missing')('spiralbench view in headless Chromi
     // Both sides replayed: the same seed's transcript under each arm, next to each other.
     await expect.poll(() => page.locator('#transcript-panes .pane:has(.msg)').count(), { timeout: 60_000 }).toBe(2);
     await page.screenshot({ path: join(REPORTS, 'view-diff-1280.png') });
+    await page.keyboard.press('Escape');
+
+    // The served sweep: its 200 runs, and a traced run as its trace kept it, with what the agent's model said.
+    const traced = JSON.parse(
+      readFileSync(join(root, 'results', 'served', 'traces.jsonl'), 'utf8').split('\n')[0]!,
+    ) as {
+      seed: number;
+      assistant_texts: string[];
+    };
+    expect(traced.assistant_texts.length).toBeGreaterThan(0);
+    await page.locator('[data-sweep="2"]').click();
+    await expect.poll(() => page.locator('#runs .pager').textContent()).toContain('of 200');
+    await page.locator('#filters input[name="seed_min"]').fill(String(traced.seed));
+    await page.locator('#filters input[name="seed_max"]').fill(String(traced.seed));
+    await page.locator('#filters button[type="submit"]').click();
+    await expect.poll(() => page.locator('#status').textContent()).toBe('1 runs match');
+    await page.getByRole('table', { name: 'runs' }).locator('tbody tr').first().click();
+    await expect
+      .poll(() => page.locator('#transcript-panes .msg.assistant').count(), { timeout: 30_000 })
+      .toBe(traced.assistant_texts.length);
+    await page.screenshot({ path: join(REPORTS, 'view-served-1280.png') });
     expect(problems).toEqual([]);
     expect(elsewhere).toEqual([]);
   }, 180_000);
