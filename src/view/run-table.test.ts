@@ -66,6 +66,7 @@ describe('RunTable', () => {
       task: ['t0', 't1', 't2', 't3', 't4', 't5'],
       fault: ['data:stale_read', 'model:overloaded', 'rate_limit', 'timeout'],
       event: ['agent.tool.retry', 'agent_run.started'],
+      member: ['0', '1', '2'],
     });
     const at = table.find('s2', 'article', 17);
     expect(table.rows([at])[0]).toMatchObject({ scenario: 's2', arm: 'article', seed: 17 });

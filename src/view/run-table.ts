@@ -187,8 +187,10 @@ export class RunTable {
   }
 
   /** The values each filter can take, for the page's menus. */
-  choices(): Record<'scenario' | 'arm' | 'verdict' | 'outcome' | 'task' | 'fault' | 'event', string[]> {
+  choices(): Record<'scenario' | 'arm' | 'verdict' | 'outcome' | 'task' | 'fault' | 'event' | 'member', string[]> {
     const { columns, strings, rows } = this.index;
+    const members = new Set<number>();
+    for (let row = 0; row < rows; row++) if (columns.member[row]! >= 0) members.add(columns.member[row]!);
     const of = (column: ArrayLike<number>, split = false) => {
       const seen = new Set<number>();
       for (let row = 0; row < rows; row++) seen.add(column[row]!);
@@ -205,6 +207,8 @@ export class RunTable {
       task: of(columns.task),
       fault: of(columns.faults, true),
       event: of(columns.events, true),
+      // The persona ensemble's members that played (none without an ensemble).
+      member: [...members].sort((a, b) => a - b).map(String),
     };
   }
 }

@@ -157,7 +157,7 @@ function cellsTable(cells) {
 
 function filterForm(choices) {
   const form = el('form', { class: 'filters', id: 'filters' });
-  for (const name of ['scenario', 'arm', 'verdict', 'outcome', 'task', 'fault', 'event']) {
+  for (const name of ['scenario', 'arm', 'verdict', 'outcome', 'task', 'fault', 'event', 'member']) {
     if (choices[name].length === 0) continue;
     form.append(el('label', {}, name, el('select', { name }, el('option', { value: '' }, 'any'), ...choices[name].map((value) => el('option', { value }, value)))));
   }
