@@ -147,10 +147,11 @@ describe('AgentMeter.conversation', () => {
       messages: [{ role: 'user', content: 'export u_1' }],
       thread: { type: 'create' },
     });
-    await call(meter.fetch(answer('r2', [{ type: 'text', text: 'done' }])), {
-      model: 'm',
-      messages: [result],
-      thread: { type: 'continue', previous_message_id: 'r1' },
+    // However the client spaces its JSON.
+    const spaced = (body: unknown) => JSON.stringify(body).replace('"thread":', '"thread" : ');
+    await meter.fetch(answer('r2', [{ type: 'text', text: 'done' }]))('http://simulated.invalid/v1/x', {
+      method: 'POST',
+      body: spaced({ model: 'm', messages: [result], thread: { type: 'continue', previous_message_id: 'r1' } }),
     });
     expect(meter.conversation()).toEqual([
       { role: 'user', content: 'export u_1' },
@@ -158,5 +159,8 @@ describe('AgentMeter.conversation', () => {
       result,
       { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
     ]);
+    // A run that has ended keeps what it made of the bodies, not them.
+    meter.release();
+    expect(meter.conversation()).toBeUndefined();
   });
 });

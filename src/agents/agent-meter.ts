@@ -42,6 +42,9 @@ export class AgentToolFailure extends Error {
   }
 }
 
+/** A `thread` key in a request body, however the client spaced it. */
+const THREAD_KEY = /"thread"\s*:/;
+
 /** One answered model call as it crossed the wire: the request's body (when it was text) and the reply's. */
 interface Exchange {
   readonly request: string | undefined;
@@ -140,7 +143,7 @@ export class AgentMeter {
   observeCall(request: string | undefined, text: string): void {
     this.#last = { request, reply: text };
     // A key, not text in a message: inside a JSON string a quote is escaped.
-    if (request?.includes('"thread":')) this.#threaded.push(this.#last);
+    if (request?.includes('"thread"') && THREAD_KEY.test(request)) this.#threaded.push(this.#last);
     const reply = JSON.parse(text) as WireReply;
     const usage = anthropicUsage(reply.usage ?? {});
     const calls =
@@ -182,6 +185,12 @@ export class AgentMeter {
     } catch {
       return undefined;
     }
+  }
+
+  /** Drops the bodies kept for `conversation`: a run that has ended keeps what it made of them, not them. */
+  release(): void {
+    this.#last = undefined;
+    this.#threaded.length = 0;
   }
 
   /** The last threaded call's whole conversation, its threads read as the endpoint read them. */

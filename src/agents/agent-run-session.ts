@@ -92,6 +92,8 @@ export function openAgentRun(spec: AgentRunSessionSpec): AgentRunSession {
       const scrubbed = endpoint.scrub?.(ended.thrown) ?? ended.thrown;
       outcome = { kind: 'failed', reason: errorLine(agentName, scrubbed), error: scrubbed };
     }
+    const conversation = meter.conversation() ?? openingMessages;
+    meter.release();
     const counts = meter.counts;
     const metrics = {
       toolCalls: counts.toolCalls,
@@ -107,7 +109,7 @@ export function openAgentRun(spec: AgentRunSessionSpec): AgentRunSession {
       costUsd: counts.costUsd,
     };
     const output = session.finish({
-      result: { outcome: recordable(outcome, agentName), metrics, messages: meter.conversation() ?? openingMessages },
+      result: { outcome: recordable(outcome, agentName), metrics, messages: conversation },
       model: spec.modelLabel ?? endpoint.label ?? apiLabel,
       // Agents run unstreamed as far as the record knows: it carries no stream cuts.
       stream: false,

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../user-input-error.js';
@@ -8,7 +8,7 @@ import { indexRuns, readFirstRuns, RunsChanged, type RunsIndex } from './runs-in
 import { looksIndexable } from './runs-index-range.js';
 import { indexedRunSchema } from './run-record-schema.js';
 import { DATA_FAULT_KINDS } from '../tools/tool-fault.js';
-import { fixtureRun, variedFolder } from './sweep-fixture.test-helpers.js';
+import { finishedFolder, fixtureRun, variedFolder } from './sweep-fixture.test-helpers.js';
 
 /** Every row of an index with its codes read back as text. */
 function decoded(index: RunsIndex) {
@@ -86,6 +86,11 @@ describe('indexRuns', () => {
         some.map((row) => [expected[row]!.seed, expected[row]!.arm, expected[row]!.scenario]),
       );
     }
+  });
+
+  it('holds an ensemble member past 2^31 as it is', async () => {
+    const dir = finishedFolder([fixtureRun({ seed: 1, member: 2 ** 31 + 5 })]);
+    expect((await indexRuns(openFinishedSweep(dir))).columns.member[0]).toBe(2 ** 31 + 5);
   });
 
   it('reports the bytes it has read, up to the whole file', async () => {
@@ -187,6 +192,22 @@ describe('indexRuns', () => {
         .replace('"verdict":"failure"', '"verdict":"success"'),
     );
     expect(() => index.read([0, 1, 2, 3])).toThrow(RunsChanged);
+    // The same size and modification time, and every line where it was: the run read is not the indexed one.
+    const { mtime } = statSync(file);
+    const rewrite = (changed: string) => {
+      writeFileSync(file, changed);
+      utimesSync(file, mtime, mtime);
+    };
+    rewrite(text);
+    const fresh = await indexRuns(openFinishedSweep(dir));
+    rewrite(text.replace('"tool_calls":10', '"tool_calls":99'));
+    expect(() => fresh.read([...Array(fresh.rows).keys()])).toThrow(RunsChanged);
+    // Lines moved: a run read across two of them is no JSON at all, and is said as the same change.
+    const moved = text.split('\n');
+    moved[0] = moved[0]!.replace('"model":"simulated"', '"model":"simulated!!"');
+    moved[1] = moved[1]!.replace('"model":"simulated"', '"model":"simulat"');
+    rewrite(moved.join('\n'));
+    expect(() => fresh.read([1])).toThrow(RunsChanged);
     writeFileSync(file, text.slice(0, 1000));
     expect(() => index.read([100])).toThrow(/changed since \(open the sweep again to index it afresh\)/);
     rmSync(file);

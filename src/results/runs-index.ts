@@ -6,7 +6,15 @@ import { UserInputError } from '../user-input-error.js';
 import { checkRunCounts, type FinishedSweep, rangeSweepOf } from './results-reader.js';
 import { forEachLineSync, readable } from './line-reader.js';
 import { parseRunLine, type StoredRun } from './run-record-schema.js';
-import { againstSweep, indexRange, type RangeIndex, type RangeResult, type RangeTask } from './runs-index-range.js';
+import {
+  againstSweep,
+  indexRange,
+  metGroups,
+  metKey,
+  type RangeIndex,
+  type RangeResult,
+  type RangeTask,
+} from './runs-index-range.js';
 
 /** Below this size a runs.jsonl is indexed on the calling thread: starting workers would cost more. */
 const WORKERS_FROM_BYTES = 32 << 20;
@@ -81,7 +89,7 @@ export class RunsIndex {
    */
   read(rows: readonly number[]): StoredRun[] {
     const file = this.#file;
-    const { offset, length, line, scenario, arm, seed, verdict } = this.columns;
+    const { offset, length, line } = this.columns;
     const fd = readable(file, () => openSync(file, 'r'));
     try {
       if (
@@ -90,31 +98,56 @@ export class RunsIndex {
           this.#indexed,
         )
       )
-        throw new RunsChanged(file);
+        throw new RunsChanged(file, this);
       return rows.map((row) => {
         const buffer = Buffer.alloc(length[row]!);
         const got = readable(file, () => readSync(fd, buffer, 0, buffer.length, offset[row]!));
-        if (got !== buffer.length) throw new RunsChanged(file);
-        const run = parseRunLine(buffer.toString('utf8'), `${file}:${line[row]!}`);
-        const strings = this.strings;
-        if (
-          run.seed !== seed[row] ||
-          run.scenario !== strings[scenario[row]!] ||
-          run.arm !== strings[arm[row]!] ||
-          run.verdict !== strings[verdict[row]!]
-        )
-          throw new RunsChanged(file);
-        return run;
+        const text = buffer.toString('utf8');
+        // What is there now must be the run the index holds there, field for indexed field.
+        if (got !== buffer.length || !this.#holds(row, text)) throw new RunsChanged(file, this);
+        return parseRunLine(text, `${file}:${line[row]!}`);
       });
     } finally {
       closeSync(fd);
     }
   }
+
+  /** Whether `text` is a run whose indexed fields are the index's at `row` (a change the file's identity hid is caught here). */
+  #holds(row: number, text: string): boolean {
+    let run: Record<string, unknown>;
+    try {
+      run = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return false;
+    }
+    if (typeof run !== 'object' || run === null) return false;
+    const c = this.columns;
+    const named = (column: ArrayLike<number>) => (column[row]! < 0 ? undefined : this.strings[column[row]!]);
+    const key = (groups: readonly (readonly [unknown, string])[]) => metKey(groups);
+    return (
+      run.seed === c.seed[row] &&
+      run.scenario === named(c.scenario) &&
+      run.arm === named(c.arm) &&
+      run.verdict === named(c.verdict) &&
+      run.outcome === named(c.outcome) &&
+      run.task === named(c.task) &&
+      (run.member ?? -1) === c.member[row] &&
+      run.tool_calls === c.toolCalls[row] &&
+      run.model_calls === c.modelCalls[row] &&
+      run.input_tokens === c.inputTokens[row] &&
+      (run.cost_usd ?? Number.NEGATIVE_INFINITY) === c.cost[row] &&
+      key(metGroups(run)) === named(c.faults) &&
+      key([[run.events, '']]) === named(c.events)
+    );
+  }
 }
 
 /** A runs.jsonl that is not the one its index was built from: the index is to be built again. */
 export class RunsChanged extends UserInputError {
-  constructor(file: string) {
+  /** The index that no longer fits its file. */
+  readonly index: RunsIndex | undefined;
+
+  constructor(file: string, index?: RunsIndex) {
     super([
       {
         source: file,
@@ -122,6 +155,7 @@ export class RunsChanged extends UserInputError {
         expected: 'the runs.jsonl that was indexed; it changed since (open the sweep again to index it afresh)',
       },
     ]);
+    this.index = index;
   }
 }
 

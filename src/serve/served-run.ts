@@ -2,6 +2,7 @@ import { AgentToolFailure } from '../agents/agent-meter.js';
 import type { AgentRunEnding, AgentRunSession } from '../agents/agent-run-session.js';
 import type { RunOutput } from '../run/run-session.js';
 import type { AgentEvent } from '../loop/events.js';
+import { assistantTextsOf } from '../sweep/traces.js';
 import { ServeRefusal } from './serve-refusal.js';
 
 /** What an MCP tool call came to, before its wire form: the result text, or the tool's failure. */
@@ -34,6 +35,7 @@ export class ServedRun {
   #judged: RunOutput | undefined;
   /** The same, once it is stored: only then has the run ended. */
   #ended: RunOutput | undefined;
+  #assistantTexts: readonly string[] = [];
 
   constructor(id: string, session: AgentRunSession, events: AgentEvent[]) {
     this.id = id;
@@ -86,8 +88,18 @@ export class ServedRun {
    */
   judge(ending: AgentRunEnding): RunOutput {
     if (this.#ended !== undefined) this.#checkOpen();
-    this.#judged ??= this.session.finish(ending);
+    if (this.#judged === undefined) {
+      const output = this.session.finish(ending);
+      // A served sweep holds its runs until it ends, for their traces: what the model said, not the whole conversation.
+      this.#assistantTexts = assistantTextsOf(output.result.messages);
+      this.#judged = { ...output, result: { ...output.result, messages: [] } };
+    }
     return this.#judged;
+  }
+
+  /** What the agent's model said at each reply, as read off the wire (empty until the run is judged). */
+  get assistantTexts(): readonly string[] {
+    return this.#assistantTexts;
   }
 
   /** The judged record is stored: the run has ended. */

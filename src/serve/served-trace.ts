@@ -1,7 +1,7 @@
 import type { TraceReason } from '../sweep/cell-accumulator.js';
 import { shellWord } from '../sweep/replay-command.js';
 import type { RunRecord } from '../results/run-record-schema.js';
-import { assistantTextsOf, HEAD_EVENTS, TAIL_EVENTS, type Trace } from '../sweep/traces.js';
+import { HEAD_EVENTS, TAIL_EVENTS, type Trace } from '../sweep/traces.js';
 import type { ServedRun } from './served-run.js';
 
 /**
@@ -33,7 +33,7 @@ export function servedTrace(spec: {
     record,
     prompt: run.session.scenario.prompt,
     events: omitted === 0 ? [...events] : [...events.slice(0, HEAD_EVENTS), ...events.slice(-TAIL_EVENTS)],
-    assistant_texts: assistantTextsOf(run.session.meter.conversation() ?? []),
+    assistant_texts: run.assistantTexts,
     events_omitted: omitted,
     outbox: run.session.world.outbox,
   };

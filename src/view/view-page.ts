@@ -141,7 +141,12 @@ async function showFilters(sweep) {
     $('filters-slot').replaceChildren(el('p', { class: 'muted', role: 'status' }, 'indexing runs for filters and sorting… ' + (index.size ? Math.floor((100 * index.bytes) / index.size) : 0) + '%'));
     await new Promise((next) => setTimeout(next, 250));
     if (current !== sweep) return;
-    try { index = await api('/api/sweeps/' + sweep.id + '/index'); } catch (error) { $('filters-slot').replaceChildren(el('p', { class: 'block-error' }, error.message)); return; }
+    try { index = await api('/api/sweeps/' + sweep.id + '/index'); } catch (error) {
+      if (current === sweep) $('filters-slot').replaceChildren(el('p', { class: 'block-error' }, error.message));
+      return;
+    }
+    // Another sweep opened while this one was asked about: its page is not this one's.
+    if (current !== sweep) return;
   }
   if (current === sweep) $('filters-slot').replaceChildren(filterForm(index.choices));
 }

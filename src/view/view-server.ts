@@ -143,8 +143,8 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
     // The last opened kept first: a big sweep's index is some 90 bytes a run.
     opened.delete(entry.id);
     opened.set(entry.id, found);
-    for (const [id, other] of opened)
-      if (opened.size > KEPT_INDEXES && other.ready !== undefined && id !== entry.id) opened.delete(id);
+    // A request already waiting on one let go still gets it; the next asking builds it again.
+    for (const id of opened.keys()) if (opened.size > KEPT_INDEXES && id !== entry.id) opened.delete(id);
     return found;
   };
   const tracesOf = (entry: Listed & { sweep: FinishedSweep }): Promise<StoredTrace[]> => {
@@ -263,7 +263,8 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
           return await answerSweep(entry, parts, query);
         } catch (error) {
           // A runs.jsonl changed under its index: said, and indexed afresh on the next asking.
-          if (error instanceof RunsChanged && opened.get(entry.id)?.ready !== undefined) opened.delete(entry.id);
+          if (error instanceof RunsChanged && opened.get(entry.id)?.ready?.index === error.index)
+            opened.delete(entry.id);
           throw error;
         }
       }
