@@ -3,7 +3,6 @@ import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UserInputError } from '../user-input-error.js';
 import {
   openFinishedSweep,
   readInterruptedRuns,
@@ -12,21 +11,11 @@ import {
   readTraces,
   type FinishedSweep,
 } from './results-reader.js';
-import { finishedFolder, fixtureFolder, fixtureRun, fixtureSummary } from './sweep-fixture.test-helpers.js';
+import { finishedFolder, fixtureFolder, fixtureRun, fixtureSummary, problem } from './sweep-fixture.test-helpers.js';
 import type { StoredRun } from './run-record-schema.js';
 
 const runs = (count: number, fields: Partial<Record<keyof StoredRun, unknown>> = {}) =>
   Array.from({ length: count }, (_, i) => fixtureRun({ seed: i + 1, ...fields }));
-
-async function problem(action: () => unknown): Promise<string> {
-  try {
-    await action();
-  } catch (error) {
-    if (error instanceof UserInputError) return error.message;
-    throw error;
-  }
-  return 'no error';
-}
 
 async function readAll(sweep: FinishedSweep): Promise<StoredRun[]> {
   const read: StoredRun[] = [];

@@ -67,6 +67,22 @@ export type RangeResult =
   | { readonly problem: RangeProblem }
   | { readonly unreadable: string };
 
+/** Strings by number, each given the next number the first time it is seen. */
+export class StringTable {
+  readonly strings: string[] = [];
+  readonly #codes = new Map<string, number>();
+
+  code(text: string): number {
+    let found = this.#codes.get(text);
+    if (found === undefined) {
+      found = this.strings.length;
+      this.#codes.set(text, found);
+      this.strings.push(text);
+    }
+    return found;
+  }
+}
+
 /** A column that grows as rows come. */
 class Column<T extends Float64Array | Uint32Array | Int32Array> {
   #data: T;
@@ -167,17 +183,8 @@ function isDataFaults(value: unknown): boolean {
 export function indexRange(task: RangeTask, progress: (bytes: number) => void = () => {}): RangeResult {
   const { sweep } = task;
   const cells = new Set(sweep.cells);
-  const codes = new Map<string, number>();
-  const strings: string[] = [];
-  const code = (text: string): number => {
-    let found = codes.get(text);
-    if (found === undefined) {
-      found = strings.length;
-      codes.set(text, found);
-      strings.push(text);
-    }
-    return found;
-  };
+  const table = new StringTable();
+  const code = (text: string): number => table.code(text);
   const columns = {
     offset: f64(),
     length: u32(),
@@ -253,7 +260,7 @@ export function indexRange(task: RangeTask, progress: (bytes: number) => void = 
   const index: RangeIndex = {
     rows,
     lines,
-    strings,
+    strings: table.strings,
     offset: columns.offset.done(rows),
     length: columns.length.done(rows),
     line: columns.line.done(rows),

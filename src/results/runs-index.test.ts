@@ -1,14 +1,13 @@
 import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UserInputError } from '../user-input-error.js';
 import { openFinishedSweep, readRuns } from './results-reader.js';
 import type { StoredRun } from './run-record-schema.js';
 import { indexRuns, readFirstRuns, RunsChanged, type RunsIndex } from './runs-index.js';
 import { looksIndexable } from './runs-index-range.js';
 import { indexedRunSchema } from './run-record-schema.js';
 import { DATA_FAULT_KINDS } from '../tools/tool-fault.js';
-import { finishedFolder, fixtureRun, variedFolder } from './sweep-fixture.test-helpers.js';
+import { finishedFolder, fixtureRun, problem, variedFolder } from './sweep-fixture.test-helpers.js';
 
 /** Every row of an index with its codes read back as text. */
 function decoded(index: RunsIndex) {
@@ -55,16 +54,6 @@ async function expectedRows(dir: string) {
     });
   });
   return rows;
-}
-
-async function problem(action: () => Promise<unknown>): Promise<string> {
-  try {
-    await action();
-  } catch (error) {
-    if (error instanceof UserInputError) return error.message;
-    throw error;
-  }
-  return 'no error';
 }
 
 describe('indexRuns', () => {

@@ -14,6 +14,7 @@ import {
   type RangeIndex,
   type RangeResult,
   type RangeTask,
+  StringTable,
 } from './runs-index-range.js';
 
 /** Below this size a runs.jsonl is indexed on the calling thread: starting workers would cost more. */
@@ -278,23 +279,14 @@ function merged(file: string, indexed: FileIdentity, ranges: readonly RangeIndex
     const columns = Object.fromEntries(COLUMN_NAMES.map((name) => [name, only[name]])) as unknown as Columns;
     return new RunsIndex(file, indexed, only.rows, only.strings, columns);
   }
-  const strings: string[] = [];
-  const codes = new Map<string, number>();
+  const table = new StringTable();
   const rows = ranges.reduce((sum, range) => sum + range.rows, 0);
   const columns = Object.fromEntries(
     COLUMN_NAMES.map((name) => [name, new (ranges[0]![name].constructor as Float64ArrayConstructor)(rows)]),
   ) as unknown as Columns;
   let at = 0;
   for (const range of ranges) {
-    const renumber = range.strings.map((text) => {
-      let found = codes.get(text);
-      if (found === undefined) {
-        found = strings.length;
-        codes.set(text, found);
-        strings.push(text);
-      }
-      return found;
-    });
+    const renumber = range.strings.map((text) => table.code(text));
     for (const name of COLUMN_NAMES) {
       const column = columns[name];
       column.set(range[name], at);
@@ -306,7 +298,7 @@ function merged(file: string, indexed: FileIdentity, ranges: readonly RangeIndex
     }
     at += range.rows;
   }
-  return new RunsIndex(file, indexed, rows, strings, columns);
+  return new RunsIndex(file, indexed, rows, table.strings, columns);
 }
 
 /** The runs counted per cell must be summary.json's (`checkRunCounts`). */

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UserInputError } from '../user-input-error.js';
 import type { StoredRun } from './run-record-schema.js';
 import type { StoredSummary } from './summary-schema.js';
 
@@ -140,4 +141,15 @@ export function variedRuns(seeds = 40): StoredRun[] {
 export function variedFolder(seeds = 40): string {
   const cells = ['s1', 's2'].flatMap((scenario) => ['none', 'article'].map((arm) => ({ scenario, arm, runs: seeds })));
   return finishedFolder(variedRuns(seeds), fixtureSummary(cells, seeds));
+}
+
+/** What `action` refused as a UserInputError (its message), or 'no error'. */
+export async function problem(action: () => unknown): Promise<string> {
+  try {
+    await action();
+  } catch (error) {
+    if (error instanceof UserInputError) return error.message;
+    throw error;
+  }
+  return 'no error';
 }
