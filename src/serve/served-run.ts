@@ -97,7 +97,11 @@ export class ServedRun {
     return this.#judged;
   }
 
-  /** What the agent's model said at each reply, as read off the wire (empty until the run is judged). */
+  /**
+   * What the model said at each assistant turn of the run's conversation as read off the wire,
+   * the scenario's history included (its history alone when no call was answered); empty
+   * until the run is judged.
+   */
   get assistantTexts(): readonly string[] {
     return this.#assistantTexts;
   }

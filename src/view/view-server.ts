@@ -140,7 +140,7 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
       throw found.failed;
     }
     if (found === undefined) found = new Opened(entry.sweep);
-    // The last opened kept first: a big sweep's index is some 90 bytes a run.
+    // Kept in the order last opened, the oldest let go first: a big sweep's index is some 90 bytes a run.
     opened.delete(entry.id);
     opened.set(entry.id, found);
     // A request already waiting on one let go still gets it; the next asking builds it again.
@@ -263,8 +263,8 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
           return await answerSweep(entry, parts, query);
         } catch (error) {
           // A runs.jsonl changed under its index: said, and indexed afresh on the next asking.
-          if (error instanceof RunsChanged && opened.get(entry.id)?.ready?.index === error.index)
-            opened.delete(entry.id);
+          const raisedBy = error instanceof RunsChanged ? error.index : undefined;
+          if (raisedBy !== undefined && opened.get(entry.id)?.ready?.index === raisedBy) opened.delete(entry.id);
           throw error;
         }
       }
