@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startView, type RunningView } from '../src/view/view-server.js';
 import { variedFolder } from '../src/results/sweep-fixture.test-helpers.js';
 import { runServed } from '../examples/serve/agent.js';
-import { cliAsync, tempDir } from './cli-helpers.js';
+import { cli, cliAsync, tempDir } from './cli-helpers.js';
 import { startServe } from './serve-helpers.js';
 import { browserRequired, findBrowser } from './find-browser.js';
 
@@ -95,6 +95,9 @@ describe('spiralbench view: the API behind the page', () => {
         .slice(0, 3),
     );
     expect((await get('/api/sweeps/0/runs?sort=verdict')).status).toBe(400);
+    for (const query of ['order=DESC', 'limit=0', 'limit=501', 'offset=-1', 'member=-1'])
+      expect((await get(`/api/sweeps/0/runs?${query}`)).status, query).toBe(400);
+    expect((await get('/api/sweeps/0/runs/extra')).status).toBe(404);
   });
 
   it("opens any run's whole transcript, replayed from its seed: the record is the sweep's", async () => {
@@ -165,6 +168,13 @@ describe('spiralbench view: the API behind the page', () => {
     expect((await get('/api/sweeps', { origin: 'http://evil.example' })).status).toBe(403);
     const post = await fetch(new URL('/api/sweeps', view.url), { method: 'POST', body: '{}' });
     expect(post.status).toBe(405);
+    // HEAD too: a HEAD of a transcript would start a replay, and run an agent's module.
+    expect((await fetch(new URL('/api/sweeps', view.url), { method: 'HEAD' })).status).toBe(405);
+  });
+
+  it('says why two sweeps cannot be paired seed by seed when they share no cell', async () => {
+    const diff = (await get('/api/diff?a=0&b=2')).body as unknown as { unpaired: string; flipped: unknown[] };
+    expect(diff).toMatchObject({ unpaired: 'the sweeps share no (scenario, arm) cell', flipped: [] });
   });
 });
 
@@ -183,6 +193,26 @@ const asker = (running: RunningView) => async (path: string) => {
   const response = await fetch(new URL(path, running.url));
   return { status: response.status, body: (await response.json()) as Answer };
 };
+
+describe('spiralbench view from the command line: what a careless start is told', () => {
+  it('names the flag or folder for a port in use, a port out of range, a wildcard host and an empty folder', () => {
+    const busy = new URL(view.url).port;
+    const said = (args: string[]) => {
+      const { status, stderr } = cli(['view', ...args]);
+      return { status, stderr };
+    };
+    expect(said([join(root, 'results'), '--port', busy])).toEqual({
+      status: 2,
+      stderr: `error: --port: a free port; 127.0.0.1:${busy} is in use (--port 0 picks a free one)\n`,
+    });
+    expect(said([join(root, 'results'), '--port', '70000']).stderr).toMatch(/expected a port from 0 to 65535/);
+    expect(said([join(root, 'results'), '--host', '0.0.0.0']).stderr).toMatch(
+      /--host: an address requests can name; 0\.0\.0\.0 listens on every address.*add --allow-host/,
+    );
+    const empty = tempDir();
+    expect(said([empty]).stderr).toMatch(/a results folder \(one holding runs\.jsonl.*none is here/);
+  });
+});
 
 describe('spiralbench view on a big sweep (the build: its index in worker threads)', () => {
   it('opens at once with its first page, indexes in the background, then filters; a bad line is said once', async () => {

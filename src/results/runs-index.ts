@@ -27,6 +27,8 @@ export interface IndexOptions {
    * source, one after another on this thread). @default 1 below 32 MB, else up to 2
    */
   readonly parts?: number;
+  /** Stops the workers: the index then fails. */
+  readonly signal?: AbortSignal;
 }
 
 /** How far an index is: bytes of runs.jsonl read of its size. */
@@ -252,9 +254,13 @@ function splitAtLines(file: string, size: number, parts: number): [number, numbe
   return starts.map((start, part) => [start, starts[part + 1] ?? size]);
 }
 
-function inWorker(task: RangeTask, progress: (bytes: number) => void): Promise<RangeResult> {
+function inWorker(task: RangeTask, progress: (bytes: number) => void, signal?: AbortSignal): Promise<RangeResult> {
   return new Promise((done, fail) => {
     const worker = new Worker(WORKER_FILE, { workerData: task });
+    // A viewer stopped mid-index stops its workers: they would hold the process for seconds.
+    const stop = () => void worker.terminate();
+    signal?.addEventListener('abort', stop, { once: true });
+    worker.once('exit', () => signal?.removeEventListener('abort', stop));
     worker.on('message', (message: { bytes: number } | { result: RangeResult }) => {
       if ('bytes' in message) progress(message.bytes);
       else done(message.result);

@@ -5,13 +5,16 @@ import { ServeRefusal } from './serve-refusal.js';
 export interface RequestGuardOptions {
   /** Host names answered besides localhost, 127.0.0.1 and [::1] (`--host`, `--allow-host`). @default [] */
   readonly hosts?: readonly string[];
+  /** The command whose server this is, as its refusals name it and its flags. @default 'serve' */
+  readonly command?: 'serve' | 'view';
   /** Browser origins let in (`--allow-origin`), as `scheme://host[:port]`. @default [] */
   readonly origins?: readonly string[];
 }
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 /** Addresses that mean "every interface": they name no host a request could use. */
-const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '[::]']);
+/** Addresses that listen on every interface: no request names them, so they name no Host. */
+export const WILDCARD_ADDRESSES: ReadonlySet<string> = new Set(['0.0.0.0', '::', '[::]']);
 
 /**
  * Whether a request may reach serve, checked from its headers alone, before its route or
@@ -31,12 +34,15 @@ const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '[::]']);
  */
 export class RequestGuard {
   readonly #hosts: ReadonlySet<string>;
+  /** The command whose server this guards, named in its refusals. */
+  readonly #command: 'serve' | 'view';
   readonly #origins: ReadonlySet<string>;
 
   constructor(options: RequestGuardOptions = {}) {
     const named = (options.hosts ?? []).map(hostName).filter((host) => !WILDCARD_ADDRESSES.has(host));
     this.#hosts = new Set([...LOOPBACK_NAMES, ...named]);
     this.#origins = new Set((options.origins ?? []).map(originOf));
+    this.#command = options.command ?? 'serve';
   }
 
   /** Refuses (403) a request whose Host is not serve's, or which a browser sent from an origin not allowed. */
@@ -46,14 +52,16 @@ export class RequestGuard {
       throw new ServeRefusal(
         403,
         'forbidden_host',
-        `Host '${host}' is not one serve answers to: name it as localhost, 127.0.0.1 or [::1] with port ${port}, or start serve with --allow-host <name>.`,
+        `Host '${host}' is not one ${this.#command} answers to: name it as localhost, 127.0.0.1 or [::1] with port ${port}, or start ${this.#command} with --allow-host <name>.`,
       );
     const origin = headers.origin;
     if (origin !== undefined && !this.#origins.has(originOf(origin)))
       throw new ServeRefusal(
         403,
         'forbidden_origin',
-        `Origin '${origin}' is refused: serve answers agents, not web pages, unless started with --allow-origin ${origin}.`,
+        this.#command === 'serve'
+          ? `Origin '${origin}' is refused: serve answers agents, not web pages, unless started with --allow-origin ${origin}.`
+          : `Origin '${origin}' is refused: the viewer answers its own page only.`,
       );
   }
 

@@ -61,9 +61,27 @@ function unpairedBecause(a: StoredSummary, b: StoredSummary): string | undefined
   if (a.sweep_seed !== b.sweep_seed)
     return `the sweeps have other sweep seeds (${a.sweep_seed} and ${b.sweep_seed}): a seed meets other faults in each`;
   if (a.ensemble?.hash !== b.ensemble?.hash) return 'the sweeps ran other persona ensembles';
+  // An ensemble's member is counted from the sweep's first seed: seed s is another persona in each.
+  if (a.ensemble !== undefined && a.seeds.base !== b.seeds.base)
+    return `the sweeps' seeds start at ${a.seeds.base} and ${b.seeds.base}, so a seed is played by another member of the ensemble in each`;
   const hashes = new Map(a.scenarios.map((scenario) => [scenario.id, scenario.hash]));
   const changed = b.scenarios.find((scenario) => hashes.has(scenario.id) && hashes.get(scenario.id) !== scenario.hash);
   if (changed !== undefined) return `${changed.id} is another scenario file in each sweep`;
+  return undefined;
+}
+
+/** Why there is nothing to pair, when the two sides share no cell or no seed. */
+function nothingShared(a: DiffSide, b: DiffSide, sharedCells: number): string | undefined {
+  if (sharedCells === 0)
+    return a.arm === undefined
+      ? 'the sweeps share no (scenario, arm) cell'
+      : `the two arms share no scenario between ${a.name} and ${b.name}`;
+  const from = Math.max(a.summary.seeds.base, b.summary.seeds.base);
+  const to = Math.min(a.summary.seeds.base + a.summary.seeds.count, b.summary.seeds.base + b.summary.seeds.count);
+  if (from >= to) {
+    const range = ({ seeds }: StoredSummary) => `${seeds.base}–${seeds.base + seeds.count - 1}`;
+    return `the sweeps share no seed (${range(a.summary)} and ${range(b.summary)})`;
+  }
   return undefined;
 }
 
@@ -107,7 +125,7 @@ export function diffSweeps(a: DiffSide, b: DiffSide): SweepDiff {
       clear: after.success.low > before.success.high || after.success.high < before.success.low,
     });
   }
-  const unpaired = unpairedBecause(a.summary, b.summary);
+  const unpaired = unpairedBecause(a.summary, b.summary) ?? nothingShared(a, b, cells.length);
   if (unpaired !== undefined) return { cells, flipped: [], flips: { lost: 0, gained: 0 }, unpaired };
   // Each side's runs by cell and seed: B's verdicts looked up as A's runs are walked in file order.
   const success = new Map<string, Map<number, { arm: string; verdict: string }>>();

@@ -5,7 +5,7 @@ import { join, relative, resolve } from 'node:path';
 import { type FinishedSweep, openFinishedSweep, readTraces } from '../results/results-reader.js';
 import { RUNS_FILE } from '../results/results-files.js';
 import type { StoredTrace } from '../results/trace-schema.js';
-import { RequestGuard } from '../serve/request-guard.js';
+import { RequestGuard, WILDCARD_ADDRESSES } from '../serve/request-guard.js';
 import { ServeRefusal } from '../serve/serve-refusal.js';
 import { UserInputError } from '../user-input-error.js';
 import { type IndexProgress, indexRuns, readFirstRuns, RunsChanged } from '../results/runs-index.js';
@@ -17,6 +17,8 @@ import { VIEW_CSS, VIEW_HTML, VIEW_JS } from './view-page.js';
 
 /** A sweep the page has opened: its index as it is built, and its traces once read. */
 class Opened {
+  /** The sweep as read when this index was started: a sweep run again into its folder is read afresh with it. */
+  readonly sweep: FinishedSweep;
   progress: IndexProgress = { bytes: 0, size: 0 };
   ready: RunTable | undefined = undefined;
   traces: Promise<StoredTrace[]> | undefined = undefined;
@@ -24,10 +26,15 @@ class Opened {
   failed: unknown = undefined;
   readonly table: Promise<RunTable>;
 
-  constructor(sweep: FinishedSweep) {
-    this.table = indexRuns(sweep, (progress) => {
-      this.progress = progress;
-    }).then((index) => (this.ready = new RunTable(index)));
+  constructor(sweep: FinishedSweep, signal: AbortSignal) {
+    this.sweep = sweep;
+    this.table = indexRuns(
+      sweep,
+      (progress) => {
+        this.progress = progress;
+      },
+      { signal },
+    ).then((index) => (this.ready = new RunTable(index)));
     this.table.catch((error: unknown) => {
       this.failed = error;
     });
@@ -55,14 +62,28 @@ export function findSweeps(paths: readonly string[], cwd = process.cwd()): Liste
   const visit = (dir: string, depth: number) => {
     if (existsSync(join(dir, RUNS_FILE))) dirs.push(dir);
     else if (depth > 0)
-      for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)))
-        if (entry.isDirectory()) visit(join(dir, entry.name), depth - 1);
+      for (const name of readdirSync(dir).sort((a, b) => a.localeCompare(b))) {
+        const inside = join(dir, name);
+        // A folder, or a link to one: statSync follows links.
+        if (statSync(inside, { throwIfNoEntry: false })?.isDirectory() === true) visit(inside, depth - 1);
+      }
   };
   for (const path of paths) {
     const dir = resolve(cwd, path);
     if (!existsSync(dir) || !statSync(dir).isDirectory())
-      throw UserInputError.single(path, '', 'a results folder, or a folder holding results folders');
+      throw UserInputError.single(
+        path,
+        '',
+        `a results folder, or a folder holding results folders${path === 'results' ? ' (the default when no folder is given)' : ''}`,
+      );
+    const before = dirs.length;
     visit(dir, 2);
+    if (dirs.length === before)
+      throw UserInputError.single(
+        path,
+        '',
+        'a results folder (one holding runs.jsonl, as `spiralbench run --out <dir>` writes), or a folder holding them up to two levels down; none is here',
+      );
   }
   return [...new Set(dirs)].map((dir, id) => {
     const name = relative(cwd, dir) || '.';
@@ -78,6 +99,8 @@ export function findSweeps(paths: readonly string[], cwd = process.cwd()): Liste
 export interface ViewOptions {
   readonly paths: readonly string[];
   readonly host?: string;
+  /** Host names answered besides the loopback names and `host` (`--allow-host`). @default [] */
+  readonly allowHosts?: readonly string[];
   /** 0 picks a free port. */
   readonly port?: number;
   /** Where a run is replayed from (the sweeps' scenario paths are relative to it). @default process.cwd() */
@@ -127,8 +150,10 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
   const cwd = options.cwd ?? process.cwd();
   const listed = findSweeps(options.paths, cwd);
   const host = options.host ?? '127.0.0.1';
-  const guard = new RequestGuard({ hosts: [host] });
+  const guard = new RequestGuard({ hosts: [host, ...(options.allowHosts ?? [])], command: 'view' });
   const opened = new Map<number, Opened>();
+  /** Aborted when the viewer closes: indexes still being built stop. */
+  const closing = new AbortController();
   /**
    * A sweep's index, started on first asking and built in the background. One that failed
    * (a folder being written, or changed) says why once, and is started afresh next time.
@@ -139,7 +164,7 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
       opened.delete(entry.id);
       throw found.failed;
     }
-    if (found === undefined) found = new Opened(entry.sweep);
+    if (found === undefined) found = new Opened(openFinishedSweep(entry.sweep.dir), closing.signal);
     // Kept in the order last opened, the oldest let go first: a big sweep's index is some 90 bytes a run.
     opened.delete(entry.id);
     opened.set(entry.id, found);
@@ -149,7 +174,7 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
   };
   const tracesOf = (entry: Listed & { sweep: FinishedSweep }): Promise<StoredTrace[]> => {
     const state = open(entry);
-    state.traces ??= readTraces(entry.sweep).then((traces) => traces ?? []);
+    state.traces ??= readTraces(state.sweep).then((traces) => traces ?? []);
     state.traces.catch(() => {
       state.traces = undefined;
     });
@@ -164,6 +189,8 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
   };
 
   const transcripts = new Map<string, Promise<unknown>>();
+  /** Who waits for each transcript not yet answered. */
+  const askers = new Map<string, Set<ServerResponse>>();
   const replays = new Slots(2);
   let port = options.port ?? 0;
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -183,21 +210,22 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
       query: URLSearchParams,
     ): Promise<void> => {
       const state = open(entry);
+      const { sweep } = state;
       if (parts.length === 3)
         return send(
           200,
           JSON_TYPE,
-          JSON.stringify({ ...described(entry), summary: entry.sweep.summary, index: indexState(state) }),
+          JSON.stringify({ ...described({ ...entry, sweep }), summary: sweep.summary, index: indexState(state) }),
         );
       if (parts[3] === 'index' && parts.length === 4) return send(200, JSON_TYPE, JSON.stringify(indexState(state)));
-      if (parts[3] === 'runs') {
+      if (parts[3] === 'runs' && parts.length === 4) {
         const runQueried = runQuery(query);
         // While the index is built, the first pages in file order are read from the file's start.
         if (state.ready === undefined && isFirstPages(runQueried))
-          return send(200, JSON_TYPE, JSON.stringify(firstPage(entry.sweep, runQueried)));
+          return send(200, JSON_TYPE, JSON.stringify(firstPage(sweep, runQueried)));
         return send(200, JSON_TYPE, JSON.stringify((await state.table).page(runQueried)));
       }
-      if (parts[3] === 'transcript') {
+      if (parts[3] === 'transcript' && parts.length === 4) {
         const table = await state.table;
         const traces = await tracesOf(entry);
         const run = {
@@ -214,23 +242,34 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
             `no run ${run.scenario} · ${run.arm} · seed ${run.seed} in this sweep`,
           );
         const [row] = table.rows([at]) as [RunRow];
-        if (entry.sweep.summary.model === SERVED_MODEL)
+        if (sweep.summary.model === SERVED_MODEL)
           return send(200, JSON_TYPE, JSON.stringify(recordedJson(traces, run)));
-        const args = replayArguments(entry.sweep.summary, traces, run, cwd);
+        const args = replayArguments(sweep.summary, traces, run, cwd);
         const key = JSON.stringify([entry.id, run.scenario, run.arm, run.seed]);
         // A replay is the same every time: kept for the last few runs opened, and at most
         // two run at once however many a page asks for (one whose asker left is not started).
+        let waiting = askers.get(key);
+        if (waiting === undefined) askers.set(key, (waiting = new Set()));
+        waiting.add(response);
+        response.once('close', () => waiting.delete(response));
         let transcript = transcripts.get(key);
         if (transcript === undefined) {
           transcript = replays.run(async () => {
-            if (response.destroyed) throw new TranscriptUnavailable('nobody is waiting for this run any more');
+            // Started only for someone still waiting: every asker may have left while it queued.
+            if (![...(askers.get(key) ?? [])].some((asker) => !asker.destroyed))
+              throw new TranscriptUnavailable('nobody is waiting for this run any more');
             return sameRun(await replayJson(args, cwd), row);
           });
           transcripts.set(key, transcript);
           transcript.catch(() => transcripts.delete(key));
           if (transcripts.size > KEPT_TRANSCRIPTS) transcripts.delete(transcripts.keys().next().value!);
         }
-        return send(200, JSON_TYPE, JSON.stringify(await transcript));
+        try {
+          return send(200, JSON_TYPE, JSON.stringify(await transcript));
+        } finally {
+          waiting.delete(response);
+          if (waiting.size === 0) askers.delete(key);
+        }
       }
       throw new ServeRefusal(404, 'not_found', `nothing at /${parts.join('/')}`);
     };
@@ -244,7 +283,8 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
       const own = `http://${request.headers.host ?? ''}`;
       const { origin, ...rest } = request.headers;
       guard.admit(origin === own ? rest : request.headers, port);
-      if (request.method !== 'GET' && request.method !== 'HEAD')
+      // HEAD too: a HEAD of a transcript would start a replay, and so run an agent's module.
+      if (request.method !== 'GET')
         throw new ServeRefusal(405, 'method_not_allowed', 'the viewer only reads: GET', { headers: { allow: 'GET' } });
       const url = new URL(request.url ?? '/', 'http://view.invalid');
       const query = url.searchParams;
@@ -279,14 +319,17 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
           [a, armA],
           [b, armB],
         ] as const)
-          if (arm !== undefined && !entry.sweep.summary.arms.some((known) => known.name === arm))
+          if (arm !== undefined && !open(entry).sweep.summary.arms.some((known) => known.name === arm))
             throw new ServeRefusal(400, 'bad_query', `no arm '${arm}' in ${entry.name}`);
-        const side = async (entry: typeof a, arm: string | undefined) => ({
-          name: entry.name,
-          summary: entry.sweep.summary,
-          table: await open(entry).table,
-          ...(arm === undefined ? {} : { arm }),
-        });
+        const side = async (entry: typeof a, arm: string | undefined) => {
+          const state = open(entry);
+          return {
+            name: entry.name,
+            summary: state.sweep.summary,
+            table: await state.table,
+            ...(arm === undefined ? {} : { arm }),
+          };
+        };
         return send(200, JSON_TYPE, JSON.stringify(diffSweeps(await side(a, armA), await side(b, armB))));
       }
       throw new ServeRefusal(404, 'not_found', `nothing at ${url.pathname}`);
@@ -311,11 +354,19 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
     server.listen(port, host, () => done());
   });
   port = (server.address() as AddressInfo).port;
-  const shown = host.includes(':') ? `[${host}]` : host;
+  // A wildcard address is no name to open: the first name the viewer answers to is.
+  const named = WILDCARD_ADDRESSES.has(host) ? (options.allowHosts?.[0] ?? '127.0.0.1') : host;
+  const shown = named.includes(':') && !named.startsWith('[') ? `[${named}]` : named;
   return {
     url: `http://${shown}:${port}/`,
     sweeps: listed.length,
-    close: () => new Promise((done) => server.close(() => done())),
+    close: () =>
+      new Promise((done) => {
+        server.close(() => done());
+        // A browser's kept-alive connections, and an index being built, would hold the close for seconds.
+        server.closeAllConnections();
+        closing.abort();
+      }),
   };
 }
 
@@ -406,6 +457,14 @@ function runQuery(query: URLSearchParams): RunQuery {
   };
   const member = whole(query, 'member');
   if (member !== undefined && member < 0) throw new ServeRefusal(400, 'bad_query', `member: 0 or more, got ${member}`);
+  const offset = whole(query, 'offset');
+  if (offset !== undefined && offset < 0) throw new ServeRefusal(400, 'bad_query', `offset: 0 or more, got ${offset}`);
+  const limit = whole(query, 'limit');
+  if (limit !== undefined && (limit < 1 || limit > MAX_PAGE))
+    throw new ServeRefusal(400, 'bad_query', `limit: from 1 to ${MAX_PAGE}, got ${limit}`);
+  const order = query.get('order') ?? 'asc';
+  if (order !== 'asc' && order !== 'desc')
+    throw new ServeRefusal(400, 'bad_query', `order: asc or desc, got '${order}'`);
   return {
     ...text('scenario'),
     ...text('arm'),
@@ -420,6 +479,6 @@ function runQuery(query: URLSearchParams): RunQuery {
     ...number('offset', 'offset'),
     ...number('limit', 'limit'),
     sort: sort as SortKey,
-    descending: query.get('order') === 'desc',
+    descending: order === 'desc',
   };
 }

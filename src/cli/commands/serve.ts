@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, rmdirSync } from 'node:fs';
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { loadScenarioSource } from '../../sweep/scenario-source.js';
 import { checkSeeds } from '../../sweep/sweep-plan.js';
 import { wallClock } from '../../clock/wall-clock.js';
@@ -20,6 +20,7 @@ import { inProcessModel } from '../../run/model-source.js';
 import { optionAlias } from '../option-alias.js';
 import { outputFolder } from '../output-folder.js';
 import { nonNegativeInt, nonNegativeNumber, seedCount } from '../parse.js';
+import { listenOrSay, portNumber } from '../listen-flags.js';
 import { RunInterrupted } from '../run-interrupted.js';
 import { writeSweepMeta } from '../sweep-meta.js';
 import { cliCommand } from '../invocation.js';
@@ -328,32 +329,9 @@ function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** `--port`: a TCP port, or 0 for a free one. */
-function portNumber(value: string): number {
-  const port = nonNegativeInt(value);
-  if (port > 65535) throw new InvalidArgumentError('expected a port from 0 to 65535 (0 picks a free one).');
-  return port;
-}
-
 /** Binds the port; a port or address the user cannot have is a UserInputError naming the flag. */
-async function listen(server: ServeServer, flags: ServeFlags): Promise<string> {
-  try {
-    return await server.listen();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const at = `${flags.host}:${flags.port}`;
-    if (code === 'EADDRINUSE')
-      throw UserInputError.single('--port', '', `a free port; ${at} is in use (--port 0 picks a free one)`);
-    if (code === 'EACCES')
-      throw UserInputError.single(
-        '--port',
-        '',
-        `a port this user may listen on; ${at} is refused (try one above 1023, or --port 0)`,
-      );
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-      throw UserInputError.single('--host', '', `an address of this machine; ${flags.host} is not one (${code})`);
-    throw error;
-  }
+function listen(server: ServeServer, flags: ServeFlags): Promise<string> {
+  return listenOrSay(() => server.listen(), flags);
 }
 
 /**
