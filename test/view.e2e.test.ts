@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -170,6 +170,25 @@ describe('spiralbench view: the API behind the page', () => {
     expect(post.status).toBe(405);
     // HEAD too: a HEAD of a transcript would start a replay, and run an agent's module.
     expect((await fetch(new URL('/api/sweeps', view.url), { method: 'HEAD' })).status).toBe(405);
+  });
+
+  it('says a sweep whose runs.jsonl was deleted is gone, rather than answer from its index', async () => {
+    const copy = join(root, 'deleted', 'first');
+    cpSync(join(root, 'results', 'first'), copy, { recursive: true });
+    const gone = await startView({ paths: [copy], port: 0, cwd: root });
+    const ask = asker(gone);
+    try {
+      let index = (await ask('/api/sweeps/0')).body.index;
+      while (!index.ready) index = (await ask('/api/sweeps/0/index')).body;
+      rmSync(join(copy, 'runs.jsonl'));
+      const diff = await ask('/api/diff?a=0&b=0&arm_a=none&arm_b=article');
+      expect(diff.status).toBe(409);
+      expect(diff.body.error.message).toMatch(/changed since/);
+      // Asked again, the sweep is read afresh: and it has no runs.jsonl now.
+      expect((await ask('/api/sweeps/0/index')).body.error.message).toMatch(/the folder has no runs\.jsonl/);
+    } finally {
+      await gone.close();
+    }
   });
 
   it('says why two sweeps cannot be paired seed by seed when they share no cell', async () => {

@@ -201,6 +201,7 @@ describe('indexRuns', () => {
     expect(() => index.read([100])).toThrow(/changed since \(open the sweep again to index it afresh\)/);
     rmSync(file);
     expect(() => index.read([0])).toThrow(/runs\.jsonl: a readable file \(ENOENT/);
+    expect(() => index.checkFile()).toThrow(RunsChanged);
     await expect(indexRuns(openFinishedSweep(variedFolder()), undefined, { parts: 2 }).then(() => 'ok')).resolves.toBe(
       'ok',
     );

@@ -86,6 +86,12 @@ export class RunsIndex {
     return at === -1 ? -2 : at;
   }
 
+  /** Refuses (RunsChanged) a file gone or changed since it was indexed: what the index says is no longer so. */
+  checkFile(): void {
+    const now = statSync(this.#file, { throwIfNoEntry: false });
+    if (now === undefined || !sameFile(now, this.#indexed)) throw new RunsChanged(this.#file, this);
+  }
+
   /**
    * The runs at `rows`, read from the file and checked whole, in the order asked. A file
    * changed since it was indexed is a RunsChanged, never a run read from the wrong bytes.

@@ -211,6 +211,8 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
     ): Promise<void> => {
       const state = open(entry);
       const { sweep } = state;
+      // A built index whose file is gone or changed says so, rather than answer from what it holds.
+      state.ready?.index.checkFile();
       if (parts.length === 3)
         return send(
           200,
@@ -323,12 +325,14 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
             throw new ServeRefusal(400, 'bad_query', `no arm '${arm}' in ${entry.name}`);
         const side = async (entry: typeof a, arm: string | undefined) => {
           const state = open(entry);
-          return {
-            name: entry.name,
-            summary: state.sweep.summary,
-            table: await state.table,
-            ...(arm === undefined ? {} : { arm }),
-          };
+          const table = await state.table;
+          try {
+            table.index.checkFile();
+          } catch (error) {
+            if (error instanceof RunsChanged && opened.get(entry.id) === state) opened.delete(entry.id);
+            throw error;
+          }
+          return { name: entry.name, summary: state.sweep.summary, table, ...(arm === undefined ? {} : { arm }) };
         };
         return send(200, JSON_TYPE, JSON.stringify(diffSweeps(await side(a, armA), await side(b, armB))));
       }
