@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredSummary } from '../results/summary-schema.js';
 import type { StoredTrace } from '../results/trace-schema.js';
-import { recordedJson, replayArguments, TranscriptUnavailable } from './run-transcript.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { recordedJson, replayArguments, replayJson, TranscriptUnavailable } from './run-transcript.js';
 
 const summary = (fields: Partial<StoredSummary>) =>
   ({ model: 'simulated', seeds: { base: 1, count: 40 }, ...fields }) as StoredSummary;
@@ -69,5 +72,14 @@ describe('the replay a viewer runs for a run', () => {
       ],
     });
     expect(() => recordedJson([served], { ...RUN, seed: 13 })).toThrow(/this run was not traced/);
+  });
+
+  it("says where the sweep's paths were looked for when a replay cannot find one", async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'spiralbench-view-cwd-'));
+    await expect(
+      replayJson(['--scenario', 'my-tasks/lookup.yaml', '--arm', 'none', '--seed', '1'], elsewhere),
+    ).rejects.toThrow(
+      /file not found.*\(the viewer reads the sweep's paths from .*: start it in the folder the sweep was run from\)/,
+    );
   });
 });

@@ -141,7 +141,12 @@ export function replayJson(args: readonly string[], cwd: string, timeoutMs = 120
       { cwd, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
       (error, stdout, stderr) => {
         if (error !== null) {
-          reject(new TranscriptUnavailable(`replay failed: ${(stderr.trim() || error.message).split('\n')[0]}`));
+          const first = (stderr.trim() || error.message).split('\n')[0] ?? '';
+          // The sweep's paths (scenario, dataset, arms file, agent) are read from where the viewer started.
+          const hint = /not found|ENOENT/.test(first)
+            ? ` (the viewer reads the sweep's paths from ${cwd}: start it in the folder the sweep was run from)`
+            : '';
+          reject(new TranscriptUnavailable(`replay failed: ${first}${hint}`));
           return;
         }
         try {
