@@ -1,5 +1,7 @@
-import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium } from 'playwright-core';
 
 /** Where a Chromium-family browser is commonly installed (Debian, Ubuntu, Chrome, macOS). */
 const KNOWN_PATHS = [
@@ -48,4 +50,31 @@ function safeExecutablePath(): string | undefined {
 export function browserRequired(env: NodeJS.ProcessEnv = process.env): boolean {
   const ci = env['CI'];
   return ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false';
+}
+
+/** The flags a root, offline machine needs (see .ci/run, which installs Debian's chromium). */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A headless browser with a profile of its own, for the browser tests: `path` from `findBrowser`. */
+export function launchHeadless(
+  path: string,
+  options: { readonly width?: number; readonly height?: number; readonly offline?: boolean } = {},
+): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'spiralbench-chromium-')), {
+    executablePath: path,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    ...(options.width === undefined || options.height === undefined
+      ? {}
+      : { viewport: { width: options.width, height: options.height } }),
+    ...(options.offline === true ? { offline: true } : {}),
+  });
 }

@@ -1,27 +1,16 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliAsync, tempDir } from './cli-helpers.js';
-import { browserRequired, findBrowser } from './find-browser.js';
+import { browserRequired, findBrowser, launchHeadless } from './find-browser.js';
 
 const BROWSER = findBrowser();
 if (BROWSER.kind === 'missing') {
   if (browserRequired()) throw new Error(`the HTML report's browser tests need a browser under CI: ${BROWSER.hint}`);
   console.log(`skipping the HTML report's browser tests: ${BROWSER.hint}`);
 }
-/** The flags a root, offline machine needs (see .ci/run, which installs Debian's chromium). */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const REPORTS = fileURLToPath(new URL('../reports/', import.meta.url));
 const EVIL_SCENARIO = '<img src=x onerror=alert(1)>';
 const EVIL_ARM = '</script><script>alert(2)</script>';
@@ -242,13 +231,7 @@ describe.skipIf(BROWSER.kind === 'missing')('the HTML report in headless Chromiu
 
   beforeAll(async () => {
     if (BROWSER.kind === 'missing') return;
-    context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'spiralbench-chromium-')), {
-      executablePath: BROWSER.path,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1440, height: 900 },
-      offline: true,
-    });
+    context = await launchHeadless(BROWSER.path, { width: 1440, height: 900, offline: true });
     // Nothing may leave the page: a request for anything but the report itself is refused and recorded.
     await context.route('**/*', (route) =>
       route.request().url().startsWith('file:') ? route.continue() : route.abort(),
@@ -418,12 +401,7 @@ describe.skipIf(BROWSER.kind === 'missing')('the HTML report at 1280 and 1920 px
     expect(run.status, run.stderr).toBe(0);
     html = join(dir, 'widths.html');
     report(sweepDir, html);
-    context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'spiralbench-chromium-')), {
-      executablePath: BROWSER.path,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      offline: true,
-    });
+    context = await launchHeadless(BROWSER.path, { offline: true });
   }, 120_000);
 
   afterAll(async () => {

@@ -1,22 +1,20 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startView, type RunningView } from '../src/view/view-server.js';
 import { variedFolder } from '../src/results/sweep-fixture.test-helpers.js';
 import { runServed } from '../examples/serve/agent.js';
 import { cli, cliAsync, tempDir } from './cli-helpers.js';
 import { startServe } from './serve-helpers.js';
-import { browserRequired, findBrowser } from './find-browser.js';
+import { browserRequired, findBrowser, launchHeadless } from './find-browser.js';
 
 const BROWSER = findBrowser();
 if (BROWSER.kind === 'missing' && browserRequired())
   throw new Error(`the viewer's browser tests need a browser under CI: ${BROWSER.hint}`);
 const REPORTS = fileURLToPath(new URL('../reports/', import.meta.url));
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
 
 interface Run {
   arm: string;
@@ -296,12 +294,7 @@ describe.skipIf(BROWSER.kind === 'missing')('spiralbench view in headless Chromi
 
   beforeAll(async () => {
     if (BROWSER.kind === 'missing') return;
-    context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'spiralbench-chromium-')), {
-      executablePath: BROWSER.path,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 900 },
-    });
+    context = await launchHeadless(BROWSER.path, { width: 1280, height: 900 });
     page = context.pages()[0] ?? (await context.newPage());
     page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
     page.on('pageerror', (error) => problems.push(error.message));
