@@ -70,6 +70,9 @@ export function rowOf(run: StoredRun): RunRow {
   };
 }
 
+/** The values each filter can take. */
+type Choices = Record<'scenario' | 'arm' | 'verdict' | 'outcome' | 'task' | 'fault' | 'event' | 'member', string[]>;
+
 /** Selections kept, the last asked: paging through one filter does not filter and sort again. */
 const KEPT_SELECTIONS = 8;
 
@@ -94,6 +97,7 @@ const SORT_COLUMN: Record<SortKey, NumberColumn> = {
 export class RunTable {
   readonly index: RunsIndex;
   readonly #selections = new Map<string, Uint32Array>();
+  #choices: Choices | undefined;
 
   constructor(index: RunsIndex) {
     this.index = index;
@@ -187,7 +191,13 @@ export class RunTable {
   }
 
   /** The values each filter can take, for the page's menus. */
-  choices(): Record<'scenario' | 'arm' | 'verdict' | 'outcome' | 'task' | 'fault' | 'event' | 'member', string[]> {
+  choices(): Choices {
+    // Read once: the index does not change, and every look at the sweep asks for them.
+    this.#choices ??= this.#readChoices();
+    return this.#choices;
+  }
+
+  #readChoices(): Choices {
     const { columns, strings, rows } = this.index;
     const members = new Set<number>();
     for (let row = 0; row < rows; row++) if (columns.member[row]! >= 0) members.add(columns.member[row]!);
