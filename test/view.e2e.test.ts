@@ -232,7 +232,7 @@ describe('spiralbench view from the command line: what a careless start is told'
 });
 
 describe('spiralbench view on a big sweep (the build: its index in worker threads)', () => {
-  it('opens at once with its first page, indexes in the background, then filters; a bad line is said once', async () => {
+  it('opens at once with its first page, indexes in the background, then filters; a bad line is said until the file is mended', async () => {
     const built = (await import(new URL('../dist/view/view-server.js', import.meta.url).href)) as {
       startView: typeof startView;
     };
@@ -266,9 +266,11 @@ describe('spiralbench view on a big sweep (the build: its index in worker thread
     } finally {
       await big.close();
     }
-    // A line spoiled after the sweep: the index fails, says where once, and is tried again on the next asking.
+    // A line spoiled after the sweep: the index fails and says where at every asking, without
+    // reading the file again, until the file changes; then it is indexed afresh.
     const file = join(dir, 'runs.jsonl');
-    const lines = readFileSync(file, 'utf8').split('\n');
+    const good = readFileSync(file, 'utf8');
+    const lines = good.split('\n');
     lines[45_000] = '{"sweep_seed":';
     writeFileSync(file, lines.join('\n'));
     const spoiled = await built.startView({ paths: [dir], port: 0, cwd: root });
@@ -279,7 +281,16 @@ describe('spiralbench view on a big sweep (the build: its index in worker thread
       while (reply.status === 200 && !reply.body.ready) reply = await ask('/api/sweeps/0/index');
       expect(reply.status).toBe(409);
       expect(reply.body.error.message).toMatch(/runs\.jsonl:45001: one JSON run record per line/);
+      for (const path of ['/api/sweeps/0/index', '/api/sweeps/0', '/api/sweeps/0/index']) {
+        const again = await ask(path);
+        expect(again.status).toBe(409);
+        expect(again.body.error.message).toBe(reply.body.error.message);
+      }
+      writeFileSync(file, good);
       expect((await ask('/api/sweeps/0')).body.index.ready).toBe(false);
+      let mended = (await ask('/api/sweeps/0/index')).body;
+      while (!mended.ready) mended = (await ask('/api/sweeps/0/index')).body;
+      expect(mended.runs).toBe(60_000);
     } finally {
       await spoiled.close();
     }

@@ -1,10 +1,12 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { UserInputError } from '../user-input-error.js';
 import { checkRunCounts, type FinishedSweep, rangeSweepOf } from './results-reader.js';
 import { forEachLineSync, readable } from './line-reader.js';
+import { SUMMARY_FILE } from './results-files.js';
 import { parseRunLine, type StoredRun } from './run-record-schema.js';
 import {
   againstSweep,
@@ -178,6 +180,19 @@ interface FileIdentity {
 const identityOf = ({ ino, size, mtimeMs }: FileIdentity): FileIdentity => ({ ino, size, mtimeMs });
 const sameFile = (a: FileIdentity, b: FileIdentity): boolean =>
   a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+
+/**
+ * The state of the files a sweep's index is read from: runs.jsonl, and summary.json it is
+ * checked against. An index that failed on what they hold fails again until this changes.
+ */
+export function sweepFilesState(sweep: FinishedSweep): string {
+  return [sweep.runsFile, join(sweep.dir, SUMMARY_FILE)]
+    .map((file) => {
+      const now = readable(file, () => statSync(file, { throwIfNoEntry: false }));
+      return now === undefined ? 'absent' : `${now.ino}:${now.size}:${now.mtimeMs}`;
+    })
+    .join(' ');
+}
 
 /**
  * Indexes a finished sweep's runs.jsonl: every line parsed and its indexed fields checked

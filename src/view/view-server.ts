@@ -8,7 +8,7 @@ import type { StoredTrace } from '../results/trace-schema.js';
 import { RequestGuard, WILDCARD_ADDRESSES } from '../serve/request-guard.js';
 import { ServeRefusal } from '../serve/serve-refusal.js';
 import { UserInputError } from '../user-input-error.js';
-import { type IndexProgress, indexRuns, readFirstRuns, RunsChanged } from '../results/runs-index.js';
+import { type IndexProgress, indexRuns, readFirstRuns, RunsChanged, sweepFilesState } from '../results/runs-index.js';
 import { MAX_PAGE, type RunQuery, type RunRow, RunTable, rowOf, SORT_KEYS, type SortKey } from './run-table.js';
 import { recordedJson, replayArguments, replayJson, TranscriptUnavailable } from './run-transcript.js';
 import { SERVED_MODEL } from '../results/served-model.js';
@@ -24,10 +24,13 @@ class Opened {
   traces: Promise<StoredTrace[]> | undefined = undefined;
   /** Why the index could not be built. */
   failed: unknown = undefined;
+  /** The sweep's files as they were when the index was started (sweepFilesState). */
+  readonly files: string;
   readonly table: Promise<RunTable>;
 
   constructor(sweep: FinishedSweep, signal: AbortSignal) {
     this.sweep = sweep;
+    this.files = sweepFilesState(sweep);
     this.table = indexRuns(
       sweep,
       (progress) => {
@@ -156,13 +159,20 @@ export async function startView(options: ViewOptions): Promise<RunningView> {
   const closing = new AbortController();
   /**
    * A sweep's index, started on first asking and built in the background. One that failed
-   * (a folder being written, or changed) says why once, and is started afresh next time.
+   * on what the files hold says so at every asking until they change, and is then started
+   * afresh at once: a client polling a broken sweep would otherwise have it read whole
+   * again every other time. Any other failure (the files changed while read, the system
+   * refused) is said once, and started afresh on the next asking.
    */
   const open = (entry: Listed & { sweep: FinishedSweep }): Opened => {
     let found = opened.get(entry.id);
     if (found?.failed !== undefined) {
+      const { failed } = found;
+      const onContent = failed instanceof UserInputError && !(failed instanceof RunsChanged);
+      if (onContent && sweepFilesState(found.sweep) === found.files) throw failed;
       opened.delete(entry.id);
-      throw found.failed;
+      if (!onContent) throw failed;
+      found = undefined;
     }
     if (found === undefined) found = new Opened(openFinishedSweep(entry.sweep.dir), closing.signal);
     // Kept in the order last opened, the oldest let go first: a big sweep's index is some 90 bytes a run.
