@@ -6,16 +6,8 @@ import { commaList, nonNegativeNumber, positiveInt, shardSpec } from '../parse.j
 import { UNANSWERED_RUNS_TO_STOP } from '../../sweep/sweep-health.js';
 import { EXIT } from '../exit-codes.js';
 import { sweepOptions } from '../sweep-options.js';
-import {
-  checkBaseline,
-  concludeRun,
-  exportOtel,
-  planRun,
-  printRun,
-  type RunFlags,
-  runPlannedSweep,
-  writeRunReport,
-} from '../run-steps.js';
+import { checkBaseline, concludeRun, exportOtel, printRun, runPlannedSweep, writeRunReport } from '../run-steps.js';
+import { planRun, type RunFlags } from '../run-plan.js';
 
 export function registerRun(program: Command): void {
   const run = program
