@@ -1,5 +1,6 @@
 import { shellWord } from '../sweep/replay-command.js';
-import { runSweep, SweepInterrupted, type SweepOptions, type SweepSummary } from '../sweep/sweep.js';
+import { runSweep, SweepInterrupted, type SweepOptions } from '../sweep/sweep.js';
+import type { SweepSummary } from '../sweep/sweep-summary.js';
 import { isDiskFull } from '../results/results-fs.js';
 import { argvForRecord } from './base-url.js';
 import { RunInterrupted } from './run-interrupted.js';

@@ -5,7 +5,7 @@ import { CellAccumulator } from '../sweep/cell-accumulator.js';
 import { PACKED_WIDTH, packRun } from '../sweep/packed-metrics.js';
 import type { RunRecord } from '../results/run-record-schema.js';
 import type { ScenarioSource } from '../sweep/scenario-source.js';
-import { datasetTasks, isImpossible, sweepSummary, type SweepSummary } from '../sweep/sweep.js';
+import { datasetTasks, isImpossible, sweepSummary, type SweepSummary } from '../sweep/sweep-summary.js';
 import { checkSeeds } from '../sweep/sweep-plan.js';
 import type { StoredSweepIdentity } from '../results/progress-schema.js';
 import { isDiskFull } from '../results/results-fs.js';

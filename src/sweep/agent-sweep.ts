@@ -3,7 +3,8 @@ import type { Arm } from '../arms/arms.js';
 import { checkAgentSweep } from '../arms/agent-checks.js';
 import type { RunRecord } from '../results/run-record-schema.js';
 import { loadScenarioSources } from './scenario-source.js';
-import { runSweep, type SweepSummary } from './sweep.js';
+import { runSweep } from './sweep.js';
+import type { SweepSummary } from './sweep-summary.js';
 import { UserInputError } from '../user-input-error.js';
 import {
   type AgentRef,

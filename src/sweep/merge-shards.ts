@@ -10,7 +10,7 @@ import { UserInputError } from '../user-input-error.js';
 import { CellAccumulator } from './cell-accumulator.js';
 import { packRun, PACKED_WIDTH } from './packed-metrics.js';
 import { changedModules, changedToolsModuleFiles } from '../arms/recorded-arms.js';
-import { sweepSummary } from './sweep.js';
+import { sweepSummary } from './sweep-summary.js';
 import { shownIdentityField } from './sweep-progress.js';
 
 /** Runs per append: enough to amortise the CSV formatting, few enough to keep memory flat. */

@@ -1,35 +1,28 @@
 import { SpendLimitReached } from '../model/spend-limit.js';
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
 import { claimResultsFolder, sweepIntent, type ResultsFolder } from '../results/results-folder.js';
 import { readInterruptedRuns } from '../results/results-reader.js';
-import type { StoredEnsemble, StoredSummary } from '../results/summary-schema.js';
 import type { PersonaEnsemble } from '../scenarios/persona-ensemble.js';
-import type { Scenario } from '../scenarios/loader.js';
 import { UserInputError } from '../user-input-error.js';
-import { VERSION } from '../version.js';
 import type { Arm } from '../arms/arms.js';
-import type { CellSummary } from '../stats/cell-summary.js';
-import { passHatK } from '../stats/pass-hat-k.js';
 import { CellAccumulator } from './cell-accumulator.js';
-import { runChunk, type ChunkContext, type ChunkResult, type ChunkTask } from './chunk-runner.js';
-import { ensembleCast, memberFor } from './ensemble-cast.js';
+import { runChunk, type ChunkContext, type ChunkResult } from './chunk-runner.js';
+import { runPooled } from './pooled-chunks.js';
+import { sweepTraces } from './sweep-traces.js';
+import { datasetTasks, isImpossible, storedEnsemble, sweepSummary, type SweepSummary } from './sweep-summary.js';
+import { ensembleCast } from './ensemble-cast.js';
 import { runInOrder } from './in-order-runner.js';
 import type { ScenarioSource } from './scenario-source.js';
-import type { PoolData } from './worker.js';
-import { crossedError } from './worker-errors.js';
 import { PACKED_WIDTH, packRun } from './packed-metrics.js';
 import { checkSameSweep, type SweepIdentity } from './sweep-progress.js';
-import { recordedArms, shownAgentSpec, toolsModuleFiles } from '../arms/recorded-arms.js';
-import { captureTrace, type Trace } from './traces.js';
+import { recordedArms, toolsModuleFiles } from '../arms/recorded-arms.js';
 import type { CassetteUse } from '../cassettes/cassette-client.js';
 import { modelLabel } from '../run/loop-run.js';
 import { inProcessModel, type ModelSource } from '../run/model-source.js';
 import type { RunRecord } from '../results/run-record-schema.js';
-import type { LiveLabel } from '../run/live-session.js';
 import { checkGuardToolNames } from '../arms/guard-tool-names.js';
 import { ArmCouldNotRun, ArmHealth, type BrokenArm } from './arm-health.js';
-import { checkSeeds, planSweep, type Shard, type SweepDefinition, type SweepPlan } from './sweep-plan.js';
+import { checkSeeds, planSweep, type Shard, type SweepDefinition } from './sweep-plan.js';
 
 export interface SweepOptions {
   /**
@@ -98,62 +91,6 @@ export class SweepInterrupted extends Error {
   ) {
     super(`sweep interrupted after ${done} of ${total} runs`);
   }
-}
-
-/** summary.json, as the results module defines it. */
-export type SweepSummary = StoredSummary;
-
-const PASS_HAT_KS = [1, 2, 4, 8];
-
-function passHatKByArm(cells: readonly CellSummary[]): SweepSummary['pass_hat_k'] {
-  const arms = [...new Set(cells.map((cell) => cell.arm))];
-  return arms.map((arm) => {
-    // Each scenario is a task; a dataset scenario's rows are a task each.
-    const tasks = cells
-      .filter((cell) => cell.arm === arm)
-      .flatMap((cell) =>
-        cell.tasks === undefined
-          ? [{ trials: cell.runs, successes: cell.right_outcome.successes }]
-          : cell.tasks.map((task) => ({ trials: task.runs, successes: task.right })),
-      );
-    const fewest = Math.min(...tasks.map((task) => task.trials));
-    const k = Object.fromEntries(
-      PASS_HAT_KS.filter((k) => k <= fewest).map((k) => [String(k), Math.round(passHatK(tasks, k) * 10_000) / 10_000]),
-    );
-    return { arm, k };
-  });
-}
-
-/** A dataset scenario's task ids, as summary.json lists them beside it; nothing for another scenario. */
-export function datasetTasks(scenario: Scenario): { tasks?: readonly string[] } {
-  return scenario.dataset === null ? {} : { tasks: scenario.dataset.tasks.map((task) => task.id) };
-}
-
-/** The summary of a sweep's definition and cells, shared by runs and merges. */
-export function sweepSummary(
-  definition: Omit<SweepSummary, 'cells' | 'spiralbench' | 'pass_hat_k' | 'live' | 'ensemble'>,
-  cells: readonly CellSummary[],
-  live?: LiveLabel,
-  ensemble?: StoredEnsemble,
-): SweepSummary {
-  // `live` and `ensemble` are appended, and only for sweeps that have them: others keep their bytes.
-  return {
-    spiralbench: VERSION,
-    ...definition,
-    cells,
-    pass_hat_k: passHatKByArm(cells),
-    ...(live === undefined ? {} : { live }),
-    ...(ensemble === undefined ? {} : { ensemble }),
-  };
-}
-
-/** An ensemble as summary.json names it. */
-export function storedEnsemble(ensemble: PersonaEnsemble): StoredEnsemble {
-  return { name: ensemble.name, members: ensemble.members.length, hash: ensemble.hash };
-}
-
-export function isImpossible(scenario: Scenario): boolean {
-  return (scenario as { readonly impossible?: boolean }).impossible === true;
 }
 
 /**
@@ -371,95 +308,25 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
     // Timelines for the report's drill-down: a simulated run replays exactly, so the
     // selected runs are run again with their events recorded. A real model would not
     // replay (and would cost money again): its sweeps have no traces; nor have live ones.
-    const traces: Trace[] = [];
-    if (model.kind === 'simulated') {
-      for (const [key, cell] of cells) {
-        const [scenarioIndex, armIndex] = key.split('/').map(Number) as [number, number];
-        const { scenario, ref } = options.scenarios[scenarioIndex]!;
-        const cast = casts[scenarioIndex];
-        const arm = options.arms[armIndex]!;
-        const { agent } = arms[armIndex]!;
-        const armsFile = options.armsFile?.arms.has(arm.name) === true ? options.armsFile.path : undefined;
-        for (const { seed, reasons } of cell.traceCandidates()) {
-          const member = cast === undefined ? undefined : memberFor(seed, definition.seeds.base, cast.length);
-          traces.push(
-            await captureTrace(
-              member === undefined ? scenario : cast![member]!,
-              arm,
-              seed,
-              definition.sweepSeed,
-              reasons,
-              model,
-              options.stream === true,
-              // A recording sweep's runs are re-run as they were; a replayed one's come from the cassette again.
-              options.cassette?.mode === 'replay' ? options.cassette : undefined,
-              {
-                ...(ref === undefined ? {} : { scenario: ref }),
-                ...(armsFile === undefined ? {} : { armsFile }),
-                // An arms file names its agents itself; an agent from --agent is named again.
-                ...(armsFile === undefined && agent?.kind === 'module' ? { agent: shownAgentSpec(agent) } : {}),
-                ...(member === undefined || ensemble === undefined ? {} : { ensemble: ensemble.name, member }),
-              },
-              options.promptCache !== false,
-            ),
-          );
-        }
-      }
-    }
+    const traces =
+      model.kind !== 'simulated'
+        ? []
+        : await sweepTraces({
+            scenarios: options.scenarios,
+            casts,
+            arms: options.arms,
+            recorded: arms,
+            cells,
+            armsFile: options.armsFile,
+            baseSeed: definition.seeds.base,
+            sweepSeed: definition.sweepSeed,
+            model,
+            stream: options.stream === true,
+            promptCache: options.promptCache !== false,
+            cassette: options.cassette,
+            ensemble: ensemble?.name,
+          });
     writer.close(summary, traces);
   }
   return summary;
-}
-
-/**
- * Chunks from `first` on, on a worker pool that gets `data` once, handed to `accept` in
- * index order with a bounded backlog. Once `stopped` says so no new chunk starts; those
- * in flight finish, and the ones that can still be accepted in order are.
- */
-async function runPooled(
-  definition: SweepDefinition,
-  data: PoolData,
-  plan: SweepPlan,
-  first: number,
-  workers: number,
-  accept: (result: ChunkResult) => void,
-  stopped: () => boolean,
-): Promise<void> {
-  const pool = new Piscina<ChunkTask, ChunkResult>({
-    filename: new URL('./worker.js', import.meta.url).href,
-    workerData: data,
-    minThreads: workers,
-    maxThreads: workers,
-  });
-  const waiting = new Map<number, ChunkResult>();
-  let next = first;
-  let submitted = first;
-  const inFlight = new Set<Promise<void>>();
-  try {
-    while (next < plan.chunkCount && (inFlight.size > 0 || !stopped())) {
-      // Keep a few chunks per worker queued; more would only hold finished output in memory.
-      while (!stopped() && submitted < plan.chunkCount && submitted - next < workers * 4) {
-        const task = pool.run({ definition, chunk: plan.chunk(submitted) }).then(
-          (result) => {
-            waiting.set(result.index, result);
-            inFlight.delete(task);
-          },
-          (error: unknown) => {
-            throw crossedError(error);
-          },
-        );
-        inFlight.add(task);
-        submitted += 1;
-      }
-      if (inFlight.size === 0) break; // stopped before anything more was started
-      await Promise.race(inFlight);
-      for (let result = waiting.get(next); result !== undefined; result = waiting.get(next)) {
-        waiting.delete(next);
-        accept(result);
-        next += 1;
-      }
-    }
-  } finally {
-    await pool.destroy();
-  }
 }
