@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN } from './cli-helpers.js';
+import { BIN, cli, tempDir } from './cli-helpers.js';
 
 /** Runs the CLI with a reader that has already gone, as `| head` leaves it once it has its lines. */
 function withClosedReader(args: readonly string[]): Promise<{ status: number | null; stderr: string }> {
@@ -23,5 +25,29 @@ describe('a reader that closes the pipe early', () => {
     const result = await withClosedReader(args);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
+  });
+});
+
+describe('a gate whose reader closes the pipe early', () => {
+  it('still compares the sweep with its baseline, and fails on the regression', async () => {
+    const arms = (guards: string) => {
+      const path = join(tempDir(), 'arms.yaml');
+      writeFileSync(path, `arms:\n  - name: candidate\n    guards: ${guards}\n`);
+      return path;
+    };
+    const sweep = ['run', '--scenario', 'fetch-transform-write', '--arms', 'candidate', '--seeds', '300'];
+    const baseline = tempDir();
+    expect(cli([...sweep, '--arms-file', arms('[{ guard: classify }]'), '--out', baseline]).status).toBe(0);
+    const result = await withClosedReader([
+      ...sweep,
+      '--arms-file',
+      arms('[]'),
+      '--out',
+      tempDir(),
+      '--check',
+      baseline,
+    ]);
+    expect(result.stderr).toMatch(/check: 1 cell\(s\) regressed against /);
+    expect(result.status).toBe(1);
   });
 });

@@ -26,25 +26,27 @@ export function reportUnexpected(
 }
 
 /**
- * The reader of our output went away (`spiralbench list | head -3`): stop at once and
- * quietly, as a writer killed by SIGPIPE would, instead of an unhandled 'error' event's
- * stack trace. Nobody reads what is left, so there is nothing to finish; an exit code
- * already decided (a regression found) is kept, otherwise the command did its job: 0.
+ * The reader of our output went away (`spiralbench list | head -3`): what is left to write
+ * is dropped, quietly, instead of an unhandled 'error' event's stack trace, and the command
+ * carries on to its end and its own exit code. It must not stop there with 0: a sweep's
+ * results still go to its folder, and a gate (`run --check`) still has to be passed or
+ * failed, whoever reads what it prints.
  */
-export function exitQuietlyOnBrokenPipe(
-  stream: NodeJS.WritableStream,
-  exit: (code: number) => void = harnessExit,
-): void {
+export function dropWritesOnBrokenPipe(stream: NodeJS.WritableStream): void {
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
-    const decided = Number(process.exitCode ?? EXIT.ok);
-    exit(Number.isInteger(decided) ? decided : EXIT.ok);
+    // Nobody reads it any more: a write is done at once, as a write to a full pipe's reader would be.
+    stream.write = ((_chunk: unknown, encoding?: unknown, done?: unknown) => {
+      const callback = typeof encoding === 'function' ? encoding : done;
+      if (typeof callback === 'function') queueMicrotask(() => (callback as () => void)());
+      return true;
+    }) as NodeJS.WritableStream['write'];
   });
 }
 
 /**
  * What the process does outside any command's own error handling: a broken pipe on
- * stdout or stderr ends it quietly, and an error thrown where nothing catches it (a
+ * stdout or stderr drops what is left to write there, and an error thrown where nothing catches it (a
  * stream's or a socket's callback) ends it with the unexpected-error code, never with
  * Node's 1, which would read as "regression found". A `process.exit` made by user code
  * (the harness never calls it but through harnessExit) ends it with EXIT.userExit, at
@@ -56,8 +58,8 @@ export function installProcessHandlers(argv: readonly string[]): void {
     writeSync(2, `spiralbench: ${escapeControl(userExitMessage(code, whereUserCodeRuns()))}\n`);
     return harnessExit(EXIT.userExit);
   });
-  exitQuietlyOnBrokenPipe(process.stdout);
-  exitQuietlyOnBrokenPipe(process.stderr);
+  dropWritesOnBrokenPipe(process.stdout);
+  dropWritesOnBrokenPipe(process.stderr);
   const verbose = argv.includes('--verbose');
   const fail = (error: unknown) => harnessExit(reportUnexpected(error, verbose));
   process.on('uncaughtException', fail);
