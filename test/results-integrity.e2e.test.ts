@@ -209,6 +209,81 @@ describe('merge refuses shards that are not whole, and leaves no file behind whe
     expect(readdirSync(out).filter((file) => file.includes('.tmp-'))).toEqual([]);
   });
 
+  it('a shard with a run recorded twice (and so another missing): named on its line, -o left as it was', () => {
+    const twice = join(root, 'shard-2-twice');
+    cpSync(shards[1]!, twice, { recursive: true });
+    const text = lines(twice);
+    text[1] = text[0]!;
+    writeFileSync(join(twice, 'runs.jsonl'), `${text.join('\n')}\n`);
+    const out = copy('merged-twice');
+    const before = RESULTS.map((file) => read(out, file));
+    const result = cli(['merge', shards[0]!, twice, '-o', out, '--overwrite']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`${join(twice, 'runs.jsonl')}:2: seed: a seed not already recorded`);
+    expect(result.stderr).toMatch(/seed 1 is also on line 1/);
+    expect(RESULTS.map((file) => read(out, file))).toEqual(before);
+  });
+
+  it('shards that overlap, a shard short of runs its summary agrees with, a shard without its traces', async () => {
+    const thirds: string[] = [];
+    for (const index of [1, 2, 3]) {
+      const dir = join(root, `third-${index}`);
+      const result = await cliAsync([...SWEEP, '--shard', `${index}/3`, '--out', dir]);
+      expect(result.status, result.stderr).toBe(0);
+      thirds.push(dir);
+    }
+    const [one, two, three] = thirds as [string, string, string];
+    expect(cli(['merge', one, two, three, '-o', join(root, 'merged-thirds')]).status).toBe(0);
+    // Shard 2's first run (none, seed 201) swapped for shard 1's last (none, seed 200).
+    const overlap = join(root, 'third-2-overlap');
+    cpSync(two, overlap, { recursive: true });
+    const text = lines(overlap);
+    text[0] = lines(one).at(-1)!;
+    writeFileSync(join(overlap, 'runs.jsonl'), `${text.join('\n')}\n`);
+    const overlapping = cli(['merge', one, overlap, three, '-o', join(root, 'merged-overlap')]);
+    expect(overlapping.status).toBe(2);
+    expect(overlapping.stderr).toContain(
+      `${join(overlap, 'runs.jsonl')}:1: seed: a seed no other shard holds; seed 200 of fetch-transform-write · none is also in ${join(one, 'runs.jsonl')}:200: the shards overlap`,
+    );
+    // Shard 2 without its first run, and its summary.json saying so.
+    const short = join(root, 'third-2-short');
+    cpSync(two, short, { recursive: true });
+    writeFileSync(join(short, 'runs.jsonl'), `${lines(short).slice(1).join('\n')}\n`);
+    const summary = JSON.parse(read(short, 'summary.json')) as { cells: { arm: string; runs: number }[] };
+    for (const cell of summary.cells) if (cell.arm === 'none') cell.runs -= 1;
+    writeFileSync(join(short, 'summary.json'), JSON.stringify(summary));
+    const shortened = cli(['merge', one, short, three, '-o', join(root, 'merged-short')]);
+    expect(shortened.status).toBe(2);
+    expect(shortened.stderr).toMatch(/the shards hold 299 of the 300 runs of fetch-transform-write · none/);
+    const untraced = join(root, 'third-3-untraced');
+    cpSync(three, untraced, { recursive: true });
+    rmSync(join(untraced, 'traces.jsonl'));
+    const lost = cli(['merge', one, two, untraced, '-o', join(root, 'merged-untraced')]);
+    expect(lost.status).toBe(2);
+    expect(lost.stderr).toContain(
+      `${join(untraced, 'traces.jsonl')}: the shard's traces, as the other shards have them`,
+    );
+  });
+
+  it('a shard that would hold no run is refused before it runs', () => {
+    const result = cli([
+      'run',
+      '--scenario',
+      'fetch-transform-write',
+      '--arms',
+      'none',
+      '--seeds',
+      '2',
+      '--shard',
+      '1/3',
+      '--out',
+      join(root, 'empty-shard'),
+    ]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/--shard: .*at most 2 shards: the sweep has 2 runs, so this shard would hold none/);
+    expect(existsSync(join(root, 'empty-shard', 'runs.jsonl'))).toBe(false);
+  });
+
   it('a shard of another sweep', () => {
     const other = join(root, 'shard-2-other');
     const result = cli([...SWEEP, '--sweep-seed', '3', '--shard', '2/2', '--out', other]);

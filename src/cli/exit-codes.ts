@@ -7,9 +7,9 @@ export const EXIT = {
   ok: 0,
   /** A check the user asked for did not pass: compare --fail-on-regression, run --check. */
   regression: 1,
-  /** Bad input: a flag, a name, a file; the message names it and what was expected. */
+  /** Bad input: a flag, a name, a file (or a folder this user may not write); the message names it and what was expected. */
   usage: 2,
-  /** Anything else: a bug, or the machine (a folder that cannot be made). */
+  /** Anything else: a bug, or the machine. */
   unexpected: 3,
   /** The real model could not be reached, or refused the request (a key, a quota). */
   modelUnavailable: 4,
@@ -35,7 +35,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.ok, 'done; no regression found'],
   [EXIT.regression, 'a regression was found (compare --fail-on-regression, run --check)'],
-  [EXIT.usage, 'bad input: a flag, a name or a file (the message says which and what was expected)'],
+  [EXIT.usage, 'bad input: a flag, a name, a file, or a folder this user may not write (the message says which and what was expected)'],
   [EXIT.unexpected, 'an unexpected error (--verbose prints its stack trace)'],
   [EXIT.modelUnavailable, 'the real model could not be reached or refused the request'],
   [EXIT.spendLimit, 'a real sweep spent its --max-cost and stopped (resume it with --resume)'],

@@ -1,6 +1,7 @@
 import { type Command, CommanderError } from 'commander';
 import { CheckedCommand } from './checked-command.js';
 import { escapeControl } from '../report/terminal-text.js';
+import { deniedPath } from '../results/results-fs.js';
 import { scrubTerminalOutput } from '../secrets/process-secrets.js';
 import { formatProblem, UserInputError } from '../user-input-error.js';
 import { CheckFailed } from './check-failed.js';
@@ -120,6 +121,13 @@ export async function main(argv: readonly string[]): Promise<number> {
         lines.length === 1
           ? `error: ${lines[0]}\n`
           : `error: ${lines.length} problems\n${lines.map((line) => `  - ${line}\n`).join('')}`,
+      );
+      return EXIT.usage;
+    }
+    const denied = deniedPath(error);
+    if (denied !== undefined) {
+      process.stderr.write(
+        `error: ${escapeControl(denied.path, { newline: true })}: a file or folder this user may write and read; the system refused it (${denied.code})\n`,
       );
       return EXIT.usage;
     }

@@ -1,6 +1,5 @@
 import { openFinishedSweep, readRuns, type FinishedSweep } from '../results/results-reader.js';
 import type { StoredEnsemble } from '../results/summary-schema.js';
-import { UserInputError } from '../user-input-error.js';
 
 /** What `compare` needs of one (scenario, arm) cell of a sweep, and nothing more. */
 export interface SweepCell {
@@ -103,15 +102,7 @@ export async function readSweepRuns(sweep: FinishedSweep): Promise<SweepRuns> {
       };
       cells.set(key, cell);
     }
-    // A run counted twice would shrink every interval; refuse rather than guess which copy is right.
-    const earlier = cell.seeds.get(record.seed);
-    if (earlier !== undefined) {
-      throw UserInputError.single(
-        source,
-        'seed',
-        `a seed not already recorded for scenario '${record.scenario}', arm '${record.arm}'; seed ${record.seed} is also on line ${earlier}`,
-      );
-    }
+    // readRuns refused a seed read twice: each is here once.
     cell.seeds.set(record.seed, line);
     if (record.verdict === 'success') cell.successes += 1;
     if (record.verdict === 'escalated') cell.escalated += 1;

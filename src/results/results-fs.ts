@@ -46,6 +46,23 @@ export function isDiskFull(error: unknown): boolean {
   return false;
 }
 
+const DENIED = new Set(['EACCES', 'EPERM', 'EROFS']);
+
+/**
+ * The file or folder `error` (or an error it was caused by) was not allowed to read or
+ * write (a read-only folder, another user's file), and the system's code for it; undefined
+ * for any other error. The user fixes it by choosing another place, as with a bad flag.
+ */
+export function deniedPath(error: unknown): { readonly path: string; readonly code: string } | undefined {
+  for (let at = error; at instanceof Error; at = at.cause) {
+    const { code, path } = at as NodeJS.ErrnoException;
+    if (code === undefined || !DENIED.has(code)) continue;
+    const named = path ?? (error instanceof ResultsWriteError ? error.path : undefined);
+    if (named !== undefined) return { path: named, code };
+  }
+  return undefined;
+}
+
 /**
  * A results file could not be written (a full disk, a read-only folder). What was at
  * the path before is still there, and no temporary file is left behind.

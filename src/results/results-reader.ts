@@ -10,6 +10,7 @@ import { progressSchema, type StoredProgress } from './progress-schema.js';
 import { META_FILE, PROGRESS_FILE, RUNS_FILE, SUMMARY_FILE, TRACES_FILE } from './results-files.js';
 import { parseRunLine, type StoredRun } from './run-record-schema.js';
 import { againstSweep, type RangeSweep } from './runs-index-range.js';
+import { SeedLines } from './seed-lines.js';
 import { SERVED_MODEL } from './served-model.js';
 import { summarySchema, type StoredSummary } from './summary-schema.js';
 import { traceSchema, type StoredTrace } from './trace-schema.js';
@@ -98,8 +99,8 @@ export interface RunLine {
 /**
  * Streams the runs of a finished sweep to `onRun`, each checked against the run record
  * schema and against summary.json: a run of another sweep (sweep seed, cell, seed out of
- * range) is refused on its line, and at the end the runs counted per cell must be the
- * runs summary.json counts, so a runs.jsonl cut short or padded is never read as whole.
+ * range, a seed recorded twice) is refused on its line, and at the end the runs counted
+ * per cell must be the runs summary.json counts, so a runs.jsonl cut short or padded is never read as whole.
  *
  * @example
  * const failed: number[] = [];
@@ -113,6 +114,7 @@ export async function readRuns(
 ): Promise<void> {
   const { summary, runsFile } = sweep;
   const found = new Map<string, number>();
+  const seeds = new Map<string, SeedLines>();
   const expected = rangeSweepOf(summary);
   const cells = new Set(expected.cells);
   await forEachLine(runsFile, (line, lineNumber) => {
@@ -123,6 +125,16 @@ export async function readRuns(
     const key = cellKey(run.scenario, run.arm);
     const runs = found.get(key);
     found.set(key, (runs ?? 0) + 1);
+    let lines = seeds.get(key);
+    if (lines === undefined) seeds.set(key, (lines = new SeedLines()));
+    // A run counted twice would shrink every interval: refused rather than a guess at which copy is right.
+    const earlier = lines.add(run.seed - expected.seedBase, lineNumber);
+    if (earlier !== 0)
+      throw UserInputError.single(
+        source,
+        'seed',
+        `a seed not already recorded for scenario '${run.scenario}', arm '${run.arm}'; seed ${run.seed} is also on line ${earlier}`,
+      );
     onRun(run, { text: line, line: lineNumber, source });
   });
   checkRunCounts(sweep, found);

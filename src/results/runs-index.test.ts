@@ -108,6 +108,11 @@ describe('indexRuns', () => {
     expect(await problem(index)).toMatch(/runs\.jsonl:90: sweep_seed: 0, the sweep seed in summary\.json; got 3/);
     spoil(45, lines[44]!.replace('"scenario":"s1"', '"scenario":"s9"'));
     expect(await problem(index)).toMatch(/runs\.jsonl:45: scenario: a \(scenario, arm\) cell of summary\.json; s9 · /);
+    // A run recorded twice, in another part of the file than its first copy: said as readRuns says it.
+    spoil(140, lines[9]!);
+    const twice = await problem(index);
+    expect(twice).toMatch(/runs\.jsonl:140: seed: a seed not already recorded for .*; seed \d+ is also on line 10/);
+    expect(twice).toBe(await problem(() => readRuns(openFinishedSweep(dir))));
     // Cut short: counted against summary.json, as readRuns counts.
     writeFileSync(file, lines.slice(0, 100).join('\n'));
     const cut = await problem(index);

@@ -7,6 +7,7 @@ import { UserInputError } from '../user-input-error.js';
 import { checkRunCounts, type FinishedSweep, rangeSweepOf } from './results-reader.js';
 import { forEachLineSync, readable } from './line-reader.js';
 import { SUMMARY_FILE } from './results-files.js';
+import { SeedLines } from './seed-lines.js';
 import { parseRunLine, type StoredRun } from './run-record-schema.js';
 import {
   againstSweep,
@@ -330,13 +331,25 @@ function merged(file: string, indexed: FileIdentity, ranges: readonly RangeIndex
 
 /** The runs counted per cell must be summary.json's (`checkRunCounts`). */
 function checkCellCounts(sweep: FinishedSweep, index: RunsIndex): void {
-  const { scenario, arm } = index.columns;
+  const { scenario, arm, seed, line } = index.columns;
   const { strings } = index;
   const byCodes = new Map<number, number>();
+  const seeds = new Map<number, SeedLines>();
   const width = strings.length;
+  const base = sweep.summary.seeds.base;
   for (let row = 0; row < index.rows; row++) {
     const key = scenario[row]! * width + arm[row]!;
     byCodes.set(key, (byCodes.get(key) ?? 0) + 1);
+    let lines = seeds.get(key);
+    if (lines === undefined) seeds.set(key, (lines = new SeedLines()));
+    // As readRuns refuses it: a run recorded twice.
+    const earlier = lines.add(seed[row]! - base, line[row]!);
+    if (earlier !== 0)
+      throw UserInputError.single(
+        `${sweep.runsFile}:${line[row]!}`,
+        'seed',
+        `a seed not already recorded for scenario '${strings[scenario[row]!]!}', arm '${strings[arm[row]!]!}'; seed ${seed[row]!} is also on line ${earlier}`,
+      );
   }
   const found = new Map<string, number>();
   for (const [key, runs] of byCodes) found.set(`${strings[Math.floor(key / width)]!}\0${strings[key % width]!}`, runs);

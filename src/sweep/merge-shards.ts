@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import { claimResultsFolder } from '../results/results-folder.js';
 import { openFinishedSweep, readRuns, readTraces, type FinishedSweep } from '../results/results-reader.js';
-import { SUMMARY_FILE } from '../results/results-files.js';
+import { SUMMARY_FILE, TRACES_FILE } from '../results/results-files.js';
+import { SeedLines } from '../results/seed-lines.js';
 import { csvRows } from '../results/run-csv.js';
 import type { StoredRun } from '../results/run-record-schema.js';
 import type { StoredSummary } from '../results/summary-schema.js';
@@ -88,10 +89,21 @@ export async function mergeShards(
   const first = shards[0]!.summary;
 
   const shardTraces = new Map<string, StoredTrace>();
+  const traced = new Map<FinishedSweep, boolean>();
   for (const shard of shards) {
-    for (const trace of (await readTraces(shard)) ?? [])
-      shardTraces.set(traceKey(trace.scenario, trace.arm, trace.seed), trace);
+    const traces = await readTraces(shard);
+    traced.set(shard, traces !== undefined);
+    for (const trace of traces ?? []) shardTraces.set(traceKey(trace.scenario, trace.arm, trace.seed), trace);
   }
+  // A sweep traces every shard or none (a real model's): one without is a file lost, and
+  // the merged report would lose those timelines without a word.
+  const untraced = shards.find((shard) => !traced.get(shard));
+  if (untraced !== undefined && shards.some((shard) => traced.get(shard)))
+    throw UserInputError.single(
+      join(untraced.dir, TRACES_FILE),
+      '',
+      "the shard's traces, as the other shards have them: the file is missing (run the shard again, or merge a copy that has it)",
+    );
 
   const impossible = new Map(first.scenarios.map((scenario) => [scenario.id, scenario.impossible]));
   const tasks = new Map(first.scenarios.map((scenario) => [scenario.id, scenario.tasks]));
@@ -100,7 +112,14 @@ export async function mergeShards(
   try {
     const writer = folder.mergeWriter();
     const packed = new Float64Array(PACKED_WIDTH);
+    // Each cell's seeds over every shard, by their line in the merged file: shards that
+    // overlap would count a run twice, and (their counts being right) leave another out.
+    const seedLines = new Map<string, SeedLines>();
+    const ranPerCell = new Map<string, number>();
+    const firstLines: number[] = [];
+    let merged = 0;
     for (const shard of shards) {
+      firstLines.push(merged + 1);
       let batch: StoredRun[] = [];
       let jsonl = '';
       const flush = () => {
@@ -108,8 +127,21 @@ export async function mergeShards(
         batch = [];
         jsonl = '';
       };
-      await readRuns(shard, (record, { text }) => {
+      await readRuns(shard, (record, { text, source }) => {
+        merged += 1;
         const key = `${record.scenario}\u0000${record.arm}`;
+        let lines = seedLines.get(key);
+        if (lines === undefined) seedLines.set(key, (lines = new SeedLines()));
+        ranPerCell.set(key, (ranPerCell.get(key) ?? 0) + 1);
+        const earlier = lines.add(record.seed - first.seeds.base, merged);
+        if (earlier !== 0) {
+          const at = firstLines.findLastIndex((line) => line <= earlier);
+          throw UserInputError.single(
+            source,
+            'seed',
+            `a seed no other shard holds; seed ${record.seed} of ${record.scenario} · ${record.arm} is also in ${shards[at]!.runsFile}:${earlier - firstLines[at]! + 1}: the shards overlap`,
+          );
+        }
         let cell = cells.get(key);
         if (cell === undefined) {
           cell = new CellAccumulator(
@@ -128,6 +160,16 @@ export async function mergeShards(
         if (batch.length === BATCH) flush();
       });
       if (batch.length > 0) flush();
+    }
+    // With no seed twice, every cell holding all the sweep's seeds is every seed of it.
+    for (const [key, cell] of cells) {
+      const runs = ranPerCell.get(key) ?? 0;
+      if (runs !== first.seeds.count)
+        throw UserInputError.single(
+          'merge',
+          '',
+          `every run of the sweep: the shards hold ${runs} of the ${first.seeds.count} runs of ${cell.scenario} · ${cell.arm}`,
+        );
     }
     // Field by field, in the order runSweep writes them: the merged summary must be the same bytes.
     const { sweep_seed, seeds, model, scenarios, arms, ensemble } = first;

@@ -138,6 +138,14 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
   const chunkSize = options.chunkSize ?? (model.kind === 'real' ? 1 : 250);
   const plan = planSweep(definition, chunkSize, shard);
   const total = plan.runs;
+  if (total === 0 && shard.count > 1) {
+    const runs = definition.scenarios.length * definition.arms.length * definition.seeds.count;
+    throw UserInputError.single(
+      '--shard',
+      `${shard.index}/${shard.count}`,
+      `at most ${runs} shards: the sweep has ${runs} runs, so this shard would hold none`,
+    );
+  }
   // User modules by their path from here and the hash of their text: the same sweep run
   // from another checkout is the same sweep, an edited agent or guard is not.
   const arms = recordedArms(options.arms);
