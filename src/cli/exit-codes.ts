@@ -35,7 +35,10 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.ok, 'done; no regression found'],
   [EXIT.regression, 'a regression was found (compare --fail-on-regression, run --check)'],
-  [EXIT.usage, 'bad input: a flag, a name, a file, or a folder this user may not write (the message says which and what was expected)'],
+  [
+    EXIT.usage,
+    'bad input: a flag, a name, a file, or a folder this user may not write (the message says which and what was expected)',
+  ],
   [EXIT.unexpected, 'an unexpected error (--verbose prints its stack trace)'],
   [EXIT.modelUnavailable, 'the real model could not be reached or refused the request'],
   [EXIT.spendLimit, 'a real sweep spent its --max-cost and stopped (resume it with --resume)'],

@@ -83,7 +83,7 @@ export async function readSweepRuns(sweep: FinishedSweep): Promise<SweepRuns> {
   const cells = new Map<string, CellBuilder>();
   const models: string[] = [];
   let runs = 0;
-  await readRuns(sweep, (record, { line, source }) => {
+  await readRuns(sweep, (record, { line }) => {
     const key = JSON.stringify([record.scenario, record.arm]);
     let cell = cells.get(key);
     if (cell === undefined) {
