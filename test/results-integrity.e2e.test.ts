@@ -284,6 +284,33 @@ describe('merge refuses shards that are not whole, and leaves no file behind whe
     expect(existsSync(join(root, 'empty-shard', 'runs.jsonl'))).toBe(false);
   });
 
+  it('compare and run --check take a whole sweep on either side, never a shard', () => {
+    for (const [a, b] of [
+      [finished, shards[1]!],
+      [shards[0]!, finished],
+    ] as const) {
+      const compared = cli(['compare', a, b, '--fail-on-regression']);
+      expect(compared.status).toBe(2);
+      expect(compared.stderr).toMatch(
+        /summary\.json: shard: a whole sweep to compare; this folder holds shard [12]\/2 of one/,
+      );
+    }
+    const checked = cli([...SWEEP, '--shard', '2/2', '--out', join(root, 'checked-shard'), '--check', finished]);
+    expect(checked.status).toBe(2);
+    expect(checked.stderr).toMatch(/^error: --check: a whole sweep to gate, without --shard/m);
+    expect(existsSync(join(root, 'checked-shard'))).toBe(false);
+  });
+
+  it('compare says when the two sides ran different versions of a scenario file', () => {
+    const edited = copy('edited-scenario');
+    const summary = JSON.parse(read(edited, 'summary.json')) as { scenarios: { hash: string }[] };
+    summary.scenarios[0]!.hash = 'another';
+    writeFileSync(join(edited, 'summary.json'), JSON.stringify(summary));
+    const compared = cli(['compare', finished, edited]);
+    expect(compared.status, compared.stderr).toBe(0);
+    expect(compared.stdout).toContain('note: fetch-transform-write: the scenario file differs between A and B');
+  });
+
   it('a shard of another sweep', () => {
     const other = join(root, 'shard-2-other');
     const result = cli([...SWEEP, '--sweep-seed', '3', '--shard', '2/2', '--out', other]);

@@ -74,6 +74,12 @@ export interface RunPlan {
 /** Reads and checks every input: flags, scenarios, arms, agents, the model (a real one's cost confirmed). */
 export async function planRun(flags: RunFlags): Promise<RunPlan> {
   const baseline = flags.check === undefined ? undefined : baselineDir(flags.check);
+  if (baseline !== undefined && flags.shard !== undefined)
+    throw UserInputError.single(
+      '--check',
+      '',
+      'a whole sweep to gate, without --shard: a shard holds part of each cell (run the shards, merge them, then `spiralbench compare <baseline> <merged> --fail-on-regression`)',
+    );
   if (baseline !== undefined && baseline === resolve(flags.out)) {
     throw UserInputError.single(
       '--out',

@@ -10,6 +10,8 @@ import {
 import { escapeCell, renderCompareMarkdown } from './compare-markdown.js';
 import { renderCompareText } from './compare-table.js';
 import { readSweep, type SweepRuns } from './read-sweep.js';
+import { join } from 'node:path';
+import { SUMMARY_FILE } from '../results/results-files.js';
 
 export interface CompareSweepsOptions extends CompareOptions {
   /** ANSI colours in `text`. @default false */
@@ -43,6 +45,17 @@ export async function compareSweepDirs(
 ): Promise<CompareSweepsResult> {
   const resolved = resolveCompareOptions(options);
   const [a, b] = await Promise.all([readSweep(dirA), readSweep(dirB)]);
+  // A shard's cells hold part of their runs: a gate must not pass on part of a sweep.
+  for (const [sweep, dir] of [
+    [a, dirA],
+    [b, dirB],
+  ] as const)
+    if (sweep.shard !== null)
+      throw UserInputError.single(
+        join(dir, SUMMARY_FILE),
+        'shard',
+        `a whole sweep to compare; this folder holds shard ${sweep.shard.index}/${sweep.shard.count} of one (merge its shards first: spiralbench merge <shard folders> -o <folder>)`,
+      );
   if (resolved.armA !== undefined) requireArm(a, resolved.armA, '--arm-a', 'A');
   if (resolved.armB !== undefined) requireArm(b, resolved.armB, '--arm-b', 'B');
   // Members match up only within one ensemble: the same file (by hash) on both sides.
@@ -57,6 +70,11 @@ export async function compareSweepDirs(
     );
   }
   const notes: string[] = [];
+  const changed = [...a.scenarioHashes].filter(([id, hash]) => (b.scenarioHashes.get(id) ?? hash) !== hash);
+  if (changed.length > 0)
+    notes.push(
+      `note: ${changed.map(([id]) => id).join(', ')}: the scenario file differs between A and B (another hash), so a difference may be the scenario's, not the arm's`,
+    );
   if (a.models.join() !== b.models.join())
     notes.push(`note: A ran on ${a.models.join(', ')}, B on ${b.models.join(', ')}`);
   if (oneModel) {

@@ -1,5 +1,5 @@
 import { openFinishedSweep, readRuns, type FinishedSweep } from '../results/results-reader.js';
-import type { StoredEnsemble } from '../results/summary-schema.js';
+import type { StoredEnsemble, StoredSummary } from '../results/summary-schema.js';
 
 /** What `compare` needs of one (scenario, arm) cell of a sweep, and nothing more. */
 export interface SweepCell {
@@ -45,6 +45,10 @@ export interface SweepRuns {
   readonly models: readonly string[];
   /** The persona ensemble the sweep ran across (summary.json); undefined without one. */
   readonly ensemble: StoredEnsemble | undefined;
+  /** Which slice of a sweep this folder holds (`run --shard`); null for a whole sweep. */
+  readonly shard: StoredSummary['shard'];
+  /** Each scenario's id with the hash of its file as the sweep ran it. */
+  readonly scenarioHashes: ReadonlyMap<string, string>;
 }
 
 const COUNT_FIELDS = ['tool_calls', 'input_tokens', 'output_tokens'] as const;
@@ -122,6 +126,8 @@ export async function readSweepRuns(sweep: FinishedSweep): Promise<SweepRuns> {
     runs,
     models,
     ensemble: sweep.summary.ensemble,
+    shard: sweep.summary.shard,
+    scenarioHashes: new Map(sweep.summary.scenarios.map((scenario) => [scenario.id, scenario.hash])),
     cells: [...cells.values()].map((cell) => ({
       scenario: cell.scenario,
       arm: cell.arm,

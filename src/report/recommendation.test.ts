@@ -72,6 +72,8 @@ function sweep(cells: SweepCell[], ensemble = true): { runs: SweepRuns; summary:
       cells,
       models: ['simulated'],
       ensemble: ensemble ? { name: 'default', members: MEMBERS, hash: 'h' } : undefined,
+      shard: null,
+      scenarioHashes: new Map(),
     },
   };
 }

@@ -50,6 +50,8 @@ function sweep(cells: SweepCell[]): { runs: SweepRuns; summary: StoredSummary } 
       cells,
       models: ['simulated'],
       ensemble: undefined,
+      shard: null,
+      scenarioHashes: new Map(),
     },
   };
 }

@@ -94,6 +94,8 @@ function fakeInput(): ReportInput {
       cells: made.map((m) => m.runs),
       models: ['simulated'],
       ensemble: undefined,
+      shard: null,
+      scenarioHashes: new Map(),
     },
   };
 }
