@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PRIOR_ONLY_PARAMETERS } from '../src/model/simulated/persona-priors.js';
-import { cli, tempDir } from './cli-helpers.js';
+import { BIN, cli, tempDir } from './cli-helpers.js';
 
 const SWEEP = [
   'run',
@@ -96,6 +97,26 @@ describe('run --ensemble --sensitivity', () => {
     );
     const { sensitivity: _, ...rest } = summary('sensitive');
     expect(rest).toEqual(summary('plain'));
+  });
+
+  it('stopped by Ctrl-C at the edges, says the sweep is whole and how to get the sensitivity (not --resume)', async () => {
+    const out = join(tempDir(), 'stopped');
+    const child = spawn(process.execPath, [BIN, ...SWEEP, '--sensitivity', '-o', out], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (stderr.includes('at the low edge...') && !child.killed) child.kill('SIGINT');
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    expect(stderr).toContain(
+      `interrupted while re-running the sweep at the priors' edges (--sensitivity). The sweep itself is whole in ${out}`,
+    );
+    expect(stderr).toContain('run the same command with --overwrite');
+    const stopped = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
+    expect(stopped.sensitivity).toBeUndefined();
   });
 
   it('refuses --sensitivity without --ensemble (exit 2), naming the flag it needs', () => {

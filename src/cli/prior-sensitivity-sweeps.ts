@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensembleAtPriorEdge } from '../sweep/prior-edge-ensemble.js';
-import { runSweep, type SweepOptions } from '../sweep/sweep.js';
+import { runSweep, SweepInterrupted, type SweepOptions } from '../sweep/sweep.js';
+import { RunInterrupted } from './run-interrupted.js';
 import { PRIOR_ONLY_PARAMETERS, type PriorEdge, priorEdgeValues } from '../model/simulated/persona-priors.js';
 import {
   type ComparedConclusions,
@@ -44,7 +45,11 @@ export function checkSensitivity(flags: {
 export type EdgeSweepOptions = Omit<
   SweepOptions,
   'ensemble' | 'outDir' | 'resume' | 'discard' | 'defaultFolder' | 'signal' | 'onRecord' | 'onProgress' | 'shard'
-> & { readonly ensemble: PersonaEnsemble };
+> & {
+  readonly ensemble: PersonaEnsemble;
+  /** The main sweep's folder, named when an edge's sweep is interrupted. */
+  readonly outDir: string;
+};
 
 /**
  * `run --sensitivity`: the same cells re-run twice, with every member's prior-only
@@ -62,21 +67,41 @@ export async function sweepPriorEdges(
   stderr: NodeJS.WritableStream = process.stderr,
 ): Promise<PriorSensitivity> {
   const edges = {} as Record<PriorEdge, ComparedConclusions>;
-  for (const edge of ['low', 'high'] as const) {
-    const started = wallClock.ms();
-    stderr.write(`sensitivity: re-running the sweep with the prior-only parameters at the ${edge} edge...\n`);
-    const dir = mkdtempSync(join(tmpdir(), `spiralbench-priors-${edge}-`));
-    try {
-      const summary = await runSweep({
-        ...options,
-        ensemble: ensembleAtPriorEdge(options.ensemble, edge),
-        outDir: dir,
-      });
-      edges[edge] = comparedConclusions(await readRunConclusions(dir, summary));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+  // The first Ctrl-C stops an edge's sweep as it stops the main one, and says what is left.
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    stderr.write('\nstopping after the runs in flight (Ctrl-C again to stop now)...\n');
+    interrupt.abort();
+  };
+  process.once('SIGINT', onSigint);
+  const interrupted = () =>
+    new RunInterrupted(
+      `interrupted while re-running the sweep at the priors' edges (--sensitivity). The sweep itself is whole in ${options.outDir}, its summary.json without a sensitivity; the edge runs are not kept, so --resume has nothing to continue: run the same command with --overwrite to sweep again with the sensitivity.`,
+    );
+  try {
+    for (const edge of ['low', 'high'] as const) {
+      // Stopped while the last edge's runs were all under way: the next is not started.
+      if (interrupt.signal.aborted) throw interrupted();
+      const started = wallClock.ms();
+      stderr.write(`sensitivity: re-running the sweep with the prior-only parameters at the ${edge} edge...\n`);
+      const dir = mkdtempSync(join(tmpdir(), `spiralbench-priors-${edge}-`));
+      try {
+        const summary = await runSweep({
+          ...options,
+          ensemble: ensembleAtPriorEdge(options.ensemble, edge),
+          outDir: dir,
+          signal: interrupt.signal,
+        });
+        edges[edge] = comparedConclusions(await readRunConclusions(dir, summary));
+      } catch (error) {
+        throw error instanceof SweepInterrupted ? interrupted() : error;
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      stderr.write(`sensitivity: ${edge} edge done in ${((wallClock.ms() - started) / 1000).toFixed(1)} s\n`);
     }
-    stderr.write(`sensitivity: ${edge} edge done in ${((wallClock.ms() - started) / 1000).toFixed(1)} s\n`);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
   }
   const low = priorEdgeValues('low');
   const high = priorEdgeValues('high');

@@ -142,7 +142,13 @@ export async function concludeRun(plan: RunPlan, ran: TimedSweep, flags: RunFlag
   if (!flags.sensitivity || plan.ensemble === undefined || conclusions === undefined)
     return { ...concluded, sensitivity: undefined };
   const sensitivity = await sweepPriorEdges(
-    { ...cellsOf(plan, flags), ...armsFileOf(plan, flags), ensemble: plan.ensemble, workers: flags.workers },
+    {
+      ...cellsOf(plan, flags),
+      ...armsFileOf(plan, flags),
+      ensemble: plan.ensemble,
+      workers: flags.workers,
+      outDir: plan.outDir,
+    },
     conclusions,
   );
   const summary = extendSummary(plan.outDir, concluded.summary, { sensitivity: storedSensitivity(sensitivity) });
