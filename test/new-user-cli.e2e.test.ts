@@ -106,6 +106,8 @@ describe('--json for list, replay and report', () => {
   it('report --json: the headline per scenario and arm, and nothing else on stdout', () => {
     const result = cli(['report', out, '--json']);
     expect(result.status, result.stderr).toBe(0);
+    // The other files only when asked for: no HTML report beside it.
+    expect(result.stderr).not.toMatch(/^html: /m);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ version: 1, sweep: expect.any(String) });
     const [scenario] = report.scenarios;

@@ -51,7 +51,9 @@ export function registerReport(program: Command): void {
       // Loaded here, not at the top: vega and vega-lite would slow every other command's start.
       const { defaultHtmlPath, writeReport } = await import('../../report/html/write-report.js');
       const stdout = (flag: string | true | undefined) => (flag === true ? '-' : flag);
-      const nothingAsked = flags.html === undefined && flags.markdown === undefined && flags.csv === undefined;
+      // The HTML report is the default only when nothing else is asked for: --json is a headline on stdout alone.
+      const nothingAsked =
+        flags.html === undefined && flags.markdown === undefined && flags.csv === undefined && !flags.json;
       const asked = flags.html === true || nothingAsked ? defaultHtmlPath(sweep) : flags.html;
       const html =
         asked === undefined
