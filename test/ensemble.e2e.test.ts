@@ -127,6 +127,10 @@ describe('run --ensemble', () => {
     expect(result.stderr).toBe(`error: ${path}: members.2.detour.persistence: Too big: expected number to be <=1\n`);
     const missing = cli(['run', '-s', 'fetch-transform-write', '-n', '2', '--ensemble', 'nope.yaml', '-o', tempDir()]);
     expect(missing.stderr).toBe('error: nope.yaml: file not found or not readable\n');
+    const mistyped = cli(['run', '-s', 'fetch-transform-write', '-n', '2', '--ensemble', 'defualt', '-o', tempDir()]);
+    expect(mistyped.stderr).toMatch(
+      /^error: --ensemble: 'default' or an ensemble file .* \(did you mean 'default'\?\)\n$/,
+    );
   });
 });
 

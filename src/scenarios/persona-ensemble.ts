@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Document, isMap, isScalar, isSeq } from 'yaml';
 import { z } from 'zod';
+import { didYouMean } from '../did-you-mean.js';
 import { type InputProblem, UserInputError } from '../user-input-error.js';
 import { readInputFile } from './input-file.js';
 import { SCENARIOS_DIR } from './loader.js';
@@ -55,6 +57,14 @@ function problemsOf(source: string, prefix: string, error: z.ZodError): InputPro
  */
 export function loadEnsemble(nameOrPath: string): PersonaEnsemble {
   const path = nameOrPath === DEFAULT_ENSEMBLE ? DEFAULT_ENSEMBLE_PATH : nameOrPath;
+  // A bare word that is neither the built-in name nor a file: a mistyped name, said against
+  // the flag with the name it most likely meant (a path that is not there is said as a file).
+  if (path !== DEFAULT_ENSEMBLE_PATH && !/[\\/.]/.test(path) && !existsSync(path))
+    throw UserInputError.single(
+      '--ensemble',
+      '',
+      `'${DEFAULT_ENSEMBLE}' or an ensemble file from \`spiralbench calibrate\`; got '${nameOrPath}', which is neither${didYouMean(nameOrPath, [DEFAULT_ENSEMBLE])}`,
+    );
   return ensembleFromText(nameOrPath, path, readInputFile(path));
 }
 
