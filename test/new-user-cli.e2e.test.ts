@@ -103,6 +103,26 @@ describe('--json for list, replay and report', () => {
     expect(replay).toMatchObject({ version: 1, rerun: false, replay: null, record: { arm: 'none', seed: 1 } });
   });
 
+  it('replay --results: the run of the scenario named, by id or file, and the sweep seed checked', () => {
+    const two = join(tempDir(), 'two');
+    const ran = cli(['run', '-s', 'fetch-transform-write,lookup-readonly', '-a', 'none', '-n', '2', '-o', two]);
+    expect(ran.status, ran.stderr).toBe(0);
+    const recorded = (...args: string[]) =>
+      cli(['replay', '--results', two, '--arm', 'none', '--seed', '1', '--json', ...args]);
+    for (const scenario of ['lookup-readonly', 'scenarios/lookup-readonly.yaml', 'fetch-transform-write']) {
+      const result = recorded('-s', scenario);
+      expect(result.status, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout).record.scenario).toBe(scenario.replace(/^scenarios\/|\.yaml$/g, ''));
+    }
+    expect(recorded('-s', 'lookup-readonli').stderr).toMatch(
+      /^error: --scenario: a scenario of the sweep in .*\(did you mean 'lookup-readonly'\?\)/,
+    );
+    expect(recorded('-s', 'lookup-readonly', '--sweep-seed', '4').stderr).toMatch(
+      /^error: --sweep-seed: 4: 0, the sweep seed of /,
+    );
+    expect(recorded('-s', 'lookup-readonly', '--sweep-seed', '0').status).toBe(0);
+  });
+
   it('report --json: the headline per scenario and arm, and nothing else on stdout', () => {
     const result = cli(['report', out, '--json']);
     expect(result.status, result.stderr).toBe(0);

@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { didYouMean } from '../did-you-mean.js';
+import { loadScenarioFile } from '../scenarios/loader.js';
 import type { AgentEvent } from '../loop/events.js';
 import { runFooter } from '../report/run-footer.js';
 import { renderTranscript } from '../report/transcript.js';
@@ -13,8 +16,8 @@ import { UserInputError } from '../user-input-error.js';
  * cannot be run again from their seed (a served run: the agent lived in another
  * process). Prints its trace when the sweep kept one, else its record.
  */
-export async function replayRecorded(dir: string, arm: string, seed: number): Promise<string> {
-  const { record, trace } = await recordedRun(dir, arm, seed);
+export async function replayRecorded(dir: string, run: RecordedRunAddress): Promise<string> {
+  const { record, trace } = await recordedRun(dir, run);
   const served = record.model === 'simulated-served';
   const header = [
     `${record.scenario} · arm ${record.arm} · seed ${record.seed}${record.task === undefined ? '' : ` · task ${record.task}`} · sweep seed ${record.sweep_seed} · model ${record.model}`,
@@ -38,21 +41,47 @@ export async function replayRecorded(dir: string, arm: string, seed: number): Pr
   });
 }
 
+/** Which recorded run: as `replay` names it, its scenario as given to `run` (an id or a .yaml path). */
+export interface RecordedRunAddress {
+  readonly scenario: string;
+  readonly arm: string;
+  readonly seed: number;
+  /** The sweep seed given on the command line; undefined when left out (the folder's is the run's). */
+  readonly sweepSeed: number | undefined;
+}
+
 /** A finished sweep's record of one run, with its trace when the sweep kept one. */
 export async function recordedRun(
   dir: string,
-  arm: string,
-  seed: number,
+  { scenario: given, arm, seed, sweepSeed }: RecordedRunAddress,
 ): Promise<{ readonly record: StoredRun; readonly trace: StoredTrace | undefined }> {
   const sweep = openFinishedSweep(dir);
+  const { summary } = sweep;
+  if (sweepSeed !== undefined && sweepSeed !== summary.sweep_seed)
+    throw UserInputError.single(
+      '--sweep-seed',
+      String(sweepSeed),
+      `${summary.sweep_seed}, the sweep seed of ${dir} (leave it out with --results: the folder says it)`,
+    );
+  const ids = summary.scenarios.map((entry) => entry.id);
+  // A scenario given by its file is the scenario that file declares.
+  const scenario = ids.includes(given) || !existsSync(given) ? given : loadScenarioFile(given).id;
+  if (!ids.includes(scenario))
+    throw UserInputError.single(
+      '--scenario',
+      '',
+      `a scenario of the sweep in ${dir} (${ids.join(', ')}); got '${given}'${didYouMean(given, ids)}`,
+    );
   const traces = (await readTraces(sweep)) ?? [];
-  const trace = traces.find((candidate) => candidate.arm === arm && candidate.seed === seed);
+  const trace = traces.find(
+    (candidate) => candidate.scenario === scenario && candidate.arm === arm && candidate.seed === seed,
+  );
   let record: StoredRun | undefined = trace?.record as StoredRun | undefined;
   if (record === undefined)
     await readRuns(sweep, (run) => {
-      if (run.arm === arm && run.seed === seed) record = run;
+      if (run.scenario === scenario && run.arm === arm && run.seed === seed) record = run;
     });
   if (record === undefined)
-    throw UserInputError.single(dir, '', `a run of arm ${arm} with seed ${seed}; this sweep has none`);
+    throw UserInputError.single(dir, '', `a run of ${scenario} · arm ${arm} with seed ${seed}; this sweep has none`);
   return { record, trace };
 }

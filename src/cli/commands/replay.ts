@@ -80,13 +80,19 @@ export function registerReplay(program: Command): void {
       'print the run as this results folder recorded it, without running it again (how a served run replays: its agent ran in another process)',
     )
     .option('--json', 'print the run as JSON (record, events, messages, world) instead of a transcript', false)
-    .action(async (flags: ReplayFlags) => {
+    .action(async (flags: ReplayFlags, replay: Command) => {
       if (flags.results !== undefined) {
+        const run = {
+          scenario: flags.scenario,
+          arm: flags.arm,
+          seed: flags.seed,
+          sweepSeed: replay.getOptionValueSource('sweepSeed') === 'cli' ? flags.sweepSeed : undefined,
+        };
         if (!flags.json) {
-          process.stdout.write(await replayRecorded(flags.results, flags.arm, flags.seed));
+          process.stdout.write(await replayRecorded(flags.results, run));
           return;
         }
-        const { record, trace } = await recordedRun(flags.results, flags.arm, flags.seed);
+        const { record, trace } = await recordedRun(flags.results, run);
         printJson({
           version: 1,
           rerun: false,
