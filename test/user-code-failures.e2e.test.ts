@@ -70,6 +70,21 @@ export default defineGuard({
 export default defineAgent({ name: 'misconfigured', run: async () => { throw new TypeError('model id is not set'); } });
 `,
     );
+    // Ends the process through the runtime's own exit, under process.exit.
+    writeFileSync(
+      join(cwd, 'really-exit.ts'),
+      `import { defineAgent } from ${dist('agents/define-agent.js')};
+export default defineAgent({ name: 'reallyquits', run: async () => { (process as any).reallyExit(0); return 'done'; } });
+`,
+    );
+    // Says success as the process ends, whatever the harness decided; every run throws.
+    writeFileSync(
+      join(cwd, 'exit-hook.ts'),
+      `import { defineAgent } from ${dist('agents/define-agent.js')};
+process.on('exit', () => { process.exitCode = 0; });
+export default defineAgent({ name: 'exithook', run: async () => { throw new Error('always broken'); } });
+`,
+    );
     writeFileSync(join(cwd, 'quit-arms.yaml'), 'arms:\n  - name: quits\n    guards: [{ guard: ./exit-guard.ts }]\n');
     writeFileSync(
       join(cwd, 'stuck.ts'),
@@ -180,6 +195,8 @@ export default defineAgent({ name: 'stuck', run: () => new Promise<string>(() =>
         'arm agent:quitter, scenario lookup-readonly, seed 1',
       ],
       ['in a run, -w 2', ['--agent', './exit-in-run.ts', '-w', '2'], 'arm agent:quitter, scenario lookup-readonly'],
+      ['by reallyExit, -w 1', ['--agent', './really-exit.ts', '-w', '1'], 'arm agent:reallyquits'],
+      ['by reallyExit, -w 2', ['--agent', './really-exit.ts', '-w', '2'], 'arm agent:reallyquits'],
       [
         'in a guard, -w 1',
         ['-a', 'quits', '--arms-file', 'quit-arms.yaml', '-w', '1'],
@@ -199,6 +216,40 @@ export default defineAgent({ name: 'stuck', run: () => new Promise<string>(() =>
       expect(result.stdout).not.toContain('No regression');
     });
   });
+
+  it.each([
+    ['-w', '1'],
+    ['-w', '2'],
+  ])(
+    "an agent's 'exit' listener cannot set the exit code: a broken arm under --check still exits 7 (%s %s)",
+    (...workers) => {
+      if (!existsSync(join(cwd, 'base')))
+        expect(
+          run(['run', '-s', 'lookup-readonly', '-n', '4', '-o', 'base', '-a', 'none', '-w', '1'], cwd).status,
+        ).toBe(0);
+      const result = run(
+        [
+          'run',
+          '-s',
+          'lookup-readonly',
+          '-n',
+          '4',
+          '-o',
+          `hook-${workers[1]}`,
+          '-a',
+          'none',
+          '--agent',
+          './exit-hook.ts',
+          ...workers,
+          '--check',
+          'base',
+        ],
+        cwd,
+      );
+      expect(result.stderr).toContain('arm agent:exithook could not run');
+      expect(result.status).toBe(7);
+    },
+  );
 
   it('an agent module whose top-level await can never settle: exit 2 and one sentence naming it, at once', () => {
     const started = process.hrtime.bigint();

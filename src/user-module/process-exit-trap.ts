@@ -21,24 +21,48 @@ export function userExitMessage(code: unknown, where: string): string {
 
 type Exit = (code?: number | string | null) => never;
 
+/** A thread's exits: `exit` as users call it, and `reallyExit`, the runtime's own that `exit` ends in. */
+interface Exits {
+  exit: Exit;
+  reallyExit?: (code?: number) => never;
+}
+
 /**
- * Replaces `target.exit` with `trap` and returns the original, the only exit the harness
- * itself calls. Installed once per thread: a second call returns the first original.
+ * Replaces `target.exit` with `trap`, and `target.reallyExit` (the runtime's exit that
+ * `exit` ends in, which code can also call itself) with the same trap unless the harness
+ * is the one exiting; returns the original exit, the only one the harness itself calls.
+ * Installed once per thread: a second call returns the first original.
  */
-export function trapProcessExit(
-  trap: (code: unknown) => never,
-  target: { exit: Exit } = process as unknown as { exit: Exit },
-): Exit {
+export function trapProcessExit(trap: (code: unknown) => never, target: Exits = process as unknown as Exits): Exit {
   const original = originals.get(target) ?? target.exit.bind(target);
   originals.set(target, original);
   target.exit = ((code?: number | string | null) => trap(code)) as Exit;
+  const really = target.reallyExit;
+  if (really !== undefined && !trappedReally.has(target)) {
+    trappedReally.add(target);
+    target.reallyExit = ((code?: number) => (exiting.has(target) ? really.call(target, code) : trap(code))) as (
+      code?: number,
+    ) => never;
+  }
   return original;
 }
 
 const originals = new WeakMap<object, Exit>();
+const trappedReally = new WeakSet<object>();
+/** Threads whose harness has started its exit: their `reallyExit` is the harness's own from then on. */
+const exiting = new WeakSet<object>();
 
-/** The exit the harness calls: the original `process.exit`, whether or not a trap is installed. */
+/**
+ * The exit the harness calls: the original `process.exit`, whether or not a trap is
+ * installed, with `code` said again after every 'exit' listener user code added, so none
+ * can turn a failed sweep into success (`process.on('exit', () => { process.exitCode = 0 })`).
+ */
 export function harnessExit(code: number): never {
+  exiting.add(process);
+  // Listeners run in the order they were added: this one, added last, has the last word.
+  process.on('exit', () => {
+    process.exitCode = code;
+  });
   const original = originals.get(process);
   return original === undefined ? process.exit(code) : original(code);
 }
