@@ -39,4 +39,15 @@ describe('redactSecrets', () => {
     expect(redactSecrets(JSON.stringify({ key: secret }), [secret])).toBe(`{"key":"${REDACTED}"}`);
     expect(redactSecrets('none of it', ['none'])).toBe('none of it');
   });
+
+  it("replaces a long secret's beginning where it was cut short, and not a shorter piece or another key", () => {
+    const key = 'sk-ant-api03-Zq9XvB7mK2pLr8Tq4Wn6Yc1Hd5Jf0Ug3Se7Vb2Xa9Mk';
+    const quoted = `failed: ${key.slice(0, 25)}") and again ${key.slice(0, 30)}`;
+    expect(redactSecrets(quoted, [key])).toBe(`failed: ${REDACTED}") and again ${REDACTED}`);
+    // The public prefix and a few characters past it are not the key; sixteen characters in
+    // common are taken as the key cut short, wherever they stand.
+    expect(redactSecrets(`format ${key.slice(0, 15)}…`, [key])).toBe(`format ${key.slice(0, 15)}…`);
+    const other = `${key.slice(0, 16)}different-key-entirely`;
+    expect(redactSecrets(other, [key])).toBe(`${REDACTED}different-key-entirely`);
+  });
 });

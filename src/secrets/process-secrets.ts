@@ -19,7 +19,8 @@ const SECRET_WORD = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)$/;
 
 /**
  * `text` with every occurrence of each secret replaced by `[redacted]`, also where JSON
- * escaped it. Secrets shorter than 8 characters are left alone.
+ * escaped it, and a long secret's beginning where it was cut short. Secrets shorter than 8
+ * characters are left alone.
  *
  * @example
  * redactSecrets('key sk-ant-api03-abc123', ['sk-ant-api03-abc123']) // 'key [redacted]'
@@ -31,8 +32,35 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     const escaped = JSON.stringify(secret).slice(1, -1);
     if (escaped !== secret && out.includes(escaped)) out = out.split(escaped).join(REDACTED);
+    if (secret.length >= MIN_CUT_SECRET_LENGTH) out = redactCutSecret(out, secret);
   }
   return out;
+}
+
+/** A secret at least this long is also looked for cut short: an error quoted to a limit, a message truncated. */
+const MIN_CUT_SECRET_LENGTH = 24;
+
+/**
+ * Its first characters that betray a secret cut short: past a provider's public prefix
+ * (`sk-ant-api03-` is 13 characters), enough of the secret itself to matter.
+ */
+const CUT_PREFIX_LENGTH = 16;
+
+/** `text` with every piece that begins as `secret` does, for CUT_PREFIX_LENGTH characters or more, redacted. */
+function redactCutSecret(text: string, secret: string): string {
+  const start = secret.slice(0, CUT_PREFIX_LENGTH);
+  let at = text.indexOf(start);
+  if (at === -1) return text;
+  let out = '';
+  let from = 0;
+  while (at !== -1) {
+    let end = at + CUT_PREFIX_LENGTH;
+    while (end < text.length && end - at < secret.length && text[end] === secret[end - at]) end++;
+    out += `${text.slice(from, at)}${REDACTED}`;
+    from = end;
+    at = text.indexOf(start, end);
+  }
+  return out + text.slice(from);
 }
 
 /**

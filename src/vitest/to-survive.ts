@@ -1,4 +1,5 @@
 import type { AgentDefinition } from '../agents/define-agent.js';
+import { scrubProcessSecrets } from '../secrets/process-secrets.js';
 import { isSurvivable, survive } from './survival.js';
 import { survivalMessage } from './survival-message.js';
 import { resolveSurviveOptions, type SurviveOptions } from './survive-options.js';
@@ -37,6 +38,21 @@ export async function toSurvive(
       `toSurvive expects an agent made with defineAgent, or the path of the module that exports one; got ${typeof received}`,
     );
   const scenarios = typeof scenario === 'string' ? [scenario] : [...scenario];
-  const survival = await survive(received as AgentDefinition | string, scenarios, resolveSurviveOptions(options));
-  return { pass: survival.survived, message: () => survivalMessage(survival, this.isNot) };
+  let survival: Awaited<ReturnType<typeof survive>>;
+  try {
+    survival = await survive(received as AgentDefinition | string, scenarios, resolveSurviveOptions(options));
+  } catch (error) {
+    throw scrubbedError(error);
+  }
+  // Test logs are CI logs: a key an agent's error quoted is redacted there as in results.
+  return { pass: survival.survived, message: () => scrubProcessSecrets(survivalMessage(survival, this.isNot)) };
+}
+
+/** `error` with its message and stack, and its causes', free of this process's secrets. */
+function scrubbedError(error: unknown): unknown {
+  for (let at = error; at instanceof Error; at = at.cause) {
+    at.message = scrubProcessSecrets(at.message);
+    if (at.stack !== undefined) at.stack = scrubProcessSecrets(at.stack);
+  }
+  return error;
 }
