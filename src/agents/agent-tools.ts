@@ -1,5 +1,6 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolHost, ToolTraits } from '../loop/tool-host.js';
+import type { CallLimit } from './call-limit.js';
 import type { AgentMeter } from './agent-meter.js';
 
 /** A tool in the Chat Completions shape (`tools` of `openai.chat.completions.create`). */
@@ -46,7 +47,7 @@ export interface AgentTools {
 }
 
 /** The agent's view of a run's tools, every execution going through `meter`. */
-export function agentTools(host: ToolHost, meter: AgentMeter): AgentTools {
+export function agentTools(host: ToolHost, meter: AgentMeter, limit?: CallLimit): AgentTools {
   const anthropic = [...host.definitions];
   const openai = host.definitions.map(
     (definition): OpenAIFunctionTool => ({
@@ -63,6 +64,7 @@ export function agentTools(host: ToolHost, meter: AgentMeter): AgentTools {
     openai,
     traits: (name: string) => host.traits(name),
     // An async body runs synchronously up to its first await: the draw happens at the call.
-    call: async (name: string, input: unknown) => meter.runTool(name, input),
+    call: async (name: string, input: unknown) =>
+      limit === undefined ? meter.runTool(name, input) : limit.through('tool', async () => meter.runTool(name, input)),
   });
 }

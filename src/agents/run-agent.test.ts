@@ -5,6 +5,7 @@ import type { AgentContext } from './agent-context.js';
 import type { AgentReturn } from './agent-result.js';
 import { defineAgent } from './define-agent.js';
 import { runAgent } from './run-agent.js';
+import { AGENT_CALL_LIMIT, AgentCallLimitReached } from './call-limit.js';
 
 const fetchTransformWrite = loadScenario('fetch-transform-write');
 const lookup = loadScenario('lookup-readonly');
@@ -162,6 +163,47 @@ describe('runAgent: what is metered at the boundaries', () => {
         message: `the agent returned ${shown}, which is neither a string nor an AgentResult`,
       });
     }
+  });
+
+  it('an agent whose loop never ends is stopped at the call limit, with the reason, and told through its signal', async () => {
+    let aborted: unknown;
+    const modelLoop = await run(async (context) => {
+      context.signal.addEventListener('abort', () => {
+        aborted = context.signal.reason;
+      });
+      // A stop reason misspelled: the loop never sees the one it waits for, whatever comes back.
+      for (;;) {
+        const response = await context.fetch(`${context.baseURL.anthropic}/v1/messages`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-api-key': context.apiKey,
+            'anthropic-version': '2023-06-01',
+          },
+          body: JSON.stringify({
+            model: context.modelId,
+            max_tokens: 100,
+            messages: [{ role: 'user', content: context.prompt }],
+          }),
+        });
+        const reply = (await response.json()) as Partial<Message>;
+        if ((reply.stop_reason as string) === 'stop') return 'done';
+      }
+    });
+    expect(modelLoop.record.outcome).toBe('failed');
+    expect(modelLoop.record.model_calls).toBe(AGENT_CALL_LIMIT);
+    expect(modelLoop.record.failure_reason?.message).toMatch(/made 1000 model calls, the most one run may make/);
+    expect(aborted).toBeInstanceOf(AgentCallLimitReached);
+    // Retrying a read whatever it answers, forever.
+    const toolLoop = await run(
+      async ({ tools }) => {
+        for (;;) await tools.call('get_user', { user_id: 'u_1042' }).catch(() => '');
+      },
+      1,
+      fetchTransformWrite,
+    );
+    expect(toolLoop.record.tool_executions).toBe(AGENT_CALL_LIMIT);
+    expect(toolLoop.record.failure_reason?.message).toMatch(/made 1000 tool calls/);
   });
 
   it('settings reach the agent parsed by its schema, defaults filled in', async () => {

@@ -7,6 +7,7 @@ import type { Scenario } from '../scenarios/loader.js';
 import { agentContext } from './agent-context.js';
 import { type AgentRunEnding, openAgentRun } from './agent-run-session.js';
 import { agentTools } from './agent-tools.js';
+import { CallLimit } from './call-limit.js';
 import type { AgentDefinition } from './define-agent.js';
 
 export interface AgentRunSpec {
@@ -60,6 +61,8 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
   const { meter, endpoint, host, clock, scenario } = session;
   // Loaded on demand (a dependency, cached after the first run): built-in arms never need it.
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
+  const limit = new CallLimit();
+  const metered = meter.fetch(endpoint.fetch);
   const context = agentContext({
     Anthropic,
     now: () => clock.now(),
@@ -72,21 +75,21 @@ export async function runAgent(spec: AgentRunSpec): Promise<RunOutput> {
       streamKey: session.key,
       journal: session.journal,
     },
-    fetch: meter.fetch(endpoint.fetch),
+    fetch: (input, init) => limit.through('model', () => metered(input, init)),
     baseURL: endpoint.baseURL,
     apiKey: agent.api === 'openai-chat' ? 'sk-simulated' : 'sk-ant-simulated',
     modelId: endpoint.modelId,
     maxTokens: MAX_TOKENS,
-    tools: agentTools(host, meter),
+    tools: agentTools(host, meter, limit),
     system: scenario.system,
     prompt: scenario.prompt,
     history: scenario.history as MessageParam[],
-    signal: new AbortController().signal,
+    signal: limit.signal,
     settings: agent.settings.parse(settings ?? {}),
   });
   let ending: AgentRunEnding;
   try {
-    ending = { returned: await agent.run(context) };
+    ending = { returned: await Promise.race([agent.run(context), limit.reached]) };
   } catch (error) {
     ending = { thrown: error };
   }

@@ -89,14 +89,13 @@ export function stoppedMidRun(
 }
 
 /**
- * Ends the command with `code`. A failed command ends the process once its output is
- * flushed (a pipe can be asynchronous, as on macOS): what user code left running (a timer
- * in a module whose import was refused) must not hold it open. A command that succeeded
- * lets the event loop drain, as Node does.
+ * Ends the command with `code` once its output is flushed (a pipe can be asynchronous, as
+ * on macOS). What user code left running must not hold the process open, whatever the
+ * command's code: a timer in a module whose import was refused, or an agent stopped at
+ * its call limit, parked on a request its client will time out in ten minutes.
  */
 export function finishCommand(code: number, exit: (code: number) => void = harnessExit): void {
   process.exitCode = code;
-  if (code === EXIT.ok) return;
   let pending = 2;
   const flushed = () => {
     pending -= 1;
