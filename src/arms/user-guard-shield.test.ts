@@ -63,3 +63,31 @@ describe('a user guard that throws', () => {
     expect(record.outcome).not.toBe('failed');
   });
 });
+
+describe('a user guard whose hooks would silently do nothing', () => {
+  it('a synchronous hook that returns a promise, or a decision of no kind it has: the run fails saying so', async () => {
+    const promised = guardModule(
+      'promised.mjs',
+      `({ name: 'boom', async beforeToolCall() { return { kind: 'answer', content: 'Not run.', isError: true }; } })`,
+    );
+    expect((await runWith(promised)).record.failure_reason?.message).toBe(
+      "guard 'boom' threw in beforeToolCall: beforeToolCall returned a promise; it is synchronous: return the decision itself (or undefined), not a promise of it",
+    );
+    const refused = guardModule('refused.mjs', `({ name: 'boom', beforeToolCall: () => ({ kind: 'refuse' }) })`);
+    expect((await runWith(refused)).record.failure_reason?.message).toBe(
+      `guard 'boom' threw in beforeToolCall: beforeToolCall returned {"kind":"refuse"}; expected undefined (no decision) or a decision of kind 'answer' or 'stop'`,
+    );
+  });
+
+  it('a method named like a hook but not one: the run fails before its first model call, naming the hook it meant', async () => {
+    const typo = guardModule(
+      'typo.mjs',
+      `({ name: 'boom', beforeToolcall: () => ({ kind: 'answer', content: 'Not run.', isError: true }), format: (x) => x })`,
+    );
+    const { record } = await runWith(typo);
+    expect([record.outcome, record.model_calls]).toEqual(['failed', 0]);
+    expect(record.failure_reason?.message).toBe(
+      "guard 'boom' threw in build: 'beforeToolcall' is no hook a guard has (did you mean 'beforeToolCall'?), so it would never run",
+    );
+  });
+});

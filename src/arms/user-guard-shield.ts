@@ -1,6 +1,7 @@
 import type { GuardDescriptor, GuardRun } from '../loop/define-guard.js';
 import type { Guard } from '../loop/guard.js';
 import { GuardThrew } from '../loop/guard-threw.js';
+import { closestNames, didYouMean } from '../did-you-mean.js';
 
 /** Errors that came up through a `next` a user hook was handed: not the hook's own. */
 const passedThrough = new WeakSet<object>();
@@ -29,14 +30,28 @@ export function shieldedUserGuard(
       beforeModelCall: () => ({ kind: 'stop', outcome: { kind: 'failed', reason: threw.message, error: threw } }),
     };
   }
+  const misnamed = misnamedHooks(guard);
+  if (misnamed.length > 0) {
+    const threw = new GuardThrew(name, new TypeError(misnamed.join('; ')), ' in build');
+    return {
+      name,
+      beforeModelCall: () => ({ kind: 'stop', outcome: { kind: 'failed', reason: threw.message, error: threw } }),
+    };
+  }
   const fence =
-    <A extends unknown[], R>(hook: (...args: A) => R) =>
+    <A extends unknown[], R>(hookName: HookName, hook: (...args: A) => R) =>
     (...args: A): R => {
       let result: R;
       try {
         result = hook.apply(guard, args.map(marked) as A);
       } catch (error) {
         throw ownError(name, error);
+      }
+      const wrong = wrongAnswer(hookName, result);
+      if (wrong !== undefined) {
+        // A promise refused here may still reject: that is not the process's to crash on.
+        if (result instanceof Promise) result.catch(() => {});
+        throw new GuardThrew(name, new TypeError(wrong), ` in ${hookName}`);
       }
       if (result instanceof Promise)
         return result.catch((error: unknown) => {
@@ -62,16 +77,68 @@ export function shieldedUserGuard(
     name: guard.name,
     ...(tools === undefined ? {} : { tools }),
     ...(concurrentTools === undefined ? {} : { concurrentTools }),
-    ...(beforeModelCall === undefined ? {} : { beforeModelCall: fence(beforeModelCall) }),
-    ...(prepareRequest === undefined ? {} : { prepareRequest: fence(prepareRequest) }),
-    ...(aroundModelCall === undefined ? {} : { aroundModelCall: fence(aroundModelCall) }),
-    ...(afterModelReply === undefined ? {} : { afterModelReply: fence(afterModelReply) }),
-    ...(parseArguments === undefined ? {} : { parseArguments: fence(parseArguments) }),
-    ...(beforeToolCall === undefined ? {} : { beforeToolCall: fence(beforeToolCall) }),
-    ...(aroundExecution === undefined ? {} : { aroundExecution: fence(aroundExecution) }),
-    ...(describeError === undefined ? {} : { describeError: fence(describeError) }),
-    ...(afterToolBatch === undefined ? {} : { afterToolBatch: fence(afterToolBatch) }),
+    ...(beforeModelCall === undefined ? {} : { beforeModelCall: fence('beforeModelCall', beforeModelCall) }),
+    ...(prepareRequest === undefined ? {} : { prepareRequest: fence('prepareRequest', prepareRequest) }),
+    ...(aroundModelCall === undefined ? {} : { aroundModelCall: fence('aroundModelCall', aroundModelCall) }),
+    ...(afterModelReply === undefined ? {} : { afterModelReply: fence('afterModelReply', afterModelReply) }),
+    ...(parseArguments === undefined ? {} : { parseArguments: fence('parseArguments', parseArguments) }),
+    ...(beforeToolCall === undefined ? {} : { beforeToolCall: fence('beforeToolCall', beforeToolCall) }),
+    ...(aroundExecution === undefined ? {} : { aroundExecution: fence('aroundExecution', aroundExecution) }),
+    ...(describeError === undefined ? {} : { describeError: fence('describeError', describeError) }),
+    ...(afterToolBatch === undefined ? {} : { afterToolBatch: fence('afterToolBatch', afterToolBatch) }),
   };
+}
+
+/**
+ * What each hook answers. A synchronous hook that returns a promise would be read as no
+ * decision at all, and a decision of another kind as nothing: the arm would quietly be
+ * `none`. Both are said, naming the hook, the first time they happen.
+ */
+const HOOKS = {
+  beforeModelCall: { sync: true, kinds: ['final_turn', 'stop'] },
+  prepareRequest: { sync: false },
+  aroundModelCall: { sync: false },
+  afterModelReply: { sync: true, kinds: ['replace', 'continue'] },
+  parseArguments: { sync: true },
+  beforeToolCall: { sync: true, kinds: ['answer', 'stop'] },
+  aroundExecution: { sync: false },
+  describeError: { sync: true },
+  afterToolBatch: { sync: true, kinds: ['intervene', 'stop'] },
+} as const satisfies Record<string, { readonly sync: boolean; readonly kinds?: readonly string[] }>;
+
+type HookName = keyof typeof HOOKS;
+
+const HOOK_NAMES = Object.keys(HOOKS);
+
+/** Why `result` is not what hook `hookName` answers; undefined when it is. */
+function wrongAnswer(hookName: HookName, result: unknown): string | undefined {
+  const hook: { readonly sync: boolean; readonly kinds?: readonly string[] } = HOOKS[hookName];
+  if (hook.sync && result instanceof Promise)
+    return `${hookName} returned a promise; it is synchronous: return the decision itself (or undefined), not a promise of it`;
+  if (hook.kinds === undefined || result === undefined) return undefined;
+  const kind = (result as { kind?: unknown } | null)?.kind;
+  if (typeof kind === 'string' && hook.kinds.includes(kind)) return undefined;
+  return `${hookName} returned ${shown(result)}; expected undefined (no decision) or a decision of kind ${hook.kinds.map((k) => `'${k}'`).join(' or ')}`;
+}
+
+function shown(value: unknown): string {
+  try {
+    return JSON.stringify(value)?.slice(0, 120) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** The guard's methods named like a hook but not one (`beforeToolcall`): the hook the author meant would never run. */
+function misnamedHooks(guard: Guard): string[] {
+  const names = new Set<string>();
+  for (let at: object | null = guard; at !== null && at !== Object.prototype; at = Object.getPrototypeOf(at))
+    for (const key of Object.getOwnPropertyNames(at))
+      if (key !== 'constructor' && typeof (guard as unknown as Record<string, unknown>)[key] === 'function')
+        names.add(key);
+  return [...names]
+    .filter((key) => !HOOK_NAMES.includes(key) && closestNames(key, HOOK_NAMES).length > 0)
+    .map((key) => `'${key}' is no hook a guard has${didYouMean(key, HOOK_NAMES)}, so it would never run`);
 }
 
 function ownError(name: string, error: unknown): unknown {
