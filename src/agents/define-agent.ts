@@ -78,6 +78,15 @@ export function defineAgent(
     | AgentOptions<AgentSettingsSchema>,
 ): AgentDefinition {
   const options = typeof input === 'function' ? { run: input } : input;
+  // Said when the module loads, not as a TypeError in every run (as defineTool and defineGuard do).
+  if (typeof options !== 'object' || options === null || typeof options.run !== 'function')
+    throw new TypeError(
+      `defineAgent: a run function, as defineAgent(async (context) => ...) or defineAgent({ name, run }); got ${typeof options === 'object' && options !== null ? `run: ${typeof options.run}` : typeof options}`,
+    );
+  if (options.name !== undefined && (typeof options.name !== 'string' || !/^[a-z0-9][a-z0-9_-]*$/.test(options.name)))
+    throw new TypeError(
+      `defineAgent: name '${String(options.name)}' is not lower-case letters, digits, - and _ (it names the arm agent:<name>)`,
+    );
   const run = options.run as (context: AgentContext) => Promise<AgentReturn> | AgentReturn;
   return Object.freeze({
     kind: 'spiralbench.agent',

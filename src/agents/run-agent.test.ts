@@ -249,4 +249,14 @@ describe('runAgent: a result no record can hold', () => {
     const { record } = await run(async () => ({ outcome: 'escalated', payload: { big: '1' } }));
     expect([record.outcome, record.escalation]).toEqual(['escalated', { big: '1' }]);
   });
+
+  it('defineAgent refuses, when the module loads, a definition without a run function or with a name no arm can have', () => {
+    const loose = defineAgent as unknown as (input: unknown) => unknown;
+    expect(() => loose({ name: 'norun' })).toThrow(/^defineAgent: a run function, .*; got run: undefined$/);
+    expect(() => loose(42)).toThrow(/got number$/);
+    expect(() => loose({ name: '../../evil name', run: async () => 'done' })).toThrow(
+      "defineAgent: name '../../evil name' is not lower-case letters, digits, - and _ (it names the arm agent:<name>)",
+    );
+    expect(() => loose({ name: 5, run: async () => 'done' })).toThrow(/name '5' is not/);
+  });
 });
