@@ -1,7 +1,7 @@
 import { type Command, CommanderError } from 'commander';
 import { CheckedCommand } from './checked-command.js';
 import { escapeControl } from '../report/terminal-text.js';
-import { deniedPath } from '../results/results-fs.js';
+import { pathProblem } from '../results/results-fs.js';
 import { scrubTerminalOutput } from '../secrets/process-secrets.js';
 import { formatProblem, UserInputError } from '../user-input-error.js';
 import { CheckFailed } from './check-failed.js';
@@ -124,10 +124,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       );
       return EXIT.usage;
     }
-    const denied = deniedPath(error);
-    if (denied !== undefined) {
+    const refused = pathProblem(error);
+    if (refused !== undefined) {
       process.stderr.write(
-        `error: ${escapeControl(denied.path, { newline: true })}: a file or folder this user may write and read; the system refused it (${denied.code})\n`,
+        `error: ${escapeControl(refused.path, { newline: true })}: ${refused.expected} (${refused.code})\n`,
       );
       return EXIT.usage;
     }

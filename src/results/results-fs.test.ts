@@ -1,30 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { deniedPath, isDiskFull, ResultsWriteError } from './results-fs.js';
+import { pathProblem, isDiskFull, ResultsWriteError } from './results-fs.js';
 
 const errno = (code: string, path?: string) =>
   Object.assign(new Error(`${code}: refused`), { code, ...(path === undefined ? {} : { path }) });
 
-describe('deniedPath', () => {
-  it('names the path the system refused, through the errors that wrap it', () => {
-    expect(deniedPath(errno('EACCES', '/ro/spiralbench.lock'))).toEqual({
+describe('pathProblem', () => {
+  it('names the path the system refused and what it should be, through the errors that wrap it', () => {
+    expect(pathProblem(errno('EACCES', '/ro/spiralbench.lock'))).toEqual({
       path: '/ro/spiralbench.lock',
       code: 'EACCES',
+      expected: 'a file or folder this user may write and read; the system refused it',
     });
-    expect(deniedPath(new Error('could not open', { cause: errno('EROFS', '/mnt/cd') }))).toEqual({
-      path: '/mnt/cd',
-      code: 'EROFS',
+    expect(pathProblem(new Error('could not open', { cause: errno('ENOTDIR', '/tmp/afile/sub') }))).toMatchObject({
+      path: '/tmp/afile/sub',
+      code: 'ENOTDIR',
+      expected: 'a path whose parts are folders; one of them is a file',
     });
     // A write error without the path on its cause names the file it was writing.
-    expect(deniedPath(new ResultsWriteError('/ro/runs.jsonl', errno('EPERM')))).toEqual({
+    expect(pathProblem(new ResultsWriteError('/ro/runs.jsonl', errno('EPERM')))).toMatchObject({
       path: '/ro/runs.jsonl',
       code: 'EPERM',
     });
   });
 
   it('is undefined for any other error, a full disk included', () => {
-    expect(deniedPath(errno('ENOENT', '/nowhere'))).toBeUndefined();
-    expect(deniedPath(errno('ENOSPC', '/full/runs.jsonl'))).toBeUndefined();
+    expect(pathProblem(errno('ENOENT', '/nowhere'))).toBeUndefined();
+    expect(pathProblem(errno('ENOSPC', '/full/runs.jsonl'))).toBeUndefined();
     expect(isDiskFull(errno('ENOSPC', '/full/runs.jsonl'))).toBe(true);
-    expect(deniedPath('EACCES')).toBeUndefined();
+    expect(pathProblem('EACCES')).toBeUndefined();
   });
 });

@@ -46,19 +46,30 @@ export function isDiskFull(error: unknown): boolean {
   return false;
 }
 
-const DENIED = new Set(['EACCES', 'EPERM', 'EROFS']);
+/** What a path must be, for each system refusal the user fixes by choosing another path. */
+const PATH_EXPECTED: Readonly<Record<string, string>> = {
+  EACCES: 'a file or folder this user may write and read; the system refused it',
+  EPERM: 'a file or folder this user may write and read; the system refused it',
+  EROFS: 'a file or folder on a disk that can be written; this one is read-only',
+  ENOTDIR: 'a path whose parts are folders; one of them is a file',
+  EISDIR: 'a file; this is a folder',
+};
 
 /**
- * The file or folder `error` (or an error it was caused by) was not allowed to read or
- * write (a read-only folder, another user's file), and the system's code for it; undefined
- * for any other error. The user fixes it by choosing another place, as with a bad flag.
+ * The path `error` (or an error it was caused by) was refused at, what it should have
+ * been, and the system's code: a read-only folder, another user's file, a file where a
+ * folder was meant. Undefined for any other error. The user fixes it by choosing another
+ * place, as with a bad flag.
  */
-export function deniedPath(error: unknown): { readonly path: string; readonly code: string } | undefined {
+export function pathProblem(
+  error: unknown,
+): { readonly path: string; readonly code: string; readonly expected: string } | undefined {
   for (let at = error; at instanceof Error; at = at.cause) {
     const { code, path } = at as NodeJS.ErrnoException;
-    if (code === undefined || !DENIED.has(code)) continue;
+    const expected = code === undefined ? undefined : PATH_EXPECTED[code];
+    if (code === undefined || expected === undefined) continue;
     const named = path ?? (error instanceof ResultsWriteError ? error.path : undefined);
-    if (named !== undefined) return { path: named, code };
+    if (named !== undefined) return { path: named, code, expected };
   }
   return undefined;
 }
