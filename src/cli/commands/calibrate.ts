@@ -77,7 +77,11 @@ function outFile(path: string, overwrite: boolean): string {
   if (existsSync(absolute) && statSync(absolute).isDirectory())
     throw UserInputError.single('--out', '', `a file, not a folder (${absolute} is a folder)`);
   if (!existsSync(dirname(absolute)) || !statSync(dirname(absolute)).isDirectory())
-    throw UserInputError.single('--out', '', `a file in an existing folder; ${dirname(absolute)} does not exist`);
+    throw UserInputError.single(
+      '--out',
+      '',
+      `a file in an existing folder; ${dirname(absolute)} ${existsSync(dirname(absolute)) ? 'is a file' : 'does not exist'}`,
+    );
   return replaceableFile(absolute, { another: '--out', overwrite });
 }
 

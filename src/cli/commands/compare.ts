@@ -195,7 +195,11 @@ function checkWritable(path: string): string {
   const absolute = resolve(path);
   const parent = dirname(absolute);
   if (!existsSync(parent) || !statSync(parent).isDirectory())
-    throw UserInputError.single('--markdown', '', `a file in an existing folder; ${parent} does not exist`);
+    throw UserInputError.single(
+      '--markdown',
+      '',
+      `a file in an existing folder; ${parent} ${existsSync(parent) ? 'is a file' : 'does not exist'}`,
+    );
   if (existsSync(absolute) && statSync(absolute).isDirectory())
     throw UserInputError.single('--markdown', '', `a file path; ${absolute} is a folder`);
   return absolute;
