@@ -148,11 +148,14 @@ export function referenceProblems(
     });
   }
   const id = file['id'];
-  if (typeof id === 'string' && basename(path, '.yaml') !== id) {
+  // A scenario file may be .yaml, .yml or .json: its id is its name without that extension.
+  const extension = /\.(?:ya?ml|json)$/i.exec(path)?.[0] ?? '';
+  const named = basename(path, extension);
+  if (typeof id === 'string' && named !== id) {
     problems.push({
       source: path,
       field: 'id',
-      expected: `the file name without .yaml ('${basename(path, '.yaml')}'), got '${id}'`,
+      expected: `the file name without ${extension === '' ? 'its extension' : extension} ('${named}'), got '${id}'`,
     });
   }
   return problems;

@@ -93,6 +93,15 @@ describe('validateScenarioPaths', () => {
     });
   });
 
+  it('takes a .yml file whose id is its name without .yml, and says the extension it expected', async () => {
+    const dir = folder({ 'short.yml': GOOD('short'), 'off.yml': GOOD('off.yml') });
+    const report = await validateScenarioPaths([join(dir, 'short.yml'), join(dir, 'off.yml')]);
+    expect(report.ok).toEqual([join(dir, 'short.yml')]);
+    expect(report.problems.map((problem) => problem.expected)).toContain(
+      "the file name without .yml ('off'), got 'off.yml'",
+    );
+  });
+
   it('reports a broken persona file once, however many scenarios use it', async () => {
     const dir = folder({ 'a.yaml': GOOD('a', 'odd'), 'b.yaml': GOOD('b', 'odd') });
     mkdirSync(join(dir, 'personas'));
