@@ -83,7 +83,7 @@ export function stoppedMidRun(
 ): void {
   if (run === undefined) return;
   stderr.write(
-    `spiralbench: run stalled: arm ${run.arm}, scenario ${run.scenario}, seed ${run.seed} is waiting on a promise that can never settle (nothing left to settle it); the sweep stops here, its finished runs kept (--resume continues once it is fixed)\n`,
+    `spiralbench: run stalled: arm ${run.arm}, scenario ${run.scenario}, seed ${run.seed} is waiting on a promise that can never settle (nothing left to settle it); the sweep stops here, its finished runs kept (once the code is fixed, run the sweep again with --overwrite: --resume refuses a changed module, whose runs would be mixed with these)\n`,
   );
   exit(EXIT.unexpected);
 }

@@ -16,7 +16,7 @@ export class UserCodeExited extends Error {
  */
 export function userExitMessage(code: unknown, where: string): string {
   const shown = code === undefined ? '' : String(code);
-  return `user code called process.exit(${shown}) ${where}; the harness's exit code is not user code's to set, so the sweep stops here with its finished runs kept (return or throw instead; --resume continues once it is fixed)`;
+  return `user code called process.exit(${shown}) ${where}; the harness's exit code is not user code's to set, so the sweep stops here with its finished runs kept (return or throw instead; once the module is fixed, run the sweep again with --overwrite: --resume refuses a changed module, whose runs would be mixed with these)`;
 }
 
 type Exit = (code?: number | string | null) => never;
