@@ -121,6 +121,17 @@ describe('spiralbench behaviour', () => {
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('nothing is there');
     expect(cli(['behaviour', dir, '--by', 'member']).status).toBe(2);
+    // A file with no run in it is not an empty measurement.
+    for (const [name, text] of [
+      ['empty.jsonl', ''],
+      ['no-spans.json', '{"resourceSpans": []}'],
+    ] as const) {
+      const file = join(tempDir(), name);
+      writeFileSync(file, text);
+      const empty = cli(['behaviour', file]);
+      expect(empty.status).toBe(2);
+      expect(empty.stderr).toBe(`error: ${file}: runs or trajectories to measure; this holds none\n`);
+    }
   });
 });
 

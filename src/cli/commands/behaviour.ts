@@ -1,3 +1,4 @@
+import { UserInputError } from '../../user-input-error.js';
 import { type Command, InvalidArgumentError } from 'commander';
 import { renderBehaviourTable } from '../../behaviour/behaviour-table.js';
 import { GROUPINGS, type Grouping, measureBehaviour } from '../../behaviour/measure-behaviour.js';
@@ -64,6 +65,9 @@ export function registerBehaviour(program: Command): void {
       }
       const { groups, by } = measurement;
       const coverage = measurement.source;
+      // An empty file or folder would print an empty table and pass for a measurement.
+      if (groups.every((group) => group.statistics.runs === 0))
+        throw UserInputError.single(source, '', 'runs or trajectories to measure; this holds none');
       if (flags.json) {
         process.stdout.write(
           `${JSON.stringify(
@@ -86,6 +90,14 @@ export function registerBehaviour(program: Command): void {
         renderBehaviourTable(by === 'none' ? `${source} · all runs` : `${by} ${group.key}`, group.statistics),
       );
       const notes = coverage.note === undefined ? [] : [`note: ${coverage.note}`];
+      const unread = groups.filter(
+        (group) =>
+          group.statistics.calls > 0 && Object.values(group.statistics.after).every((shares) => shares.n === 0),
+      );
+      if (unread.length > 0)
+        notes.push(
+          `note: ${unread.map((group) => group.key).join(', ')}: ${unread.length === 1 ? 'its' : 'their'} tool calls were read, but no result with the step that followed it (a turn's boundaries are not in these runs' traces: an agent's own loop keeps its transcript), so every "after" row counts nothing`,
+        );
       process.stdout.write(`${[...tables, ...notes].join('\n\n')}\n`);
     });
 }
