@@ -2,6 +2,8 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AgentDefinition, isAgentDefinition } from '../agents/define-agent.js';
 import { runAgentSweep } from '../sweep/agent-sweep.js';
+import { whereUserCodeRuns } from '../sweep/run-in-flight.js';
+import { UserCodeExited } from '../user-module/process-exit-trap.js';
 import type { RunRecord } from '../results/run-record-schema.js';
 import { replayCommand } from '../sweep/replay-command.js';
 import { type Proportion, wilson } from '../stats/wilson.js';
@@ -49,15 +51,17 @@ export async function survive(
   scenarios: readonly string[],
   options: ResolvedSurviveOptions,
 ): Promise<Survival> {
-  const { records, outDir } = await runAgentSweep({
-    agent,
-    scenarios,
-    seeds: options.seeds,
-    firstSeed: options.firstSeed,
-    sweepSeed: options.sweepSeed,
-    workers: options.workers,
-    ...(options.out === undefined ? {} : { out: options.out }),
-  });
+  const { records, outDir } = await withExitRefused(() =>
+    runAgentSweep({
+      agent,
+      scenarios,
+      seeds: options.seeds,
+      firstSeed: options.firstSeed,
+      sweepSeed: options.sweepSeed,
+      workers: options.workers,
+      ...(options.out === undefined ? {} : { out: options.out }),
+    }),
+  );
   // Records come in sweep order, scenario by scenario, `seeds` each.
   const perScenario = scenarios.map((scenario, index): ScenarioSurvival => {
     const runs = records.slice(index * options.seeds, (index + 1) * options.seeds);
@@ -112,4 +116,29 @@ function agentSpecForShell(module: string | URL): string {
 export function replayLine(survival: Survival, run: RunRecord, scenario: string): string | undefined {
   if (survival.agent.kind === 'unknown') return undefined;
   return `npx ${replayCommand({ scenario, arm: run.arm, seed: run.seed, sweepSeed: survival.sweepSeed, agent: survival.agent.spec })}`;
+}
+
+/**
+ * `work` with `process.exit` refused to user code: under a test runner the call throws
+ * (vitest's own does), which a run would count as one failed run, and a gate whose other
+ * runs clear the bar would pass on a sweep its agent ended. The first call is kept, and
+ * once the sweep is over it fails the matcher, naming the run, as the CLI's exit 6 does.
+ */
+async function withExitRefused<T>(work: () => Promise<T>): Promise<T> {
+  const original = process.exit;
+  let exited: UserCodeExited | undefined;
+  process.exit = ((code?: number | string | null) => {
+    exited ??= new UserCodeExited(
+      `user code called process.exit(${code === undefined ? '' : String(code)}) ${whereUserCodeRuns()}; the sweep did not finish, so toSurvive cannot pass on it (return or throw instead)`,
+    );
+    throw exited;
+  }) as typeof process.exit;
+  let result: T;
+  try {
+    result = await work();
+  } finally {
+    process.exit = original;
+  }
+  if (exited !== undefined) throw exited;
+  return result;
 }

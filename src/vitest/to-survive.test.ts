@@ -4,6 +4,7 @@ import './index.js';
 import givesUp from '../../test/fixtures/agents/gives-up.js';
 import straightThrough from '../../test/fixtures/agents/straight-through.js';
 import { resolveSurviveOptions } from './survive-options.js';
+import { defineAgent } from '../agents/define-agent.js';
 
 const GIVES_UP = fileURLToPath(new URL('../../test/fixtures/agents/gives-up.ts', import.meta.url));
 const SCENARIO = 'fetch-transform-write';
@@ -70,5 +71,23 @@ describe('toSurvive', () => {
     await expect(expect(42).toSurvive(SCENARIO)).rejects.toThrow(/an agent made with defineAgent/);
     expect(() => resolveSurviveOptions({ minSuccess: 90 })).toThrow(/minSuccess.*a rate from 0 to 1; got 90/);
     expect(() => resolveSurviveOptions({ seeds: 0 })).toThrow(/seeds.*at least 1/);
+  });
+});
+
+describe('toSurvive and an agent that ends the process', () => {
+  it('fails however many runs cleared the bar, naming the run that called process.exit', async () => {
+    let runs = 0;
+    const quitter = defineAgent({
+      name: 'quitter',
+      run: async () => {
+        runs += 1;
+        if (runs === 5) process.exit(0);
+        return 'done';
+      },
+    });
+    const message = await failureOf(expect(quitter).toSurvive(SCENARIO, { seeds: 20, minSuccess: 0 }));
+    expect(message).toMatch(
+      /^user code called process\.exit\(0\) in arm agent:quitter, scenario fetch-transform-write, seed 5; the sweep did not finish/,
+    );
   });
 });
