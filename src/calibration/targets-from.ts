@@ -3,6 +3,7 @@ import { sourceKind } from '../behaviour/trajectory-source.js';
 import { openFinishedSweep, readRuns } from '../results/results-reader.js';
 import { loadScenario, type Scenario } from '../scenarios/loader.js';
 import { describe } from '../stats/descriptive.js';
+import { didYouMean } from '../did-you-mean.js';
 import { UserInputError } from '../user-input-error.js';
 import { BASELINE_ARM, behaviourTargetsOf } from './baseline-runs.js';
 import { BEHAVIOUR_TARGETS, type TargetName, type Targets } from './targets.js';
@@ -28,7 +29,8 @@ const share = (value: number): number => Math.round(value * 10_000) / 10_000;
 
 /**
  * The calibration targets of a source's no-safeguard runs: from a results folder, the runs
- * of arm `none` on `scenario` (outcome figures from runs.jsonl, behaviour from the runs
+ * of its arm `none`, or of its one agent arm (`serve`, `run --agent`), or of `fromArm`, on
+ * `scenario` (outcome figures from runs.jsonl, behaviour from the runs
  * run again or their traces); from a trajectory or OTLP file, all its runs (calls a run
  * and behaviour; a file records no verdict and no tokens). Shares are rounded to 4
  * decimals, so the `--target` line printed for the fit gives the same fit.
@@ -37,6 +39,7 @@ export async function targetsFrom(
   path: string,
   scenario: string,
   onProgress?: (done: number, total: number) => void,
+  fromArm?: string,
 ): Promise<SourcedTargets> {
   const targets: Partial<Record<TargetName, number>> = {};
   const missing: Array<{ name: TargetName; why: string }> = [];
@@ -46,7 +49,11 @@ export async function targetsFrom(
   let runs: number;
   if (kind === 'results') {
     const sweep = openFinishedSweep(path);
-    const arm = BASELINE_ARM.name;
+    const arm = sourceArm(
+      sweep.summary.arms.map((stored) => stored.name),
+      path,
+      fromArm,
+    );
     const held = sweep.summary.scenarios.map((stored) => stored.id);
     // A sweep of the same task played by a persona of its own (fetch-transform-write-diligent) describes that agent on this task.
     const [only] = held;
@@ -62,12 +69,6 @@ export async function targetsFrom(
         `a sweep of scenario ${scenario} (or of the same task under another persona); ${path} holds ${held.join(', ')}`,
       );
     scenario = found;
-    if (!sweep.summary.arms.some((stored) => stored.name === arm))
-      throw UserInputError.single(
-        '--from',
-        '',
-        `a sweep with arm ${arm} (the agent without safeguards, which a fit describes); ${path} has ${sweep.summary.arms.map((stored) => stored.name).join(', ')}`,
-      );
     const tokens: number[] = [];
     let successes = 0;
     await readRuns(sweep, (run) => {
@@ -154,4 +155,28 @@ function sameTask(a: string, b: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The arm of a results folder whose runs describe the agent without our safeguards: the one
+ * named, else `none`, else the folder's only arm when it is an agent's (a served sweep, or
+ * `run --agent` alone): that agent's loop is all it ran.
+ */
+function sourceArm(arms: readonly string[], path: string, named: string | undefined): string {
+  if (named !== undefined) {
+    if (arms.includes(named)) return named;
+    throw UserInputError.single(
+      '--from-arm',
+      named,
+      `an arm of ${path} (${arms.join(', ')})${didYouMean(named, arms)}`,
+    );
+  }
+  if (arms.includes(BASELINE_ARM.name)) return BASELINE_ARM.name;
+  const [only] = arms;
+  if (arms.length === 1 && only!.startsWith('agent:')) return only!;
+  throw UserInputError.single(
+    '--from',
+    '',
+    `a sweep with arm ${BASELINE_ARM.name} (the agent without safeguards, which a fit describes), or one agent arm; ${path} has ${arms.join(', ')} (name one with --from-arm)`,
+  );
 }

@@ -48,6 +48,7 @@ interface CalibrateFlags {
   readonly scenario: string;
   readonly target?: string[];
   readonly from?: string;
+  readonly fromArm?: string;
   readonly tolerance?: string[];
   readonly members: number;
   readonly seed: number;
@@ -100,8 +101,9 @@ export function registerCalibrate(program: Command): void {
     )
     .option(
       '--from <dir|file>',
-      "compute the targets from your agent's runs: a results folder (its arm none on --scenario), a trajectory JSONL file or an OTLP/JSON trace file (docs/behaviour.md); it says which targets the source cannot give",
+      "compute the targets from your agent's runs: a results folder (its arm none, or its one agent arm, on --scenario), a trajectory JSONL file or an OTLP/JSON trace file (docs/behaviour.md); it says which targets the source cannot give",
     )
+    .option('--from-arm <name>', 'with a results folder: the arm whose runs are your agent without safeguards')
     .option(
       '--tolerance <pairs>',
       `each target's band, name=value: a ratio for counts, a difference for shares (default ${TARGET_NAMES.map((name) => `${name}=${DEFAULT_TOLERANCES[name]}`).join(',')})`,
@@ -161,7 +163,7 @@ export function registerCalibrate(program: Command): void {
         const progress = replayProgress('runs run again to read their behaviour');
         let sourced: SourcedTargets;
         try {
-          sourced = await targetsFrom(flags.from, source.scenario.id, progress.update);
+          sourced = await targetsFrom(flags.from, source.scenario.id, progress.update, flags.fromArm);
         } finally {
           progress.stop();
         }
