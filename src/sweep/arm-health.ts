@@ -25,7 +25,7 @@ export class ArmCouldNotRun extends Error {
     readonly total: number,
   ) {
     super(
-      `arm ${broken.arm} could not run: its first ${broken.runs} runs that met no injected fault all failed with ${describeFailure(broken.reason)}; ${done < total ? `the sweep stopped after ${done} of ${total} runs, its finished runs kept` : `its ${total} runs are kept, but no summary was written`}. Fix the arm and run again (--discard starts the folder over)`,
+      `arm ${broken.arm} could not run: its first ${broken.runs} runs that met no injected fault all failed with ${describeFailure(broken.reason)}; ${done < total ? `the sweep stopped after ${done} of ${total} runs, its finished runs kept` : `its ${total} runs are kept, but no summary was written`}. Fix the arm and run again (--overwrite starts the folder over)`,
     );
   }
 }

@@ -1,3 +1,4 @@
+import { didYouMean } from '../did-you-mean.js';
 import { UserInputError } from '../user-input-error.js';
 
 /** `toSurvive`'s options: the sweep to run and the bar it must clear. */
@@ -42,6 +43,16 @@ function wholeNumber(value: number, field: string, least: number): number {
   return value;
 }
 
+const OPTION_NAMES = [
+  'seeds',
+  'firstSeed',
+  'sweepSeed',
+  'minSuccess',
+  'workers',
+  'out',
+  'module',
+] as const satisfies readonly (keyof SurviveOptions)[];
+
 /**
  * Fills in the defaults and refuses a bad value with one message naming the option.
  *
@@ -49,6 +60,14 @@ function wholeNumber(value: number, field: string, least: number): number {
  * resolveSurviveOptions({ seeds: 200 }) // { seeds: 200, firstSeed: 1, sweepSeed: 0, minSuccess: 0.9, workers: 1, ... }
  */
 export function resolveSurviveOptions(options: SurviveOptions = {}): ResolvedSurviveOptions {
+  // A misspelt option (minSucess) would leave its default in force without a word.
+  for (const key of Object.keys(options))
+    if (!(OPTION_NAMES as readonly string[]).includes(key))
+      throw UserInputError.single(
+        SOURCE,
+        key,
+        `one of the options ${OPTION_NAMES.join(', ')}; '${key}' is none${didYouMean(key, OPTION_NAMES)}`,
+      );
   const minSuccess = options.minSuccess ?? 0.9;
   if (!(minSuccess >= 0 && minSuccess <= 1))
     throw UserInputError.single(SOURCE, 'minSuccess', `a rate from 0 to 1; got ${minSuccess}`);

@@ -71,6 +71,9 @@ describe('toSurvive', () => {
     await expect(expect(42).toSurvive(SCENARIO)).rejects.toThrow(/an agent made with defineAgent/);
     expect(() => resolveSurviveOptions({ minSuccess: 90 })).toThrow(/minSuccess.*a rate from 0 to 1; got 90/);
     expect(() => resolveSurviveOptions({ seeds: 0 })).toThrow(/seeds.*at least 1/);
+    expect(() => resolveSurviveOptions({ minSucess: 0.99 } as never)).toThrow(
+      /minSucess: one of the options .*; 'minSucess' is none \(did you mean 'minSuccess'\?\)/,
+    );
   });
 });
 
