@@ -1,8 +1,6 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cli, tempDir } from './cli-helpers.js';
+import { BIN, candidateArms, cli, tempDir } from './cli-helpers.js';
 
 /** Runs the CLI with a reader that has already gone, as `| head` leaves it once it has its lines. */
 function withClosedReader(args: readonly string[]): Promise<{ status: number | null; stderr: string }> {
@@ -30,11 +28,7 @@ describe('a reader that closes the pipe early', () => {
 
 describe('a gate whose reader closes the pipe early', () => {
   it('still compares the sweep with its baseline, and fails on the regression', async () => {
-    const arms = (guards: string) => {
-      const path = join(tempDir(), 'arms.yaml');
-      writeFileSync(path, `arms:\n  - name: candidate\n    guards: ${guards}\n`);
-      return path;
-    };
+    const arms = candidateArms;
     const sweep = ['run', '--scenario', 'fetch-transform-write', '--arms', 'candidate', '--seeds', '300'];
     const baseline = tempDir();
     expect(cli([...sweep, '--arms-file', arms('[{ guard: classify }]'), '--out', baseline]).status).toBe(0);

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,4 +47,11 @@ export function cliAsync(args: readonly string[], env: Record<string, string> = 
 
 export function tempDir(prefix = 'spiralbench-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** An arms file of one arm, `candidate`, with `guards` (YAML) as its guards: a gate's before and after. */
+export function candidateArms(guards: string): string {
+  const path = join(tempDir(), 'arms.yaml');
+  writeFileSync(path, `arms:\n  - name: candidate\n    guards: ${guards}\n`);
+  return path;
 }

@@ -1,10 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Comparison } from '../src/report/compare.js';
 import type { StoredRun } from '../src/results/run-record-schema.js';
 import { finishedFolder, fixtureRun, fixtureSummary } from '../src/results/sweep-fixture.test-helpers.js';
-import { cli, cliAsync, tempDir } from './cli-helpers.js';
+import { candidateArms, cli, cliAsync, tempDir } from './cli-helpers.js';
 
 const SCENARIO = 'fetch-transform-write';
 let root = '';
@@ -265,11 +265,7 @@ describe('compare across a persona ensemble', () => {
 });
 
 describe('run --check: a sweep and its CI gate in one step', () => {
-  const arms = (guards: string) => {
-    const path = join(tempDir(), 'arms.yaml');
-    writeFileSync(path, `arms:\n  - name: candidate\n    guards: ${guards}\n`);
-    return path;
-  };
+  const arms = candidateArms;
   const sweep = ['run', '--scenario', 'fetch-transform-write', '--arms', 'candidate', '--seeds', '300'];
   const baseline = tempDir();
   cli([...sweep, '--arms-file', arms('[{ guard: classify }]'), '--out', baseline]);

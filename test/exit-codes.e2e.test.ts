@@ -5,12 +5,23 @@ import { cli, tempDir } from './cli-helpers.js';
 
 describe('exit codes tell the cause apart', () => {
   it('an unexpected error exits 3, not 1 (which means a regression was found)', () => {
+    // A link to itself: no folder can be made through it, for no reason the user chose.
+    const loop = join(tempDir(), 'loop');
+    symlinkSync(loop, loop);
+    const result = cli(['run', '--scenario', 'lookup-readonly', '--seeds', '1', '--out', join(loop, 'inside')]);
+    expect(result.status).toBe(3);
+    expect(result.stderr).toMatch(/^spiralbench: unexpected error: ELOOP/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a path that cannot be what it must be (a file where a folder is meant) is bad input: exit 2, naming it', () => {
     const file = join(tempDir(), 'a-file');
     writeFileSync(file, '');
     const result = cli(['run', '--scenario', 'lookup-readonly', '--seeds', '1', '--out', join(file, 'inside')]);
-    expect(result.status).toBe(3);
-    expect(result.stderr).toMatch(/^spiralbench: unexpected error: ENOTDIR/);
-    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(
+      `error: ${join(file, 'inside')}: a path whose parts are folders; one of them is a file (ENOTDIR)\n`,
+    );
   });
 
   // /dev/full answers every write with ENOSPC, as a full disk does: a results file linked to

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defineAgent } from '../agents/define-agent.js';
 import { REDACTED } from '../secrets/process-secrets.js';
 import './index.js';
+import { failureOf as matcherFailure } from './matcher-failure.test-helpers.js';
 
 // Set before anything reads this worker's secrets: they are read once per process.
 const KEY = 'sk-ant-api03-test-matcher-key-0123456789abcdef';
@@ -9,14 +10,10 @@ process.env.ANTHROPIC_API_KEY = KEY;
 
 const SCENARIO = 'fetch-transform-write';
 
-/** The message of a matcher that failed, or of the error it threw. */
+/** What a matcher that failed said: its message and its stack. */
 async function failureOf(assertion: Promise<void>): Promise<string> {
-  const error = await assertion.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error, 'the matcher passed').toBeInstanceOf(Error);
-  return `${(error as Error).message}\n${(error as Error).stack ?? ''}`;
+  const error = await matcherFailure(assertion);
+  return `${error.message}\n${error.stack ?? ''}`;
 }
 
 // Test logs are CI logs: what the matcher prints is redacted as results files are.

@@ -4,20 +4,14 @@ import './index.js';
 import givesUp from '../../test/fixtures/agents/gives-up.js';
 import straightThrough from '../../test/fixtures/agents/straight-through.js';
 import { resolveSurviveOptions } from './survive-options.js';
+import { failureOf as matcherFailure } from './matcher-failure.test-helpers.js';
 import { defineAgent } from '../agents/define-agent.js';
 
 const GIVES_UP = fileURLToPath(new URL('../../test/fixtures/agents/gives-up.ts', import.meta.url));
 const SCENARIO = 'fetch-transform-write';
 
 /** The message of a matcher that failed, or a failure of this test if it passed. */
-async function failureOf(assertion: Promise<void>): Promise<string> {
-  const error = await assertion.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error, 'the matcher passed').toBeInstanceOf(Error);
-  return (error as Error).message;
-}
+const failureOf = async (assertion: Promise<void>): Promise<string> => (await matcherFailure(assertion)).message;
 
 // Real sweeps of the reference scenario, its seeded faults included: the verdicts come from the world.
 describe('toSurvive', () => {
