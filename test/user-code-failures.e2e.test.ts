@@ -85,6 +85,13 @@ process.on('exit', () => { process.exitCode = 0; });
 export default defineAgent({ name: 'exithook', run: async () => { throw new Error('always broken'); } });
 `,
     );
+    writeFileSync(
+      join(cwd, 'exit-hook-really.ts'),
+      `import { defineAgent } from ${dist('agents/define-agent.js')};
+process.on('exit', () => { (process as any).reallyExit(0); });
+export default defineAgent({ name: 'exithook', run: async () => { throw new Error('always broken'); } });
+`,
+    );
     writeFileSync(join(cwd, 'quit-arms.yaml'), 'arms:\n  - name: quits\n    guards: [{ guard: ./exit-guard.ts }]\n');
     writeFileSync(
       join(cwd, 'stuck.ts'),
@@ -218,11 +225,12 @@ export default defineAgent({ name: 'stuck', run: () => new Promise<string>(() =>
   });
 
   it.each([
-    ['-w', '1'],
-    ['-w', '2'],
+    ['exit-hook.ts', '-w', '1'],
+    ['exit-hook.ts', '-w', '2'],
+    ['exit-hook-really.ts', '-w', '1'],
   ])(
-    "an agent's 'exit' listener cannot set the exit code: a broken arm under --check still exits 7 (%s %s)",
-    (...workers) => {
+    "an agent's 'exit' listener cannot set the exit code: a broken arm under --check still exits 7 (%s %s %s)",
+    (module, ...workers) => {
       if (!existsSync(join(cwd, 'base')))
         expect(
           run(['run', '-s', 'lookup-readonly', '-n', '4', '-o', 'base', '-a', 'none', '-w', '1'], cwd).status,
@@ -235,11 +243,11 @@ export default defineAgent({ name: 'stuck', run: () => new Promise<string>(() =>
           '-n',
           '4',
           '-o',
-          `hook-${workers[1]}`,
+          `hook-${module}-${workers[1]}`,
           '-a',
           'none',
           '--agent',
-          './exit-hook.ts',
+          `./${module}`,
           ...workers,
           '--check',
           'base',

@@ -40,25 +40,28 @@ export function trapProcessExit(trap: (code: unknown) => never, target: Exits = 
   const really = target.reallyExit;
   if (really !== undefined && !trappedReally.has(target)) {
     trappedReally.add(target);
-    target.reallyExit = ((code?: number) => (exiting.has(target) ? really.call(target, code) : trap(code))) as (
-      code?: number,
-    ) => never;
+    // Once the harness exits, its code is the one that ends the process, whoever calls.
+    target.reallyExit = ((code?: number) => {
+      const decided = exiting.get(target);
+      return decided !== undefined ? really.call(target, decided) : trap(code);
+    }) as (code?: number) => never;
   }
   return original;
 }
 
 const originals = new WeakMap<object, Exit>();
 const trappedReally = new WeakSet<object>();
-/** Threads whose harness has started its exit: their `reallyExit` is the harness's own from then on. */
-const exiting = new WeakSet<object>();
+/** Threads whose harness has started its exit, with its code: their `reallyExit` ends with that code from then on. */
+const exiting = new WeakMap<object, number>();
 
 /**
  * The exit the harness calls: the original `process.exit`, whether or not a trap is
- * installed, with `code` said again after every 'exit' listener user code added, so none
- * can turn a failed sweep into success (`process.on('exit', () => { process.exitCode = 0 })`).
+ * installed, with `code` said again after every 'exit' listener user code added, and kept by
+ * `reallyExit` whoever calls it, so none can turn a failed sweep into success
+ * (`process.on('exit', () => { process.exitCode = 0 })`, or `process.reallyExit(0)` there).
  */
 export function harnessExit(code: number): never {
-  exiting.add(process);
+  exiting.set(process, code);
   // Listeners run in the order they were added: this one, added last, has the last word.
   process.on('exit', () => {
     process.exitCode = code;
