@@ -82,12 +82,35 @@ describe('a user guard whose hooks would silently do nothing', () => {
   it('a method named like a hook but not one: the run fails before its first model call, naming the hook it meant', async () => {
     const typo = guardModule(
       'typo.mjs',
-      `({ name: 'boom', beforeToolcall: () => ({ kind: 'answer', content: 'Not run.', isError: true }), format: (x) => x })`,
+      `({ name: 'boom', beforeToolcall: () => ({ kind: 'answer', content: 'Not run.', isError: true }), recordToolCall: () => {} })`,
     );
     const { record } = await runWith(typo);
     expect([record.outcome, record.model_calls]).toEqual(['failed', 0]);
     expect(record.failure_reason?.message).toBe(
       "guard 'boom' threw in build: 'beforeToolcall' is no hook a guard has (did you mean 'beforeToolCall'?), so it would never run",
     );
+  });
+});
+
+describe('a user guard with helper methods, or a falsy no-decision', () => {
+  it('runs as before: helpers named near a hook (recordToolCall) are its own, and null or false lets the call through', async () => {
+    const helpers = guardModule(
+      'helpers.mjs',
+      `new (class { name = 'boom'; calls = 0; recordToolCall() { this.calls += 1; } afterToolCall() {} describeFailure() {} beforeToolCall() { this.recordToolCall(); return this.calls > 1000 && { kind: 'stop', outcome: { kind: 'max_iterations', iterations: 0 } }; } })()`,
+    );
+    const withHelpers = await runWith(helpers);
+    const plain = await runOne({
+      sweepSeed: 0,
+      scenario: loadScenario('fetch-transform-write'),
+      arm: { name: 'broken', guards: [] },
+      seed: 3,
+    });
+    expect(withHelpers.record.failure_reason).toBeUndefined();
+    expect({ ...withHelpers.record, arm: '' }).toEqual({ ...plain.record, arm: '' });
+    const nullish = guardModule(
+      'nullish.mjs',
+      `({ name: 'boom', beforeToolCall: () => null, afterToolBatch: () => false })`,
+    );
+    expect((await runWith(nullish)).record.failure_reason).toBeUndefined();
   });
 });

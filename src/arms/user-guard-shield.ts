@@ -1,7 +1,6 @@
 import type { GuardDescriptor, GuardRun } from '../loop/define-guard.js';
 import type { Guard } from '../loop/guard.js';
 import { GuardThrew } from '../loop/guard-threw.js';
-import { closestNames, didYouMean } from '../did-you-mean.js';
 
 /** Errors that came up through a `next` a user hook was handed: not the hook's own. */
 const passedThrough = new WeakSet<object>();
@@ -47,6 +46,8 @@ export function shieldedUserGuard(
       } catch (error) {
         throw ownError(name, error);
       }
+      // null or false (`cond && { kind: ... }`) is no decision, said as the loop reads one.
+      if ((result === null || result === false) && 'kinds' in HOOKS[hookName]) return undefined as R;
       const wrong = wrongAnswer(hookName, result);
       if (wrong !== undefined) {
         // A promise refused here may still reject: that is not the process's to crash on.
@@ -108,7 +109,7 @@ const HOOKS = {
 
 type HookName = keyof typeof HOOKS;
 
-const HOOK_NAMES = Object.keys(HOOKS);
+const HOOK_NAMES: readonly string[] = Object.keys(HOOKS);
 
 /** Why `result` is not what hook `hookName` answers; undefined when it is. */
 function wrongAnswer(hookName: HookName, result: unknown): string | undefined {
@@ -129,16 +130,43 @@ function shown(value: unknown): string {
   }
 }
 
-/** The guard's methods named like a hook but not one (`beforeToolcall`): the hook the author meant would never run. */
+/**
+ * The guard's methods named like a hook but not one (`beforeToolcall`, `beforeToolCalls`):
+ * the hook the author meant would never run. Only a near miss counts (the same name but
+ * for letter case, or one or two letters off), so a helper method (`recordToolCall`) is
+ * the guard's own business. Read without calling getters.
+ */
 function misnamedHooks(guard: Guard): string[] {
-  const names = new Set<string>();
+  const misnamed: string[] = [];
   for (let at: object | null = guard; at !== null && at !== Object.prototype; at = Object.getPrototypeOf(at))
-    for (const key of Object.getOwnPropertyNames(at))
-      if (key !== 'constructor' && typeof (guard as unknown as Record<string, unknown>)[key] === 'function')
-        names.add(key);
-  return [...names]
-    .filter((key) => !HOOK_NAMES.includes(key) && closestNames(key, HOOK_NAMES).length > 0)
-    .map((key) => `'${key}' is no hook a guard has${didYouMean(key, HOOK_NAMES)}, so it would never run`);
+    for (const key of Object.getOwnPropertyNames(at)) {
+      if (key === 'constructor' || HOOK_NAMES.includes(key)) continue;
+      if (typeof Object.getOwnPropertyDescriptor(at, key)?.value !== 'function') continue;
+      const meant = HOOK_NAMES.find((hook) => nearMiss(key, hook));
+      if (meant !== undefined && !misnamed.some((line) => line.startsWith(`'${key}'`)))
+        misnamed.push(`'${key}' is no hook a guard has (did you mean '${meant}'?), so it would never run`);
+    }
+  return misnamed;
+}
+
+/** `typed` is `hook` but for letter case, or one or two letters added, dropped or changed. */
+function nearMiss(typed: string, hook: string): boolean {
+  if (typed.toLowerCase() === hook.toLowerCase()) return true;
+  if (Math.abs(typed.length - hook.length) > 2) return false;
+  return editDistanceAtMost(typed, hook, 2);
+}
+
+/** Whether at most `limit` insertions, deletions or substitutions turn `a` into `b`. */
+function editDistanceAtMost(a: string, b: string, limit: number): boolean {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    if (Math.min(...row) > limit) return false;
+    previous = row;
+  }
+  return previous[b.length]! <= limit;
 }
 
 function ownError(name: string, error: unknown): unknown {
