@@ -5,7 +5,7 @@ import type { AgentContext } from './agent-context.js';
 import type { AgentReturn } from './agent-result.js';
 import { defineAgent } from './define-agent.js';
 import { runAgent } from './run-agent.js';
-import { AGENT_CALL_LIMIT, AgentCallLimitReached } from './call-limit.js';
+import { AGENT_CALL_LIMITS, AgentCallLimitReached } from './call-limit.js';
 
 const fetchTransformWrite = loadScenario('fetch-transform-write');
 const lookup = loadScenario('lookup-readonly');
@@ -191,8 +191,8 @@ describe('runAgent: what is metered at the boundaries', () => {
       }
     });
     expect(modelLoop.record.outcome).toBe('failed');
-    expect(modelLoop.record.model_calls).toBe(AGENT_CALL_LIMIT);
-    expect(modelLoop.record.failure_reason?.message).toMatch(/made 1000 model calls, the most one run may make/);
+    expect(modelLoop.record.model_calls).toBe(AGENT_CALL_LIMITS.model);
+    expect(modelLoop.record.failure_reason?.message).toMatch(/made 1000 model requests, the most one run may make/);
     expect(aborted).toBeInstanceOf(AgentCallLimitReached);
     // Retrying a read whatever it answers, forever.
     const toolLoop = await run(
@@ -202,8 +202,8 @@ describe('runAgent: what is metered at the boundaries', () => {
       1,
       fetchTransformWrite,
     );
-    expect(toolLoop.record.tool_executions).toBe(AGENT_CALL_LIMIT);
-    expect(toolLoop.record.failure_reason?.message).toMatch(/made 1000 tool calls/);
+    expect(toolLoop.record.tool_executions).toBe(AGENT_CALL_LIMITS.tool);
+    expect(toolLoop.record.failure_reason?.message).toMatch(/made 10000 tool calls/);
   });
 
   it('settings reach the agent parsed by its schema, defaults filled in', async () => {
