@@ -40,14 +40,15 @@ describe('redactSecrets', () => {
     expect(redactSecrets('none of it', ['none'])).toBe('none of it');
   });
 
-  it("replaces a long secret's beginning where it was cut short, and not a shorter piece or another key", () => {
+  it("replaces a provider key's beginning where it was cut short, and no other secret's", () => {
     const key = 'sk-ant-api03-Zq9XvB7mK2pLr8Tq4Wn6Yc1Hd5Jf0Ug3Se7Vb2Xa9Mk';
     const quoted = `failed: ${key.slice(0, 25)}") and again ${key.slice(0, 30)}`;
-    expect(redactSecrets(quoted, [key])).toBe(`failed: ${REDACTED}") and again ${REDACTED}`);
-    // The public prefix and a few characters past it are not the key; sixteen characters in
-    // common are taken as the key cut short, wherever they stand.
-    expect(redactSecrets(`format ${key.slice(0, 15)}…`, [key])).toBe(`format ${key.slice(0, 15)}…`);
-    const other = `${key.slice(0, 16)}different-key-entirely`;
-    expect(redactSecrets(other, [key])).toBe(`${REDACTED}different-key-entirely`);
+    expect(redactSecrets(quoted, [key], [key])).toBe(`failed: ${REDACTED}") and again ${REDACTED}`);
+    // The public prefix and a few characters past it are not the key.
+    expect(redactSecrets(`format ${key.slice(0, 20)}…`, [key], [key])).toBe(`format ${key.slice(0, 20)}…`);
+    // A secret that is not a provider's key is redacted whole only: a JWT's header is not a secret.
+    const serviceRole = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoic2VydmljZSJ9.sig';
+    const anon = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoiYW5vbiJ9.xyz';
+    expect(redactSecrets(`anon ${anon}`, [serviceRole])).toBe(`anon ${anon}`);
   });
 });

@@ -19,32 +19,31 @@ const SECRET_WORD = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)$/;
 
 /**
  * `text` with every occurrence of each secret replaced by `[redacted]`, also where JSON
- * escaped it, and a long secret's beginning where it was cut short. Secrets shorter than 8
- * characters are left alone.
+ * escaped it, and each of `cutKeys` (the providers' keys) also where it was cut short after
+ * its first 24 characters or more. Secrets shorter than 8 characters are left alone.
  *
  * @example
  * redactSecrets('key sk-ant-api03-abc123', ['sk-ant-api03-abc123']) // 'key [redacted]'
  */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
+export function redactSecrets(text: string, secrets: readonly string[], cutKeys: readonly string[] = []): string {
   let out = text;
   for (const secret of secrets) {
     if (secret.length < MIN_SECRET_LENGTH) continue;
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     const escaped = JSON.stringify(secret).slice(1, -1);
     if (escaped !== secret && out.includes(escaped)) out = out.split(escaped).join(REDACTED);
-    if (secret.length >= MIN_CUT_SECRET_LENGTH) out = redactCutSecret(out, secret);
   }
+  for (const key of cutKeys) if (key.length > CUT_PREFIX_LENGTH) out = redactCutSecret(out, key);
   return out;
 }
 
-/** A secret at least this long is also looked for cut short: an error quoted to a limit, a message truncated. */
-const MIN_CUT_SECRET_LENGTH = 24;
-
 /**
- * Its first characters that betray a secret cut short: past a provider's public prefix
- * (`sk-ant-api03-` is 13 characters), enough of the secret itself to matter.
+ * The first characters of a provider's key that betray it cut short (an error quoted to a
+ * limit): past its public prefix (`sk-ant-api03-` is 13 characters), 11 of the key itself.
+ * Only the providers' keys are looked for this way: other secrets (a JWT's header, a
+ * framework's key) share their first characters with values that are not secret.
  */
-const CUT_PREFIX_LENGTH = 16;
+const CUT_PREFIX_LENGTH = 24;
 
 /** `text` with every piece that begins as `secret` does, for CUT_PREFIX_LENGTH characters or more, redacted. */
 function redactCutSecret(text: string, secret: string): string {
@@ -90,6 +89,7 @@ function isSecretName(name: string): boolean {
 }
 
 let cached: readonly string[] | undefined;
+let cachedKeys: readonly string[] | undefined;
 
 /**
  * This process's secrets (`secretsOf(process.env)`), read once: the environment's keys do
@@ -100,6 +100,16 @@ export function processSecrets(): readonly string[] {
   return cached;
 }
 
+/** This process's providers' keys, read once. */
+function processProviderKeys(): readonly string[] {
+  cachedKeys ??= Object.freeze(
+    PROVIDER_KEY_VARS.map((name) => process.env[name]).filter(
+      (value): value is string => value !== undefined && value.length > CUT_PREFIX_LENGTH,
+    ),
+  );
+  return cachedKeys;
+}
+
 /**
  * `text` without this process's secrets. The one scrubber: every results file is written
  * through it (results-fs.ts `writeAll`) and the terminal prints through it
@@ -108,7 +118,7 @@ export function processSecrets(): readonly string[] {
  */
 export function scrubProcessSecrets(text: string): string {
   const secrets = processSecrets();
-  return secrets.length === 0 ? text : redactSecrets(text, secrets);
+  return secrets.length === 0 ? text : redactSecrets(text, secrets, processProviderKeys());
 }
 
 const SCRUBBED = Symbol.for('spiralbench.scrubbed');
