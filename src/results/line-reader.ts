@@ -31,7 +31,7 @@ export async function forEachLine(
     }
   } catch (error) {
     if (failed || error instanceof UserInputError) throw error;
-    throw UserInputError.single(file, '', `a readable file (${(error as Error).message})`);
+    throw new FileUnreadable(file, error);
   } finally {
     lines.close();
     input.destroy();
@@ -97,6 +97,22 @@ const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
 /**
+ * A file the system would not read (gone, renamed, not permitted, an I/O error): bad input
+ * like any other, named with the file, but a state of the machine, not of the file's
+ * content, which may be gone the next time it is asked for.
+ */
+export class FileUnreadable extends UserInputError {
+  /** What the system said. */
+  readonly reason: string;
+
+  constructor(file: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super([{ source: file, field: '', expected: `a readable file (${reason})` }]);
+    this.reason = reason;
+  }
+}
+
+/**
  * `read()`, with a failure of the file system (gone, renamed, unreadable) said as a
  * UserInputError naming the file, as `forEachLine` says it.
  */
@@ -105,6 +121,6 @@ export function readable<T>(file: string, read: () => T): T {
     return read();
   } catch (error) {
     if (typeof (error as { code?: unknown }).code !== 'string') throw error;
-    throw UserInputError.single(file, '', `a readable file (${(error as Error).message})`);
+    throw new FileUnreadable(file, error);
   }
 }

@@ -1,6 +1,6 @@
 import { UserInputError } from '../user-input-error.js';
 import { parseJson } from './input-problems.js';
-import { forEachLineSync } from './line-reader.js';
+import { FileUnreadable, forEachLineSync } from './line-reader.js';
 import { OUTCOME_KINDS } from '../loop/outcome.js';
 import { DATA_FAULT_KINDS } from '../tools/tool-fault.js';
 import { parseIndexedRun, VERDICTS } from './run-record-schema.js';
@@ -253,7 +253,7 @@ export function indexRange(task: RangeTask, progress: (bytes: number) => void = 
     );
   } catch (error) {
     // Said as text, so a worker can hand it over.
-    if (error instanceof UserInputError) return { unreadable: error.message };
+    if (error instanceof FileUnreadable) return { unreadable: error.reason };
     throw error;
   }
   if (problem !== undefined) return { problem };

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { UserInputError } from '../user-input-error.js';
 import { checkRunCounts, type FinishedSweep, rangeSweepOf } from './results-reader.js';
-import { forEachLineSync, readable } from './line-reader.js';
+import { FileUnreadable, forEachLineSync, readable } from './line-reader.js';
 import { SUMMARY_FILE } from './results-files.js';
 import { SeedLines } from './seed-lines.js';
 import { parseRunLine, type StoredRun } from './run-record-schema.js';
@@ -226,7 +226,7 @@ export async function indexRuns(
   let lines = 0;
   const ranges: RangeIndex[] = [];
   for (const result of results) {
-    if ('unreadable' in result) throw new UserInputError([{ source: file, field: '', expected: result.unreadable }]);
+    if ('unreadable' in result) throw new FileUnreadable(file, new Error(result.unreadable));
     if ('problem' in result) {
       const { line, field, expected } = result.problem;
       throw UserInputError.single(`${file}:${lines + line}`, field, expected);

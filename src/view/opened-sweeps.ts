@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { type FinishedSweep, openFinishedSweep, readTraces } from '../results/results-reader.js';
 import { RUNS_FILE } from '../results/results-files.js';
+import { FileUnreadable } from '../results/line-reader.js';
 import {
   type IndexProgress,
   indexRuns,
@@ -145,7 +146,8 @@ export class OpenedSweeps {
     let found = opened.get(entry.id);
     if (found?.failed !== undefined) {
       const { failed } = found;
-      const onContent = failed instanceof UserInputError && !(failed instanceof RunsChanged);
+      const onContent =
+        failed instanceof UserInputError && !(failed instanceof RunsChanged) && !(failed instanceof FileUnreadable);
       if (onContent && sweepFilesState(found.sweep) === found.files) throw failed;
       opened.delete(entry.id);
       if (!onContent) throw failed;
