@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { didYouMean } from '../did-you-mean.js';
-import { loadScenarioFile } from '../scenarios/loader.js';
 import type { AgentEvent } from '../loop/events.js';
 import { runFooter } from '../report/run-footer.js';
 import { renderTranscript } from '../report/transcript.js';
@@ -64,8 +63,9 @@ export async function recordedRun(
       `${summary.sweep_seed}, the sweep seed of ${dir} (leave it out with --results: the folder says it)`,
     );
   const ids = summary.scenarios.map((entry) => entry.id);
-  // A scenario given by its file is the scenario that file declares.
-  const scenario = ids.includes(given) || !existsSync(given) ? given : loadScenarioFile(given).id;
+  // A scenario given by its file: its id is the file's name (the loader holds them equal),
+  // so the file need not be there, nor still valid, to show what the sweep recorded.
+  const scenario = ids.includes(given) ? given : basename(given).replace(/\.(?:ya?ml|json)$/i, '');
   if (!ids.includes(scenario))
     throw UserInputError.single(
       '--scenario',
