@@ -281,7 +281,7 @@ describe('merge refuses shards that are not whole, and leaves no file behind whe
     ]);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/--shard: .*at most 2 shards: the sweep has 2 runs, so this shard would hold none/);
-    expect(existsSync(join(root, 'empty-shard', 'runs.jsonl'))).toBe(false);
+    expect(existsSync(join(root, 'empty-shard'))).toBe(false);
   });
 
   it('compare and run --check take a whole sweep on either side, never a shard', () => {

@@ -1,5 +1,5 @@
-/** Seeds per block: a block is 16 KB, allocated once a seed in it is seen. */
-const BLOCK = 4096;
+/** Seeds per block: a block is 4 KB, allocated once a seed in it is seen. */
+const BLOCK = 512;
 
 /**
  * Where each seed of one cell was read: its line in runs.jsonl. A seed seen twice is a run
@@ -9,13 +9,14 @@ const BLOCK = 4096;
  * a billion-seed sweep holds a small part of it).
  */
 export class SeedLines {
-  readonly #blocks = new Map<number, Uint32Array>();
+  /** Line numbers as doubles: exact for any file, where 32 bits would wrap past 4 billion lines. */
+  readonly #blocks = new Map<number, Float64Array>();
 
   /** Records `seed` as read on `line` (from 1); the line it was read on before, or 0 when it is new. */
   add(seed: number, line: number): number {
     const block = Math.floor(seed / BLOCK);
     let lines = this.#blocks.get(block);
-    if (lines === undefined) this.#blocks.set(block, (lines = new Uint32Array(BLOCK)));
+    if (lines === undefined) this.#blocks.set(block, (lines = new Float64Array(BLOCK)));
     const at = seed - block * BLOCK;
     const earlier = lines[at]!;
     if (earlier === 0) lines[at] = line;

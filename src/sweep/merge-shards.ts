@@ -114,6 +114,7 @@ export async function mergeShards(
     const packed = new Float64Array(PACKED_WIDTH);
     // Each cell's seeds over every shard, by their line in the merged file: shards that
     // overlap would count a run twice, and (their counts being right) leave another out.
+    // The one thing held for every run: 8 bytes of its line number.
     const seedLines = new Map<string, SeedLines>();
     const ranPerCell = new Map<string, number>();
     const firstLines: number[] = [];
@@ -162,15 +163,16 @@ export async function mergeShards(
       if (batch.length > 0) flush();
     }
     // With no seed twice, every cell holding all the sweep's seeds is every seed of it.
-    for (const [key, cell] of cells) {
-      const runs = ranPerCell.get(key) ?? 0;
-      if (runs !== first.seeds.count)
-        throw UserInputError.single(
-          'merge',
-          '',
-          `every run of the sweep: the shards hold ${runs} of the ${first.seeds.count} runs of ${cell.scenario} · ${cell.arm}`,
-        );
-    }
+    for (const scenario of first.scenarios)
+      for (const arm of first.arms) {
+        const runs = ranPerCell.get(`${scenario.id}\u0000${arm.name}`) ?? 0;
+        if (runs !== first.seeds.count)
+          throw UserInputError.single(
+            'merge',
+            '',
+            `every run of the sweep: the shards hold ${runs} of the ${first.seeds.count} runs of ${scenario.id} · ${arm.name}`,
+          );
+      }
     // Field by field, in the order runSweep writes them: the merged summary must be the same bytes.
     const { sweep_seed, seeds, model, scenarios, arms, ensemble } = first;
     const summary = sweepSummary(

@@ -84,6 +84,16 @@ interface CellSpan {
   readonly firstChunk: number;
 }
 
+/** The shard's runs as positions `[from, to)` in the output order of a sweep of `total` runs. */
+export function shardBounds(total: number, shard: Shard): readonly [number, number] {
+  // In integers of any size: shard.index * total can pass 2^53 while the bounds cannot.
+  const runs = BigInt(total);
+  return [
+    Number((BigInt(shard.index - 1) * runs) / BigInt(shard.count)),
+    Number((BigInt(shard.index) * runs) / BigInt(shard.count)),
+  ];
+}
+
 /**
  * The runs of a sweep (or of one shard of it) cut into chunks in output order:
  * scenario, then arm, then seed. A chunk never crosses a cell. A shard is a contiguous
@@ -95,10 +105,7 @@ export function planSweep(
   shard: Shard = { index: 1, count: 1 },
 ): SweepPlan {
   const { count: seeds, base } = definition.seeds;
-  const total = BigInt(totalRuns(definition));
-  // In integers of any size: shard.index * total can pass 2^53 while the bounds cannot.
-  const from = Number((BigInt(shard.index - 1) * total) / BigInt(shard.count));
-  const to = Number((BigInt(shard.index) * total) / BigInt(shard.count));
+  const [from, to] = shardBounds(totalRuns(definition), shard);
   const spans: CellSpan[] = [];
   let chunkCount = 0;
   let cell = 0;

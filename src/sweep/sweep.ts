@@ -22,7 +22,7 @@ import { inProcessModel, type ModelSource } from '../run/model-source.js';
 import type { RunRecord } from '../results/run-record-schema.js';
 import { checkGuardToolNames } from '../arms/guard-tool-names.js';
 import { ArmCouldNotRun, ArmHealth, type BrokenArm } from './arm-health.js';
-import { checkSeeds, planSweep, type Shard, type SweepDefinition } from './sweep-plan.js';
+import { checkSeeds, planSweep, type Shard, shardBounds, type SweepDefinition } from './sweep-plan.js';
 
 export interface SweepOptions {
   /**
@@ -102,6 +102,18 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
   const intent = sweepIntent(options.resume === true, options.discard === true, options.defaultFolder === true);
   if (options.outDir === undefined && intent === 'resume')
     throw UserInputError.single('--resume', '', 'a results folder (--out) to resume');
+  // Refused before the folder is claimed: nothing is made for a shard that would hold no run.
+  const { shard } = options;
+  if (shard !== undefined && shard.count > 1) {
+    const runs = options.scenarios.length * options.arms.length * options.seeds;
+    const [from, to] = shardBounds(runs, shard);
+    if (from === to)
+      throw UserInputError.single(
+        '--shard',
+        `${shard.index}/${shard.count}`,
+        `at most ${runs} shards: the sweep has ${runs} runs, so this shard would hold none`,
+      );
+  }
   // The folder is locked from before its progress is read until the summary is written.
   const folder = options.outDir === undefined ? undefined : claimResultsFolder(options.outDir, intent);
   try {
@@ -138,14 +150,6 @@ async function sweepInto(options: SweepOptions, folder: ResultsFolder | undefine
   const chunkSize = options.chunkSize ?? (model.kind === 'real' ? 1 : 250);
   const plan = planSweep(definition, chunkSize, shard);
   const total = plan.runs;
-  if (total === 0 && shard.count > 1) {
-    const runs = definition.scenarios.length * definition.arms.length * definition.seeds.count;
-    throw UserInputError.single(
-      '--shard',
-      `${shard.index}/${shard.count}`,
-      `at most ${runs} shards: the sweep has ${runs} runs, so this shard would hold none`,
-    );
-  }
   // User modules by their path from here and the hash of their text: the same sweep run
   // from another checkout is the same sweep, an edited agent or guard is not.
   const arms = recordedArms(options.arms);

@@ -152,6 +152,12 @@ export function registerCalibrate(program: Command): void {
       ].join('\n'),
     )
     .action(async (flags: CalibrateFlags) => {
+      if (flags.fromArm !== undefined && (flags.from === undefined || !isResultsFolder(flags.from)))
+        throw UserInputError.single(
+          '--from-arm',
+          flags.fromArm,
+          'used with --from <results folder> (a file has no arms)',
+        );
       if (flags.target === undefined && flags.from === undefined)
         throw UserInputError.single('--target', '', "the statistics to match, or --from with your agent's runs");
       const given = flags.target === undefined ? {} : parseTargets(flags.target);
@@ -195,4 +201,9 @@ export function registerCalibrate(program: Command): void {
       process.stdout.write(`written: ${flags.out} (sha256 ${hash})\n`);
       process.stdout.write(`use it: spiralbench run -s ${flags.scenario} -a none,article --ensemble ${flags.out}\n`);
     });
+}
+
+/** Whether `--from` names a results folder (its arms can be chosen), not a trajectory or trace file. */
+function isResultsFolder(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory();
 }
