@@ -83,9 +83,13 @@ export function defineAgent(
     throw new TypeError(
       `defineAgent: a run function, as defineAgent(async (context) => ...) or defineAgent({ name, run }); got ${typeof options === 'object' && options !== null ? `run: ${typeof options.run}` : typeof options}`,
     );
-  if (options.name !== undefined && (typeof options.name !== 'string' || !/^[a-z0-9][a-z0-9_-]*$/.test(options.name)))
+  // A name becomes the arm agent:<name>, in results, paths and commands: no separator, no space.
+  if (
+    options.name !== undefined &&
+    (typeof options.name !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(options.name))
+  )
     throw new TypeError(
-      `defineAgent: name '${String(options.name)}' is not lower-case letters, digits, - and _ (it names the arm agent:<name>)`,
+      `defineAgent: name '${String(options.name)}' is not letters, digits, '.', ':', '_' and '-', starting with a letter or digit (it names the arm agent:<name>)`,
     );
   const run = options.run as (context: AgentContext) => Promise<AgentReturn> | AgentReturn;
   return Object.freeze({

@@ -255,8 +255,10 @@ describe('runAgent: a result no record can hold', () => {
     expect(() => loose({ name: 'norun' })).toThrow(/^defineAgent: a run function, .*; got run: undefined$/);
     expect(() => loose(42)).toThrow(/got number$/);
     expect(() => loose({ name: '../../evil name', run: async () => 'done' })).toThrow(
-      "defineAgent: name '../../evil name' is not lower-case letters, digits, - and _ (it names the arm agent:<name>)",
+      "defineAgent: name '../../evil name' is not letters, digits, '.', ':', '_' and '-', starting with a letter or digit (it names the arm agent:<name>)",
     );
     expect(() => loose({ name: 5, run: async () => 'done' })).toThrow(/name '5' is not/);
+    // Names that worked before the check still do.
+    expect(() => loose({ name: 'MyAgent.v2:fast', run: async () => 'done' })).not.toThrow();
   });
 });
