@@ -121,6 +121,10 @@ describe('--json for list, replay and report', () => {
       /^error: --sweep-seed: 4: 0, the sweep seed of /,
     );
     expect(recorded('-s', 'lookup-readonly', '--sweep-seed', '0').status).toBe(0);
+    // Named by a file that is gone: the run is what the sweep recorded, not the file.
+    const gone = recorded('-s', join(tempDir(), 'moved', 'lookup-readonly.yaml'));
+    expect(gone.status, gone.stderr).toBe(0);
+    expect(JSON.parse(gone.stdout).record.scenario).toBe('lookup-readonly');
   });
 
   it('report --json: the headline per scenario and arm, and nothing else on stdout', () => {

@@ -83,13 +83,10 @@ export function defineAgent(
     throw new TypeError(
       `defineAgent: a run function, as defineAgent(async (context) => ...) or defineAgent({ name, run }); got ${typeof options === 'object' && options !== null ? `run: ${typeof options.run}` : typeof options}`,
     );
-  // A name becomes the arm agent:<name>, in results, paths and commands: no separator, no space.
-  if (
-    options.name !== undefined &&
-    (typeof options.name !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(options.name))
-  )
+  // A name becomes the arm agent:<name>, printed in tables and commands: some text, on one line.
+  if (options.name !== undefined && (typeof options.name !== 'string' || !/^[^\u0000-\u001f]+$/.test(options.name)))
     throw new TypeError(
-      `defineAgent: name '${String(options.name)}' is not letters, digits, '.', ':', '_' and '-', starting with a letter or digit (it names the arm agent:<name>)`,
+      `defineAgent: name ${JSON.stringify(options.name) ?? String(options.name)} is not some text on one line (it names the arm agent:<name>)`,
     );
   const run = options.run as (context: AgentContext) => Promise<AgentReturn> | AgentReturn;
   return Object.freeze({

@@ -254,11 +254,13 @@ describe('runAgent: a result no record can hold', () => {
     const loose = defineAgent as unknown as (input: unknown) => unknown;
     expect(() => loose({ name: 'norun' })).toThrow(/^defineAgent: a run function, .*; got run: undefined$/);
     expect(() => loose(42)).toThrow(/got number$/);
-    expect(() => loose({ name: '../../evil name', run: async () => 'done' })).toThrow(
-      "defineAgent: name '../../evil name' is not letters, digits, '.', ':', '_' and '-', starting with a letter or digit (it names the arm agent:<name>)",
+    expect(() => loose({ name: '', run: async () => 'done' })).toThrow(
+      'defineAgent: name "" is not some text on one line (it names the arm agent:<name>)',
     );
-    expect(() => loose({ name: 5, run: async () => 'done' })).toThrow(/name '5' is not/);
+    expect(() => loose({ name: 'two\nlines', run: async () => 'done' })).toThrow(/is not some text on one line/);
+    expect(() => loose({ name: 5, run: async () => 'done' })).toThrow(/name 5 is not/);
     // Names that worked before the check still do.
-    expect(() => loose({ name: 'MyAgent.v2:fast', run: async () => 'done' })).not.toThrow();
+    for (const name of ['MyAgent.v2:fast', 'My Agent', '@acme/agent'])
+      expect(() => loose({ name, run: async () => 'done' })).not.toThrow();
   });
 });

@@ -93,10 +93,10 @@ describe('a user guard whose hooks would silently do nothing', () => {
 });
 
 describe('a user guard with helper methods, or a falsy no-decision', () => {
-  it('runs as before: helpers named near a hook (recordToolCall) are its own, and null or false lets the call through', async () => {
+  it('runs as before: helpers named near a hook (recordToolCall, _beforeToolCall) are its own, and any falsy value lets the call through', async () => {
     const helpers = guardModule(
       'helpers.mjs',
-      `new (class { name = 'boom'; calls = 0; recordToolCall() { this.calls += 1; } afterToolCall() {} describeFailure() {} beforeToolCall() { this.recordToolCall(); return this.calls > 1000 && { kind: 'stop', outcome: { kind: 'max_iterations', iterations: 0 } }; } })()`,
+      `new (class { name = 'boom'; calls = 0; recordToolCall() { this.calls += 1; } afterToolCall() {} describeFailure() {} _beforeToolCall() {} describeErrors() {} beforeToolCall() { this.recordToolCall(); return (this.calls > 1000 ? 1 : 0) && { kind: 'stop', outcome: { kind: 'max_iterations', iterations: 0 } }; } })()`,
     );
     const withHelpers = await runWith(helpers);
     const plain = await runOne({

@@ -46,8 +46,8 @@ export function shieldedUserGuard(
       } catch (error) {
         throw ownError(name, error);
       }
-      // null or false (`cond && { kind: ... }`) is no decision, said as the loop reads one.
-      if ((result === null || result === false) && 'kinds' in HOOKS[hookName]) return undefined as R;
+      // Any falsy value (`cond && { kind: ... }`) is no decision, said as the loop reads one.
+      if (!result && 'kinds' in HOOKS[hookName]) return undefined as R;
       const wrong = wrongAnswer(hookName, result);
       if (wrong !== undefined) {
         // A promise refused here may still reject: that is not the process's to crash on.
@@ -131,42 +131,21 @@ function shown(value: unknown): string {
 }
 
 /**
- * The guard's methods named like a hook but not one (`beforeToolcall`, `beforeToolCalls`):
- * the hook the author meant would never run. Only a near miss counts (the same name but
- * for letter case, or one or two letters off), so a helper method (`recordToolCall`) is
- * the guard's own business. Read without calling getters.
+ * The guard's methods named as a hook but for letter case (`beforeToolcall`): the hook the
+ * author meant would never run. Any other name is the guard's own business (a helper, a
+ * wrapper `_beforeToolCall`). Read without calling getters.
  */
 function misnamedHooks(guard: Guard): string[] {
-  const misnamed: string[] = [];
+  const misnamed = new Set<string>();
   for (let at: object | null = guard; at !== null && at !== Object.prototype; at = Object.getPrototypeOf(at))
     for (const key of Object.getOwnPropertyNames(at)) {
-      if (key === 'constructor' || HOOK_NAMES.includes(key)) continue;
+      if (HOOK_NAMES.includes(key)) continue;
       if (typeof Object.getOwnPropertyDescriptor(at, key)?.value !== 'function') continue;
-      const meant = HOOK_NAMES.find((hook) => nearMiss(key, hook));
-      if (meant !== undefined && !misnamed.some((line) => line.startsWith(`'${key}'`)))
-        misnamed.push(`'${key}' is no hook a guard has (did you mean '${meant}'?), so it would never run`);
+      const meant = HOOK_NAMES.find((hook) => hook.toLowerCase() === key.toLowerCase());
+      if (meant !== undefined)
+        misnamed.add(`'${key}' is no hook a guard has (did you mean '${meant}'?), so it would never run`);
     }
-  return misnamed;
-}
-
-/** `typed` is `hook` but for letter case, or one or two letters added, dropped or changed. */
-function nearMiss(typed: string, hook: string): boolean {
-  if (typed.toLowerCase() === hook.toLowerCase()) return true;
-  if (Math.abs(typed.length - hook.length) > 2) return false;
-  return editDistanceAtMost(typed, hook, 2);
-}
-
-/** Whether at most `limit` insertions, deletions or substitutions turn `a` into `b`. */
-function editDistanceAtMost(a: string, b: string, limit: number): boolean {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    if (Math.min(...row) > limit) return false;
-    previous = row;
-  }
-  return previous[b.length]! <= limit;
+  return [...misnamed];
 }
 
 function ownError(name: string, error: unknown): unknown {

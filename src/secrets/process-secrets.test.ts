@@ -44,11 +44,13 @@ describe('redactSecrets', () => {
     const key = 'sk-ant-api03-Zq9XvB7mK2pLr8Tq4Wn6Yc1Hd5Jf0Ug3Se7Vb2Xa9Mk';
     const quoted = `failed: ${key.slice(0, 25)}") and again ${key.slice(0, 30)}`;
     expect(redactSecrets(quoted, [key], [key])).toBe(`failed: ${REDACTED}") and again ${REDACTED}`);
+    // A caller holding the key (a real model's client) looks for it cut short by default.
+    expect(redactSecrets(`invalid x-api-key: ${key.slice(0, 40)}`, [key])).toBe(`invalid x-api-key: ${REDACTED}`);
     // The public prefix and a few characters past it are not the key.
     expect(redactSecrets(`format ${key.slice(0, 20)}…`, [key], [key])).toBe(`format ${key.slice(0, 20)}…`);
     // A secret that is not a provider's key is redacted whole only: a JWT's header is not a secret.
     const serviceRole = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoic2VydmljZSJ9.sig';
     const anon = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoiYW5vbiJ9.xyz';
-    expect(redactSecrets(`anon ${anon}`, [serviceRole])).toBe(`anon ${anon}`);
+    expect(redactSecrets(`anon ${anon}`, [serviceRole], [])).toBe(`anon ${anon}`);
   });
 });

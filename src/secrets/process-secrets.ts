@@ -19,13 +19,14 @@ const SECRET_WORD = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)$/;
 
 /**
  * `text` with every occurrence of each secret replaced by `[redacted]`, also where JSON
- * escaped it, and each of `cutKeys` (the providers' keys) also where it was cut short after
- * its first 24 characters or more. Secrets shorter than 8 characters are left alone.
+ * escaped it, and each of `cutKeys` (by default every secret given: callers that hold a
+ * provider's key pass it) also where it was cut short after its first 24 characters or
+ * more. Secrets shorter than 8 characters are left alone.
  *
  * @example
  * redactSecrets('key sk-ant-api03-abc123', ['sk-ant-api03-abc123']) // 'key [redacted]'
  */
-export function redactSecrets(text: string, secrets: readonly string[], cutKeys: readonly string[] = []): string {
+export function redactSecrets(text: string, secrets: readonly string[], cutKeys: readonly string[] = secrets): string {
   let out = text;
   for (const secret of secrets) {
     if (secret.length < MIN_SECRET_LENGTH) continue;

@@ -24,6 +24,7 @@ import {
 } from '../../calibration/targets.js';
 import { writeFileAtomic } from '../../results/atomic-write.js';
 import { ensembleText } from '../../scenarios/persona-ensemble.js';
+import { sourceKind } from '../../behaviour/trajectory-source.js';
 import { UserInputError } from '../../user-input-error.js';
 import { calibrationProgress } from '../calibration-progress.js';
 import { commaList, nonNegativeInt, workerCount } from '../parse.js';
@@ -152,7 +153,7 @@ export function registerCalibrate(program: Command): void {
       ].join('\n'),
     )
     .action(async (flags: CalibrateFlags) => {
-      if (flags.fromArm !== undefined && (flags.from === undefined || !isResultsFolder(flags.from)))
+      if (flags.fromArm !== undefined && (flags.from === undefined || !isResultsSource(flags.from)))
         throw UserInputError.single(
           '--from-arm',
           flags.fromArm,
@@ -203,7 +204,7 @@ export function registerCalibrate(program: Command): void {
     });
 }
 
-/** Whether `--from` names a results folder (its arms can be chosen), not a trajectory or trace file. */
-function isResultsFolder(path: string): boolean {
-  return existsSync(path) && statSync(path).isDirectory();
+/** Whether `--from` names a results folder, or a file in one (its arms can be chosen); a path with nothing there is --from's to refuse. */
+function isResultsSource(path: string): boolean {
+  return !existsSync(path) || sourceKind(path) === 'results';
 }
