@@ -18,6 +18,16 @@ describe('spiralbench init', () => {
     const files = ['customer-note.yaml', 'tools.ts', 'README.md'].map((name) => join(dir, name));
     for (const file of files) expect(first.stdout).toContain(`wrote ${file}\n`);
     expect(first.stdout).toContain(`  spiralbench run -s ${files[0]} -a none,article -n 20\n`);
+    // Outside a project that has spiralbench, the first step is to install it: tools.ts imports it.
+    expect(first.stdout).toMatch(
+      /^ {2}npm install --save-dev spiralbench {3}# in .*bench's project: tools\.ts imports it/m,
+    );
+    const validate = cli(['validate', files[0]!]);
+    expect(validate.status).toBe(2);
+    expect(validate.stderr).toMatch(
+      /Cannot find (?:module|package) 'spiralbench'.* \(spiralbench must be installed where the module can import it: /,
+    );
+    expect(validate.stderr).not.toContain('?namespace=');
     expect(readFileSync(files[0]!, 'utf8')).toContain('tools_module: ./tools.ts\n');
     expect(readFileSync(files[1]!, 'utf8')).toMatch(/run: async \(input, world\)/);
 
@@ -52,7 +62,10 @@ describe('spiralbench init', () => {
     const project = tempDir();
     linkSpiralbenchPackage(project);
     const dir = join(project, 'bench');
-    expect(cli(['init', dir]).status).toBe(0);
+    const made = cli(['init', dir]);
+    expect(made.status).toBe(0);
+    // Installed where the project can import it: no install step is printed.
+    expect(made.stdout).not.toContain('npm install');
     const scenario = join(dir, 'customer-note.yaml');
     const validate = cli(['validate', scenario]);
     expect(validate.stderr).toBe('');

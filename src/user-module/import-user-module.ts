@@ -121,11 +121,18 @@ async function load(path: string, source: string, field: string): Promise<UserMo
     const { tsImport } = await import('tsx/esm/api');
     return esModuleOf((await tsImport(url, import.meta.url)) as UserModule);
   } catch (error) {
-    const lines = (error instanceof Error ? error.message : String(error)).split('\n');
+    // tsx names the file with a query of its own (`?namespace=…`): not the user's path.
+    const lines = (error instanceof Error ? error.message : String(error))
+      .replace(/\?namespace=[\w-]+/g, '')
+      .split('\n');
     // A compile error's first line says only that it failed; the line naming file:line:col says where.
     const where = lines.slice(1).find((line) => line.includes(path));
     const reason = [lines[0] ?? '', where?.trim()].filter((part) => part !== undefined && part !== '').join(' ');
-    throw UserInputError.single(source, field, `a module that loads; '${path}' failed: ${reason}`);
+    throw UserInputError.single(
+      source,
+      field,
+      `a module that loads; '${path}' failed: ${reason}${installHint(reason)}`,
+    );
   }
 }
 
@@ -166,4 +173,13 @@ export function pickExport<T>(
       ? `${what} as the default export of '${where.path}' (none found)`
       : `one ${what} in '${where.path}', or its export named with #<name>; it exports ${fitting.length}`,
   );
+}
+
+/**
+ * What to do when a user module cannot import spiralbench itself: it is resolved from the
+ * module's own folder, as any package is, so it must be installed (or linked) there.
+ */
+function installHint(reason: string): string {
+  if (!/Cannot find (?:module|package) '(?:spiralbench)(?:\/[^']*)?'/.test(reason)) return '';
+  return ' (spiralbench must be installed where the module can import it: in its project, `npm install --save-dev spiralbench`; with a clone of spiralbench, `npm link` in the clone, then `npm link spiralbench` in the project)';
 }

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { escapeControl } from '../../report/terminal-text.js';
@@ -79,9 +80,25 @@ export function registerInit(program: Command): void {
         ...written.map((path) => `wrote ${escapeControl(typed(path))}`),
         '',
         'Next:',
+        // tools.ts imports spiralbench, resolved from its own folder as any package is.
+        ...(importsFrom(dir)
+          ? []
+          : [
+              `  npm install --save-dev spiralbench   # in ${escapeControl(typed(dir))}'s project: tools.ts imports it (with a clone of spiralbench: npm link there, npm link spiralbench here)`,
+            ]),
         `  ${cliCommand()} validate ${escapeControl(scenario)}`,
         `  ${cliCommand()} run -s ${escapeControl(scenario)} -a none,article -n 20`,
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
     });
+}
+
+/** Whether a module in `dir` can import spiralbench (it is installed or linked where `dir` looks). */
+function importsFrom(dir: string): boolean {
+  try {
+    createRequire(join(resolve(dir), 'tools.ts')).resolve('spiralbench');
+    return true;
+  } catch {
+    return false;
+  }
 }
