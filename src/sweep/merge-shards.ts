@@ -14,6 +14,9 @@ import { changedModules, changedToolsModuleFiles } from '../arms/recorded-arms.j
 import { sweepSummary } from './sweep-summary.js';
 import { shownIdentityField } from './sweep-progress.js';
 
+/** Where a run was read, as one number: its shard's place times this, plus its line (below 2^32 lines a shard). */
+const SHARD_LINES = 2 ** 32;
+
 /** Runs per append: enough to amortise the CSV formatting, few enough to keep memory flat. */
 const BATCH = 1000;
 
@@ -112,15 +115,12 @@ export async function mergeShards(
   try {
     const writer = folder.mergeWriter();
     const packed = new Float64Array(PACKED_WIDTH);
-    // Each cell's seeds over every shard, by their line in the merged file: shards that
-    // overlap would count a run twice, and (their counts being right) leave another out.
-    // The one thing held for every run: 8 bytes of its line number.
+    // Each cell's seeds over every shard, by where they were read (the shard, its line):
+    // shards that overlap would count a run twice, and (their counts being right) leave
+    // another out. The one thing held for every run: 8 bytes of where it was.
     const seedLines = new Map<string, SeedLines>();
     const ranPerCell = new Map<string, number>();
-    const firstLines: number[] = [];
-    let merged = 0;
-    for (const shard of shards) {
-      firstLines.push(merged + 1);
+    for (const [shardAt, shard] of shards.entries()) {
       let batch: StoredRun[] = [];
       let jsonl = '';
       const flush = () => {
@@ -128,19 +128,18 @@ export async function mergeShards(
         batch = [];
         jsonl = '';
       };
-      await readRuns(shard, (record, { text, source }) => {
-        merged += 1;
+      await readRuns(shard, (record, { text, line, source }) => {
         const key = `${record.scenario}\u0000${record.arm}`;
         let lines = seedLines.get(key);
         if (lines === undefined) seedLines.set(key, (lines = new SeedLines()));
         ranPerCell.set(key, (ranPerCell.get(key) ?? 0) + 1);
-        const earlier = lines.add(record.seed - first.seeds.base, merged);
+        const earlier = lines.add(record.seed - first.seeds.base, shardAt * SHARD_LINES + line);
         if (earlier !== 0) {
-          const at = firstLines.findLastIndex((line) => line <= earlier);
+          const other = shards[Math.floor(earlier / SHARD_LINES)]!;
           throw UserInputError.single(
             source,
             'seed',
-            `a seed no other shard holds; seed ${record.seed} of ${record.scenario} · ${record.arm} is also in ${shards[at]!.runsFile}:${earlier - firstLines[at]! + 1}: the shards overlap`,
+            `a seed no other shard holds; seed ${record.seed} of ${record.scenario} · ${record.arm} is also in ${other.runsFile}:${earlier % SHARD_LINES}: the shards overlap`,
           );
         }
         let cell = cells.get(key);
