@@ -176,23 +176,15 @@ export default defineAgent({ name: 'stuck', run: () => new Promise<string>(() =>
     expect(existsSync(join(cwd, 'w/spiralbench.lock'))).toBe(false);
   });
 
+  /** A sweep of lookup-readonly, 4 seeds, into `name` (arm none unless `args` names arms). */
+  const sweep = (name: string, args: readonly string[]) =>
+    run(
+      ['run', '-s', 'lookup-readonly', '-n', '4', '-o', name, ...(args.includes('-a') ? [] : ['-a', 'none']), ...args],
+      cwd,
+    );
+
   describe('user code that calls process.exit(0) never ends the harness with a success code', () => {
     // A CI gate (--check) must not pass because the agent ended the process: exit 6, the call named.
-    const sweep = (name: string, args: readonly string[]) =>
-      run(
-        [
-          'run',
-          '-s',
-          'lookup-readonly',
-          '-n',
-          '4',
-          '-o',
-          name,
-          ...(args.includes('-a') ? [] : ['-a', 'none']),
-          ...args,
-        ],
-        cwd,
-      );
     it.each([
       ['at import, -w 1', ['--agent', './exit-at-load.mjs', '-w', '1'], 'loading'],
       ['at import, -w 2', ['--agent', './exit-at-load.mjs', '-w', '2'], 'loading'],
@@ -231,29 +223,8 @@ export default defineAgent({ name: 'stuck', run: () => new Promise<string>(() =>
   ])(
     "an agent's 'exit' listener cannot set the exit code: a broken arm under --check still exits 7 (%s %s %s)",
     (module, ...workers) => {
-      if (!existsSync(join(cwd, 'base')))
-        expect(
-          run(['run', '-s', 'lookup-readonly', '-n', '4', '-o', 'base', '-a', 'none', '-w', '1'], cwd).status,
-        ).toBe(0);
-      const result = run(
-        [
-          'run',
-          '-s',
-          'lookup-readonly',
-          '-n',
-          '4',
-          '-o',
-          `hook-${module}-${workers[1]}`,
-          '-a',
-          'none',
-          '--agent',
-          `./${module}`,
-          ...workers,
-          '--check',
-          'base',
-        ],
-        cwd,
-      );
+      if (!existsSync(join(cwd, 'base'))) expect(sweep('base', ['-w', '1']).status).toBe(0);
+      const result = sweep(`hook-${module}-${workers[1]}`, ['--agent', `./${module}`, ...workers, '--check', 'base']);
       expect(result.stderr).toContain('arm agent:exithook could not run');
       expect(result.status).toBe(7);
     },
